@@ -1,0 +1,60 @@
+/**
+ * The error hierarchy. Throw these from anywhere; exactly one place (the error-handler middleware) turns
+ * them into the contract's body: `{ detail, code, request_id }`, or `HTTPValidationError` for 422.
+ * Anything else thrown becomes a bare 500 `internal_error`, logged with its stack, never sent.
+ */
+
+export class HttpError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly headers: Record<string, string>;
+  /** Extra top-level fields for the body (e.g. `booking_id` on a 502 pending confirmation). */
+  readonly extra: Record<string, unknown>;
+  constructor(
+    status: number,
+    code: string,
+    detail: string,
+    opts: { headers?: Record<string, string>; extra?: Record<string, unknown>; cause?: unknown } = {},
+  ) {
+    super(detail, { cause: opts.cause });
+    this.name = 'HttpError';
+    this.status = status;
+    this.code = code;
+    this.headers = opts.headers ?? {};
+    this.extra = opts.extra ?? {};
+  }
+}
+
+export const badRequest = (code: string, detail: string, extra?: Record<string, unknown>) =>
+  new HttpError(400, code, detail, { extra });
+export const unauthorized = (code: string, detail: string) =>
+  new HttpError(401, code, detail, { headers: { 'www-authenticate': 'Bearer' } });
+export const forbidden = (code: string, detail: string) => new HttpError(403, code, detail);
+export const notFound = (code: string, detail: string) => new HttpError(404, code, detail);
+export const conflict = (code: string, detail: string, extra?: Record<string, unknown>) =>
+  new HttpError(409, code, detail, { extra });
+export const gone = (code: string, detail: string) => new HttpError(410, code, detail);
+export const notSupported = (code: string, detail: string) => new HttpError(501, code, detail);
+export const tooManyRequests = (retryAfterSeconds: number, detail = 'Rate limit exceeded; retry later.') =>
+  new HttpError(429, 'rate_limited', detail, {
+    headers: { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
+  });
+
+export interface ValidationIssue {
+  loc: (string | number)[];
+  msg: string;
+  type: string;
+}
+
+/** 422 with an HTTPValidationError body: `{ detail: ValidationIssue[] }` (plus `code` when given). */
+export class ValidationError extends Error {
+  readonly status = 422;
+  readonly issues: ValidationIssue[];
+  readonly code: string | undefined;
+  constructor(issues: ValidationIssue[], code?: string) {
+    super(issues.map((i) => `${i.loc.join('.')}: ${i.msg}`).join('; '));
+    this.name = 'ValidationError';
+    this.issues = issues;
+    this.code = code;
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * The kernel's contract with every domain. A domain exports `xxxRoutes(deps): Routes`, a map from the
+ * `operationId` in `openapi.json` to a handler. The kernel routes, validates (path, query with coercion
+ * and defaults, headers, body), authenticates and enforces `x-roles` before a handler runs, so a handler
+ * sees only valid input and a known caller.
+ */
+
+export type Role = 'super_admin' | 'company_admin' | 'company_staff' | 'customer';
+
+export interface AuthContext {
+  userId: string;
+  email: string;
+  role: Role;
+  /** null for platform users (super_admin) without a company. */
+  companyId: number | null;
+  /** Set when an admin acts through an impersonation token. */
+  impersonatorId?: string;
+}
+
+export interface Logger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+  debug(obj: object, msg?: string): void;
+}
+
+export interface RequestContext {
+  requestId: string;
+  operationId: string;
+  method: string;
+  path: string;
+  /** Path parameters, coerced to the contract's types. */
+  params: Record<string, unknown>;
+  /** Query parameters, coerced, with contract defaults applied. */
+  query: Record<string, unknown>;
+  /** Lower-cased header names. */
+  headers: Record<string, string | undefined>;
+  /** Parsed and validated JSON body (undefined when none). */
+  body: unknown;
+  /** The caller; null only on operations whose security is empty (guard `none`). */
+  auth: AuthContext | null;
+  /** The client's address (for rate limits and audit). */
+  ip: string;
+  /** Aborted when the client goes away or the server shuts down. */
+  signal: AbortSignal;
+  log: Logger;
+}
+
+/** One Server-Sent Event. `data` is JSON-encoded by the kernel unless it is already a string. */
+export interface SseMessage {
+  id?: string;
+  event?: string;
+  data: unknown;
+  /** Reconnection delay hint in ms (`retry:` field). */
+  retry?: number;
+}
+
+export interface JsonResult {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface SseResult {
+  status: 200;
+  headers?: Record<string, string>;
+  /** The kernel writes each message as it is yielded and ends the response when the iterable ends. */
+  sse: AsyncIterable<SseMessage>;
+}
+
+export interface RawResult {
+  status: number;
+  headers: Record<string, string>;
+  /** Non-JSON body (HTML docs page, Prometheus text, the contract itself). */
+  raw: string | Uint8Array;
+}
+
+export type HandlerResult = JsonResult | SseResult | RawResult;
+export type Handler = (ctx: RequestContext) => Promise<HandlerResult>;
+/** operationId -> handler */
+export type Routes = Record<string, Handler>;

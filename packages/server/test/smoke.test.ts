@@ -1,0 +1,7 @@
+import { expect, test } from 'vitest';
+import { SupplierError } from '../src/suppliers/ports.ts';
+
+test('supplier errors say whether a retry can help', () => {
+  expect(new SupplierError('amadeus', 'timeout', 'slow').retryable).toBe(true);
+  expect(new SupplierError('amadeus', 'unknown_outcome', 'maybe').retryable).toBe(false);
+});
