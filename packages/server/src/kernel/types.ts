@@ -5,6 +5,8 @@
  * sees only valid input and a known caller.
  */
 
+import type { Db } from '../storage/schema.ts';
+
 export type Role = 'super_admin' | 'company_admin' | 'company_staff' | 'customer';
 
 export interface AuthContext {
@@ -13,6 +15,8 @@ export interface AuthContext {
   role: Role;
   /** null for platform users (super_admin) without a company. */
   companyId: number | null;
+  /** The caller's company code (null without a company); filled by the kernel from the database. */
+  companyCode?: string | null;
   /** Set when an admin acts through an impersonation token. */
   impersonatorId?: string;
 }
@@ -44,6 +48,12 @@ export interface RequestContext {
   /** Aborted when the client goes away or the server shuts down. */
   signal: AbortSignal;
   log: Logger;
+  /**
+   * Runs `fn` in one database transaction and returns its result. When the request carries an
+   * `Idempotency-Key`, the result is recorded as that key's response inside the same transaction, so the
+   * effect and its record commit (or roll back) together. Inside `fn` use only `trx`.
+   */
+  transaction<T extends HandlerResult>(fn: (trx: Db) => Promise<T>): Promise<T>;
 }
 
 /** One Server-Sent Event. `data` is JSON-encoded by the kernel unless it is already a string. */

@@ -1,0 +1,180 @@
+/**
+ * Builds `openapi.json` (OpenAPI 3.1) from the TypeScript sources in `contract/`.
+ * `node contract/build.ts` (or `pnpm openapi`) writes it; `buildDocument()` returns it for tests.
+ */
+import { writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Json } from './lib.ts';
+import type { BuiltOp } from './op.ts';
+import { adminOps } from './paths/admin.ts';
+import { ancillariesOps } from './paths/ancillaries.ts';
+import { authOps } from './paths/auth.ts';
+import { bookingsOps } from './paths/bookings.ts';
+import { companyOps } from './paths/company.ts';
+import { customerOps } from './paths/customer.ts';
+import { flightSearchOps, referenceOps } from './paths/flight-search.ts';
+import { hotelOps, transportOps } from './paths/hotel.ts';
+import { paymentsOps } from './paths/payments.ts';
+import { platformOps } from './paths/platform.ts';
+import { ticketingOps } from './paths/ticketing.ts';
+import { schemas as accountSchemas } from './schemas/accounts.ts';
+import { schemas as bookingSchemas } from './schemas/booking.ts';
+import { schemas as commonSchemas } from './schemas/common.ts';
+import { schemas as eventSchemas } from './schemas/events.ts';
+import { schemas as flightSchemas } from './schemas/flight.ts';
+import { schemas as hotelSchemas } from './schemas/hotel.ts';
+import { schemas as opsSchemas } from './schemas/ops.ts';
+
+export const OUTPUT = fileURLToPath(new URL('../openapi.json', import.meta.url));
+
+const TAGS: { name: string; description: string }[] = [
+  { name: 'auth', description: 'Registration, login, tokens and the caller’s profile.' },
+  { name: 'flight-search', description: 'Asynchronous flight search: start, stream, stream by GDS, batch.' },
+  { name: 'reference', description: 'Airline and airport suggestions.' },
+  { name: 'hotel', description: 'Hotel search, rate check, booking and the caller’s hotel bookings.' },
+  {
+    name: 'transport',
+    description: 'Ground-transfer search, quote, booking and the caller’s transfer bookings.',
+  },
+  { name: 'bookings', description: 'Offer pricing, fare rules and flight bookings (PNR).' },
+  {
+    name: 'payments',
+    description: 'Authorize, capture, void, refund and payment history of a flight booking.',
+  },
+  { name: 'ticketing', description: 'Ticket issuance, documents, ticket actions and servicing requests.' },
+  {
+    name: 'ancillaries',
+    description: 'Seats, baggage, special service requests and paid ancillaries (EMD).',
+  },
+  { name: 'admin', description: 'Platform administration (super_admin).' },
+  { name: 'company', description: 'Agency (company) surface, scoped to the caller’s company.' },
+  { name: 'customer', description: 'Traveller (customer) surface, scoped to the caller.' },
+  { name: 'platform', description: 'Health, metrics, configuration, root and maintenance.' },
+];
+
+const DESCRIPTION = `A multi-supplier travel service: flights, hotels and ground transfers; booking, payment, ticketing and after-sale servicing; admin, agency and traveller surfaces.
+
+Conventions:
+- Money: integers in minor units on fields ending in \`_minor\`, always with a currency (one of the 15 in \`Currency\`). Fields the spec names without \`_minor\` (credit_limit, markup amount, min_fare, max_fare, min_price, max_price, base_price) are decimal major units.
+- Dates \`YYYY-MM-DD\`; timestamps RFC 3339 UTC.
+- Every POST needs \`Content-Type: application/json\` (send \`{}\` when there is no body): otherwise 415.
+- Errors: \`ErrorResponse\` \`{detail, code, request_id}\`; 422 is \`HTTPValidationError\`. Programs branch on \`code\`; each error response lists its codes in \`x-error-codes\`.
+- Another tenant’s resource answers exactly like a missing one (404).
+- \`Idempotency-Key\`: required where \`x-idempotency: required\`, honoured on every other POST/PATCH (\`x-idempotency: optional\`). Same key → original result; same key + different body → 422 \`idempotency_key_reused\`; same key while running → 409 \`idempotency_in_progress\`.
+- 429 carries \`Retry-After\`.
+- Searches are asynchronous; expired searches answer 410, unknown ones 404.
+
+Extensions: \`x-roles\` (roles allowed), \`x-tenant\` (scoped to the caller’s company), \`x-idempotency\`, \`x-sse\` (text/event-stream), \`x-rate-limited\`, \`x-error-codes\`, \`x-addition\` (not in the spec; documented addition).`;
+
+function collectSchemas(): Record<string, Json> {
+  const out: Record<string, Json> = {};
+  for (const group of [
+    commonSchemas,
+    flightSchemas,
+    hotelSchemas,
+    bookingSchemas,
+    accountSchemas,
+    opsSchemas,
+    eventSchemas,
+  ]) {
+    for (const [name, schema] of Object.entries(group)) {
+      if (name in out) throw new Error(`duplicate schema ${name}`);
+      out[name] = schema;
+    }
+  }
+  return out;
+}
+
+function collectPaths(): Record<string, Record<string, Json>> {
+  const all: BuiltOp[] = [
+    ...authOps,
+    ...flightSearchOps,
+    ...referenceOps,
+    ...hotelOps,
+    ...transportOps,
+    ...bookingsOps,
+    ...paymentsOps,
+    ...ticketingOps,
+    ...ancillariesOps,
+    ...adminOps,
+    ...companyOps,
+    ...customerOps,
+    ...platformOps,
+  ];
+  const paths: Record<string, Record<string, Json>> = {};
+  const ids = new Set<string>();
+  for (const { path, method, operation } of all) {
+    const item = paths[path] ?? {};
+    if (item[method]) throw new Error(`duplicate operation ${method.toUpperCase()} ${path}`);
+    const id = operation.operationId as string;
+    if (ids.has(id)) throw new Error(`duplicate operationId ${id}`);
+    ids.add(id);
+    item[method] = operation;
+    paths[path] = item;
+  }
+  return paths;
+}
+
+/** Every `$ref` must point at a declared component. */
+function checkRefs(node: unknown, schemas: Record<string, Json>): void {
+  if (Array.isArray(node)) {
+    for (const n of node) checkRefs(n, schemas);
+    return;
+  }
+  if (node === null || typeof node !== 'object') return;
+  for (const [key, value] of Object.entries(node)) {
+    if (key === '$ref' && typeof value === 'string') {
+      const name = value.replace('#/components/schemas/', '');
+      if (!(name in schemas)) throw new Error(`unresolved $ref ${value}`);
+    } else checkRefs(value, schemas);
+  }
+}
+
+export function buildDocument(): Json {
+  const schemas = collectSchemas();
+  const paths = collectPaths();
+  checkRefs(paths, schemas);
+  checkRefs(schemas, schemas);
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Multi-Supplier Travel Service API',
+      version: '1.0.0',
+      description: DESCRIPTION,
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+    },
+    'x-environment': 'test',
+    servers: [{ url: 'http://localhost:8080', description: 'test' }],
+    security: [{ bearerAuth: [] }],
+    tags: TAGS,
+    paths,
+    components: {
+      securitySchemes: {
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: 'Access token from POST /api/v1/auth/login: `Authorization: Bearer <access_token>`.',
+        },
+        apiKeyAuth: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-API-Key',
+          description: 'Server-to-server agency integrations (createPnr only).',
+        },
+      },
+      schemas,
+    },
+  };
+}
+
+export function renderDocument(): string {
+  return `${JSON.stringify(buildDocument(), null, 2)}\n`;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  writeFileSync(OUTPUT, renderDocument());
+  const doc = buildDocument() as { paths: Record<string, Record<string, unknown>> };
+  const count = Object.values(doc.paths).reduce((n, item) => n + Object.keys(item).length, 0);
+  console.log(`wrote ${OUTPUT} (${count} operations)`);
+}

@@ -1,0 +1,153 @@
+/**
+ * `op({...})`: one operation of the contract. It derives from a few facts (guard, roles, tenant, idem,
+ * sse, rate limiting) everything that is the same across operations: security, `x-roles`, `x-tenant`,
+ * `x-idempotency` with the `Idempotency-Key` header, and the common error responses (401, 403, 413, 415,
+ * 422, 429, 500) with their stable codes.
+ */
+import {
+  errorResponse,
+  headerParam,
+  IDEMPOTENCY_KEY_SCHEMA,
+  type Json,
+  jsonBody,
+  ref,
+  type Schema,
+} from './lib.ts';
+
+export type Method = 'get' | 'post' | 'patch' | 'delete';
+export type Role = 'super_admin' | 'company_admin' | 'company_staff' | 'customer';
+
+export interface OpDef {
+  method: Method;
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  /** Guard: `none` (public), `user` (any authenticated caller) or `role` (needs `roles`). */
+  auth: 'none' | 'user' | 'role';
+  roles?: Role[];
+  tenant?: boolean;
+  /** The spec marks the operation `idem`: `Idempotency-Key` is required. */
+  idem?: boolean;
+  /** Server-Sent Events stream. */
+  sse?: boolean;
+  /** Rate limited: 429 with Retry-After. */
+  rateLimited?: boolean;
+  /** Not in the spec's endpoint list: a documented addition. */
+  addition?: boolean;
+  /** Also accept the `apiKeyAuth` scheme (server-to-server). */
+  apiKey?: boolean;
+  parameters?: Json[];
+  /** Request body schema (JSON). */
+  body?: Schema;
+  bodyRequired?: boolean;
+  bodyDescription?: string;
+  /** Success responses by status. */
+  responses: Record<string, Json>;
+  /** Operation-specific error responses (400, 404, 409, 410, 501, 502 …) by status. */
+  errors?: Record<string, Json>;
+  /** Extra 401/403/422 codes for this operation. */
+  extraCodes?: Partial<Record<401 | 403 | 422, string[]>>;
+  /** Override the tag (defaults to the surface of the module). */
+  tag?: string;
+}
+
+export interface BuiltOp {
+  path: string;
+  method: Method;
+  operation: Json;
+}
+
+const AUTH_CODES = ['not_authenticated', 'invalid_token', 'token_expired'];
+const SUSPENDED_CODES = ['account_suspended', 'company_suspended'];
+
+export function op(def: OpDef, tag: string): BuiltOp {
+  const isWrite = def.method === 'post' || def.method === 'patch';
+  const authenticated = def.auth !== 'none';
+  if (def.auth === 'role' && !def.roles?.length)
+    throw new Error(`${def.operationId}: role guard without roles`);
+
+  const parameters: Json[] = [...(def.parameters ?? [])];
+  if (isWrite) {
+    parameters.push(
+      headerParam('Idempotency-Key', IDEMPOTENCY_KEY_SCHEMA, {
+        required: def.idem === true,
+        description: def.idem
+          ? 'Required. A unique key per intended effect (e.g. a UUID). Reusing the key returns the original result without repeating the effect; reusing it with a different body is 422 `idempotency_key_reused`; reusing it while the first request runs is 409 `idempotency_in_progress`. Keys are kept at least 24 hours.'
+          : 'Optional. When given, a retry with the same key returns the original result without repeating the effect.',
+      }),
+    );
+  }
+
+  let requestBody: Json | undefined;
+  if (def.body) {
+    requestBody = jsonBody(def.body, def.bodyDescription, def.bodyRequired ?? true);
+  } else if (def.method === 'post') {
+    requestBody = jsonBody(
+      ref('EmptyObject'),
+      'No fields. Send `{}` with `Content-Type: application/json` (required on every POST).',
+      false,
+    );
+  }
+  const takesInput = parameters.length > 0 || requestBody !== undefined;
+
+  const responses: Record<string, Json> = { ...def.responses, ...(def.errors ?? {}) };
+  const add = (status: number, codes: string[]) => {
+    const key = String(status);
+    const existing = responses[key];
+    if (existing) {
+      const merged = [...((existing['x-error-codes'] as string[] | undefined) ?? []), ...codes];
+      responses[key] = { ...existing, 'x-error-codes': [...new Set(merged)] };
+    } else {
+      responses[key] = errorResponse(status, codes);
+    }
+  };
+  if (authenticated) add(401, [...AUTH_CODES, ...(def.extraCodes?.[401] ?? [])]);
+  if (authenticated) {
+    const codes = [...SUSPENDED_CODES];
+    if (def.roles?.length) codes.unshift('insufficient_role');
+    if (def.tenant) codes.push('tenant_mismatch');
+    add(403, [...codes, ...(def.extraCodes?.[403] ?? [])]);
+  }
+  if (isWrite) add(409, ['idempotency_in_progress']);
+  if (def.method === 'post') {
+    add(413, ['payload_too_large']);
+    add(415, ['unsupported_media_type']);
+  }
+  if (takesInput) {
+    const codes = ['validation_error'];
+    if (isWrite) codes.push('idempotency_key_reused');
+    add(422, [...codes, ...(def.extraCodes?.[422] ?? [])]);
+  }
+  if (def.rateLimited) add(429, ['rate_limited']);
+  add(500, ['internal_error']);
+
+  const sorted: Record<string, Json> = {};
+  for (const key of Object.keys(responses).sort()) sorted[key] = responses[key] as Json;
+
+  let security: Json[];
+  if (!authenticated) security = [];
+  else if (def.apiKey) security = [{ bearerAuth: [] }, { apiKeyAuth: [] }];
+  else security = [{ bearerAuth: [] }];
+
+  const operation: Json = {
+    operationId: def.operationId,
+    summary: def.summary,
+    ...(def.description ? { description: def.description } : {}),
+    tags: [def.tag ?? tag],
+    security,
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(requestBody ? { requestBody } : {}),
+    responses: sorted,
+    ...(def.roles?.length ? { 'x-roles': def.roles } : {}),
+    ...(def.tenant ? { 'x-tenant': true } : {}),
+    ...(isWrite ? { 'x-idempotency': def.idem ? 'required' : 'optional' } : {}),
+    ...(def.sse ? { 'x-sse': true } : {}),
+    ...(def.rateLimited ? { 'x-rate-limited': true } : {}),
+    ...(def.addition ? { 'x-addition': true } : {}),
+  };
+  return { path: def.path, method: def.method, operation };
+}
+
+/** Build a surface's operations with its tag. */
+export const surface = (tag: string, defs: OpDef[]): BuiltOp[] => defs.map((d) => op(d, tag));

@@ -1,0 +1,104 @@
+import { int, jsonResponse, queryParam, ref, str, strEnum } from '../lib.ts';
+import { type OpDef, surface } from '../op.ts';
+import { badRequest, ok } from './shared.ts';
+
+const defs: OpDef[] = [
+  {
+    method: 'post',
+    path: '/api/v1/auth/register',
+    operationId: 'registerUser',
+    summary: 'Register a user',
+    description:
+      'Creates the account and emails a verification link (see `verification_required`). Company roles need a valid company_code or invite_code.',
+    auth: 'none',
+    rateLimited: true,
+    body: ref('RegisterRequest'),
+    responses: ok('RegisterResponse', 'Registered; verify the email address before logging in.'),
+    errors: badRequest(
+      'email_already_registered',
+      'invalid_company_code',
+      'invalid_invite_code',
+      'role_not_allowed',
+    ),
+  },
+  {
+    method: 'get',
+    path: '/api/v1/auth/verify-email',
+    operationId: 'verifyEmail',
+    summary: 'Email verification callback',
+    description: 'The target of the verification link. Returns JSON only.',
+    auth: 'none',
+    parameters: [
+      queryParam('access_token', str({ maxLength: 4096 })),
+      queryParam('refresh_token', str({ maxLength: 4096 })),
+      queryParam('expires_at', int({ minimum: 0, description: 'Unix seconds.' })),
+      queryParam('token_type', str({ maxLength: 20 })),
+      queryParam('type', strEnum(['signup', 'invite', 'email_change', 'recovery'])),
+    ],
+    responses: ok('VerifyEmailResponse', 'Verification outcome.'),
+    errors: badRequest('verification_token_invalid', 'verification_token_expired'),
+  },
+  {
+    method: 'post',
+    path: '/api/v1/auth/login',
+    operationId: 'login',
+    summary: 'Log in with email and password',
+    description: 'Returns a bearer access token and a refresh token.',
+    auth: 'none',
+    rateLimited: true,
+    body: ref('LoginRequest'),
+    responses: ok('TokenResponse', 'Logged in.'),
+    errors: {
+      401: {
+        ...jsonResponse('Wrong email or password.', ref('ErrorResponse')),
+        'x-error-codes': ['invalid_credentials'],
+      },
+      403: {
+        ...jsonResponse('The account cannot log in.', ref('ErrorResponse')),
+        'x-error-codes': ['email_not_verified', 'account_suspended', 'account_inactive', 'company_suspended'],
+      },
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/v1/auth/me',
+    operationId: 'getCurrentUser',
+    summary: 'The caller’s profile',
+    description: 'The profile of the caller taken from the token.',
+    auth: 'user',
+    responses: ok('User', 'The caller.'),
+  },
+  {
+    method: 'post',
+    path: '/api/v1/auth/refresh',
+    operationId: 'refreshToken',
+    summary: 'Exchange a refresh token for a new access token',
+    description:
+      'Addition (not in the spec). Rotates the refresh token: the returned refresh_token replaces the one sent, which stops working.',
+    auth: 'none',
+    addition: true,
+    rateLimited: true,
+    body: ref('RefreshRequest'),
+    responses: ok('TokenResponse', 'New tokens.'),
+    errors: {
+      401: {
+        ...jsonResponse('The refresh token is unknown, expired or revoked.', ref('ErrorResponse')),
+        'x-error-codes': ['invalid_refresh_token'],
+      },
+    },
+  },
+  {
+    method: 'post',
+    path: '/api/v1/auth/logout',
+    operationId: 'logout',
+    summary: 'Revoke a refresh token',
+    description:
+      'Addition (not in the spec). Revokes the refresh token. Access tokens stay valid until they expire. Idempotent: revoking an unknown or revoked token also answers revoked=true.',
+    auth: 'none',
+    addition: true,
+    body: ref('RefreshRequest'),
+    responses: ok('LogoutResult', 'Revoked.'),
+  },
+];
+
+export const authOps = surface('auth', defs);

@@ -1,0 +1,204 @@
+import { bool, flightBookingIdParam, queryParam, ref, str } from '../lib.ts';
+import { type OpDef, surface } from '../op.ts';
+import { badRequest, bookingPending, notFound, notSupported, ok } from './shared.ts';
+
+const bookingNotFound = () => notFound('booking_not_found');
+const offerErrors = (...extra400: string[]) => ({
+  ...badRequest('invalid_offer_id', 'offer_expired', 'supplier_error', ...extra400),
+  ...notFound('offer_not_found'),
+});
+
+const defs: OpDef[] = [
+  // --- pricing, offers and fare rules ----------------------------------------------------------------
+  {
+    method: 'post',
+    path: '/api/v1/bookings/revalidation',
+    operationId: 'revalidateOffer',
+    summary: 'Revalidate an offer’s availability and price',
+    description:
+      'The offer is resolved server-side from offer_id. verbose=true adds fare_rules and bag_options.',
+    auth: 'user',
+    parameters: [queryParam('verbose', bool({ default: false }))],
+    body: ref('RevalidationRequest'),
+    responses: ok('RevalidationResult', 'Normalized revalidation result.'),
+    errors: offerErrors(),
+  },
+  {
+    method: 'post',
+    path: '/api/v1/bookings/upsell',
+    operationId: 'getUpsellOffers',
+    summary: 'Branded-fare alternatives for an offer',
+    description: 'Only suppliers that support upselling are routed; others answer 400 upsell_unsupported.',
+    auth: 'user',
+    body: ref('RevalidationRequest'),
+    responses: ok('UpsellResult', 'Branded-fare alternatives.'),
+    errors: offerErrors('upsell_unsupported', 'upsell_failed'),
+  },
+  {
+    method: 'post',
+    path: '/api/v1/bookings/bags/catalogue',
+    operationId: 'getBagCatalogue',
+    summary: 'Priced offer plus chargeable-bag catalogue',
+    auth: 'user',
+    body: ref('RevalidationRequest'),
+    responses: ok('BagCatalogue', 'Priced offer and chargeable bags.'),
+    errors: offerErrors('bags_unsupported', 'bags_pricing_failed'),
+  },
+  {
+    method: 'post',
+    path: '/api/v1/bookings/bags/reprice',
+    operationId: 'repriceWithBags',
+    summary: 'Re-price an offer with selected bags',
+    description: 'The returned offer’s total includes the bag charge (bags_minor).',
+    auth: 'user',
+    body: ref('BagRepriceRequest'),
+    responses: ok('BagRepriceResult', 'Re-priced offer.'),
+    errors: offerErrors('bags_unsupported', 'reprice_failed', 'invalid_bag_selection'),
+  },
+  {
+    method: 'post',
+    path: '/api/v1/bookings/fareRules',
+    operationId: 'getFareRules',
+    summary: 'Fare rules of an offer',
+    auth: 'user',
+    body: ref('FareRulesRequest'),
+    responses: ok('FareRulesResult', 'Fare rules.'),
+    errors: offerErrors(),
+  },
+  {
+    method: 'get',
+    path: '/api/v1/bookings/{booking_id}/rules',
+    operationId: 'getBookingFareRules',
+    summary: 'Fare rules of a booking',
+    auth: 'user',
+    parameters: [flightBookingIdParam()],
+    responses: ok('FareRulesResult', 'Fare rules.'),
+    errors: bookingNotFound(),
+  },
+  // --- booking ----------------------------------------------------------------------------------------
+  {
+    method: 'post',
+    path: '/api/v1/bookings/createPnr',
+    operationId: 'createPnr',
+    summary: 'Create a flight booking (PNR)',
+    description:
+      'Books the offer. A repeat with the same Idempotency-Key returns the first result. 502 means booking pending confirmation: the supplier neither confirmed nor rejected; the body carries booking_id (status pending_pnr); reconciliation is queued. Poll GET /api/v1/bookings/{booking_id}; do NOT retry (a retry may create a duplicate reservation). Accepts a user bearer token or, for server-to-server agency integrations, an API key (`X-API-Key`).',
+    auth: 'user',
+    apiKey: true,
+    idem: true,
+    body: ref('CreateBookingRequest'),
+    responses: ok('FlightBooking', 'Booking created.'),
+    errors: {
+      ...badRequest(
+        'supplier_rejected',
+        'offer_expired',
+        'price_changed',
+        'invalid_passenger',
+        'invalid_offer_id',
+        'currency_mismatch',
+        'payment_declined',
+      ),
+      ...notFound('offer_not_found'),
+      ...bookingPending(),
+    },
+    extraCodes: { 401: ['invalid_api_key'] },
+  },
+  {
+    method: 'get',
+    path: '/api/v1/bookings/{booking_id}',
+    operationId: 'getBooking',
+    summary: 'A flight booking',
+    description: 'The complete booking: passengers, flights, pricing and status.',
+    auth: 'user',
+    parameters: [flightBookingIdParam()],
+    responses: ok('FlightBooking', 'The booking.'),
+    errors: bookingNotFound(),
+  },
+  {
+    method: 'post',
+    path: '/api/v1/bookings/{booking_id}/cancel',
+    operationId: 'cancelBooking',
+    summary: 'Cancel a flight booking',
+    description:
+      'Cancels with the supplier. The response carries the refund amount where applicable, fees and the new status.',
+    auth: 'user',
+    parameters: [flightBookingIdParam()],
+    responses: ok('BookingCancellation', 'Cancelled.'),
+    errors: { ...badRequest('cancellation_failed', 'invalid_booking_state'), ...bookingNotFound() },
+  },
+  {
+    method: 'get',
+    path: '/api/v1/bookings/{booking_id}/order',
+    operationId: 'getBookingOrder',
+    summary: 'Live supplier order',
+    description: 'Reads the order live from the supplier by its provider reference.',
+    auth: 'user',
+    parameters: [flightBookingIdParam()],
+    responses: ok('SupplierOrder', 'The live order.'),
+    errors: {
+      ...badRequest('order_retrieval_failed', 'no_supplier_order'),
+      ...notFound('booking_not_found', 'order_not_found'),
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/v1/bookings/{booking_id}/order/by-reference',
+    operationId: 'getBookingOrderByReference',
+    summary: 'Live supplier order by record locator',
+    description:
+      'reference is a confirmation, not a lookup key: when given it must equal the booking’s own PNR (else 400 reference_mismatch).',
+    auth: 'user',
+    parameters: [
+      flightBookingIdParam(),
+      queryParam('reference', str({ pattern: '^[A-Z0-9]{6}$' }), {
+        description: 'The booking’s PNR, as a confirmation.',
+      }),
+    ],
+    responses: ok('SupplierOrder', 'The live order.'),
+    errors: {
+      ...badRequest('order_retrieval_failed', 'reference_mismatch', 'no_supplier_order'),
+      ...notFound('booking_not_found', 'order_not_found'),
+    },
+  },
+  {
+    method: 'patch',
+    path: '/api/v1/bookings/{booking_id}/foid',
+    operationId: 'updateBookingFoid',
+    summary: 'Set the passengers’ form of identification (FOID)',
+    auth: 'user',
+    parameters: [flightBookingIdParam()],
+    body: ref('FoidRequest'),
+    responses: ok('BookingUpdateResult', 'Updated.'),
+    errors: { ...badRequest('foid_update_failed', 'foid_unsupported'), ...bookingNotFound() },
+  },
+  {
+    method: 'patch',
+    path: '/api/v1/bookings/{booking_id}/commission',
+    operationId: 'updateBookingCommission',
+    summary: 'Set the agency commission',
+    description: 'Supply either amount or percentage.',
+    auth: 'user',
+    parameters: [flightBookingIdParam()],
+    body: ref('CommissionRequest'),
+    responses: ok('BookingUpdateResult', 'Updated.'),
+    errors: {
+      ...badRequest('commission_update_failed', 'commission_unsupported', 'amount_or_percentage_required'),
+      ...bookingNotFound(),
+    },
+  },
+  {
+    method: 'post',
+    path: '/api/v1/bookings/{booking_id}/notes',
+    operationId: 'addBookingNotes',
+    summary: 'Add notes (remarks) to the booking',
+    description:
+      'Empty and whitespace-only notes are dropped; if none remain the answer is 400 no_usable_notes. An unknown booking is also 400 (booking_not_found). Attaching to the provider is best-effort: a failure answers 200 with success=false and a reason.',
+    auth: 'user',
+    parameters: [flightBookingIdParam()],
+    body: ref('NotesRequest'),
+    responses: ok('NotesResult', 'Notes processed (check success).'),
+    errors: { ...badRequest('no_usable_notes', 'booking_not_found'), ...notSupported() },
+  },
+];
+
+export const bookingsOps = surface('bookings', defs);

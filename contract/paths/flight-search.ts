@@ -1,0 +1,121 @@
+import { int, jsonResponse, lastEventIdParam, num, queryParam, ref, searchIdParam, str } from '../lib.ts';
+import { type OpDef, surface } from '../op.ts';
+import { badRequest, ok, SSE_DESCRIPTION, searchGone, sseResponse } from './shared.ts';
+
+const flightDefs: OpDef[] = [
+  {
+    method: 'post',
+    path: '/api/v1/flight/getFare',
+    operationId: 'searchFlights',
+    summary: 'Start a flight search',
+    description:
+      'Starts an asynchronous search across the flight suppliers and returns at once. Read results from the stream (`streamUrl`), the stream grouped by GDS, or the batch endpoint. companyCode and userCode must be the caller’s own.',
+    auth: 'user',
+    rateLimited: true,
+    body: ref('FlightSearchRequest'),
+    responses: {
+      202: jsonResponse('Search started.', ref('FlightSearchSession')),
+    },
+    errors: {
+      ...badRequest('invalid_search', 'invalid_date', 'invalid_passenger_mix', 'no_supplier_available'),
+    },
+    extraCodes: { 403: ['company_mismatch'] },
+  },
+  {
+    method: 'get',
+    path: '/api/v1/flight/getFare/stream/{search_id}',
+    operationId: 'streamFlightOffers',
+    summary: 'Stream flight offers as they arrive',
+    description: `Events: \`offer\` (one FlightOffer), \`supplier_done\` (one supplier finished), \`heartbeat\`, and the terminal \`done\`. ${SSE_DESCRIPTION}`,
+    auth: 'user',
+    sse: true,
+    rateLimited: true,
+    parameters: [searchIdParam(), lastEventIdParam()],
+    responses: { 200: sseResponse('FlightStreamEvent', 'Event stream (`text/event-stream`).') },
+    errors: searchGone(),
+  },
+  {
+    method: 'get',
+    path: '/api/v1/flight/getFare/stream-by-gds/{search_id}',
+    operationId: 'streamFlightOffersByGds',
+    summary: 'Stream flight results grouped by GDS',
+    description: `Events: \`gds_results\` (all offers of one GDS as it completes), \`heartbeat\`, and the terminal \`done\`. ${SSE_DESCRIPTION}`,
+    auth: 'user',
+    sse: true,
+    rateLimited: true,
+    parameters: [searchIdParam(), lastEventIdParam()],
+    responses: { 200: sseResponse('FlightGdsStreamEvent', 'Event stream (`text/event-stream`).') },
+    errors: searchGone(),
+  },
+  {
+    method: 'get',
+    path: '/api/v1/flight/getFare/batch/{search_id}',
+    operationId: 'getFlightBatchResults',
+    summary: 'Wait for all flight results',
+    description:
+      'Waits until every GDS has finished or the timeout elapses. 200 when all finished (timed_out=false); 408 with the same body holding the partial results (timed_out=true) when the timeout cut the wait.',
+    auth: 'user',
+    parameters: [
+      searchIdParam(),
+      queryParam('timeout', int({ minimum: 5, maximum: 120, default: 30 }), {
+        description: 'Seconds to wait.',
+      }),
+    ],
+    responses: ok('FlightBatchResult', 'Every GDS finished.'),
+    errors: {
+      ...searchGone(),
+      408: {
+        ...jsonResponse(
+          'The timeout was reached: partial results (timed_out=true).',
+          ref('FlightBatchResult'),
+        ),
+      },
+    },
+  },
+];
+
+const referenceParams = () => [
+  queryParam('query', str({ minLength: 2, maxLength: 50 }), {
+    required: true,
+    description: 'Name, IATA/ICAO code, city (airports) or typo-tolerant text.',
+  }),
+  queryParam('limit', int({ minimum: 1, maximum: 50, default: 10 })),
+  queryParam('country', str({ maxLength: 100 }), { description: 'Only this country (name or ISO code).' }),
+];
+
+const referenceDefs: OpDef[] = [
+  {
+    method: 'get',
+    path: '/api/v1/airlines/search',
+    operationId: 'searchAirlines',
+    summary: 'Airline suggestions',
+    description: 'Ranked airline suggestions matching name, exact IATA/ICAO code, or typo-tolerant text.',
+    auth: 'none',
+    rateLimited: true,
+    parameters: referenceParams(),
+    responses: ok('AirlineSearchResponse', 'Suggestions with total count.'),
+  },
+  {
+    method: 'get',
+    path: '/api/v1/airports/search',
+    operationId: 'searchAirports',
+    summary: 'Airport suggestions',
+    description:
+      'Ranked airport suggestions matching name, exact IATA/ICAO code, city, or typo-tolerant text. near_lat/near_lon are our documented addition to the spec’s parameters: give both to rank by distance and fill distance_km.',
+    auth: 'none',
+    rateLimited: true,
+    parameters: [
+      ...referenceParams(),
+      queryParam('near_lat', num({ minimum: -90, maximum: 90 }), {
+        description: 'Addition: latitude for a geographic search; requires near_lon.',
+      }),
+      queryParam('near_lon', num({ minimum: -180, maximum: 180 }), {
+        description: 'Addition: longitude for a geographic search; requires near_lat.',
+      }),
+    ],
+    responses: ok('AirportSearchResponse', 'Suggestions with total count.'),
+  },
+];
+
+export const flightSearchOps = surface('flight-search', flightDefs);
+export const referenceOps = surface('reference', referenceDefs);

@@ -1,0 +1,142 @@
+import { bool, jsonResponse, queryParam, str } from '../lib.ts';
+import { type OpDef, surface } from '../op.ts';
+import { badRequest, ok } from './shared.ts';
+
+const health = (path: string, operationId: string, alias: string): OpDef => ({
+  method: 'get',
+  path,
+  operationId,
+  summary: `Health check${alias}`,
+  description:
+    'Aggregated availability of the cache and the document store (database). Four aliases answer identically. 200 when ok or degraded, 503 when down.',
+  auth: 'none',
+  responses: {
+    ...ok('Health', 'ok or degraded.'),
+    503: jsonResponse('A required component is down.', { $ref: '#/components/schemas/Health' }),
+  },
+});
+
+const devOnly = 'Development use: enabled in sandbox mode only; elsewhere it answers 403 development_only.';
+
+const defs: OpDef[] = [
+  health('/health/', 'getHealth', ''),
+  health('/health/health', 'getHealthAlias', ' (alias)'),
+  health('/api/v1/health/', 'getApiHealth', ' (alias)'),
+  health('/api/v1/health/health', 'getApiHealthAlias', ' (alias)'),
+  {
+    method: 'get',
+    path: '/metrics/cache',
+    operationId: 'getCacheMetrics',
+    summary: 'Cache metrics',
+    auth: 'none',
+    responses: ok('CacheMetrics', 'Cache metrics.'),
+  },
+  {
+    method: 'get',
+    path: '/metrics/combined',
+    operationId: 'getCombinedMetrics',
+    summary: 'Combined metrics',
+    auth: 'none',
+    responses: ok('CombinedMetrics', 'Cache, store, request and search metrics.'),
+  },
+  {
+    method: 'get',
+    path: '/metrics/redis',
+    operationId: 'getCacheStoreMetrics',
+    summary: 'Cache-store metrics',
+    description: 'Metrics of the cache store (the spec’s “redis”; the store behind the cache).',
+    auth: 'none',
+    responses: ok('CacheStoreMetrics', 'Cache-store metrics.'),
+  },
+  {
+    method: 'get',
+    path: '/config',
+    operationId: 'getPublicConfig',
+    summary: 'Public application configuration',
+    description: 'Never contains a secret.',
+    auth: 'none',
+    responses: ok('PublicConfig', 'The public configuration.'),
+  },
+  {
+    method: 'get',
+    path: '/',
+    operationId: 'getApiInfo',
+    summary: 'API information',
+    auth: 'none',
+    responses: ok('ApiInfo', 'Name, version and links.'),
+  },
+  {
+    method: 'post',
+    path: '/admin/cache/clear',
+    operationId: 'clearAllCache',
+    summary: 'Clear all cache data',
+    description: `confirm=true is required (else 400 confirmation_required). ${devOnly}`,
+    auth: 'none',
+    parameters: [queryParam('confirm', bool({ default: false }))],
+    responses: ok('ClearCacheResult', 'Cache cleared.'),
+    errors: {
+      ...badRequest('confirmation_required'),
+      403: {
+        ...jsonResponse('Not in sandbox mode.', { $ref: '#/components/schemas/ErrorResponse' }),
+        'x-error-codes': ['development_only'],
+      },
+    },
+  },
+  {
+    method: 'post',
+    path: '/admin/maintenance/run',
+    operationId: 'runMaintenance',
+    summary: 'Run cache maintenance',
+    description: `Purges expired searches, cache entries and idempotency keys. ${devOnly}`,
+    auth: 'none',
+    responses: ok('MaintenanceResult', 'Maintenance done.'),
+    errors: {
+      403: {
+        ...jsonResponse('Not in sandbox mode.', { $ref: '#/components/schemas/ErrorResponse' }),
+        'x-error-codes': ['development_only'],
+      },
+    },
+  },
+  {
+    method: 'get',
+    path: '/openapi.json',
+    operationId: 'getOpenApiDocument',
+    summary: 'This contract',
+    description: 'Addition (not in the spec): the OpenAPI 3.1 document.',
+    auth: 'none',
+    addition: true,
+    responses: {
+      200: jsonResponse('The OpenAPI document.', { type: 'object', additionalProperties: true }),
+    },
+  },
+  {
+    method: 'get',
+    path: '/docs',
+    operationId: 'getApiDocs',
+    summary: 'API reference (HTML)',
+    description: 'Addition (not in the spec): a human-readable reference rendered from /openapi.json.',
+    auth: 'none',
+    addition: true,
+    responses: {
+      200: { description: 'HTML page.', content: { 'text/html': { schema: str() } } },
+    },
+  },
+  {
+    method: 'get',
+    path: '/metrics',
+    operationId: 'getPrometheusMetrics',
+    summary: 'Prometheus metrics',
+    description:
+      'Addition (not in the spec): Prometheus text exposition format (requests by operation and status, latencies, supplier calls, circuit states, active streams).',
+    auth: 'none',
+    addition: true,
+    responses: {
+      200: {
+        description: 'Prometheus text format 0.0.4.',
+        content: { 'text/plain; version=0.0.4': { schema: str() } },
+      },
+    },
+  },
+];
+
+export const platformOps = surface('platform', defs);

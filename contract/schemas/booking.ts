@@ -1,0 +1,598 @@
+/** Flight bookings, payments, ticketing, seats, baggage and ancillaries. */
+import {
+  arr,
+  bool,
+  date,
+  dateTime,
+  email,
+  freeObject,
+  input,
+  int,
+  type Json,
+  minor,
+  nullable,
+  num,
+  obj,
+  objReq,
+  page,
+  ref,
+  str,
+  strEnum,
+} from '../lib.ts';
+
+const bookingId = () => int({ format: 'int64' });
+
+export const schemas: Record<string, Json> = {
+  // --- booking ----------------------------------------------------------------------------------------
+  PaymentMode: strEnum(['PAYMENT_FIRST', 'PNR_FIRST', 'PNR_ONLY'], {
+    description:
+      'PAYMENT_FIRST: authorize before the PNR is created; PNR_FIRST: create the PNR (held where possible), then pay; PNR_ONLY: create the PNR without payment (agency settles later).',
+  }),
+  TravelDocument: input(
+    {
+      type: ref('DocumentType'),
+      number: str({ minLength: 1, maxLength: 30 }),
+      expiry: date(),
+      issuing_country: str({ pattern: '^[A-Z]{2}$' }),
+    },
+    ['type', 'number', 'expiry', 'issuing_country'],
+  ),
+  Passenger: input(
+    {
+      passenger_id: str({
+        maxLength: 20,
+        description: '1-based traveler index as a string ("1", "2", …) unless you give your own id.',
+      }),
+      type: ref('PassengerType'),
+      title: strEnum(['MR', 'MRS', 'MS', 'MISS', 'MSTR', 'DR']),
+      first_name: str({ minLength: 1, maxLength: 60 }),
+      last_name: str({
+        minLength: 1,
+        maxLength: 60,
+        description:
+          'Sandbox triggers: PENDING (the supplier neither confirms nor rejects: 502 booking_pending), REJECT (400 supplier_rejected).',
+      }),
+      gender: ref('Gender'),
+      date_of_birth: date(),
+      nationality: str({ pattern: '^[A-Z]{2}$' }),
+      email: email(),
+      phone: str({ maxLength: 30 }),
+      document: ref('TravelDocument'),
+    },
+    ['type', 'first_name', 'last_name', 'gender', 'date_of_birth'],
+  ),
+  BookedPassenger: {
+    description: 'A passenger of a booking: as sent, with passenger_id always set.',
+    allOf: [ref('Passenger'), objReq({ passenger_id: str() }, ['passenger_id'])],
+  },
+  BookingContact: input({ email: email(), phone: str({ minLength: 5, maxLength: 30 }) }, ['email', 'phone']),
+  QueuePlacement: input(
+    {
+      queue_number: str({ maxLength: 10 }),
+      category: str({ maxLength: 10 }),
+      office_id: str({ maxLength: 20 }),
+    },
+    ['queue_number'],
+    { description: 'Place the PNR on a GDS queue after creation (GDS suppliers only).' },
+  ),
+  CreateBookingRequest: input(
+    {
+      offer_id: str({ minLength: 1, maxLength: 128 }),
+      currency: ref('Currency'),
+      passengers: arr(ref('Passenger'), {
+        minItems: 1,
+        maxItems: 9,
+        description: 'Complete passenger details; the mix must match the offer.',
+      }),
+      contact: ref('BookingContact'),
+      commission_percentage: num({ minimum: 0, maximum: 100 }),
+      payment_mode: ref('PaymentMode', { default: 'PNR_FIRST' }),
+      client_ref: str({ maxLength: 64, description: 'Your own reference, echoed back.' }),
+      snapshot_id: str({ maxLength: 128 }),
+      search_id: str({ maxLength: 64 }),
+      additional_offer_ids: arr(str({ maxLength: 128 }), { maxItems: 5 }),
+      order_remarks: arr(str({ minLength: 1, maxLength: 200 }), { maxItems: 20 }),
+      queue_placement: ref('QueuePlacement'),
+    },
+    ['offer_id', 'currency', 'passengers', 'contact'],
+    {
+      examples: [
+        {
+          offer_id: 'off_01JD3XA0QW',
+          currency: 'GBP',
+          passengers: [
+            {
+              passenger_id: '1',
+              type: 'ADT',
+              title: 'MS',
+              first_name: 'Ada',
+              last_name: 'Lovelace',
+              gender: 'F',
+              date_of_birth: '1990-12-10',
+              document: {
+                type: 'passport',
+                number: '533401234',
+                expiry: '2031-05-01',
+                issuing_country: 'GB',
+              },
+            },
+          ],
+          contact: { email: 'ada@example.org', phone: '+447700900123' },
+          payment_mode: 'PNR_FIRST',
+          client_ref: 'ACME-2026-0042',
+        },
+      ],
+    },
+  ),
+  BookingPricing: obj({
+    currency: ref('Currency'),
+    base_minor: minor(),
+    taxes_minor: minor(),
+    markup_minor: minor(),
+    bags_minor: minor(),
+    total_minor: minor('base + taxes + markup + bags.'),
+  }),
+  FlightBooking: obj({
+    booking_id: bookingId(),
+    pnr: nullable(
+      str({ pattern: '^[A-Z0-9]{6}$', description: 'Null until the supplier confirms the PNR.' }),
+    ),
+    status: ref('BookingStatus'),
+    passengers: arr(ref('BookedPassenger')),
+    contact: ref('BookingContact'),
+    flights: arr(ref('FlightSegment'), { description: 'Every segment of the booking in flight order.' }),
+    pricing: ref('BookingPricing'),
+    payment_mode: ref('PaymentMode'),
+    supplier: ref('FlightSupplier'),
+    supplier_order_ref: nullable(str()),
+    offer_id: str(),
+    client_ref: nullable(str()),
+    snapshot_id: nullable(str()),
+    search_id: nullable(str()),
+    ticketing_deadline: nullable(dateTime()),
+    assigned_to_user_id: nullable(str()),
+    user_id: str(),
+    company_id: nullable(int()),
+    created_at: dateTime(),
+    updated_at: dateTime(),
+  }),
+  FlightBookingPage: page('FlightBooking', 'A page of flight bookings.'),
+  AdminFlightBooking: {
+    allOf: [
+      ref('FlightBooking'),
+      obj({
+        payments: arr(ref('Payment')),
+        tickets: arr(ref('TicketDocument')),
+        ancillaries: arr(ref('Ancillary')),
+        audit_trail: arr(ref('AuditEntry')),
+      }),
+    ],
+  },
+  PendingFlightBookings: obj({
+    payment_pending: arr(ref('FlightBooking')),
+    ticketing_pending: arr(ref('FlightBooking')),
+    on_hold_expiring: arr(ref('FlightBooking'), {
+      description: 'On hold with a ticketing deadline within 24 hours.',
+    }),
+  }),
+  BookingCancellation: obj({
+    booking_id: bookingId(),
+    status: ref('BookingStatus'),
+    cancelled: bool(),
+    refund: nullable(ref('Money', { description: 'Refund amount where applicable.' })),
+    cancellation_fee: nullable(ref('Money')),
+  }),
+  SupplierOrderStatus: strEnum(['confirmed', 'on_hold', 'pending', 'rejected', 'cancelled', 'ticketed']),
+  SupplierOrder: obj({
+    booking_id: bookingId(),
+    supplier: ref('FlightSupplier'),
+    order_ref: str(),
+    pnr: str(),
+    status: ref('SupplierOrderStatus'),
+    ticketing_deadline: nullable(dateTime()),
+    total: ref('Money'),
+    raw: freeObject('The supplier’s raw order (shape owned by the supplier).'),
+  }),
+  FoidRequest: input(
+    {
+      number: str({ minLength: 1, maxLength: 30 }),
+      identification_type: strEnum(['passport', 'id_card', 'credit_card', 'frequent_flyer'], {
+        default: 'passport',
+      }),
+      carrier_code: str({ pattern: '^[A-Z0-9]{2}$' }),
+      traveler_ids: arr(str({ maxLength: 20 }), { maxItems: 9 }),
+      flight_offer_ids: arr(str({ maxLength: 128 }), { maxItems: 9 }),
+    },
+    ['number'],
+  ),
+  CommissionRequest: input(
+    {
+      amount: str({
+        pattern: '^[0-9]+(\\.[0-9]{1,2})?$',
+        description: 'Decimal amount. Supply amount or percentage.',
+      }),
+      percentage: num({ minimum: 0, maximum: 100, description: 'Supply amount or percentage.' }),
+      commission_type: str({ maxLength: 30 }),
+      vat: bool({ default: false }),
+      traveler_ids: arr(str({ maxLength: 20 }), { maxItems: 9 }),
+      segment_ids: arr(str({ maxLength: 20 }), { maxItems: 16 }),
+    },
+    [],
+    { minProperties: 1 },
+  ),
+  BookingUpdateResult: obj({
+    booking_id: bookingId(),
+    success: bool(),
+    message: str(),
+  }),
+  NotesRequest: input(
+    {
+      notes: arr(str({ maxLength: 500 }), {
+        minItems: 1,
+        maxItems: 20,
+        description: 'Empty and whitespace-only notes are dropped; if none remain the answer is 400.',
+      }),
+    },
+    ['notes'],
+  ),
+  NotesResult: obj({
+    booking_id: bookingId(),
+    success: bool({ description: 'False when the provider did not attach the notes (best-effort).' }),
+    notes_added: int({ minimum: 0 }),
+    reason: nullable(str()),
+  }),
+  // --- payments ---------------------------------------------------------------------------------------
+  AuthorizeRequest: input(
+    {
+      token: str({
+        minLength: 1,
+        maxLength: 255,
+        description:
+          'Payment token from the payment service provider. Sandbox: tok_sandbox_ok succeeds, tok_sandbox_decline is declined.',
+        examples: ['tok_sandbox_ok'],
+      }),
+      currency: ref('Currency'),
+      amount_minor: int({ minimum: 1 }),
+    },
+    ['token', 'currency', 'amount_minor'],
+  ),
+  PaymentTransactionType: strEnum(['authorization', 'capture', 'void', 'refund']),
+  PaymentTransaction: obj({
+    transaction_id: int({ format: 'int64' }),
+    payment_id: int({ format: 'int64' }),
+    type: ref('PaymentTransactionType'),
+    status: strEnum(['succeeded', 'failed', 'pending']),
+    amount_minor: minor(),
+    currency: ref('Currency'),
+    provider_ref: nullable(str()),
+    failure_code: nullable(str({ description: 'e.g. the decline code on a failed authorization.' })),
+    reason: nullable(str()),
+    created_at: dateTime(),
+  }),
+  Payment: obj({
+    payment_id: int({ format: 'int64' }),
+    booking_id: bookingId(),
+    state: ref('PaymentState'),
+    amount_minor: minor('Authorized amount.'),
+    captured_minor: minor(),
+    refunded_minor: minor(),
+    currency: ref('Currency'),
+    provider: strEnum(['stripe']),
+    provider_payment_ref: nullable(str()),
+    transactions: arr(ref('PaymentTransaction'), { description: 'Oldest first.' }),
+    created_at: dateTime(),
+    updated_at: dateTime(),
+  }),
+  PaymentPage: page('Payment', 'A page of payments.'),
+  PaymentHistory: obj({
+    booking_id: bookingId(),
+    payments: arr(ref('Payment')),
+    transactions: arr(ref('PaymentTransaction'), {
+      description: 'Every transaction of every payment, oldest first.',
+    }),
+  }),
+  PaymentReceipt: obj({
+    receipt_number: str(),
+    payment_id: int({ format: 'int64' }),
+    booking_id: bookingId(),
+    pnr: nullable(str()),
+    state: ref('PaymentState'),
+    amount_minor: minor(),
+    captured_minor: minor(),
+    refunded_minor: minor(),
+    currency: ref('Currency'),
+    line_items: arr(obj({ description: str(), amount_minor: minor() })),
+    customer: obj({ full_name: str(), email: str() }),
+    issued_at: dateTime(),
+  }),
+  ManualRefundRequest: input(
+    {
+      amount_minor: int({ minimum: 1 }),
+      currency: ref('Currency'),
+      reason: str({ minLength: 1, maxLength: 500 }),
+      notify_customer: bool({ default: false }),
+    },
+    ['amount_minor', 'currency', 'reason'],
+  ),
+  // --- ticketing --------------------------------------------------------------------------------------
+  TicketRequest: input(
+    { capture: bool({ default: true, description: 'Capture the authorized payment as part of ticketing.' }) },
+    [],
+  ),
+  CouponStatus: strEnum(['OPEN', 'USED', 'EXCHANGED', 'REFUNDED', 'VOID']),
+  TicketCoupon: obj({
+    coupon_number: int({ minimum: 1 }),
+    segment_id: str(),
+    origin: str(),
+    destination: str(),
+    flight: str(),
+    status: ref('CouponStatus'),
+  }),
+  TicketDocument: obj(
+    {
+      ticket_number: str(),
+      passenger_id: str(),
+      passenger_name: str(),
+      issuing_iata_number: str({ description: 'Empty string for low-cost content.' }),
+      fare_calculation: str({ description: 'Empty string for low-cost content.' }),
+      endorsements: str(),
+      form_of_payment: str(),
+      issued_at: dateTime(),
+      allow_void: bool(),
+      allow_refund: bool(),
+      allow_reissue: bool(),
+      coupons: arr(ref('TicketCoupon'), { description: 'One coupon per flight.' }),
+    },
+    { description: 'An e-ticket (mirrors `TicketDocument` in the supplier ports).' },
+  ),
+  TicketIssueResult: obj({
+    booking_id: bookingId(),
+    status: ref('BookingStatus'),
+    issued: bool({
+      description: 'False when issuance is asynchronous and still in process: poll ticket/status.',
+    }),
+    raw_status: str(),
+    tickets: arr(ref('TicketDocument')),
+    payment: nullable(ref('Payment')),
+  }),
+  TicketStatus: obj({
+    booking_id: bookingId(),
+    issued: bool(),
+    raw_status: str({ description: 'The provider’s raw status code, e.g. "1" (Placed) or "6" (Ticketed).' }),
+    raw_status_text: str(),
+  }),
+  TicketDocumentResponse: obj({
+    booking_id: bookingId(),
+    pnr: nullable(str()),
+    tickets: arr(ref('TicketDocument')),
+  }),
+  TicketAction: strEnum(['void', 'refund', 'reissue']),
+  TicketActionResult: objReq(
+    {
+      booking_id: bookingId(),
+      action: ref('TicketAction'),
+      confirmed: bool({ description: 'True when the real request was raised (confirm=true).' }),
+      permitted: bool(),
+      determination: str({
+        description:
+          'Machine-readable determination: ok, quoted, request_raised, void_window_expired, non_refundable, reissue_quote_only, …',
+      }),
+      message: str(),
+      refund: ref('Money'),
+      fee: ref('Money'),
+      servicing_request_id: str(),
+      coupon_status: ref('CouponStatus'),
+      booking_status: ref('BookingStatus'),
+    },
+    ['booking_id', 'action', 'confirmed', 'permitted', 'determination', 'message', 'booking_status'],
+  ),
+  ServicingState: strEnum(['Requested', 'InProcess', 'Completed', 'Deleted', 'Rejected', 'QuoteChanged']),
+  ServicingRequest: objReq(
+    {
+      request_id: str(),
+      type: ref('TicketAction'),
+      state: ref('ServicingState'),
+      created_at: dateTime(),
+      updated_at: dateTime(),
+      quote: ref('Money'),
+    },
+    ['request_id', 'type', 'state', 'created_at', 'updated_at'],
+  ),
+  ServicingList: obj({
+    booking_id: bookingId(),
+    items: arr(ref('ServicingRequest'), { description: 'Empty when no request was ever raised.' }),
+    message: nullable(str({ description: 'The provider’s message, e.g. "No records found."' })),
+  }),
+  // --- seats --------------------------------------------------------------------------------------------
+  SeatMapSeat: objReq(
+    {
+      seat_number: str(),
+      available: bool(),
+      chargeable: bool(),
+      price: ref('Money'),
+      characteristics: arr(str(), { description: 'e.g. WINDOW, AISLE, EXIT_ROW, EXTRA_LEGROOM.' }),
+    },
+    ['seat_number', 'available', 'chargeable', 'characteristics'],
+  ),
+  SeatMap: obj({
+    segment_id: str(),
+    cabin: ref('CabinClass'),
+    rows: arr(obj({ row: int({ minimum: 1 }), seats: arr(ref('SeatMapSeat')) })),
+  }),
+  SeatMapResponse: obj({
+    booking_id: bookingId(),
+    seat_maps: arr(ref('SeatMap'), { description: 'One per segment.' }),
+  }),
+  SeatRequest: input(
+    {
+      segment_id: str({ minLength: 1, maxLength: 20 }),
+      seat_number: str({ pattern: '^[0-9]{1,3}[A-K]$', description: 'Row and letter, e.g. 14C.' }),
+      passenger_id: str({ minLength: 1, maxLength: 20 }),
+    },
+    ['segment_id', 'seat_number', 'passenger_id'],
+  ),
+  SeatRequestResult: objReq(
+    {
+      segment_id: str(),
+      seat_number: str(),
+      passenger_id: str(),
+      accepted: bool(),
+      status: strEnum(['pending', 'confirmed', 'refused'], {
+        description:
+          'pending until a chargeable seat is priced and issued (seats/issue); confirmed for free seats.',
+      }),
+      reason: str(),
+      price: ref('Money'),
+    },
+    ['segment_id', 'seat_number', 'passenger_id', 'accepted', 'status'],
+  ),
+  SeatSelectionResult: {
+    allOf: [ref('SeatRequestResult'), obj({ booking_id: bookingId() })],
+  },
+  SeatBatchRequest: input({ seats: arr(ref('SeatRequest'), { minItems: 1, maxItems: 90 }) }, ['seats']),
+  SeatBatchResult: obj({
+    booking_id: bookingId(),
+    requested: int({ minimum: 0 }),
+    stored: int({ minimum: 0, description: 'Seats the carrier accepted; partial success is normal.' }),
+    results: arr(ref('SeatRequestResult')),
+  }),
+  IssuedEmd: obj({ tsm_reference: str(), emd_number: str() }),
+  SeatIssueResult: obj({
+    booking_id: bookingId(),
+    priced: arr(ref('SeatRequestResult')),
+    emds: arr(ref('IssuedEmd'), { description: 'Empty when issue_emd_documents=false.' }),
+    documents_issued: bool(),
+  }),
+  // --- baggage and ancillaries -----------------------------------------------------------------------
+  BaggageInfo: obj({
+    booking_id: bookingId(),
+    allowances: arr(
+      obj({
+        passenger_id: str(),
+        segment_id: str(),
+        cabin_bags: int({ minimum: 0 }),
+        checked_bags: int({ minimum: 0 }),
+        checked_bag_weight_kg: nullable(num({ minimum: 0 })),
+      }),
+    ),
+    purchased_bags: arr(ref('Ancillary'), { description: 'Chargeable bags sold on the booking (EMD).' }),
+    bag_options: arr(ref('BagOption'), { description: 'Bags that can still be bought.' }),
+  }),
+  SsrResult: objReq(
+    {
+      booking_id: bookingId(),
+      ssr_id: str(),
+      status: str({ description: 'The carrier’s status of the request, e.g. requested, confirmed.' }),
+      code: str(),
+      free_text: str(),
+      segment_id: nullable(str()),
+      passenger_id: nullable(str()),
+    },
+    ['booking_id', 'ssr_id', 'status', 'code', 'free_text', 'segment_id', 'passenger_id'],
+  ),
+  ServiceGroup: strEnum(['BG', 'ST', 'ML', 'OT'], { description: 'BG baggage, ST seat, ML meal, OT other.' }),
+  AncillaryItem: obj({
+    code: str(),
+    rfic: str(),
+    rfisc: str(),
+    description: str(),
+    service_group: ref('ServiceGroup'),
+    booking_method: str(),
+    provider: str(),
+    segment_ids: arr(str()),
+    price: ref('Money'),
+  }),
+  AncillaryCatalogue: obj({
+    booking_id: bookingId(),
+    service_group: strEnum(['', 'BG', 'ST', 'ML']),
+    items: arr(ref('AncillaryItem')),
+  }),
+  AncillaryPurchaseProduct: input(
+    {
+      customer_ref_ids: arr(str({ maxLength: 20 }), {
+        minItems: 1,
+        maxItems: 9,
+        description: 'Passenger ids.',
+      }),
+      code: str({ minLength: 1, maxLength: 10 }),
+      rfic: str({ minLength: 1, maxLength: 1 }),
+      rfisc: str({ minLength: 1, maxLength: 5 }),
+      booking_method: str({ minLength: 1, maxLength: 20 }),
+      provider: str({ minLength: 1, maxLength: 50 }),
+      segment_ref_ids: str({
+        minLength: 1,
+        maxLength: 200,
+        description: 'Space-separated segment ids, e.g. "s1 s2".',
+      }),
+    },
+    ['customer_ref_ids', 'code', 'rfic', 'rfisc', 'booking_method', 'provider', 'segment_ref_ids'],
+  ),
+  AncillaryPurchaseRequest: input(
+    { products: arr(ref('AncillaryPurchaseProduct'), { minItems: 1, maxItems: 50 }) },
+    ['products'],
+  ),
+  AncillaryStatus: strEnum(['held', 'issued', 'voided', 'removed', 'refunded', 'failed'], {
+    description:
+      'held: TSM created by purchase; issued: EMD issued; voided: issued EMD voided by cancel; removed: unissued service removed by cancel.',
+  }),
+  Ancillary: obj({
+    ancillary_id: int({ format: 'int64' }),
+    code: str(),
+    rfic: str(),
+    rfisc: str(),
+    booking_method: str(),
+    provider: str(),
+    tsm_reference: str(),
+    emd_number: nullable(str()),
+    status: ref('AncillaryStatus'),
+    passenger_ids: arr(str()),
+    segment_ids: arr(str()),
+    price: ref('Money'),
+    created_at: dateTime(),
+  }),
+  AncillaryPurchaseResult: obj({
+    booking_id: bookingId(),
+    tsm_references: arr(str(), { description: 'One TSM per purchased service; pass to ancillaries/emd.' }),
+    ancillaries: arr(ref('Ancillary')),
+  }),
+  EmdIssueRequest: input(
+    {
+      tsm_references: arr(str({ minLength: 1, maxLength: 30 }), {
+        minItems: 1,
+        maxItems: 50,
+        description: 'Omitted: every TSM on the booking not yet issued.',
+      }),
+    },
+    [],
+  ),
+  EmdIssueResult: obj({
+    booking_id: bookingId(),
+    emds: arr(ref('IssuedEmd'), { description: 'EMD numbers as read back after issuance.' }),
+    ancillaries: arr(ref('Ancillary')),
+  }),
+  AncillaryCancelRequest: input(
+    {
+      ancillary_ids: arr(int({ minimum: 1, format: 'int64' }), {
+        minItems: 1,
+        maxItems: 50,
+        description: 'Omitted: every ancillary not already cancelled or refunded.',
+      }),
+    },
+    [],
+  ),
+  AncillaryCancelResult: obj({
+    booking_id: bookingId(),
+    results: arr(
+      objReq(
+        {
+          ancillary_id: int({ format: 'int64' }),
+          outcome: strEnum(['voided', 'removed', 'skipped', 'failed'], {
+            description: 'voided: the issued EMD was voided; removed: the unissued service was removed.',
+          }),
+          reason: nullable(str()),
+        },
+        ['ancillary_id', 'outcome', 'reason'],
+      ),
+    ),
+  }),
+};

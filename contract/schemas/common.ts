@@ -1,0 +1,247 @@
+/** Shared enums, money, errors and small building blocks. */
+import {
+  arr,
+  bool,
+  dateTime,
+  int,
+  type Json,
+  minor,
+  nullable,
+  num,
+  obj,
+  objReq,
+  page,
+  ref,
+  type Schema,
+  str,
+  strEnum,
+} from '../lib.ts';
+
+export const CURRENCIES = [
+  'GBP',
+  'USD',
+  'EUR',
+  'BDT',
+  'SAR',
+  'AED',
+  'BHD',
+  'QAR',
+  'KWD',
+  'OMR',
+  'PKR',
+  'INR',
+  'MYR',
+  'SGD',
+  'LKR',
+] as const;
+
+export const BOOKING_STATUSES = [
+  'initiated',
+  'pending_pnr',
+  'pnr_failed',
+  'on_hold',
+  'confirmed',
+  'payment_pending',
+  'payment_failed',
+  'paid',
+  'ticketed',
+  'cancelled',
+  'refunded',
+  'expired',
+] as const;
+
+export const SERVICE_BOOKING_STATUSES = [
+  'pending',
+  'confirmed',
+  'on_request',
+  'cancelled',
+  'rejected',
+  'failed',
+] as const;
+
+export const ROLES = ['super_admin', 'company_admin', 'company_staff', 'customer'] as const;
+export const FLIGHT_SUPPLIERS = ['amadeus', 'duffel', 'mystifly'] as const;
+export const HOTEL_SUPPLIERS = ['hotelbeds', 'duffel_stays'] as const;
+export const TRANSFER_SUPPLIERS = ['hotelbeds_transfers', 'amadeus_transfers'] as const;
+export const PAYMENT_STATES = [
+  'PENDING',
+  'AUTHORIZED',
+  'CAPTURED',
+  'SETTLED',
+  'VOIDED',
+  'REFUNDED',
+  'FAILED',
+] as const;
+
+export const money = (description?: string): Schema => ref('Money', description ? { description } : {});
+
+export const schemas: Record<string, Json> = {
+  Currency: strEnum(CURRENCIES, {
+    description: 'ISO 4217 code; one of the 15 currencies the service accepts.',
+  }),
+  Money: obj(
+    {
+      currency: ref('Currency'),
+      amount_minor: minor(),
+    },
+    { description: 'An amount in integer minor units with its currency.' },
+  ),
+  SortOrder: strEnum(['asc', 'desc']),
+  ReportPeriod: strEnum(['today', '7d', '30d', '90d', '365d', 'mtd', 'ytd'], {
+    description: 'Reporting window ending now. mtd = month to date, ytd = year to date (UTC).',
+  }),
+  Role: strEnum(ROLES),
+  UserStatus: strEnum(['active', 'pending', 'suspended', 'inactive']),
+  CompanyType: strEnum(['travel_agency', 'corporate', 'consolidator', 'sub_agent', 'ota']),
+  CompanyStatus: strEnum(['active', 'suspended', 'deleted'], {
+    description: 'suspended blocks every operation of the company; deleted is a soft delete.',
+  }),
+  ClientType: strEnum(['traveler', 'sub_agent', 'corporate']),
+  BookingStatus: strEnum(BOOKING_STATUSES, { description: 'Flight booking status.' }),
+  HotelBookingStatus: strEnum(SERVICE_BOOKING_STATUSES, {
+    description:
+      'pending: the supplier has not yet confirmed (reconciliation settles it); on_request: the hotel confirms later; failed: no reservation exists.',
+  }),
+  TransportBookingStatus: strEnum(SERVICE_BOOKING_STATUSES, {
+    description:
+      'pending: the supplier has not yet confirmed (reconciliation settles it); on_request: held by the provider until it confirms; failed: no reservation exists.',
+  }),
+  PaymentState: strEnum(PAYMENT_STATES, {
+    description:
+      'PENDING (created, not yet authorized) → AUTHORIZED → CAPTURED → SETTLED (funds paid out by the provider). AUTHORIZED → VOIDED (released before capture). CAPTURED/SETTLED → REFUNDED once refunded_minor equals captured_minor (a partial refund keeps CAPTURED/SETTLED). FAILED: the authorization was declined or errored.',
+  }),
+  FlightSupplier: strEnum(FLIGHT_SUPPLIERS, { description: 'Flight supplier (GDS / NDC / consolidator).' }),
+  HotelSupplier: strEnum(HOTEL_SUPPLIERS),
+  TransferSupplier: strEnum(TRANSFER_SUPPLIERS),
+  CabinClass: strEnum(['Economy', 'Premium', 'Business', 'First']),
+  JourneyType: strEnum(['OneWay', 'Return', 'MultiCity']),
+  PassengerType: strEnum(['ADT', 'CHD', 'INF'], { description: 'Adult, child (2-11), infant (under 2).' }),
+  Gender: strEnum(['M', 'F', 'O']),
+  DocumentType: strEnum(['passport', 'id_card', 'visa']),
+  MarkupRuleType: strEnum(['fixed', 'percentage', 'per_pax', 'per_segment'], {
+    description:
+      'fixed: amount per booking; percentage: amount % of the base fare; per_pax: amount per passenger; per_segment: amount per flight segment.',
+  }),
+  MarkupCabinClass: strEnum(['economy', 'premium_economy', 'business', 'first']),
+  EmptyObject: {
+    type: 'object',
+    additionalProperties: false,
+    maxProperties: 0,
+    description: 'An empty JSON object `{}`.',
+  },
+  ErrorResponse: objReq(
+    {
+      detail: str({ description: 'A human-readable sentence. Do not branch on it.' }),
+      code: str({
+        pattern: '^[a-z][a-z0-9_]*$',
+        description:
+          'Stable snake_case code; programs branch on it. Listed per operation in `x-error-codes`.',
+      }),
+      request_id: str({ description: 'The id of the request, for support and logs.' }),
+    },
+    ['detail', 'code', 'request_id'],
+    {
+      description: 'The body of every error except 422.',
+      examples: [
+        {
+          detail: 'The offer has expired; search again.',
+          code: 'offer_expired',
+          request_id: 'req_01JD3XB7TZ',
+        },
+      ],
+    },
+  ),
+  PendingBookingError: {
+    description:
+      'createPnr / hotel book / transport book 502: the supplier neither confirmed nor rejected. The booking exists; reconciliation is queued. Poll the booking_id; do not retry (a retry may create a duplicate reservation). Replays of the same Idempotency-Key return this same body.',
+    allOf: [
+      ref('ErrorResponse'),
+      objReq(
+        {
+          code: { const: 'booking_pending' },
+          booking_id: int({ format: 'int64', description: 'The booking to poll.' }),
+          status: strEnum(['pending_pnr', 'pending'], {
+            description: 'pending_pnr for flight bookings, pending for hotel and transport bookings.',
+          }),
+        },
+        ['booking_id', 'status'],
+      ),
+    ],
+  },
+  ValidationIssue: objReq(
+    {
+      loc: arr(
+        { anyOf: [str(), int()] },
+        {
+          description:
+            'Where the problem is: starts with `body`, `query`, `path` or `header`, e.g. ["body","email"].',
+        },
+      ),
+      msg: str(),
+      type: str({
+        description: 'Machine-readable kind, e.g. missing, string_too_short, idempotency_key_reused.',
+      }),
+    },
+    ['loc', 'msg', 'type'],
+  ),
+  HTTPValidationError: objReq(
+    {
+      detail: arr(ref('ValidationIssue')),
+      code: str({
+        description:
+          'Present when one code describes the error, e.g. `idempotency_key_reused` (same key, different body).',
+      }),
+    },
+    ['detail'],
+    {
+      description: 'The 422 body.',
+      examples: [{ detail: [{ loc: ['body', 'email'], msg: 'Field required', type: 'missing' }] }],
+    },
+  ),
+  DeleteResult: obj({
+    id: int({ format: 'int64' }),
+    deleted: bool({ const: true }),
+  }),
+  Address: objReq(
+    {
+      line1: str({ maxLength: 200 }),
+      line2: str({ maxLength: 200 }),
+      city: str({ maxLength: 100 }),
+      state: str({ maxLength: 100 }),
+      postal_code: str({ maxLength: 20 }),
+      country: str({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2.' }),
+    },
+    [],
+    { additionalProperties: false },
+  ),
+  ComponentHealth: obj({
+    status: strEnum(['ok', 'degraded', 'down']),
+    latency_ms: nullable(num({ minimum: 0 })),
+  }),
+  AuditEntry: obj({
+    audit_id: int({ format: 'int64' }),
+    event: str({ description: 'e.g. booking.status_overridden, user.impersonated, payment.manual_refund.' }),
+    actor_user_id: nullable(str()),
+    impersonator_id: nullable(str()),
+    company_id: nullable(int()),
+    target_type: nullable(str()),
+    target_id: nullable(str()),
+    details: { type: 'object', additionalProperties: true },
+    ip: nullable(str()),
+    request_id: nullable(str()),
+    created_at: dateTime(),
+  }),
+  AuditPage: page('AuditEntry', 'A page of audit entries, newest first.'),
+  BookingStatsSummary: obj({
+    total: int({ minimum: 0 }),
+    by_status: {
+      type: 'object',
+      additionalProperties: int({ minimum: 0 }),
+      description: 'Count of bookings per status (every status present, 0 when none).',
+    },
+    value_by_currency: arr(ref('Money'), {
+      description: 'Total booked value per currency (cancelled excluded).',
+    }),
+    generated_at: dateTime(),
+  }),
+};

@@ -1,0 +1,382 @@
+/** Hotel and ground-transport search, offers and bookings. Offers mirror `suppliers/ports.ts`. */
+import {
+  arr,
+  bool,
+  date,
+  dateTime,
+  email,
+  input,
+  int,
+  type Json,
+  minor,
+  nullable,
+  num,
+  obj,
+  page,
+  ref,
+  str,
+  strEnum,
+} from '../lib.ts';
+
+const localDateTime = (description: string) =>
+  str({ pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2})?$', description });
+
+const batchResult = (offer: string, what: string): Json =>
+  obj({
+    search_id: str(),
+    status: ref('SearchStatus'),
+    results_by_provider: {
+      type: 'object',
+      description: `Provider name to its ${what}; providers that returned nothing map to an empty array.`,
+      additionalProperties: arr(ref(offer)),
+    },
+    total_offers: int({ minimum: 0 }),
+    completed_provider_count: int({ minimum: 0 }),
+    total_provider_count: int({ minimum: 0 }),
+    timed_out: bool({ description: 'True when the timeout cut the wait (then the status is 408).' }),
+  });
+
+const resultsPage = (offer: string): Json =>
+  obj({
+    search_id: str(),
+    status: ref('SearchStatus'),
+    items: arr(ref(offer)),
+    total: int({ minimum: 0, description: 'Offers matching the filters so far.' }),
+    page: int({ minimum: 1 }),
+    page_size: int({ minimum: 1, maximum: 100 }),
+    completed_provider_count: int({ minimum: 0 }),
+    total_provider_count: int({ minimum: 0 }),
+  });
+
+const cancellation = (status: string): Json =>
+  obj({
+    booking_id: int({ format: 'int64' }),
+    status: ref(status),
+    cancelled: bool(),
+    cancellation_fee: ref('Money', { description: 'What the provider keeps (0 when free).' }),
+    refund: ref('Money', { description: 'What goes back to the customer.' }),
+  });
+
+export const schemas: Record<string, Json> = {
+  SearchInitiation: obj(
+    {
+      search_id: str(),
+      status: ref('SearchStatus'),
+      stream_url: str({ description: 'Offer-by-offer SSE stream.' }),
+      stream_by_provider_url: str({ description: 'Provider-by-provider SSE stream.' }),
+      batch_url: str({ description: 'Wait-for-all batch endpoint.' }),
+      results_url: str({ description: 'Paginated, filterable results endpoint (poll).' }),
+      expires_at: dateTime({ description: 'After this the search answers 410.' }),
+    },
+    { description: 'Hotel and transport search initiation (202).' },
+  ),
+  // --- hotel ----------------------------------------------------------------------------------------
+  HotelRoomRequest: input(
+    {
+      adults: int({ minimum: 1, maximum: 9, default: 2 }),
+      children: int({ minimum: 0, maximum: 6, default: 0 }),
+      child_ages: arr(int({ minimum: 0, maximum: 17 }), { maxItems: 6, default: [] }),
+    },
+    [],
+  ),
+  HotelSortBy: strEnum(['price_asc', 'price_desc', 'star_rating', 'distance']),
+  HotelSearchRequest: input(
+    {
+      destination: str({
+        minLength: 2,
+        maxLength: 100,
+        description: 'City name, IATA city/airport code, or "lat,lon".',
+      }),
+      check_in: date(),
+      check_out: date({ description: 'After check_in.' }),
+      rooms: arr(ref('HotelRoomRequest'), {
+        minItems: 1,
+        maxItems: 8,
+        default: [{ adults: 2, children: 0, child_ages: [] }],
+      }),
+      nationality: str({
+        pattern: '^[A-Z]{2}$',
+        default: 'GB',
+        description: 'Guest nationality, ISO 3166-1 alpha-2.',
+      }),
+      currency: ref('Currency', { default: 'USD' }),
+      min_star_rating: int({ minimum: 1, maximum: 5 }),
+      max_results: int({ minimum: 1, maximum: 500, default: 100 }),
+      sort_by: ref('HotelSortBy', { default: 'price_asc' }),
+      company_code: str({ minLength: 1, maxLength: 50 }),
+      user_code: str({ minLength: 1, maxLength: 50 }),
+    },
+    ['destination', 'check_in', 'check_out', 'company_code', 'user_code'],
+    {
+      examples: [
+        {
+          destination: 'DXB',
+          check_in: '2026-12-20',
+          check_out: '2026-12-23',
+          rooms: [{ adults: 2, children: 0, child_ages: [] }],
+          currency: 'GBP',
+          company_code: 'ACME',
+          user_code: 'agent01',
+        },
+      ],
+    },
+  ),
+  CancellationPolicy: obj({
+    from: dateTime({ description: 'From this moment the fee applies.' }),
+    fee: ref('Money'),
+  }),
+  HotelOffer: obj(
+    {
+      offer_id: str(),
+      search_id: str(),
+      supplier: ref('HotelSupplier'),
+      rate_key: str({ description: 'Opaque; pass to check-rate and book.' }),
+      rate_type: strEnum(['BOOKABLE', 'RECHECK'], {
+        description: 'RECHECK must go through check-rate before booking.',
+      }),
+      hotel: obj({
+        hotel_id: str(),
+        name: str(),
+        star_rating: num({ minimum: 0, maximum: 5 }),
+        address: str(),
+        city: str(),
+        country: str(),
+        latitude: num(),
+        longitude: num(),
+        distance_km: nullable(num({ minimum: 0 })),
+      }),
+      room: obj({ room_type: str(), room_name: str(), board: str(), board_name: str() }),
+      check_in: date(),
+      check_out: date(),
+      nights: int({ minimum: 1 }),
+      rooms: int({ minimum: 1 }),
+      price: obj({
+        currency: ref('Currency'),
+        base_minor: minor(),
+        taxes_minor: minor(),
+        total_minor: minor(),
+      }),
+      refundable: bool(),
+      cancellation_policies: arr(ref('CancellationPolicy')),
+    },
+    {
+      description:
+        'A normalized hotel offer (mirrors `HotelOffer` in the supplier ports, plus offer_id and search_id).',
+    },
+  ),
+  HotelBatchResult: batchResult('HotelOffer', 'hotel offers'),
+  HotelResultsPage: resultsPage('HotelOffer'),
+  HotelCheckRateRequest: input(
+    { rate_key: str({ minLength: 1, maxLength: 2000 }), provider: ref('HotelSupplier') },
+    ['rate_key', 'provider'],
+  ),
+  HotelRateCheck: obj({
+    available: bool(),
+    price_changed: bool(),
+    previous_total_minor: minor(),
+    offer: ref('HotelOffer'),
+  }),
+  HotelGuest: input(
+    {
+      room: int({ minimum: 1, maximum: 8, description: '1-based room number.' }),
+      type: strEnum(['AD', 'CH'], { description: 'Adult or child.' }),
+      first_name: str({ minLength: 1, maxLength: 60 }),
+      last_name: str({
+        minLength: 1,
+        maxLength: 60,
+        description: 'Sandbox triggers: PENDING (502 booking_pending), REJECT (400 supplier_rejected).',
+      }),
+      age: int({ minimum: 0, maximum: 120, description: 'Required for children.' }),
+    },
+    ['room', 'type', 'first_name', 'last_name'],
+  ),
+  HotelBookRequest: input(
+    {
+      rate_key: str({ minLength: 1, maxLength: 2000 }),
+      provider: ref('HotelSupplier'),
+      guests: arr(ref('HotelGuest'), {
+        minItems: 1,
+        maxItems: 40,
+        description: 'The first adult is the booking holder.',
+      }),
+      contact_email: email(),
+      contact_phone: str({ minLength: 5, maxLength: 30 }),
+      special_requests: str({ maxLength: 500 }),
+      client_ref: str({ maxLength: 64, description: 'Your own reference, echoed back.' }),
+    },
+    ['rate_key', 'provider', 'guests', 'contact_email', 'contact_phone'],
+  ),
+  HotelBooking: obj({
+    booking_id: int({ format: 'int64' }),
+    status: ref('HotelBookingStatus'),
+    provider: ref('HotelSupplier'),
+    supplier_booking_ref: nullable(str()),
+    hotel_confirmation: nullable(str()),
+    rate_key: str(),
+    hotel: obj({ hotel_id: str(), name: str(), address: str(), city: str(), country: str() }),
+    room: obj({ room_type: str(), room_name: str(), board: str(), board_name: str() }),
+    check_in: date(),
+    check_out: date(),
+    nights: int({ minimum: 1 }),
+    guests: arr(ref('HotelGuest')),
+    contact_email: str(),
+    contact_phone: str(),
+    special_requests: nullable(str()),
+    client_ref: nullable(str()),
+    total: ref('Money'),
+    cancellation_policies: arr(ref('CancellationPolicy')),
+    cancellation_fee: nullable(ref('Money', { description: 'Set once cancelled.' })),
+    user_id: str(),
+    company_id: nullable(int()),
+    created_at: dateTime(),
+    updated_at: dateTime(),
+  }),
+  HotelBookingPage: page('HotelBooking', 'A page of hotel bookings.'),
+  HotelBookingCancellation: cancellation('HotelBookingStatus'),
+  AdminHotelBooking: {
+    allOf: [ref('HotelBooking'), obj({ audit_trail: arr(ref('AuditEntry')) })],
+  },
+  PendingHotelBookings: obj({
+    pending_confirmation: arr(ref('HotelBooking')),
+    on_request: arr(ref('HotelBooking')),
+  }),
+  // --- transport ------------------------------------------------------------------------------------
+  TransferType: strEnum(['PRIVATE', 'SHARED', 'TAXI', 'HOURLY']),
+  TransportSortBy: strEnum(['price_asc', 'price_desc', 'duration', 'vehicle_category']),
+  TransportSearchRequest: input(
+    {
+      pickup_location: str({
+        minLength: 2,
+        maxLength: 200,
+        description: 'IATA airport code, "lat,lon", or a free-text address or hotel name.',
+      }),
+      dropoff_location: str({ minLength: 2, maxLength: 200 }),
+      pickup_datetime: localDateTime('Local date-time, ISO 8601 without offset, e.g. 2026-12-20T14:30:00.'),
+      passengers: int({ minimum: 1, maximum: 50, default: 1 }),
+      luggage: int({ minimum: 0, maximum: 50, default: 1 }),
+      return_datetime: localDateTime('Local date-time of the return transfer, if any.'),
+      transfer_type: ref('TransferType'),
+      currency: ref('Currency', { default: 'USD' }),
+    },
+    ['pickup_location', 'dropoff_location', 'pickup_datetime'],
+    {
+      examples: [
+        {
+          pickup_location: 'DXB',
+          dropoff_location: 'Atlantis The Palm, Dubai',
+          pickup_datetime: '2026-12-20T14:30:00',
+          passengers: 2,
+          luggage: 2,
+          currency: 'GBP',
+        },
+      ],
+    },
+  ),
+  TransferOffer: obj(
+    {
+      offer_id: str(),
+      search_id: str(),
+      supplier: ref('TransferSupplier'),
+      quote_id: str({ description: 'Pass to quote and book.' }),
+      transfer_type: ref('TransferType'),
+      vehicle: obj({
+        category: str(),
+        description: str(),
+        max_passengers: int({ minimum: 1 }),
+        max_luggage: int({ minimum: 0 }),
+      }),
+      provider_name: str(),
+      pickup: obj({ location: str(), datetime: str() }),
+      dropoff: obj({ location: str() }),
+      duration_minutes: nullable(int({ minimum: 0 })),
+      distance_km: nullable(num({ minimum: 0 })),
+      price: obj({ currency: ref('Currency'), total_minor: minor() }),
+      cancellation_policies: arr(ref('CancellationPolicy')),
+      expires_at: dateTime(),
+    },
+    {
+      description:
+        'A normalized transfer offer (mirrors `TransferOffer` in the supplier ports, plus offer_id and search_id).',
+    },
+  ),
+  TransportBatchResult: batchResult('TransferOffer', 'transfer offers'),
+  TransportResultsPage: resultsPage('TransferOffer'),
+  TransportQuoteRequest: input(
+    { quote_id: str({ minLength: 1, maxLength: 500 }), provider: ref('TransferSupplier') },
+    ['quote_id', 'provider'],
+  ),
+  TransportQuote: obj({
+    available: bool(),
+    price_changed: bool(),
+    previous_total_minor: minor(),
+    offer: ref('TransferOffer'),
+  }),
+  TransferPassenger: input(
+    {
+      first_name: str({ minLength: 1, maxLength: 60 }),
+      last_name: str({
+        minLength: 1,
+        maxLength: 60,
+        description: 'Sandbox triggers: PENDING (502 booking_pending), REJECT (400 supplier_rejected).',
+      }),
+      title: str({ maxLength: 10 }),
+      email: email(),
+      phone: str({ maxLength: 30 }),
+    },
+    ['first_name', 'last_name'],
+  ),
+  TransportContact: input(
+    { email: email(), phone: str({ minLength: 5, maxLength: 30 }), name: str({ maxLength: 120 }) },
+    ['email', 'phone'],
+  ),
+  TransportBookRequest: input(
+    {
+      quote_id: str({ minLength: 1, maxLength: 500 }),
+      provider: ref('TransferSupplier'),
+      passengers: arr(ref('TransferPassenger'), {
+        minItems: 1,
+        maxItems: 50,
+        description: 'The first is the lead passenger.',
+      }),
+      contact: ref('TransportContact'),
+      flight_number: str({ maxLength: 10, pattern: '^[A-Z0-9]{2}[0-9]{1,4}[A-Z]?$' }),
+      hotel_name: str({ maxLength: 200 }),
+      special_requests: str({ maxLength: 500 }),
+    },
+    ['quote_id', 'provider', 'passengers', 'contact'],
+  ),
+  TransportBooking: obj({
+    booking_id: int({ format: 'int64' }),
+    status: ref('TransportBookingStatus'),
+    provider: ref('TransferSupplier'),
+    quote_id: str(),
+    supplier_booking_ref: nullable(str()),
+    confirmation_number: nullable(str()),
+    transfer_type: ref('TransferType'),
+    vehicle: obj({ category: str(), description: str() }),
+    pickup: obj({ location: str(), datetime: str() }),
+    dropoff: obj({ location: str() }),
+    passengers: arr(ref('TransferPassenger')),
+    contact: ref('TransportContact'),
+    flight_number: nullable(str()),
+    hotel_name: nullable(str()),
+    special_requests: nullable(str()),
+    total: ref('Money'),
+    cancellation_fee: nullable(ref('Money', { description: 'Set once cancelled.' })),
+    user_id: str(),
+    company_id: nullable(int()),
+    created_at: dateTime(),
+    updated_at: dateTime(),
+  }),
+  TransportBookingPage: page('TransportBooking', 'A page of transport bookings.'),
+  TransportBookingCancellation: cancellation('TransportBookingStatus'),
+  AdminTransportBooking: {
+    allOf: [ref('TransportBooking'), obj({ audit_trail: arr(ref('AuditEntry')) })],
+  },
+  PendingTransportBookings: obj({
+    pending_confirmation: arr(ref('TransportBooking')),
+    on_request: arr(ref('TransportBooking'), {
+      description: 'Held by the provider until it confirms (on hold).',
+    }),
+  }),
+};

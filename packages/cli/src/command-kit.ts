@@ -1,0 +1,44 @@
+/**
+ * Glue between commander and the run functions: builds the context from the global flags, and prints a
+ * result either as JSON (--json) or through the command's human view.
+ */
+import type { Command } from 'commander';
+import { type Ctx, createContext, type Deps, type GlobalOptions } from './context.ts';
+import { CliError } from './errors.ts';
+import { ExitCode } from './exit-codes.ts';
+import { renderRecord } from './ui/table.ts';
+
+/** Commander action: `(…args, options, command)`; hands the run function a context and its raw inputs. */
+export function action<TOptions>(
+  deps: Deps,
+  handler: (ctx: Ctx, options: TOptions, args: string[]) => Promise<void>,
+) {
+  return async (...params: unknown[]) => {
+    const command = params.at(-1) as Command;
+    const globals = command.optsWithGlobals() as GlobalOptions & TOptions;
+    const args = params.slice(0, -2).map((a) => a as string);
+    await handler(createContext(deps, globals), globals, args);
+  };
+}
+
+/** Prints `data` as JSON with --json, else the human view (a generic record view by default). */
+export function output(ctx: Ctx, data: unknown, human?: () => void): void {
+  if (ctx.json) ctx.io.json(data);
+  else if (human) human();
+  else for (const line of renderRecord(data)) ctx.io.out(line);
+}
+
+/** Adds the "Example:" block every command shows in --help. */
+export function examples(command: Command, ...lines: string[]): Command {
+  return command.addHelpText('after', `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`);
+}
+
+/** Commands that need a token fail early and clearly (exit 3) instead of with a server 401. */
+export function requireToken(ctx: Ctx): void {
+  if (!ctx.token()) {
+    throw new CliError(
+      `not logged in on profile "${ctx.profileName}": run \`travel login\` or set TRAVEL_TOKEN`,
+      ExitCode.authentication,
+    );
+  }
+}

@@ -1,0 +1,288 @@
+/**
+ * `travel book`: interactive on a terminal (travellers, contact, payment mode, price confirmation), fully
+ * flag-driven without one. Idempotency keys are journalled so a re-run never books twice; a 502 "pending
+ * confirmation" is polled with a visible spinner and ends in a plain outcome.
+ */
+import {
+  type Booking,
+  type CreateBookingRequest,
+  FLIGHT_BOOKING_RULES,
+  type FlightOffer,
+  pollUntilSettled,
+} from '@travel/sdk';
+import { Command } from 'commander';
+import { action, examples, output, requireToken } from '../command-kit.ts';
+import type { Ctx, Deps } from '../context.ts';
+import { CliError, UsageError } from '../errors.ts';
+import { ExitCode } from '../exit-codes.ts';
+import { chooseIdempotencyKey, journalKey } from '../journal.ts';
+import { integer, oneOf, requireValue } from '../parse.ts';
+import { loadPassengersFile, type Passenger, promptPassengers } from '../passengers.ts';
+import { money } from '../ui/table.ts';
+import { bookingLines } from '../views/booking.ts';
+
+export const PAYMENT_MODES = ['PNR_FIRST', 'PAYMENT_FIRST', 'PNR_ONLY'] as const;
+type PaymentMode = (typeof PAYMENT_MODES)[number];
+
+export interface BookOptions {
+  offerId: string | undefined;
+  /** Known when coming from the search picker: passenger count and price without a revalidation. */
+  offer?: FlightOffer | undefined;
+  searchId?: string | undefined;
+  currency: string | undefined;
+  passengersFile: string | undefined;
+  contactEmail: string | undefined;
+  contactPhone: string | undefined;
+  paymentMode: PaymentMode | undefined;
+  reference: string | undefined;
+  idempotencyKey: string | undefined;
+  fresh: boolean;
+  yes: boolean;
+  waitSeconds: number;
+}
+
+export interface RawBookFlags {
+  offer?: string;
+  passengers?: string;
+  contact?: string;
+  contactEmail?: string;
+  contactPhone?: string;
+  paymentMode?: string;
+  currency?: string;
+  reference?: string;
+  searchId?: string;
+  idempotencyKey?: string;
+  new?: boolean;
+  yes?: boolean;
+  wait?: string;
+}
+
+export function parseBookOptions(
+  raw: RawBookFlags,
+  interactive: boolean,
+  env: NodeJS.ProcessEnv,
+): BookOptions {
+  let contactEmail = raw.contactEmail;
+  let contactPhone = raw.contactPhone;
+  if (raw.contact) {
+    const [email, phone] = raw.contact.split(',').map((s) => s.trim());
+    if (!email || !phone) throw new UsageError('--contact must be "email,phone"');
+    contactEmail ??= email;
+    contactPhone ??= phone;
+  }
+  const idempotencyKey = raw.idempotencyKey ?? (env.TRAVEL_IDEMPOTENCY_KEY || undefined);
+  if (idempotencyKey && raw.new) throw new UsageError('--new and --idempotency-key exclude each other');
+  if (!interactive) {
+    requireValue(raw.offer, '--offer');
+    requireValue(raw.passengers, '--passengers', 'a JSON file of passengers');
+    requireValue(contactEmail, '--contact-email', 'or --contact email,phone');
+    requireValue(contactPhone, '--contact-phone', 'or --contact email,phone');
+  }
+  if (raw.reference !== undefined && raw.reference.length > 64)
+    throw new UsageError('--reference: at most 64 characters');
+  return {
+    offerId: raw.offer,
+    searchId: raw.searchId,
+    currency: raw.currency?.toUpperCase(),
+    passengersFile: raw.passengers,
+    contactEmail,
+    contactPhone,
+    paymentMode: oneOf(raw.paymentMode, '--payment-mode', PAYMENT_MODES),
+    reference: raw.reference,
+    idempotencyKey,
+    fresh: Boolean(raw.new),
+    yes: Boolean(raw.yes),
+    waitSeconds: integer(raw.wait, '--wait', 0, 3600) ?? 60,
+  };
+}
+
+async function gatherInputs(options: BookOptions, ctx: Ctx) {
+  const { prompter, io } = ctx;
+  const offerId =
+    options.offerId ?? (await prompter.input('Offer id', { validate: (v) => (v ? true : 'required') }));
+  const travelDate = options.offer?.slices[0]?.departure_date;
+  const count = options.offer
+    ? options.offer.passengers.adults + options.offer.passengers.children + options.offer.passengers.infants
+    : undefined;
+  const passengers: Passenger[] = options.passengersFile
+    ? await loadPassengersFile(options.passengersFile)
+    : await promptPassengers(ctx, count, travelDate ? new Date(travelDate) : ctx.now());
+  const lead = passengers[0];
+  const contactEmail =
+    options.contactEmail ??
+    (await prompter.input('Contact email', { default: lead?.email ?? ctx.profile().email ?? '' }));
+  const contactPhone =
+    options.contactPhone ?? (await prompter.input('Contact phone', { default: lead?.phone ?? '' }));
+  const paymentMode =
+    options.paymentMode ??
+    (io.interactive
+      ? await prompter.select<PaymentMode>(
+          'Payment mode',
+          PAYMENT_MODES.map((m) => ({ name: m, value: m })),
+        )
+      : ((ctx.profile().payment_mode as PaymentMode | undefined) ?? 'PNR_FIRST'));
+  const currency = options.currency ?? options.offer?.price.currency ?? ctx.profile().currency ?? 'USD';
+  return { offerId, passengers, contactEmail, contactPhone, paymentMode, currency };
+}
+
+/** On a terminal: the current price from the supplier, and a yes before anything is booked. */
+async function confirmPrice(ctx: Ctx, offerId: string, currency: string, yes: boolean): Promise<void> {
+  const check = await ctx
+    .client()
+    .bookings.revalidate({ offer_id: offerId, currency: currency as CreateBookingRequest['currency'] });
+  if (!check.available)
+    throw new CliError(`offer ${offerId} is no longer available; search again`, ExitCode.conflict);
+  const price = money(check.offer.price.total_minor, check.offer.price.currency);
+  if (check.price_changed) {
+    ctx.io.err(
+      ctx.io.c.yellow(
+        `The price changed from ${money(check.previous_total_minor, check.offer.price.currency)} to ${price}.`,
+      ),
+    );
+  }
+  if (yes) return;
+  if (!(await ctx.prompter.confirm(`Book for ${price}?`, true)))
+    throw new CliError('not booked', ExitCode.failed);
+}
+
+export async function runBook(options: BookOptions, ctx: Ctx): Promise<void> {
+  requireToken(ctx);
+  const { io } = ctx;
+  const input = await gatherInputs(options, ctx);
+  if (io.interactive) await confirmPrice(ctx, input.offerId, input.currency, options.yes);
+
+  const entryKey = journalKey({
+    profile: ctx.profileName,
+    offerId: input.offerId,
+    passengers: input.passengers,
+    reference: options.reference,
+  });
+  const choice = chooseIdempotencyKey(ctx.config, entryKey, {
+    explicit: options.idempotencyKey,
+    fresh: options.fresh,
+  });
+  if (choice.source === 'journal') {
+    io.err(
+      `Re-sending idempotency key ${choice.idempotencyKey} from ${choice.previous?.createdAt} (same offer, travellers and reference): the server replays that booking. --new books again.`,
+    );
+  }
+  // Written before sending: if we crash mid-request, the next run still replays this key.
+  const entry = {
+    idempotencyKey: choice.idempotencyKey,
+    offerId: input.offerId,
+    createdAt: choice.previous?.createdAt ?? ctx.now().toISOString(),
+  };
+  ctx.config.setJournal(entryKey, entry);
+
+  const body: CreateBookingRequest = {
+    offer_id: input.offerId,
+    currency: input.currency as CreateBookingRequest['currency'],
+    passengers: input.passengers,
+    contact: { email: input.contactEmail, phone: input.contactPhone },
+    payment_mode: input.paymentMode,
+    ...(options.reference ? { client_ref: options.reference } : {}),
+    ...(options.searchId ? { search_id: options.searchId } : {}),
+  };
+  const board = io.statusBoard(['booking']);
+  board.update('booking', `creating (idempotency key ${choice.idempotencyKey})`);
+  let result: Awaited<ReturnType<ReturnType<Ctx['client']>['bookings']['create']>>;
+  try {
+    // deadlineMs 0: the SDK returns at once on a 502, so we can poll here with our own spinner text.
+    result = await ctx
+      .client()
+      .bookings.create(body, { idempotencyKey: choice.idempotencyKey, pending: { deadlineMs: 0 } });
+    if (result.outcome === 'pending' && options.waitSeconds > 0) {
+      board.update(
+        'booking',
+        `supplier has not confirmed booking ${result.booking_id} yet; waiting up to ${options.waitSeconds}s`,
+        'running',
+      );
+      if (!io.interactive)
+        io.err(
+          `booking ${result.booking_id} pending with the supplier; polling up to ${options.waitSeconds}s`,
+        );
+      const settled = await pollUntilSettled(
+        (id) => ctx.client().bookings.get(id),
+        result.booking_id,
+        FLIGHT_BOOKING_RULES,
+        { sleep: ctx.sleep, now: () => ctx.now().getTime() },
+        { deadlineMs: options.waitSeconds * 1000, initialDelayMs: 1000, maxDelayMs: 5000 },
+      );
+      result = { ...result, ...settled, booking: settled.booking ?? result.booking };
+    }
+  } catch (error) {
+    board.update('booking', 'failed', 'failed');
+    board.stop();
+    throw error;
+  }
+  const booking = result.booking as Booking | undefined;
+  ctx.config.setJournal(entryKey, {
+    ...entry,
+    bookingId: result.booking_id,
+    pnr: booking?.pnr ?? null,
+    ...(booking ? { status: booking.status } : {}),
+  });
+  board.update(
+    'booking',
+    `${result.outcome}${booking?.pnr ? ` · PNR ${booking.pnr}` : ''}`,
+    result.outcome === 'confirmed' ? 'done' : result.outcome === 'pending' ? 'warn' : 'failed',
+  );
+  board.stop();
+
+  output(
+    ctx,
+    {
+      outcome: result.outcome,
+      booking_id: result.booking_id,
+      pnr: booking?.pnr ?? null,
+      idempotency_key: choice.idempotencyKey,
+      key_source: choice.source,
+      booking: booking ?? null,
+    },
+    () => {
+      if (booking) for (const line of bookingLines(booking)) io.out(line);
+      else io.out(`booking ${result.booking_id}: ${result.outcome}`);
+    },
+  );
+  if (result.outcome === 'failed') {
+    throw new CliError(
+      `the supplier did not confirm booking ${result.booking_id} (status ${booking?.status ?? 'unknown'})`,
+      ExitCode.failed,
+    );
+  }
+  if (result.outcome === 'pending') {
+    throw new CliError(
+      `booking ${result.booking_id} is still pending with the supplier; check later: travel booking show ${result.booking_id}`,
+      ExitCode.supplierPending,
+    );
+  }
+}
+
+export function bookCommand(deps: Deps): Command {
+  const command = new Command('book')
+    .description('book a flight offer (interactive on a terminal, flag-driven without one)')
+    .option('--offer <id>', 'offer id from `travel search flight`')
+    .option('--passengers <file>', 'JSON file: [{ type, first_name, last_name, gender, date_of_birth, ... }]')
+    .option('--contact <email,phone>', 'contact email and phone in one flag')
+    .option('--contact-email <email>', 'contact email')
+    .option('--contact-phone <phone>', 'contact phone')
+    .option('--payment-mode <mode>', PAYMENT_MODES.join(' | '))
+    .option('--currency <CUR>', "booking currency (default: the offer's, the profile's, or USD)")
+    .option('--reference <ref>', 'your reference (client_ref); part of the re-run journal key')
+    .option('--search-id <id>', 'the search the offer came from')
+    .option('--idempotency-key <key>', 'send this Idempotency-Key (also TRAVEL_IDEMPOTENCY_KEY)')
+    .option('--new', 'ignore the journal: a fresh key, a new booking')
+    .option('--yes', 'do not ask to confirm the price')
+    .option('--wait <seconds>', 'how long to poll a pending (502) booking (default 60)')
+    .action(
+      action(deps, (ctx, raw: RawBookFlags) =>
+        runBook(parseBookOptions(raw, ctx.io.interactive, ctx.env), ctx),
+      ),
+    );
+  return examples(
+    command,
+    'travel book',
+    'travel book --offer off_01JD3XA0QW --passengers pax.json --contact ada@example.org,+447700900123 --payment-mode PNR_FIRST --reference ACME-0042',
+    'TRAVEL_IDEMPOTENCY_KEY=$CI_JOB_ID travel book --offer off_01JD3XA0QW --passengers pax.json --contact ada@example.org,+447700900123 --json',
+  );
+}

@@ -1,0 +1,143 @@
+/** `travel booking show|list|cancel`. */
+import type { Booking } from '@travel/sdk';
+import { Command } from 'commander';
+import { action, examples, output, requireToken } from '../command-kit.ts';
+import type { Ctx, Deps } from '../context.ts';
+import { confirmationWord, type Guard, parseGuard, typeToConfirm } from '../guard.ts';
+import { bookingRef, integer } from '../parse.ts';
+import { money, renderTable } from '../ui/table.ts';
+import { bookingLines } from '../views/booking.ts';
+
+export async function runBookingShow(ref: string, ctx: Ctx): Promise<void> {
+  requireToken(ctx);
+  const booking = await ctx.client().bookings.get(ref);
+  output(ctx, booking, () => {
+    for (const line of bookingLines(booking)) ctx.io.out(line);
+  });
+}
+
+export interface BookingListOptions {
+  status: string | undefined;
+  limit: number;
+}
+
+type Row = Pick<Booking, 'booking_id' | 'pnr' | 'status' | 'pricing' | 'created_at' | 'client_ref'>;
+
+/** Each role sees bookings through its own surface (admin, company, customer). */
+export async function listBookings(
+  ctx: Ctx,
+  options: BookingListOptions & { search?: string },
+): Promise<Row[]> {
+  const client = ctx.client();
+  const me = await client.auth.me();
+  const status = options.status as never;
+  const iterator =
+    me.role === 'super_admin'
+      ? client.admin.bookings.list({
+          page_size: 50,
+          ...(status ? { status } : {}),
+          ...(options.search ? { search: options.search } : {}),
+        })
+      : me.role === 'customer'
+        ? client.customer.bookings.list({ page_size: 50, ...(status ? { status } : {}) })
+        : client.company.bookings.list({
+            page_size: 50,
+            ...(status ? { status } : {}),
+            ...(options.search ? { search: options.search } : {}),
+          });
+  const rows: Row[] = [];
+  for await (const item of iterator as AsyncIterable<Row>) {
+    rows.push(item);
+    if (rows.length >= options.limit) break;
+  }
+  return rows;
+}
+
+export async function runBookingList(options: BookingListOptions, ctx: Ctx): Promise<void> {
+  requireToken(ctx);
+  const rows = await listBookings(ctx, options);
+  output(ctx, { items: rows }, () => {
+    const table = renderTable(
+      ['id', 'pnr', 'status', 'total', 'created', 'reference'],
+      rows.map((b) => [
+        String(b.booking_id),
+        b.pnr ?? '-',
+        b.status,
+        money(b.pricing?.total_minor, b.pricing?.currency),
+        b.created_at,
+        b.client_ref ?? '-',
+      ]),
+    );
+    for (const line of table) ctx.io.out(line);
+  });
+}
+
+export async function runBookingCancel(ref: string, guard: Guard, ctx: Ctx): Promise<void> {
+  requireToken(ctx);
+  if (!guard.confirm) {
+    const booking = await ctx.client().bookings.get(ref);
+    output(
+      ctx,
+      {
+        booking_id: booking.booking_id,
+        status: booking.status,
+        cancelled: false,
+        hint: 'pass --confirm to cancel',
+      },
+      () => {
+        for (const line of bookingLines(booking)) ctx.io.out(line);
+      },
+    );
+    ctx.io.err('Nothing changed. Pass --confirm to cancel this booking.');
+    return;
+  }
+  await typeToConfirm(ctx, guard, await confirmationWord(ctx, ref), `Cancel booking ${ref}`);
+  const result = await ctx.client().bookings.cancel(ref);
+  output(ctx, result);
+}
+
+export function bookingCommand(deps: Deps): Command {
+  const booking = new Command('booking').description('flight bookings: show, list, cancel');
+  booking.addCommand(
+    examples(
+      new Command('show')
+        .argument('<booking>', 'booking id or PNR')
+        .description('show one booking')
+        .action(action(deps, (ctx, _o, [ref]) => runBookingShow(bookingRef(ref), ctx))),
+      'travel booking show X7KQ2M',
+      'travel booking show 1042 --json',
+    ),
+  );
+  booking.addCommand(
+    examples(
+      new Command('list')
+        .description('your bookings, newest first')
+        .option('--status <status>', 'e.g. confirmed, ticketed, pending_pnr')
+        .option('--limit <n>', 'at most this many (default 50)')
+        .action(
+          action(deps, (ctx, raw: { status?: string; limit?: string }) =>
+            runBookingList({ status: raw.status, limit: integer(raw.limit, '--limit', 1, 1000) ?? 50 }, ctx),
+          ),
+        ),
+      'travel booking list --status confirmed',
+    ),
+  );
+  booking.addCommand(
+    examples(
+      new Command('cancel')
+        .argument('<booking>', 'booking id or PNR')
+        .description('cancel a booking (guarded)')
+        .option('--confirm', 'really cancel (else: show the booking, change nothing)')
+        .option('--yes', 'skip typing the PNR (required with --confirm without a terminal)')
+        .action(
+          action(deps, (ctx, raw: { confirm?: boolean; yes?: boolean }, [ref]) =>
+            runBookingCancel(bookingRef(ref), parseGuard(raw, ctx.io.interactive), ctx),
+          ),
+        ),
+      'travel booking cancel X7KQ2M',
+      'travel booking cancel X7KQ2M --confirm',
+      'travel booking cancel 1042 --confirm --yes --json',
+    ),
+  );
+  return booking;
+}

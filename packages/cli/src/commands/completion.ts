@@ -1,0 +1,75 @@
+/**
+ * `travel completion bash|zsh|fish`: small shell scripts that ask the binary itself for candidates
+ * (`travel __complete <words…>`), so completions never go stale when commands change.
+ */
+import { Command } from 'commander';
+import { action, examples } from '../command-kit.ts';
+import type { Deps } from '../context.ts';
+import { UsageError } from '../errors.ts';
+
+const SHELLS = ['bash', 'zsh', 'fish'] as const;
+
+export function completionScript(shell: string): string {
+  switch (shell) {
+    case 'bash':
+      return `# travel bash completion: eval "$(travel completion bash)"
+_travel_complete() {
+  local IFS=$'\\n'
+  COMPREPLY=($(travel __complete "\${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null))
+}
+complete -o default -F _travel_complete travel`;
+    case 'zsh':
+      return `#compdef travel
+# travel zsh completion: eval "$(travel completion zsh)" or save as _travel on $fpath
+_travel() {
+  local -a candidates
+  candidates=("\${(@f)$(travel __complete "\${(@)words[2,CURRENT]}" 2>/dev/null)}")
+  compadd -a candidates
+}
+compdef _travel travel`;
+    case 'fish':
+      return `# travel fish completion: travel completion fish > ~/.config/fish/completions/travel.fish
+complete -c travel -f -a '(travel __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'`;
+    default:
+      throw new UsageError(`unknown shell "${shell}"; one of ${SHELLS.join(', ')}`);
+  }
+}
+
+/** Candidates for the last (partial) word after walking the earlier words down the command tree. */
+export function completeWords(root: Command, words: string[]): string[] {
+  const partial = words.at(-1) ?? '';
+  let command = root;
+  for (const word of words.slice(0, -1)) {
+    const next = command.commands.find((c) => c.name() === word || c.aliases().includes(word));
+    if (next) command = next;
+  }
+  const options = [...command.options, ...root.options]
+    .map((o) => o.long)
+    .filter((o): o is string => Boolean(o));
+  const names = command.commands.filter((c) => !c.name().startsWith('__')).map((c) => c.name());
+  const pool = partial.startsWith('-') ? options : names.length > 0 ? names : options;
+  return [...new Set(pool)].filter((c) => c.startsWith(partial));
+}
+
+export function completionCommand(deps: Deps, root: () => Command): Command[] {
+  const completion = examples(
+    new Command('completion')
+      .argument('<shell>', SHELLS.join(' | '))
+      .description('print a shell completion script')
+      .action(action(deps, async (ctx, _o, [shell]) => ctx.io.out(completionScript(shell ?? '')))),
+    'eval "$(travel completion bash)"',
+    'travel completion zsh > ~/.zfunc/_travel',
+    'travel completion fish > ~/.config/fish/completions/travel.fish',
+  );
+  const complete = new Command('__complete')
+    .argument('[words...]')
+    .allowUnknownOption()
+    .helpOption(false)
+    .action(
+      action(deps, async (ctx, _o, [words]) => {
+        for (const c of completeWords(root(), (words as unknown as string[] | undefined) ?? ['']))
+          ctx.io.out(c);
+      }),
+    );
+  return [completion, complete];
+}

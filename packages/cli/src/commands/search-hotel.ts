@@ -1,0 +1,137 @@
+/** `travel search hotel`: like flights, one line per provider, a ranked table, --json / --ndjson. */
+import type { HotelOffer } from '@travel/sdk';
+import { Command } from 'commander';
+import { action, examples, requireToken } from '../command-kit.ts';
+import type { Ctx, Deps } from '../context.ts';
+import { UsageError } from '../errors.ts';
+import { resolveAgentCodes } from '../identity.ts';
+import { integer, isoDate, type OutputModeFlags, requireValue } from '../parse.ts';
+import { followOfferStream } from '../search-stream.ts';
+import { money, renderTable } from '../ui/table.ts';
+import { type OutputMode, outputMode } from './search-flight.ts';
+
+export interface HotelSearchOptions {
+  destination: string;
+  checkIn: string;
+  checkOut: string;
+  adults: number;
+  rooms: number;
+  currency: string | undefined;
+  minStars: number | undefined;
+  limit: number;
+  timeoutSeconds: number;
+  mode: OutputMode;
+}
+
+export function parseHotelSearchOptions(
+  raw: {
+    destination?: string;
+    checkIn?: string;
+    checkOut?: string;
+    adults?: string;
+    rooms?: string;
+    currency?: string;
+    stars?: string;
+    limit?: string;
+    timeout?: string;
+  } & OutputModeFlags,
+  interactive: boolean,
+): HotelSearchOptions {
+  const checkIn = isoDate(requireValue(raw.checkIn, '--check-in'), '--check-in');
+  const checkOut = isoDate(requireValue(raw.checkOut, '--check-out'), '--check-out');
+  if (checkOut <= checkIn) throw new UsageError('--check-out must be after --check-in');
+  return {
+    destination: requireValue(raw.destination, '--destination', 'city, IATA code or "lat,lon"'),
+    checkIn,
+    checkOut,
+    adults: integer(raw.adults, '--adults', 1, 9) ?? 2,
+    rooms: integer(raw.rooms, '--rooms', 1, 8) ?? 1,
+    currency: raw.currency?.toUpperCase(),
+    minStars: integer(raw.stars, '--stars', 1, 5),
+    limit: integer(raw.limit, '--limit', 1, 500) ?? 20,
+    timeoutSeconds: integer(raw.timeout, '--timeout', 5, 600) ?? 90,
+    mode: outputMode(raw, interactive),
+  };
+}
+
+export async function runHotelSearch(options: HotelSearchOptions, ctx: Ctx): Promise<void> {
+  requireToken(ctx);
+  const codes = await resolveAgentCodes(ctx, {});
+  const search = await ctx.client().hotels.search({
+    destination: options.destination,
+    check_in: options.checkIn,
+    check_out: options.checkOut,
+    rooms: Array.from({ length: options.rooms }, () => ({
+      adults: options.adults,
+      children: 0,
+      child_ages: [],
+    })),
+    company_code: codes.companyCode,
+    user_code: codes.userCode,
+    ...(options.currency ? { currency: options.currency as 'USD' } : {}),
+    ...(options.minStars ? { min_star_rating: options.minStars } : {}),
+  });
+  const signal = AbortSignal.timeout(options.timeoutSeconds * 1000);
+  const result = await followOfferStream<HotelOffer>(
+    ctx,
+    search.stream({ signal }),
+    'hotel_offer',
+    ['hotelbeds', 'duffel_stays'],
+    options.mode,
+    options.timeoutSeconds,
+  );
+  const offers = [...result.offers].sort((a, b) => a.price.total_minor - b.price.total_minor);
+  if (options.mode === 'json')
+    return ctx.io.json({
+      search_id: search.searchId,
+      status: result.status,
+      total_offers: offers.length,
+      offers,
+    });
+  if (options.mode === 'ndjson') return;
+  const rows = offers
+    .slice(0, options.limit)
+    .map((o, i) => [
+      String(i + 1),
+      money(o.price.total_minor, o.price.currency),
+      o.hotel.name,
+      `${o.hotel.star_rating}*`,
+      o.room.room_name,
+      o.room.board_name,
+      o.refundable ? 'yes' : 'no',
+      o.supplier,
+      o.rate_key.length > 24 ? `${o.rate_key.slice(0, 24)}…` : o.rate_key,
+    ]);
+  for (const line of renderTable(
+    ['#', 'price', 'hotel', 'stars', 'room', 'board', 'refundable', 'supplier', 'rate key'],
+    rows,
+  ))
+    ctx.io.out(line);
+  ctx.io.err(
+    `${offers.length} offers, search ${search.searchId} (${result.status}); book with: travel hotel book --rate-key … (full keys in --json)`,
+  );
+}
+
+export function searchHotelCommand(deps: Deps): Command {
+  return examples(
+    new Command('hotel')
+      .description('search hotels live across providers')
+      .option('--destination <place>', 'city, IATA code or "lat,lon"')
+      .option('--check-in <YYYY-MM-DD>', 'arrival')
+      .option('--check-out <YYYY-MM-DD>', 'departure')
+      .option('--adults <n>', 'adults per room (default 2)')
+      .option('--rooms <n>', 'rooms (default 1)')
+      .option('--stars <n>', 'minimum star rating')
+      .option('--currency <CUR>', 'e.g. GBP')
+      .option('--limit <n>', 'offers in the table (default 20)')
+      .option('--timeout <seconds>', 'stop following after this long (default 90)')
+      .option('--ndjson', 'print each stream event as one JSON line')
+      .action(
+        action(deps, (ctx, raw: Parameters<typeof parseHotelSearchOptions>[0]) =>
+          runHotelSearch(parseHotelSearchOptions(raw, ctx.io.interactive), ctx),
+        ),
+      ),
+    'travel search hotel --destination DXB --check-in 2026-12-20 --check-out 2026-12-23',
+    'travel search hotel --destination DXB --check-in 2026-12-20 --check-out 2026-12-23 --rooms 2 --json',
+  );
+}

@@ -1,0 +1,126 @@
+/** `travel search transport`: ground transfers, streamed like the other searches. */
+import type { TransferOffer } from '@travel/sdk';
+import { Command } from 'commander';
+import { action, examples, requireToken } from '../command-kit.ts';
+import type { Ctx, Deps } from '../context.ts';
+import { integer, isoDateTime, type OutputModeFlags, oneOf, requireValue } from '../parse.ts';
+import { followOfferStream } from '../search-stream.ts';
+import { duration, money, renderTable } from '../ui/table.ts';
+import { type OutputMode, outputMode } from './search-flight.ts';
+
+const TYPES = ['PRIVATE', 'SHARED', 'TAXI', 'HOURLY'] as const;
+
+export interface TransportSearchOptions {
+  pickup: string;
+  dropoff: string;
+  at: string;
+  passengers: number;
+  luggage: number;
+  type: (typeof TYPES)[number] | undefined;
+  currency: string | undefined;
+  limit: number;
+  timeoutSeconds: number;
+  mode: OutputMode;
+}
+
+export function parseTransportSearchOptions(
+  raw: {
+    pickup?: string;
+    dropoff?: string;
+    at?: string;
+    passengers?: string;
+    luggage?: string;
+    type?: string;
+    currency?: string;
+    limit?: string;
+    timeout?: string;
+  } & OutputModeFlags,
+  interactive: boolean,
+): TransportSearchOptions {
+  return {
+    pickup: requireValue(raw.pickup, '--pickup', 'IATA code, "lat,lon" or an address'),
+    dropoff: requireValue(raw.dropoff, '--dropoff'),
+    at: isoDateTime(requireValue(raw.at, '--at', 'pickup time, e.g. 2026-12-20T14:30'), '--at'),
+    passengers: integer(raw.passengers, '--passengers', 1, 50) ?? 1,
+    luggage: integer(raw.luggage, '--luggage', 0, 50) ?? 1,
+    type: oneOf(raw.type, '--type', TYPES),
+    currency: raw.currency?.toUpperCase(),
+    limit: integer(raw.limit, '--limit', 1, 500) ?? 20,
+    timeoutSeconds: integer(raw.timeout, '--timeout', 5, 600) ?? 90,
+    mode: outputMode(raw, interactive),
+  };
+}
+
+export async function runTransportSearch(options: TransportSearchOptions, ctx: Ctx): Promise<void> {
+  requireToken(ctx);
+  const search = await ctx.client().transfers.search({
+    pickup_location: options.pickup,
+    dropoff_location: options.dropoff,
+    pickup_datetime: options.at,
+    passengers: options.passengers,
+    luggage: options.luggage,
+    ...(options.type ? { transfer_type: options.type } : {}),
+    ...(options.currency ? { currency: options.currency as 'USD' } : {}),
+  });
+  const signal = AbortSignal.timeout(options.timeoutSeconds * 1000);
+  const result = await followOfferStream<TransferOffer>(
+    ctx,
+    search.stream({ signal }),
+    'transport_offer',
+    ['hotelbeds_transfers', 'amadeus_transfers'],
+    options.mode,
+    options.timeoutSeconds,
+  );
+  const offers = [...result.offers].sort((a, b) => a.price.total_minor - b.price.total_minor);
+  if (options.mode === 'json')
+    return ctx.io.json({
+      search_id: search.searchId,
+      status: result.status,
+      total_offers: offers.length,
+      offers,
+    });
+  if (options.mode === 'ndjson') return;
+  const rows = offers
+    .slice(0, options.limit)
+    .map((o, i) => [
+      String(i + 1),
+      money(o.price.total_minor, o.price.currency),
+      o.transfer_type,
+      o.vehicle.description,
+      o.provider_name,
+      duration(o.duration_minutes ?? undefined),
+      o.supplier,
+      o.quote_id,
+    ]);
+  for (const line of renderTable(
+    ['#', 'price', 'type', 'vehicle', 'provider', 'duration', 'supplier', 'quote'],
+    rows,
+  ))
+    ctx.io.out(line);
+  ctx.io.err(
+    `${offers.length} offers, search ${search.searchId} (${result.status}); book with: travel transfer book --quote <quote> --provider <supplier>`,
+  );
+}
+
+export function searchTransportCommand(deps: Deps): Command {
+  return examples(
+    new Command('transport')
+      .description('search ground transfers live across providers')
+      .option('--pickup <place>', 'IATA code, "lat,lon" or an address')
+      .option('--dropoff <place>', 'where to')
+      .option('--at <YYYY-MM-DDTHH:MM>', 'pickup time (local)')
+      .option('--passengers <n>', 'passengers (default 1)')
+      .option('--luggage <n>', 'pieces of luggage (default 1)')
+      .option('--type <type>', TYPES.join(' | '))
+      .option('--currency <CUR>', 'e.g. GBP')
+      .option('--limit <n>', 'offers in the table (default 20)')
+      .option('--timeout <seconds>', 'stop following after this long (default 90)')
+      .option('--ndjson', 'print each stream event as one JSON line')
+      .action(
+        action(deps, (ctx, raw: Parameters<typeof parseTransportSearchOptions>[0]) =>
+          runTransportSearch(parseTransportSearchOptions(raw, ctx.io.interactive), ctx),
+        ),
+      ),
+    'travel search transport --pickup DXB --dropoff "Atlantis The Palm, Dubai" --at 2026-12-20T14:30 --passengers 2',
+  );
+}

@@ -1,0 +1,316 @@
+/**
+ * `travel smoke`: the CI smoke booking (login, search, revalidate, book, authorize, capture, ticket, void
+ * quote, void) with a step table, and a cleanup that undoes whatever it created even after a failure.
+ * Every booking carries the run tag in client_ref so `travel smoke sweep --tag` can find orphans.
+ */
+import type { Booking, FlightOffer, TravelClient } from '@travel/sdk';
+import { Command } from 'commander';
+import { action, examples, output } from '../command-kit.ts';
+import type { Ctx, Deps } from '../context.ts';
+import { CliError, UsageError } from '../errors.ts';
+import { ExitCode } from '../exit-codes.ts';
+import { resolveAgentCodes } from '../identity.ts';
+import { integer } from '../parse.ts';
+import { createStepRunner, defaultTag, failure, type StepRecord, smokeRef } from '../smoke-steps.ts';
+import { renderTable } from '../ui/table.ts';
+import { listBookings } from './booking.ts';
+
+export interface SmokeOptions {
+  origin: string;
+  destination: string;
+  daysAhead: number;
+  tag: string;
+  timeoutSeconds: number;
+  companyCode: string | undefined;
+  userCode: string | undefined;
+}
+
+export function parseSmokeOptions(
+  raw: {
+    route?: string;
+    tag?: string;
+    days?: string;
+    timeout?: string;
+    companyCode?: string;
+    userCode?: string;
+  },
+  env: NodeJS.ProcessEnv,
+  now: Date,
+): SmokeOptions {
+  const route = (raw.route ?? 'LHR-DXB').toUpperCase();
+  const match = /^([A-Z]{3})-([A-Z]{3})$/.exec(route);
+  if (!match?.[1] || !match[2]) throw new UsageError(`--route must look like LHR-DXB, got "${raw.route}"`);
+  return {
+    origin: match[1],
+    destination: match[2],
+    daysAhead: integer(raw.days, '--days', 1, 330) ?? 30,
+    tag: raw.tag ?? env.TRAVEL_SMOKE_TAG ?? defaultTag(env, now),
+    timeoutSeconds: integer(raw.timeout, '--timeout', 5, 600) ?? 60,
+    companyCode: raw.companyCode,
+    userCode: raw.userCode,
+  };
+}
+
+/** Logs in from TRAVEL_EMAIL/TRAVEL_PASSWORD when given (nothing is stored), else uses the stored token. */
+async function smokeClient(ctx: Ctx): Promise<TravelClient> {
+  const { TRAVEL_EMAIL: email, TRAVEL_PASSWORD: password } = ctx.env;
+  if (email && password) {
+    const client = ctx.client({ token: '' });
+    await client.auth.login({ email, password });
+    return client;
+  }
+  if (!ctx.token()) {
+    throw new CliError(
+      'smoke needs TRAVEL_EMAIL and TRAVEL_PASSWORD, TRAVEL_TOKEN, or a stored login',
+      ExitCode.authentication,
+    );
+  }
+  const client = ctx.client();
+  await client.auth.me();
+  return client;
+}
+
+interface Created {
+  booking?: Booking;
+  authorized?: boolean;
+  captured?: boolean;
+  ticketed?: boolean;
+  voided?: boolean;
+}
+
+export async function runSmoke(options: SmokeOptions, ctx: Ctx): Promise<void> {
+  const clock = () => ctx.now().getTime();
+  const runner = createStepRunner(clock);
+  const created: Created = {};
+  let client: TravelClient | undefined;
+  const date = new Date(clock() + options.daysAhead * 86_400_000).toISOString().slice(0, 10);
+
+  await runner.run('login', async () => {
+    client = await smokeClient(ctx);
+  });
+  const offer = await runner.run(
+    'search',
+    async () => {
+      // Logged in from TRAVEL_EMAIL: the stored profile may belong to someone else, so ask the server.
+      const envLogin = Boolean(ctx.env.TRAVEL_EMAIL && ctx.env.TRAVEL_PASSWORD);
+      const codes = await resolveAgentCodes(
+        ctx,
+        { companyCode: options.companyCode, userCode: options.userCode },
+        { ignoreProfile: envLogin },
+      );
+      const search = await (client as TravelClient).flights.search({
+        ...codes,
+        searchAirLegs: [{ origin: options.origin, destination: options.destination, departureDate: date }],
+      });
+      const offers = await search.offers({ signal: AbortSignal.timeout(options.timeoutSeconds * 1000) });
+      const cheapest = offers.sort((a, b) => a.price.total_minor - b.price.total_minor)[0];
+      if (!cheapest) throw new Error(`no offers for ${options.origin}-${options.destination} on ${date}`);
+      return cheapest;
+    },
+    (o: FlightOffer) =>
+      `${offerCount(o)} ${o.supplier} ${o.price.currency} ${(o.price.total_minor / 100).toFixed(2)}`,
+  );
+  const checked = await runner.run(
+    'revalidate',
+    async () => {
+      const r = await (client as TravelClient).bookings.revalidate({
+        offer_id: (offer as FlightOffer).offer_id,
+        currency: (offer as FlightOffer).price.currency,
+      });
+      if (!r.available) throw new Error('offer no longer available');
+      return r.offer;
+    },
+    (o) => `${o.price.currency} ${(o.price.total_minor / 100).toFixed(2)}`,
+  );
+  await runner.run(
+    'book',
+    async () => {
+      const o = checked as FlightOffer;
+      // The key is derived from the tag: a CI retry of the same run replays instead of booking again.
+      const result = await (client as TravelClient).bookings.create(
+        {
+          offer_id: o.offer_id,
+          currency: o.price.currency,
+          passengers: [
+            { type: 'ADT', first_name: 'Smoke', last_name: 'Test', gender: 'F', date_of_birth: '1990-01-01' },
+          ],
+          contact: { email: 'smoke@example.org', phone: '+447700900123' },
+          payment_mode: 'PNR_FIRST',
+          client_ref: smokeRef(options.tag),
+        },
+        { idempotencyKey: `smoke-${options.tag}-${o.offer_id}`.slice(0, 200) },
+      );
+      if (result.booking) created.booking = result.booking;
+      if (result.outcome !== 'confirmed') throw new Error(`booking ${result.booking_id} ${result.outcome}`);
+      return result.booking as Booking;
+    },
+    (b) => `PNR ${b.pnr} booking ${b.booking_id}`,
+  );
+  const id = () => (created.booking as Booking).booking_id;
+  await runner.run('authorize', async () => {
+    const b = created.booking as Booking;
+    await (client as TravelClient).payments.authorize(id(), {
+      token: 'tok_sandbox_ok',
+      currency: b.pricing.currency,
+      amount_minor: b.pricing.total_minor,
+    });
+    created.authorized = true;
+  });
+  await runner.run('capture', async () => {
+    await (client as TravelClient).payments.capture(id());
+    created.captured = true;
+  });
+  await runner.run('ticket', async () => {
+    await (client as TravelClient).tickets.issue(id(), { capture: false });
+    created.ticketed = true;
+  });
+  await runner.run(
+    'void quote',
+    async () => {
+      const quote = await (client as TravelClient).tickets.action(id(), 'void');
+      if (!quote.permitted) throw new Error(`void not permitted: ${quote.message}`);
+      return quote;
+    },
+    (q) => q.determination,
+  );
+  await runner.run(
+    'void',
+    async () => {
+      const done = await (client as TravelClient).tickets.action(id(), 'void', { confirm: true });
+      created.voided = true;
+      return done;
+    },
+    (d) => d.booking_status,
+  );
+
+  const cleanup = client && created.booking ? await cleanUp(client, created, clock) : [];
+  const steps = [...runner.steps, ...cleanup];
+  const ok = !runner.failed;
+  output(
+    ctx,
+    {
+      ok,
+      tag: options.tag,
+      client_ref: smokeRef(options.tag),
+      route: `${options.origin}-${options.destination}`,
+      date,
+      booking_id: created.booking?.booking_id ?? null,
+      pnr: created.booking?.pnr ?? null,
+      steps,
+    },
+    () => {
+      for (const line of stepTable(steps, ctx)) ctx.io.out(line);
+    },
+  );
+  if (!ok) {
+    const first = runner.steps.find((s) => s.result === 'failed');
+    throw new CliError(`smoke failed at "${first?.step}": ${first?.detail}`, ExitCode.failed);
+  }
+}
+
+const offerCount = (o: FlightOffer) => o.slices.map((s) => `${s.origin}-${s.destination}`).join(',');
+
+/** Undo in reverse: void the tickets, void or refund the money, cancel the booking. Best effort, reported. */
+async function cleanUp(client: TravelClient, created: Created, now: () => number): Promise<StepRecord[]> {
+  const id = (created.booking as Booking).booking_id;
+  const records: StepRecord[] = [];
+  const attempt = async (step: string, fn: () => Promise<unknown>) => {
+    const started = now();
+    try {
+      await fn();
+      records.push({ step, result: 'ok', ms: now() - started, detail: '' });
+    } catch (error) {
+      records.push(failure(step, now() - started, error));
+    }
+  };
+  if (created.ticketed && !created.voided)
+    await attempt('cleanup: void tickets', () => client.tickets.action(id, 'void', { confirm: true }));
+  if (created.captured)
+    await attempt('cleanup: refund payment', () => client.payments.refund(id, { reason: 'smoke cleanup' }));
+  else if (created.authorized) await attempt('cleanup: void payment', () => client.payments.void(id));
+  await attempt('cleanup: cancel booking', () => client.bookings.cancel(id));
+  return records;
+}
+
+function stepTable(steps: StepRecord[], ctx: Ctx): string[] {
+  const { c } = ctx.io;
+  const mark = (r: StepRecord) =>
+    r.result === 'ok' ? c.green('ok') : r.result === 'failed' ? c.red('FAILED') : c.dim('skipped');
+  return renderTable(
+    ['step', 'result', 'ms', 'detail'],
+    steps.map((s) => [
+      s.step,
+      mark(s),
+      String(s.ms),
+      [s.detail, s.code ? `code=${s.code}` : '', s.request_id ? `request_id=${s.request_id}` : '']
+        .filter(Boolean)
+        .join('  '),
+    ]),
+  );
+}
+
+export async function runSmokeSweep(tag: string | undefined, all: boolean, ctx: Ctx): Promise<void> {
+  if (!tag && !all) throw new UsageError('missing --tag (or --all for every smoke booking)');
+  const client = await smokeClient(ctx);
+  const prefix = tag ? smokeRef(tag) : 'smoke:';
+  const rows = (await listBookings(ctx, { status: undefined, limit: 1000, search: 'smoke' })).filter((b) =>
+    b.client_ref?.startsWith(prefix),
+  );
+  const done = new Set(['cancelled', 'refunded', 'expired', 'pnr_failed']);
+  const records: StepRecord[] = [];
+  for (const b of rows.filter((r) => !done.has(r.status))) {
+    const created: Created = {
+      booking: b as Booking,
+      ticketed: b.status === 'ticketed',
+      captured: b.status === 'paid' || b.status === 'ticketed',
+    };
+    for (const r of await cleanUp(client, created, () => ctx.now().getTime()))
+      records.push({ ...r, step: `${b.booking_id}: ${r.step.replace('cleanup: ', '')}` });
+  }
+  output(ctx, { tag: tag ?? null, found: rows.length, actions: records }, () => {
+    ctx.io.err(`${rows.length} smoke bookings match ${prefix}*`);
+    for (const line of stepTable(records, ctx)) ctx.io.out(line);
+  });
+  if (records.some((r) => r.result === 'failed'))
+    throw new CliError('some orphans could not be cleaned up', ExitCode.failed);
+}
+
+export function smokeCommand(deps: Deps): Command {
+  const smoke = new Command('smoke')
+    .description(
+      'CI smoke booking: login, search, revalidate, book, authorize, capture, ticket, void (cleans up after itself)',
+    )
+    .option('--route <FROM-TO>', 'route to book (default LHR-DXB)')
+    .option('--tag <tag>', 'run tag stored in client_ref (default: CI run id or a timestamp)')
+    .option('--days <n>', 'depart this many days from today (default 30)')
+    .option('--timeout <seconds>', 'search timeout (default 60)')
+    .option(
+      '--company-code <code>',
+      "company code for the search (default: the account's; TRAVEL_COMPANY_CODE)",
+    )
+    .option('--user-code <code>', "user code for the search (default: the account's; TRAVEL_USER_CODE)")
+    .action(
+      action(deps, (ctx, raw: Parameters<typeof parseSmokeOptions>[0]) =>
+        runSmoke(parseSmokeOptions(raw, ctx.env, ctx.now()), ctx),
+      ),
+    );
+  smoke.addCommand(
+    examples(
+      new Command('sweep')
+        .description('void or cancel smoke bookings a run left behind')
+        .option('--tag <tag>', 'the run tag to clean up')
+        .option('--all', 'every smoke booking, whatever its tag')
+        .action(
+          action(deps, (ctx, raw: { tag?: string; all?: boolean }) =>
+            runSmokeSweep(raw.tag, Boolean(raw.all), ctx),
+          ),
+        ),
+      'travel smoke sweep --tag gh-123456789-1',
+    ),
+  );
+  return examples(
+    smoke,
+    'TRAVEL_BASE_URL=http://localhost:8080 TRAVEL_EMAIL=admin@sandbox.travel TRAVEL_PASSWORD=… travel smoke --json',
+    'travel smoke --route LHR-JFK --tag nightly-42',
+  );
+}

@@ -1,0 +1,141 @@
+/**
+ * `travel ticket issue|status|document|void|refund|reissue`. void and refund quote without --confirm;
+ * reissue only ever quotes (the spec raises no reissue from here).
+ */
+import type { TicketAction } from '@travel/sdk';
+import { Command } from 'commander';
+import { action, examples, output, requireToken } from '../command-kit.ts';
+import type { Ctx, Deps } from '../context.ts';
+import { confirmationWord, type Guard, parseGuard, typeToConfirm } from '../guard.ts';
+import { bookingRef } from '../parse.ts';
+import { money } from '../ui/table.ts';
+
+export async function runTicketIssue(ref: string, options: { capture: boolean }, ctx: Ctx): Promise<void> {
+  requireToken(ctx);
+  const result = await ctx.client().tickets.issue(ref, { capture: options.capture });
+  output(ctx, {
+    ...(result.data as object),
+    idempotency_key: result.idempotencyKey,
+    request_id: result.requestId,
+  });
+}
+
+export async function runTicketStatus(ref: string, ctx: Ctx): Promise<void> {
+  requireToken(ctx);
+  output(ctx, await ctx.client().tickets.status(ref));
+}
+
+export async function runTicketDocument(ref: string, ctx: Ctx): Promise<void> {
+  requireToken(ctx);
+  output(ctx, await ctx.client().tickets.document(ref));
+}
+
+type QuoteResult = Awaited<ReturnType<ReturnType<Ctx['client']>['tickets']['action']>>;
+
+function quoteLines(result: QuoteResult): string[] {
+  const r = result as QuoteResult & {
+    refund?: { amount_minor: number; currency: string };
+    fee?: { amount_minor: number; currency: string };
+  };
+  return [
+    `${r.action} ${r.confirmed ? 'done' : 'quote'} for booking ${r.booking_id}: ${r.permitted ? 'permitted' : 'not permitted'} (${r.determination})`,
+    r.message,
+    ...(r.refund ? [`refund ${money(r.refund.amount_minor, r.refund.currency)}`] : []),
+    ...(r.fee ? [`fee ${money(r.fee.amount_minor, r.fee.currency)}`] : []),
+    `booking status ${r.booking_status}`,
+  ];
+}
+
+export async function runTicketAction(
+  ref: string,
+  kind: TicketAction,
+  guard: Guard,
+  note: string | undefined,
+  ctx: Ctx,
+): Promise<void> {
+  requireToken(ctx);
+  const client = ctx.client();
+  const query = note ? { note } : {};
+  if (kind === 'reissue' || !guard.confirm) {
+    const quote = await client.tickets.action(ref, kind, query);
+    output(ctx, quote, () => {
+      for (const line of quoteLines(quote)) ctx.io.out(line);
+    });
+    if (kind !== 'reissue') ctx.io.err(`Nothing changed. Pass --confirm to ${kind}.`);
+    return;
+  }
+  await typeToConfirm(ctx, guard, await confirmationWord(ctx, ref), `${kind} the tickets of booking ${ref}`);
+  const done = await client.tickets.action(ref, kind, { ...query, confirm: true });
+  output(ctx, done, () => {
+    for (const line of quoteLines(done)) ctx.io.out(line);
+  });
+}
+
+const simple = (
+  deps: Deps,
+  name: string,
+  description: string,
+  run: (ref: string, ctx: Ctx) => Promise<void>,
+) =>
+  examples(
+    new Command(name)
+      .argument('<booking>', 'booking id or PNR')
+      .description(description)
+      .action(action(deps, (ctx, _o, [ref]) => run(bookingRef(ref), ctx))),
+    `travel ticket ${name} X7KQ2M`,
+  );
+
+export function ticketCommand(deps: Deps): Command {
+  const ticket = new Command('ticket').description('tickets of a flight booking');
+  ticket.addCommand(
+    examples(
+      new Command('issue')
+        .argument('<booking>', 'booking id or PNR')
+        .description('issue the tickets (captures the payment by default)')
+        .option('--no-capture', 'do not capture an authorized payment first')
+        .action(
+          action(deps, (ctx, raw: { capture?: boolean }, [ref]) =>
+            runTicketIssue(bookingRef(ref), { capture: raw.capture !== false }, ctx),
+          ),
+        ),
+      'travel ticket issue X7KQ2M',
+    ),
+  );
+  ticket.addCommand(simple(deps, 'status', 'ticket and coupon status', runTicketStatus));
+  ticket.addCommand(simple(deps, 'document', 'the ticket document (e-ticket receipt)', runTicketDocument));
+  for (const kind of ['void', 'refund'] as const) {
+    ticket.addCommand(
+      examples(
+        new Command(kind)
+          .argument('<booking>', 'booking id or PNR')
+          .description(`quote a ${kind}; with --confirm, do it (type the PNR, or --yes)`)
+          .option('--confirm', `really ${kind} (else: quote only)`)
+          .option('--yes', 'skip typing the PNR (required with --confirm without a terminal)')
+          .option('--note <text>', 'note for the servicing request')
+          .action(
+            action(deps, (ctx, raw: { confirm?: boolean; yes?: boolean; note?: string }, [ref]) =>
+              runTicketAction(bookingRef(ref), kind, parseGuard(raw, ctx.io.interactive), raw.note, ctx),
+            ),
+          ),
+        `travel ticket ${kind} X7KQ2M`,
+        `travel ticket ${kind} X7KQ2M --confirm`,
+        `travel ticket ${kind} 1042 --confirm --yes --json`,
+      ),
+    );
+  }
+  ticket.addCommand(
+    examples(
+      new Command('reissue')
+        .argument('<booking>', 'booking id or PNR')
+        .description('quote a reissue (quote only)')
+        .option('--note <text>', 'note for the servicing request')
+        .action(
+          action(deps, (ctx, raw: { note?: string }, [ref]) =>
+            runTicketAction(bookingRef(ref), 'reissue', { confirm: false, yes: false }, raw.note, ctx),
+          ),
+        ),
+      'travel ticket reissue X7KQ2M',
+    ),
+  );
+  return ticket;
+}

@@ -1,0 +1,29 @@
+/**
+ * Searches must name the caller's own company and user code (403 otherwise). They are stored at login; for
+ * TRAVEL_TOKEN runs they are looked up once with /auth/me.
+ */
+import type { Ctx } from './context.ts';
+import { UsageError } from './errors.ts';
+
+export interface AgentCodes {
+  companyCode: string;
+  userCode: string;
+}
+
+export async function resolveAgentCodes(
+  ctx: Ctx,
+  flags: { companyCode?: string | undefined; userCode?: string | undefined },
+  options: { ignoreProfile?: boolean } = {},
+): Promise<AgentCodes> {
+  const profile = options.ignoreProfile ? {} : ctx.profile();
+  let companyCode = flags.companyCode ?? ctx.env.TRAVEL_COMPANY_CODE ?? profile.company_code;
+  let userCode = flags.userCode ?? ctx.env.TRAVEL_USER_CODE ?? profile.user_code;
+  if (!companyCode || !userCode) {
+    const me = await ctx.client().auth.me();
+    companyCode ??= me.company_code ?? undefined;
+    userCode ??= me.user_code ?? undefined;
+  }
+  if (!companyCode) throw new UsageError('no company code for this account: pass --company-code');
+  if (!userCode) throw new UsageError('no user code for this account: pass --user-code');
+  return { companyCode, userCode };
+}

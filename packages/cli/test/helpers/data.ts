@@ -1,0 +1,89 @@
+/** Contract-shaped sample data for run-function tests. */
+import type { Booking, FlightOffer } from '@travel/sdk';
+
+export function offer(
+  id: string,
+  total: number,
+  supplier: FlightOffer['supplier'] = 'amadeus',
+  stops = 0,
+): FlightOffer {
+  return {
+    offer_id: id,
+    search_id: 'fs_1',
+    supplier,
+    slices: [
+      {
+        origin: 'LHR',
+        destination: 'DXB',
+        departure_date: '2026-12-20',
+        duration_minutes: 415 + stops * 90,
+        stops,
+        segments: [
+          {
+            segment_id: 's1',
+            marketing_carrier: 'EK',
+            operating_carrier: 'EK',
+            flight_number: '2',
+            origin: 'LHR',
+            destination: 'DXB',
+            departure_at: '2026-12-20T09:00',
+            arrival_at: '2026-12-20T19:55',
+            duration_minutes: 415,
+            cabin: 'Economy',
+            booking_class: 'Y',
+            aircraft: '388',
+          },
+        ],
+      },
+    ],
+    validating_carrier: 'EK',
+    cabin: 'Economy',
+    fare_brand: null,
+    refundable: total > 50_000,
+    changeable: true,
+    baggage: {} as FlightOffer['baggage'],
+    price: {
+      currency: 'GBP',
+      base_minor: total - 5000,
+      taxes_minor: 5000,
+      markup_minor: 0,
+      total_minor: total,
+    },
+    passengers: { adults: 1, children: 0, infants: 0 },
+    lcc: false,
+    expires_at: '2026-06-01T11:00:00Z',
+  };
+}
+
+export function booking(status: Booking['status'], overrides: Partial<Booking> = {}): Booking {
+  return {
+    booking_id: 42,
+    pnr: status === 'pending_pnr' ? null : 'X7KQ2M',
+    status,
+    passengers: [],
+    contact: { email: 'ada@example.org', phone: '+447700900123' },
+    flights: [],
+    pricing: {
+      currency: 'GBP',
+      base_minor: 40000,
+      taxes_minor: 5000,
+      markup_minor: 0,
+      bags_minor: 0,
+      total_minor: 45000,
+    },
+    payment_mode: 'PNR_FIRST',
+    supplier: 'amadeus',
+    supplier_order_ref: null,
+    offer_id: 'off_1',
+    client_ref: null,
+    snapshot_id: null,
+    search_id: null,
+    ticketing_deadline: null,
+    assigned_to_user_id: null,
+    user_id: 'u1',
+    company_id: 1,
+    created_at: '2026-06-01T10:00:00Z',
+    updated_at: '2026-06-01T10:00:00Z',
+    ...overrides,
+  } as Booking;
+}

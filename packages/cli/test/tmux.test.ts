@@ -1,0 +1,135 @@
+/**
+ * Interactive flows in a real terminal (tmux): keystrokes in, screen out. Skips cleanly without tmux; the
+ * search-and-book flow also skips while the server answers 501 for flight search and booking.
+ */
+import { afterEach, describe, expect, inject, it } from 'vitest';
+import { freshConfigDir } from './helpers/cli.ts';
+import { hasTmux, startTmux, type TmuxSession } from './helpers/tmux.ts';
+
+const url = inject('serverUrl');
+const admin = inject('admin');
+const agent = inject('agent');
+const unimplemented = new Set(inject('unimplemented'));
+const bookingWired =
+  agent !== null &&
+  !['searchFlights', 'streamFlightOffers', 'revalidateOffer', 'createPnr'].some((op) =>
+    unimplemented.has(op),
+  );
+
+let session: TmuxSession | undefined;
+afterEach(() => session?.kill());
+
+const baseEnv = (configDir: string) => ({
+  TRAVEL_BASE_URL: url,
+  TRAVEL_CONFIG_DIR: configDir,
+  HOME: configDir,
+  CI: '',
+  TERM: 'xterm-256color',
+});
+
+describe.skipIf(!hasTmux || !url)('in a terminal (tmux)', () => {
+  it('login prompts for email and password, masks the password, stores the login', async () => {
+    const configDir = freshConfigDir();
+    session = startTmux(['login'], baseEnv(configDir));
+    await session.waitFor('Email');
+    session.type(admin.email);
+    session.send('Enter');
+    await session.waitFor('Password');
+    session.type(admin.password);
+    session.send('Enter');
+    const screen = await session.waitFor('[exit 0]');
+    expect(screen).toContain('Logged in');
+    expect(screen).not.toContain(admin.password);
+    session.kill();
+
+    session = startTmux(['whoami'], baseEnv(configDir));
+    expect(await session.waitFor('[exit 0]')).toContain(`${admin.email} (super_admin)`);
+  });
+
+  it('--confirm on a terminal asks to type the PNR; a wrong one changes nothing', async () => {
+    const configDir = freshConfigDir();
+    session = startTmux(['ticket', 'void', 'X7KQ2M', '--confirm'], {
+      ...baseEnv(configDir),
+      TRAVEL_TOKEN: 'x',
+    });
+    await session.waitFor('type X7KQ2M to go ahead');
+    session.type('ABC123');
+    session.send('Enter');
+    const screen = await session.waitFor(/\[exit \d\]/);
+    expect(screen).toContain('nothing changed');
+    expect(screen).toContain('[exit 1]');
+  });
+
+  it('typing the PNR goes ahead (here: to the server, which rejects the bad token with exit 3)', async () => {
+    const configDir = freshConfigDir();
+    session = startTmux(['ticket', 'void', 'X7KQ2M', '--confirm'], {
+      ...baseEnv(configDir),
+      TRAVEL_TOKEN: 'x',
+    });
+    await session.waitFor('type X7KQ2M to go ahead');
+    session.type('x7kq2m');
+    session.send('Enter');
+    const screen = await session.waitFor(/\[exit \d\]/);
+    expect(screen).toMatch(/status=401/);
+    expect(screen).toContain('[exit 3]');
+  });
+
+  it.skipIf(!bookingWired)(
+    'needs: flight search + booking — search, pick an offer, enter a traveller, confirm, see the PNR',
+    async () => {
+      const configDir = freshConfigDir();
+      const who = agent ?? admin;
+      session = startTmux(['login'], baseEnv(configDir));
+      await session.waitFor('Email');
+      session.type(who.email);
+      session.send('Enter');
+      await session.waitFor('Password');
+      session.type(who.password);
+      session.send('Enter');
+      await session.waitFor('[exit 0]');
+      session.kill();
+
+      const date = new Date(Date.now() + 40 * 86_400_000).toISOString().slice(0, 10);
+      session = startTmux(
+        ['search', 'flight', '--from', 'LHR', '--to', 'DXB', '--date', date],
+        baseEnv(configDir),
+      );
+      const picker = await session.waitFor('Pick an offer to book', 60_000);
+      expect(picker).toMatch(/✔ amadeus|✔ duffel|✔ mystifly|⚠/); // supplier lines turned done / timed out
+      expect(picker).toMatch(/price\s+carriers\s+stops\s+duration\s+supplier\s+refundable/);
+      session.send('Enter'); // the cheapest offer
+      let screen = await session.waitFor(/Saved travellers|Traveller 1: first name/);
+      if (screen.includes('Saved travellers')) {
+        session.send('Enter');
+        await session.waitFor('Traveller 1: first name');
+      }
+      for (const [prompt, value] of [
+        ['Traveller 1: first name', 'Ada'],
+        ['Traveller 1: last name', 'Lovelace'],
+      ] as const) {
+        await session.waitFor(prompt);
+        session.type(value);
+        session.send('Enter');
+      }
+      await session.waitFor('gender');
+      session.send('Enter'); // female
+      await session.waitFor('date of birth');
+      session.type('1985-12-10');
+      session.send('Enter');
+      await session.waitFor('Contact email');
+      session.send('C-u');
+      session.type('ada@example.org');
+      session.send('Enter');
+      await session.waitFor('Contact phone');
+      session.type('+447700900123');
+      session.send('Enter');
+      await session.waitFor('Payment mode');
+      session.send('Enter');
+      await session.waitFor(/Book for [A-Z]{3} \d+\.\d\d\?/, 30_000);
+      session.send('Enter');
+      screen = await session.waitFor(/\[exit \d\]/, 60_000);
+      expect(screen).toMatch(/PNR [A-Z0-9]{6}/);
+      expect(screen).toContain('[exit 0]');
+    },
+  );
+});

@@ -1,0 +1,134 @@
+/**
+ * Small emulator toolkit: seeded randomness, latency and fault knobs. Kept per supplier folder (a copy
+ * lives in each) so one emulator can be changed or removed without touching the others.
+ */
+import { HttpResponse } from 'msw';
+import type { EmulatorOptions } from '../../shared/options.ts';
+
+/** FNV-1a: a stable 32-bit hash so that the same request text always yields the same data. */
+export function hash32(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/** mulberry32: tiny, fast and good enough for test data. */
+export function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function seeded(options: EmulatorOptions, key: string): () => number {
+  return rng(hash32(`${options.seed ?? 42}:${key}`));
+}
+
+export function pick<T>(r: () => number, items: readonly T[]): T {
+  const item = items[Math.floor(r() * items.length)];
+  if (item === undefined) throw new Error('pick from empty list');
+  return item;
+}
+
+export function int(r: () => number, min: number, max: number): number {
+  return min + Math.floor(r() * (max - min + 1));
+}
+
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (ms <= 0) return resolve();
+    const timer = setTimeout(resolve, ms);
+    // Release the handler as soon as the caller gives up, so tests do not leave timers behind.
+    signal?.addEventListener('abort', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+/** Latency per request; ranges are sampled from a counter so runs are reproducible. */
+export function latencyOf(options: EmulatorOptions, counter: number, fallback: number): number {
+  const l = options.latencyMs ?? fallback;
+  if (typeof l === 'number') return l;
+  const r = rng(hash32(`${options.seed ?? 42}:latency:${counter}`));
+  return int(r, l.min, l.max);
+}
+
+interface Fault {
+  kind: 'status' | 'reset' | 'hang';
+  status: number;
+  remaining: number;
+  path: RegExp | undefined;
+}
+
+/**
+ * Instance fault knobs a test arms before a call: the next `count` matching requests answer with a
+ * status (5xx), a connection reset (fetch rejects) or hang until the caller aborts.
+ */
+export class Faults {
+  private readonly queue: Fault[] = [];
+  fail(status: number, opts: { count?: number; path?: RegExp } = {}): void {
+    this.queue.push({ kind: 'status', status, remaining: opts.count ?? 1, path: opts.path });
+  }
+  reset(opts: { count?: number; path?: RegExp } = {}): void {
+    this.queue.push({ kind: 'reset', status: 0, remaining: opts.count ?? 1, path: opts.path });
+  }
+  hang(opts: { count?: number; path?: RegExp } = {}): void {
+    this.queue.push({ kind: 'hang', status: 0, remaining: opts.count ?? 1, path: opts.path });
+  }
+  clear(): void {
+    this.queue.length = 0;
+  }
+  /** Consumes and returns the fault for this request path, if one is armed. */
+  take(path: string): Fault | undefined {
+    const f = this.queue.find((q) => q.remaining > 0 && (!q.path || q.path.test(path)));
+    if (!f) return undefined;
+    f.remaining -= 1;
+    return f;
+  }
+}
+
+/** Renders an armed fault; `undefined` when none applies. */
+export async function applyFault(
+  faults: Faults,
+  request: Request,
+  statusBody: (status: number) => Response,
+): Promise<Response | undefined> {
+  const fault = faults.take(new URL(request.url).pathname);
+  if (!fault) return undefined;
+  if (fault.kind === 'reset') return HttpResponse.error();
+  if (fault.kind === 'hang') {
+    await sleep(120_000, request.signal);
+    return HttpResponse.error();
+  }
+  return statusBody(fault.status);
+}
+
+/** Fixed-point money text as suppliers send it ("123.45"), from minor units. */
+export function decimals(currency: string): number {
+  return ['KWD', 'BHD', 'OMR'].includes(currency) ? 3 : 2;
+}
+export function moneyText(minor: number, currency: string): string {
+  const d = decimals(currency);
+  return (minor / 10 ** d).toFixed(d);
+}
+
+export function addDays(date: string, days: number): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
+
+/** Local date-time text without offset, minutes added to a YYYY-MM-DDTHH:MM:SS base. */
+export function addMinutes(local: string, minutes: number): string {
+  const d = new Date(`${local}Z`);
+  d.setUTCMinutes(d.getUTCMinutes() + minutes);
+  return d.toISOString().slice(0, 19);
+}

@@ -1,0 +1,193 @@
+/**
+ * Deterministic itinerary generator: the same search (and seed) always yields the same itineraries,
+ * so a FareSourceCode can carry just the search and an index and be rebuilt on Revalidate and Book.
+ */
+import type { EmulatorOptions } from '../../shared/options.ts';
+import { addMinutes, hash32, int, pick, rng } from './kit.ts';
+
+export interface Carrier {
+  code: string;
+  lcc: boolean;
+  hub: string;
+  aircraft: readonly string[];
+}
+
+export const CARRIERS: readonly Carrier[] = [
+  { code: 'EK', lcc: false, hub: 'DXB', aircraft: ['388', '77W'] },
+  { code: 'QR', lcc: false, hub: 'DOH', aircraft: ['359', '77W', '788'] },
+  { code: 'TK', lcc: false, hub: 'IST', aircraft: ['333', '789', '32Q'] },
+  { code: 'BA', lcc: false, hub: 'LHR', aircraft: ['77W', '320', '789'] },
+  { code: 'EY', lcc: false, hub: 'AUH', aircraft: ['789', '359'] },
+  { code: 'SV', lcc: false, hub: 'JED', aircraft: ['789', '320'] },
+  { code: 'BG', lcc: false, hub: 'DAC', aircraft: ['788', '738'] },
+  { code: 'SQ', lcc: false, hub: 'SIN', aircraft: ['359', '388'] },
+  { code: 'GF', lcc: false, hub: 'BAH', aircraft: ['789', '32N'] },
+  { code: 'FZ', lcc: true, hub: 'DXB', aircraft: ['7M8', '738'] },
+  { code: 'G9', lcc: true, hub: 'SHJ', aircraft: ['320', '32N'] },
+  { code: '6E', lcc: true, hub: 'DEL', aircraft: ['32N', '321'] },
+];
+
+/** Cabin preference codes as OnePoint sends them. */
+export const CABIN_CODES = { Y: 'Economy', S: 'Premium', C: 'Business', F: 'First' } as const;
+export type CabinCode = keyof typeof CABIN_CODES;
+const CABIN_FACTOR: Record<CabinCode, number> = { Y: 1, S: 1.7, C: 3.6, F: 6.2 };
+const BOOKING_CLASSES: Record<CabinCode, readonly string[]> = {
+  Y: ['Y', 'B', 'M', 'K', 'L', 'V', 'Q'],
+  S: ['W', 'E'],
+  C: ['J', 'C', 'D', 'I'],
+  F: ['F', 'A'],
+};
+/** Rough rates from USD so prices look right in the account currency. */
+const FX: Record<string, number> = {
+  USD: 1,
+  GBP: 0.79,
+  EUR: 0.92,
+  BDT: 117,
+  SAR: 3.75,
+  AED: 3.67,
+  BHD: 0.376,
+  QAR: 3.64,
+  KWD: 0.307,
+  OMR: 0.385,
+  PKR: 279,
+  INR: 83,
+  MYR: 4.7,
+  SGD: 1.35,
+  LKR: 300,
+};
+
+/** The search as a FareSourceCode carries it. */
+export interface SearchKey {
+  legs: [string, string, string][];
+  cabin: CabinCode;
+  pax: [number, number, number];
+  currency: string;
+  trip: string;
+  carrier?: string;
+}
+
+export interface GenSegment {
+  from: string;
+  to: string;
+  dep: string;
+  arr: string;
+  minutes: number;
+  carrier: string;
+  operating: string;
+  flightNumber: string;
+  rbd: string;
+  equipment: string;
+}
+
+export interface Itinerary {
+  index: number;
+  carrier: Carrier;
+  legs: GenSegment[][];
+  refundable: boolean;
+  changeable: boolean;
+  fareFamily: string;
+  checkedKg: number;
+  /** Per passenger type, minor units of the account currency. */
+  fares: { code: 'ADT' | 'CHD' | 'INF'; qty: number; base: number; tax: number }[];
+  currency: string;
+  cabin: CabinCode;
+}
+
+/** Magic destination codes (see README): they steer Revalidate and fare rules. */
+export const TRIGGER_DESTINATIONS = {
+  XPC: 'price change at Revalidate',
+  XSO: 'sold out at Revalidate and Book',
+  XNR: 'every fare non-refundable',
+} as const;
+
+function minorFactor(currency: string): number {
+  return ['KWD', 'BHD', 'OMR'].includes(currency) ? 1000 : 100;
+}
+
+function buildLeg(
+  r: () => number,
+  carrier: Carrier,
+  from: string,
+  to: string,
+  date: string,
+  stops: number,
+): GenSegment[] {
+  const points =
+    stops === 0 || carrier.hub === from || carrier.hub === to ? [from, to] : [from, carrier.hub, to];
+  const totalBlock = 70 + (hash32(`${from}${to}`) % 600);
+  let at = `${date}T${String(int(r, 0, 23)).padStart(2, '0')}:${pick(r, ['00', '15', '30', '45', '05', '50'])}:00`;
+  const segments: GenSegment[] = [];
+  for (let i = 0; i < points.length - 1; i++) {
+    const minutes = Math.max(45, Math.round(totalBlock / (points.length - 1)) + int(r, -20, 20));
+    const arr = addMinutes(at, minutes);
+    segments.push({
+      from: points[i] as string,
+      to: points[i + 1] as string,
+      dep: at,
+      arr,
+      minutes,
+      carrier: carrier.code,
+      operating: carrier.code,
+      flightNumber: String(int(r, 10, 989)),
+      rbd: 'Y',
+      equipment: pick(r, carrier.aircraft),
+    });
+    at = addMinutes(arr, int(r, 75, 300));
+  }
+  return segments;
+}
+
+export function generate(options: EmulatorOptions, key: SearchKey): Itinerary[] {
+  const trigger = key.legs[0]?.[1] ?? '';
+  const count = 6 + (hash32(JSON.stringify(key.legs)) % 5);
+  const out: Itinerary[] = [];
+  for (let index = 0; index < count; index++) out.push(itineraryAt(options, key, index, trigger));
+  return key.carrier ? out.filter((i) => i.carrier.code === key.carrier) : out;
+}
+
+export function itineraryAt(
+  options: EmulatorOptions,
+  key: SearchKey,
+  index: number,
+  trigger = '',
+): Itinerary {
+  const r = rng(hash32(`${options.seed ?? 42}:${JSON.stringify(key)}:${index}`));
+  const carrier = key.carrier
+    ? (CARRIERS.find((c) => c.code === key.carrier) ?? pick(r, CARRIERS))
+    : pick(r, CARRIERS);
+  const stops = index % 3 === 2 ? 1 : 0;
+  const legs = key.legs.map(([o, d, date]) => buildLeg(r, carrier, o, d, date, stops));
+  const rbd = pick(r, BOOKING_CLASSES[key.cabin]);
+  for (const seg of legs.flat()) seg.rbd = rbd;
+  // Every third fare is non-refundable so that servicing determinations are reachable without a trigger.
+  const refundable = trigger !== 'XNR' && index % 3 !== 1 && !carrier.lcc;
+  const block = legs.flat().reduce((s, g) => s + g.minutes, 0);
+  const usdBase = (40 + block * 0.9 + int(r, 0, 180)) * CABIN_FACTOR[key.cabin] * (refundable ? 1.25 : 1);
+  const fx = FX[key.currency] ?? 1;
+  const mf = minorFactor(key.currency);
+  const adtBase = Math.round(usdBase * fx) * mf;
+  const adtTax = Math.round((35 + usdBase * 0.14) * fx) * mf;
+  const [adults, children, infants] = key.pax;
+  const fares: Itinerary['fares'] = [{ code: 'ADT', qty: adults, base: adtBase, tax: adtTax }];
+  if (children > 0) fares.push({ code: 'CHD', qty: children, base: Math.round(adtBase * 0.75), tax: adtTax });
+  if (infants > 0)
+    fares.push({ code: 'INF', qty: infants, base: Math.round(adtBase * 0.1), tax: Math.round(adtTax * 0.2) });
+  return {
+    index,
+    carrier,
+    legs,
+    refundable,
+    changeable: refundable || index % 2 === 0,
+    fareFamily: carrier.lcc ? 'Value' : refundable ? 'Flex' : 'Saver',
+    checkedKg: carrier.lcc ? 0 : key.cabin === 'Y' ? pick(r, [20, 23, 30]) : 40,
+    fares,
+    currency: key.currency,
+    cabin: key.cabin,
+  };
+}
+
+export function totals(it: Itinerary): { base: number; tax: number; total: number } {
+  const base = it.fares.reduce((s, f) => s + f.base * f.qty, 0);
+  const tax = it.fares.reduce((s, f) => s + f.tax * f.qty, 0);
+  return { base, tax, total: base + tax };
+}

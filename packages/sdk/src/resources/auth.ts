@@ -1,0 +1,42 @@
+/** Authentication: login stores the token on the client, so the next calls are authenticated. */
+import { unwrap } from '../core/result.ts';
+import { type ClientContext, type RequestOptions, signalOf } from './context.ts';
+import type { BodyOf, QueryOf } from './types.ts';
+
+/**
+ * The `auth` namespace.
+ *
+ * @example
+ * const { access_token } = await travel.auth.login({ email, password }); // later calls send the token
+ */
+export function authResource(ctx: ClientContext) {
+  return {
+    /** POST /api/v1/auth/login; keeps `access_token` for the client's next calls. */
+    async login(body: BodyOf<'/api/v1/auth/login', 'post'>, options?: RequestOptions) {
+      const data = await unwrap(ctx.raw.POST('/api/v1/auth/login', { body, ...signalOf(options) }));
+      const token = (data as { access_token?: unknown } | undefined)?.access_token;
+      if (typeof token === 'string') ctx.setToken(token);
+      return data;
+    },
+    /** POST /api/v1/auth/refresh; keeps the new `access_token`. */
+    async refresh(body: BodyOf<'/api/v1/auth/refresh', 'post'>, options?: RequestOptions) {
+      const data = await unwrap(ctx.raw.POST('/api/v1/auth/refresh', { body, ...signalOf(options) }));
+      const token = (data as { access_token?: unknown } | undefined)?.access_token;
+      if (typeof token === 'string') ctx.setToken(token);
+      return data;
+    },
+    /** POST /api/v1/auth/logout, then forget the stored token (even if the server call fails). */
+    async logout(body: BodyOf<'/api/v1/auth/logout', 'post'>, options?: RequestOptions) {
+      try {
+        return await unwrap(ctx.raw.POST('/api/v1/auth/logout', { body, ...signalOf(options) }));
+      } finally {
+        ctx.setToken(undefined);
+      }
+    },
+    register: (body: BodyOf<'/api/v1/auth/register', 'post'>, options?: RequestOptions) =>
+      unwrap(ctx.raw.POST('/api/v1/auth/register', { body, ...signalOf(options) })),
+    verifyEmail: (query: QueryOf<'/api/v1/auth/verify-email', 'get'>, options?: RequestOptions) =>
+      unwrap(ctx.raw.GET('/api/v1/auth/verify-email', { params: { query }, ...signalOf(options) })),
+    me: (options?: RequestOptions) => unwrap(ctx.raw.GET('/api/v1/auth/me', { ...signalOf(options) })),
+  };
+}

@@ -1,0 +1,134 @@
+/** Flight bookings: create (idempotent, 502-aware), read, cancel, and the pricing calls around an offer. */
+
+import { FLIGHT_BOOKING_RULES } from '../core/pending.ts';
+import { unwrap } from '../core/result.ts';
+import type { BookingCallOptions } from './booking-outcome.ts';
+import { bookWithOutcome } from './booking-outcome.ts';
+import { type ClientContext, type RequestOptions, signalOf } from './context.ts';
+import type { BodyOf, ResponseOf } from './types.ts';
+
+/** A flight booking as `GET /api/v1/bookings/{booking_id}` returns it. */
+export type Booking = ResponseOf<'/api/v1/bookings/{booking_id}', 'get'>;
+/** The body of `bookings.create()`. */
+export type CreateBookingRequest = BodyOf<'/api/v1/bookings/createPnr', 'post'>;
+
+/** A numeric booking id or the 6-character PNR. */
+export type BookingRef = number | string;
+
+const path = (bookingId: BookingRef) => ({ path: { booking_id: String(bookingId) } });
+
+/**
+ * The `bookings` namespace.
+ *
+ * @example
+ * const result = await travel.bookings.create({ offer_id, currency: 'GBP', passengers, contact });
+ * if (result.outcome === 'confirmed') console.log(result.booking?.pnr, result.idempotencyKey);
+ */
+export function bookingsResource(ctx: ClientContext) {
+  const get = (bookingId: BookingRef, options?: RequestOptions) =>
+    unwrap(ctx.raw.GET('/api/v1/bookings/{booking_id}', { params: path(bookingId), ...signalOf(options) }));
+  return {
+    /**
+     * POST /api/v1/bookings/createPnr with an Idempotency-Key (yours or a fresh UUID, reused on retries).
+     * A 502 pending confirmation is polled, never retried: the result says `confirmed`, `failed` or `pending`.
+     */
+    create: (body: CreateBookingRequest, options?: BookingCallOptions) =>
+      bookWithOutcome<Booking>(
+        ctx,
+        (key) =>
+          ctx.raw.POST('/api/v1/bookings/createPnr', {
+            body,
+            params: { header: { 'Idempotency-Key': key } },
+            ...signalOf(options),
+          }),
+        (id, signal) => get(id, signal ? { signal } : undefined),
+        FLIGHT_BOOKING_RULES,
+        options,
+      ),
+    get,
+    cancel: (bookingId: BookingRef, options?: RequestOptions) =>
+      unwrap(
+        ctx.raw.POST('/api/v1/bookings/{booking_id}/cancel', {
+          params: path(bookingId),
+          body: {},
+          ...signalOf(options),
+        }),
+      ),
+    revalidate: (
+      body: BodyOf<'/api/v1/bookings/revalidation', 'post'>,
+      options?: RequestOptions & { verbose?: boolean },
+    ) =>
+      unwrap(
+        ctx.raw.POST('/api/v1/bookings/revalidation', {
+          body,
+          params: { query: options?.verbose ? { verbose: options.verbose } : {} },
+          ...signalOf(options),
+        }),
+      ),
+    upsell: (body: BodyOf<'/api/v1/bookings/upsell', 'post'>, options?: RequestOptions) =>
+      unwrap(ctx.raw.POST('/api/v1/bookings/upsell', { body, ...signalOf(options) })),
+    bags: {
+      catalogue: (body: BodyOf<'/api/v1/bookings/bags/catalogue', 'post'>, options?: RequestOptions) =>
+        unwrap(ctx.raw.POST('/api/v1/bookings/bags/catalogue', { body, ...signalOf(options) })),
+      reprice: (body: BodyOf<'/api/v1/bookings/bags/reprice', 'post'>, options?: RequestOptions) =>
+        unwrap(ctx.raw.POST('/api/v1/bookings/bags/reprice', { body, ...signalOf(options) })),
+      allowances: (bookingId: BookingRef, options?: RequestOptions) =>
+        unwrap(
+          ctx.raw.GET('/api/v1/bookings/{booking_id}/baggage', {
+            params: path(bookingId),
+            ...signalOf(options),
+          }),
+        ),
+    },
+    fareRules: (body: BodyOf<'/api/v1/bookings/fareRules', 'post'>, options?: RequestOptions) =>
+      unwrap(ctx.raw.POST('/api/v1/bookings/fareRules', { body, ...signalOf(options) })),
+    rules: (bookingId: BookingRef, options?: RequestOptions) =>
+      unwrap(
+        ctx.raw.GET('/api/v1/bookings/{booking_id}/rules', { params: path(bookingId), ...signalOf(options) }),
+      ),
+    order: (bookingId: BookingRef, options?: RequestOptions) =>
+      unwrap(
+        ctx.raw.GET('/api/v1/bookings/{booking_id}/order', { params: path(bookingId), ...signalOf(options) }),
+      ),
+    /** The live order by record locator; `reference` must be the booking's own PNR (a confirmation). */
+    orderByReference: (bookingId: BookingRef, reference?: string, options?: RequestOptions) =>
+      unwrap(
+        ctx.raw.GET('/api/v1/bookings/{booking_id}/order/by-reference', {
+          params: { ...path(bookingId), query: reference ? { reference } : {} },
+          ...signalOf(options),
+        }),
+      ),
+    foid: (
+      bookingId: BookingRef,
+      body: BodyOf<'/api/v1/bookings/{booking_id}/foid', 'patch'>,
+      options?: RequestOptions,
+    ) =>
+      unwrap(
+        ctx.raw.PATCH('/api/v1/bookings/{booking_id}/foid', {
+          params: path(bookingId),
+          body,
+          ...signalOf(options),
+        }),
+      ),
+    commission: (
+      bookingId: BookingRef,
+      body: BodyOf<'/api/v1/bookings/{booking_id}/commission', 'patch'>,
+      options?: RequestOptions,
+    ) =>
+      unwrap(
+        ctx.raw.PATCH('/api/v1/bookings/{booking_id}/commission', {
+          params: path(bookingId),
+          body,
+          ...signalOf(options),
+        }),
+      ),
+    notes: (bookingId: BookingRef, notes: string[], options?: RequestOptions) =>
+      unwrap(
+        ctx.raw.POST('/api/v1/bookings/{booking_id}/notes', {
+          params: path(bookingId),
+          body: { notes } as BodyOf<'/api/v1/bookings/{booking_id}/notes', 'post'>,
+          ...signalOf(options),
+        }),
+      ),
+  };
+}

@@ -1,0 +1,29 @@
+/** What every resource namespace is built from; assembled once by `createTravelClient`. */
+import type { Client } from 'openapi-fetch';
+import type { PendingPollOptions, PollDeps } from '../core/pending.ts';
+import type { StreamDeps } from '../core/stream.ts';
+import type { paths } from '../generated/schema.ts';
+
+/** The typed openapi-fetch client over the contract. */
+export type RawClient = Client<paths>;
+
+/** Shared by all namespaces of one client. */
+export interface ClientContext {
+  raw: RawClient;
+  /** Without a trailing slash. */
+  baseUrl: string;
+  stream: Omit<StreamDeps, 'terminalEvent'>;
+  poll: PollDeps;
+  pending: PendingPollOptions;
+  setToken(token: string | undefined): void;
+}
+
+/** Options every SDK method accepts. */
+export interface RequestOptions {
+  signal?: AbortSignal;
+}
+
+/** `{ signal }` when a signal was given: openapi-fetch passes unknown keys on to fetch. */
+export function signalOf(options: RequestOptions | undefined): { signal?: AbortSignal } {
+  return options?.signal ? { signal: options.signal } : {};
+}

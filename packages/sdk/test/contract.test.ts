@@ -1,0 +1,73 @@
+/**
+ * Ties the SDK to the contract: the generated types must be what openapi-typescript makes of openapi.json
+ * today (run `pnpm --filter @travel/sdk generate` when this fails), and the SDK's list of operations that
+ * require an Idempotency-Key must be the contract's.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { renderSensitiveFields, sensitiveFieldNames } from '../scripts/generate-sensitive-fields.ts';
+import { isSensitiveField, REQUIRED_IDEMPOTENCY_OPERATIONS } from '../src/index.ts';
+
+const root = new URL('..', import.meta.url).pathname;
+const realContract = join(root, '../../openapi.json');
+// Until contract/ produces openapi.json the SDK is generated from the hand-written fixture.
+const contractPath = existsSync(realContract)
+  ? realContract
+  : join(root, 'test/fixtures/openapi.fixture.json');
+const contract = JSON.parse(readFileSync(contractPath, 'utf8')) as {
+  paths: Record<string, Record<string, { operationId?: string; 'x-idempotency'?: string }>>;
+};
+
+describe(`contract (${existsSync(realContract) ? 'openapi.json' : 'fixture'})`, () => {
+  it('src/generated/schema.ts is up to date with the contract', () => {
+    // Same flags as the `generate` script, so the two can never disagree.
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+      scripts: { generate: string };
+    };
+    const out = join(mkdtempSync(join(tmpdir(), 'sdk-gen-')), 'schema.ts');
+    const args = (pkg.scripts.generate.split('&&')[0] ?? '').trim().split(/\s+/).slice(1);
+    args[args.indexOf('-o') + 1] = out;
+    args[0] = contractPath;
+    const cli = join(root, 'node_modules/openapi-typescript/bin/cli.js');
+    execFileSync(process.execPath, [cli, ...args], { cwd: root, stdio: 'pipe' });
+    const fresh = readFileSync(out, 'utf8');
+    const committed = readFileSync(join(root, 'src/generated/schema.ts'), 'utf8');
+    expect(
+      committed === fresh,
+      'src/generated/schema.ts is stale: run `pnpm --filter @travel/sdk generate`',
+    ).toBe(true);
+  }, 60_000);
+
+  it('src/generated/sensitive-fields.ts is up to date with the contract', () => {
+    const committed = readFileSync(join(root, 'src/generated/sensitive-fields.ts'), 'utf8');
+    expect(committed === renderSensitiveFields(contract), 'sensitive-fields.ts is stale: run generate').toBe(
+      true,
+    );
+  });
+
+  it('redacts every field the contract marks sensitive, and the personal data it names', () => {
+    const personal = /token|password|email|phone|passport|doc_number|date_of_birth|invite_code/;
+    const names = new Set<string>();
+    JSON.stringify(contract, (key, value) => {
+      if (key === 'properties' && value && typeof value === 'object')
+        for (const name of Object.keys(value)) names.add(name);
+      return value;
+    });
+    const expected = [...names].filter((name) => personal.test(name) && name !== 'token_type');
+    expect(expected.length).toBeGreaterThan(5);
+    for (const name of [...expected, ...sensitiveFieldNames(contract)])
+      expect(isSensitiveField(name), name).toBe(true);
+  });
+
+  it('knows every operation that requires an Idempotency-Key', () => {
+    const required = Object.values(contract.paths)
+      .flatMap((item) => Object.values(item))
+      .filter((op) => op['x-idempotency'] === 'required')
+      .map((op) => op.operationId)
+      .sort();
+    expect([...REQUIRED_IDEMPOTENCY_OPERATIONS].sort()).toEqual(required);
+  });
+});

@@ -1,0 +1,123 @@
+/**
+ * Child process for `http.ts`: `node bench/http-server.ts <target>` listens on 127.0.0.1:0, sends
+ * `{ port }` over IPC, and exits on the message `stop`. `profile:start` / `profile:stop` record a CPU
+ * profile (the same `.cpuprofile` as `node --cpu-prof`) of the measured window only, so start-up work
+ * (migrations, schema compilation) does not dilute it; the reply is `{ profile: path }`.
+ * Running each server in its own process keeps the load generator off its core.
+ */
+import { writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { Session } from 'node:inspector/promises';
+import type { AddressInfo } from 'node:net';
+import pino from 'pino';
+import { createApp } from '../src/app.ts';
+import { loadConfig } from '../src/internal/config.ts';
+import type { OpenApiDoc } from '../src/kernel/contract.ts';
+import type { Kernel } from '../src/kernel/kernel.ts';
+import { serve } from '../src/kernel/node-adapter.ts';
+import { MemoryMailer } from '../src/mail/mailer.ts';
+import { openDatabase } from '../src/storage/database.ts';
+
+export const TARGETS = ['bare', 'adapter', 'kernel-root', 'kernel-fixture'] as const;
+export type Target = (typeof TARGETS)[number];
+
+const HELLO = JSON.stringify({ hello: 'world' });
+
+/** One public GET operation and nothing else: the kernel's fixed cost without the real contract. */
+const fixtureContract: OpenApiDoc = {
+  openapi: '3.1.0',
+  info: { title: 'bench', version: '0' },
+  security: [{ bearerAuth: [] }],
+  paths: {
+    '/hello': {
+      get: {
+        operationId: 'benchHello',
+        security: [],
+        responses: { '200': { description: 'ok' } },
+      },
+    },
+  },
+  components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
+};
+
+function bare(): Promise<{ port: number; close(): Promise<void> }> {
+  const server: Server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(HELLO);
+  });
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () =>
+      resolve({
+        port: (server.address() as AddressInfo).port,
+        close: () => new Promise<void>((r) => server.close(() => r())),
+      }),
+    );
+  });
+}
+
+/**
+ * The kernel's node adapter around a handler that only builds a `Response`: what the web
+ * `Request`/`Response` round trip costs before any middleware runs.
+ */
+async function adapter() {
+  const stub: Kernel = {
+    handle: async () => new Response(HELLO, { status: 200, headers: { 'content-type': 'application/json' } }),
+    operations: [],
+    unimplemented: [],
+    inFlight: () => 0,
+    shutdown() {},
+    shuttingDown: new AbortController().signal,
+  };
+  const running = await serve(stub, { port: 0, host: '127.0.0.1' });
+  return { port: (running.server.address() as AddressInfo).port, close: () => running.close(1000) };
+}
+
+/** The real composition root on in-memory PGlite, with a silent logger (as in tests). */
+async function kernel(target: 'kernel-root' | 'kernel-fixture') {
+  const config = loadConfig({ SUPPLIERS: 'sandbox', LOG_LEVEL: 'silent', PORT: '0' });
+  const database = await openDatabase({});
+  const app = createApp({
+    config,
+    database,
+    mailer: new MemoryMailer(),
+    logger: pino({ level: 'silent' }),
+    ...(target === 'kernel-fixture'
+      ? {
+          contract: fixtureContract,
+          routes: () => ({ benchHello: async () => ({ status: 200, body: { hello: 'world' } }) }),
+        }
+      : {}),
+  });
+  const running = await serve(app.kernel, { port: 0, host: '127.0.0.1' });
+  return {
+    port: (running.server.address() as AddressInfo).port,
+    async close() {
+      await running.close(1000);
+      await database.close();
+    },
+  };
+}
+
+const target = process.argv[2] as Target;
+if (!TARGETS.includes(target)) throw new Error(`target must be one of ${TARGETS.join(', ')}`);
+const server =
+  target === 'bare' ? await bare() : target === 'adapter' ? await adapter() : await kernel(target);
+process.send?.({ port: server.port });
+const session = new Session();
+process.on('message', async (m) => {
+  if (m === 'stop') {
+    void server.close().finally(() => process.exit(0));
+  } else if (m === 'profile:start') {
+    session.connect();
+    await session.post('Profiler.enable');
+    await session.post('Profiler.setSamplingInterval', { interval: 100 });
+    await session.post('Profiler.start');
+    process.send?.({ profiling: true });
+  } else if (typeof m === 'object' && m && 'profileStop' in m) {
+    const { profile } = await session.post('Profiler.stop');
+    session.disconnect();
+    const path = String((m as { profileStop: string }).profileStop);
+    writeFileSync(path, JSON.stringify(profile));
+    process.send?.({ profile: path });
+  }
+});

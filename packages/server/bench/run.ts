@@ -1,0 +1,76 @@
+/**
+ * `pnpm --filter @travel/server bench`: every benchmark in this folder, one after another (never two at
+ * once: they would share the 2 cores), then one summary table. `--profile` is passed to the HTTP bench.
+ */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { BAR, httpBench } from './http.ts';
+
+interface SummaryRow {
+  bench: string;
+  case: string;
+  throughput: string;
+  p50: string;
+  p99: string;
+  note: string;
+}
+const rows: SummaryRow[] = [];
+
+// Reference search runs in its own process, untouched; its summary line is read back from its output.
+console.log('== reference search (bench/reference.ts)');
+const ref = spawnSync(process.execPath, [fileURLToPath(new URL('./reference.ts', import.meta.url))], {
+  encoding: 'utf8',
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+process.stdout.write(ref.stdout);
+const q = /queries: (\d+)\s+p50 ([\d.]+) µs\s+p95 [\d.]+ µs\s+p99 ([\d.]+) µs\s+max ([\d.]+) µs/.exec(
+  ref.stdout,
+);
+const built = /built in ([\d.]+) ms/.exec(ref.stdout);
+rows.push(
+  q
+    ? {
+        bench: 'reference',
+        case: `search, ${q[1]} mixed queries`,
+        throughput: '',
+        p50: `${q[2]} µs`,
+        p99: `${q[3]} µs`,
+        note: `max ${q[4]} µs; index built in ${built?.[1] ?? '?'} ms`,
+      }
+    : {
+        bench: 'reference',
+        case: 'search',
+        throughput: '',
+        p50: '',
+        p99: '',
+        note: `FAILED (${ref.status})`,
+      },
+);
+
+console.log('\n== HTTP throughput (bench/http.ts)');
+const http = await httpBench({ profile: process.argv.includes('--profile') });
+for (const r of http) {
+  rows.push({
+    bench: 'http',
+    case: r.label,
+    throughput: `${Math.round(r.rps)} req/s`,
+    p50: `${r.p50Ms} ms`,
+    p99: `${r.p99Ms} ms`,
+    note:
+      r.target === 'bare'
+        ? 'baseline'
+        : `${r.ratio.toFixed(2)} of bare (bar > ${BAR}): ${r.ratio > BAR ? 'pass' : 'BELOW BAR'}`,
+  });
+}
+
+const columns = ['bench', 'case', 'throughput', 'p50', 'p99', 'note'] as const;
+const width = (c: (typeof columns)[number]) => Math.max(c.length, ...rows.map((r) => r[c].length));
+const line = (cells: Record<(typeof columns)[number], string>) =>
+  `| ${columns.map((c) => cells[c].padEnd(width(c))).join(' | ')} |`;
+console.log(`\n== summary (${new Date().toISOString().slice(0, 10)}, node ${process.version})`);
+console.log(
+  line({ bench: 'bench', case: 'case', throughput: 'throughput', p50: 'p50', p99: 'p99', note: 'note' }),
+);
+console.log(`|${columns.map((c) => '-'.repeat(width(c) + 2)).join('|')}|`);
+for (const r of rows) console.log(line(r));
+if (ref.status !== 0) process.exitCode = 1;

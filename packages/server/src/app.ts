@@ -1,0 +1,134 @@
+import { readFileSync } from 'node:fs';
+import pino, { type Logger as PinoLogger } from 'pino';
+import { TtlCache } from './cache/ttl-cache.ts';
+import { authRoutes } from './domains/auth/routes.ts';
+import { AuthService } from './domains/auth/service.ts';
+import { platformRoutes } from './domains/platform/routes.ts';
+import { IdempotencyStore } from './idempotency/idempotency-store.ts';
+import type { Clock } from './internal/clock.ts';
+import { systemClock } from './internal/clock.ts';
+import type { Config } from './internal/config.ts';
+import { TokenService } from './internal/tokens.ts';
+import type { OpenApiDoc } from './kernel/contract.ts';
+import { createKernel, type Kernel } from './kernel/kernel.ts';
+import { HttpMetrics } from './kernel/metrics.ts';
+import { PrincipalStore } from './kernel/principal.ts';
+import type { Routes } from './kernel/types.ts';
+import type { Mailer } from './mail/mailer.ts';
+import { RateLimitStore } from './rate-limit/rate-limit-store.ts';
+import type { Database } from './storage/database.ts';
+import type { Db } from './storage/schema.ts';
+
+export interface AppDeps {
+  config: Config;
+  database: Database;
+  mailer: Mailer;
+  /** The contract; read from `config.openapiPath` when omitted. */
+  contract?: OpenApiDoc;
+  clock?: Clock;
+  logger?: PinoLogger;
+  /** More domains' routes (operationId -> handler), merged over the kernel's own. */
+  routes?: (shared: SharedServices) => Routes;
+}
+
+/** What the composition root hands to every domain's `xxxRoutes(deps)`. */
+export interface SharedServices {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  cache: TtlCache;
+  mailer: Mailer;
+  logger: PinoLogger;
+  tokens: TokenService;
+  principals: PrincipalStore;
+  rateLimits: RateLimitStore;
+  idempotency: IdempotencyStore;
+}
+
+export interface App {
+  /** Dispatch without a socket. */
+  handle: Kernel['handle'];
+  kernel: Kernel;
+  services: SharedServices & { auth: AuthService; metrics: HttpMetrics };
+  /** Purges expired idempotency keys, rate counters and cache entries. */
+  runMaintenance(): Promise<{ cacheKeys: number; idempotencyKeys: number; searches: number }>;
+}
+
+const version = (
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
+
+/** The composition root: builds the shared services once and mounts every domain's routes. */
+export function createApp(deps: AppDeps): App {
+  const { config, database } = deps;
+  const clock = deps.clock ?? systemClock;
+  const logger = deps.logger ?? pino({ level: config.logLevel, base: { service: 'travel-server' } });
+  const contractJson = deps.contract
+    ? JSON.stringify(deps.contract)
+    : readFileSync(config.openapiPath, 'utf8');
+  const doc = deps.contract ?? (JSON.parse(contractJson) as OpenApiDoc);
+  const db = database.db;
+  const cache = new TtlCache({ clock });
+  const metrics = new HttpMetrics();
+  const tokens = new TokenService({
+    keys: config.jwtKeys,
+    clock,
+    accessTtlSeconds: config.accessTokenTtlSeconds,
+    verifyTtlSeconds: config.verifyTokenTtlSeconds,
+  });
+  const principals = new PrincipalStore({ db, cache, ttlMs: config.authStatusCacheMs, clock });
+  const rateLimits = new RateLimitStore({ db, clock });
+  const idempotency = new IdempotencyStore({ db, clock });
+  const shared: SharedServices = {
+    config,
+    db,
+    clock,
+    cache,
+    mailer: deps.mailer,
+    logger,
+    tokens,
+    principals,
+    rateLimits,
+    idempotency,
+  };
+  const auth = new AuthService({ db, clock, config, tokens, mailer: deps.mailer, rateLimits, principals });
+
+  const runMaintenance = async () => {
+    const cacheKeys = cache.prune();
+    const idempotencyKeys = await idempotency.purgeExpired();
+    await rateLimits.purgeExpired();
+    return { cacheKeys, idempotencyKeys, searches: 0 };
+  };
+
+  let kernel: Kernel | undefined;
+  const routes: Routes = {
+    ...platformRoutes({
+      config,
+      cache,
+      metrics,
+      pingDatabase: () => database.ping(),
+      databaseKind: database.kind,
+      contractJson,
+      version,
+      startedAt: Date.now(),
+      inFlight: () => kernel?.inFlight() ?? 0,
+      runMaintenance,
+    }),
+    ...authRoutes({ auth }),
+    ...(deps.routes?.(shared) ?? {}),
+  };
+  kernel = createKernel({
+    doc,
+    routes,
+    db,
+    logger,
+    tokens,
+    principals,
+    idempotencyStore: idempotency,
+    rateLimitStore: rateLimits,
+    rateRules: { search: config.rateLimits.search, stream: config.rateLimits.stream },
+    bodyLimitBytes: config.bodyLimitBytes,
+    metrics,
+  });
+  return { handle: kernel.handle, kernel, services: { ...shared, auth, metrics }, runMaintenance };
+}

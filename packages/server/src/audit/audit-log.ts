@@ -1,0 +1,52 @@
+import type { RequestContext } from '../kernel/types.ts';
+import type { Db } from '../storage/schema.ts';
+import { json } from '../storage/schema.ts';
+
+export type AuditEntity =
+  | 'user'
+  | 'company'
+  | 'booking'
+  | 'payment'
+  | 'hotel_booking'
+  | 'transport_booking'
+  | string;
+
+export interface AuditEntry {
+  entity: AuditEntity;
+  entityId: string | number;
+  /** What happened, e.g. `status_changed`, `created`, `suspended`, `refunded`. */
+  action: string;
+  /** Why: the caller's stated reason, or the system's. */
+  reason?: string | null;
+  /** What changed, e.g. `{ from: 'confirmed', to: 'cancelled' }`. */
+  changes?: Record<string, unknown> | null;
+  /** The company the entity belongs to (for tenant-scoped audit reports). */
+  companyId?: number | null;
+}
+
+/**
+ * Writes one audit row: who (from `ctx`, or `system` for jobs), when (database time), what and why.
+ * Pass the transaction that makes the change, so the row exists exactly when the change does.
+ */
+export async function writeAudit(
+  db: Db,
+  ctx: Pick<RequestContext, 'auth' | 'requestId' | 'ip'> | null,
+  e: AuditEntry,
+) {
+  await db
+    .insertInto('audit_log')
+    .values({
+      actor_id: ctx?.auth?.userId ?? null,
+      actor_role: ctx?.auth?.role ?? (ctx ? 'anonymous' : 'system'),
+      impersonator_id: ctx?.auth?.impersonatorId ?? null,
+      company_id: e.companyId ?? null,
+      entity_type: e.entity,
+      entity_id: String(e.entityId),
+      action: e.action,
+      reason: e.reason ?? null,
+      changes: e.changes ? json(e.changes) : null,
+      request_id: ctx?.requestId ?? null,
+      ip: ctx?.ip ?? null,
+    })
+    .execute();
+}

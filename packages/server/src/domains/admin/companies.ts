@@ -1,0 +1,214 @@
+/** Admin: companies. Suspension and deletion block every user of the company (the kernel reads status). */
+import { sql } from 'kysely';
+import { writeAudit } from '../../audit/audit-log.ts';
+import { toMinor } from '../../internal/money.ts';
+import { badRequest, notFound } from '../../kernel/errors.ts';
+import type { RequestContext, Routes } from '../../kernel/types.ts';
+import { type Db, json } from '../../storage/schema.ts';
+import { companyView } from '../company/company-view.ts';
+import type { AccountsDeps } from './deps.ts';
+import { ok, pageBody, paging } from './http.ts';
+import { accountsDb } from './tables.ts';
+
+const SORTS = new Set(['created_at', 'company_name', 'company_code', 'status']);
+
+export async function loadCompany(db: Db, id: number, forUpdate = false) {
+  let q = db.selectFrom('companies').selectAll().where('id', '=', id);
+  if (forUpdate) q = q.forUpdate();
+  const c = await q.executeTakeFirst();
+  if (!c) throw notFound('company_not_found', 'Company not found.');
+  return c;
+}
+
+export async function companyWithProfile(db: Db, id: number) {
+  const c = await loadCompany(db, id);
+  const p = await accountsDb(db)
+    .selectFrom('company_profiles')
+    .selectAll()
+    .where('company_id', '=', id)
+    .executeTakeFirst();
+  return companyView(c, p);
+}
+
+export function adminCompanyRoutes(d: AccountsDeps): Routes {
+  const { db, clock } = d;
+
+  const setStatus = async (
+    ctx: RequestContext,
+    to: 'active' | 'suspended' | 'deleted',
+    allowedFrom: string[],
+    action: string,
+  ) => {
+    const id = ctx.params.company_id as number;
+    const reason = (ctx.body as { reason?: string } | undefined)?.reason ?? null;
+    const res = await ctx.transaction(async (trx) => {
+      const c = await loadCompany(trx, id, true);
+      if (!allowedFrom.includes(c.status)) {
+        throw badRequest('invalid_company_state', `A company in status ${c.status} cannot be ${action}.`);
+      }
+      await trx
+        .updateTable('companies')
+        .set({ status: to, updated_at: clock.now() })
+        .where('id', '=', id)
+        .execute();
+      await writeAudit(trx, ctx, {
+        entity: 'company',
+        entityId: id,
+        action,
+        reason,
+        changes: { from: c.status, to },
+        companyId: id,
+      });
+      return ok(await companyWithProfile(trx, id));
+    });
+    // Every user of the company is affected: drop cached standings so the change applies at once here.
+    d.principals.invalidate();
+    return res;
+  };
+
+  return {
+    adminListCompanies: async (ctx) => {
+      const p = paging(ctx);
+      const q0 = ctx.query;
+      let q = db.selectFrom('companies');
+      if (q0.status) q = q.where('status', '=', q0.status as 'active');
+      if (q0.company_type) q = q.where('company_type', '=', q0.company_type as string);
+      if (q0.search) {
+        const like = `%${String(q0.search).toLowerCase()}%`;
+        q = q.where((eb) =>
+          eb.or([
+            eb(sql`lower(company_name)`, 'like', like),
+            eb(sql`lower(company_code)`, 'like', like),
+            eb(sql`lower(contact_email)`, 'like', like),
+          ]),
+        );
+      }
+      const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const sortBy = SORTS.has(String(q0.sort_by)) ? (q0.sort_by as 'created_at') : 'created_at';
+      const dir = q0.sort_order === 'asc' ? 'asc' : 'desc';
+      const rows = await q
+        .selectAll()
+        .orderBy(sortBy, dir)
+        .orderBy('id', dir)
+        .limit(p.page_size)
+        .offset(p.offset)
+        .execute();
+      const profiles = rows.length
+        ? await accountsDb(db)
+            .selectFrom('company_profiles')
+            .selectAll()
+            .where(
+              'company_id',
+              'in',
+              rows.map((r) => r.id),
+            )
+            .execute()
+        : [];
+      const byId = new Map(profiles.map((x) => [x.company_id, x]));
+      return ok(
+        pageBody(
+          rows.map((r) => companyView(r, byId.get(r.id))),
+          n,
+          p,
+        ),
+      );
+    },
+
+    adminCreateCompany: async (ctx) => {
+      const b = ctx.body as {
+        company_name: string;
+        company_code: string;
+        contact_email: string;
+        company_type?: string;
+        contact_phone?: string;
+        currency?: string;
+        credit_limit?: number;
+        address?: Record<string, unknown>;
+        parent_company_id?: number;
+        settings?: Record<string, unknown>;
+      };
+      const currency = b.currency ?? 'USD';
+      return ctx.transaction(async (trx) => {
+        const taken = await trx
+          .selectFrom('companies')
+          .select('id')
+          .where(sql`lower(company_code)`, '=', b.company_code.toLowerCase())
+          .executeTakeFirst();
+        if (taken) throw badRequest('company_code_taken', `The company code ${b.company_code} is taken.`);
+        if (b.parent_company_id !== undefined) {
+          const parent = await trx
+            .selectFrom('companies')
+            .select('status')
+            .where('id', '=', b.parent_company_id)
+            .executeTakeFirst();
+          if (!parent || parent.status === 'deleted')
+            throw badRequest('invalid_parent_company', 'The parent company does not exist.');
+        }
+        const now = clock.now();
+        const c = await trx
+          .insertInto('companies')
+          .values({
+            company_name: b.company_name,
+            company_code: b.company_code,
+            contact_email: b.contact_email,
+            company_type: b.company_type ?? 'travel_agency',
+            contact_phone: b.contact_phone ?? null,
+            currency,
+            credit_limit_minor: toMinor(b.credit_limit ?? 0, currency),
+            address: b.address ? json(b.address) : null,
+            parent_company_id: b.parent_company_id ?? null,
+            settings: json(b.settings ?? {}),
+            created_at: now,
+            updated_at: now,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        await writeAudit(trx, ctx, {
+          entity: 'company',
+          entityId: c.id,
+          action: 'created',
+          changes: { company_code: c.company_code },
+          companyId: c.id,
+        });
+        return ok(companyView(c, null), 201);
+      });
+    },
+
+    adminGetCompany: async (ctx) => ok(await companyWithProfile(db, ctx.params.company_id as number)),
+
+    adminUpdateCompany: async (ctx) => {
+      const id = ctx.params.company_id as number;
+      const b = ctx.body as Record<string, unknown>;
+      return ctx.transaction(async (trx) => {
+        const c = await loadCompany(trx, id, true);
+        const currency = (b.currency as string | undefined) ?? c.currency.trim();
+        const set: Record<string, unknown> = { updated_at: clock.now() };
+        for (const k of ['company_name', 'contact_email', 'contact_phone', 'currency'] as const)
+          if (b[k] !== undefined) set[k] = b[k];
+        if (b.credit_limit !== undefined)
+          set.credit_limit_minor = toMinor(b.credit_limit as number, currency);
+        if (b.address !== undefined) set.address = json(b.address);
+        if (b.settings !== undefined)
+          set.settings = json({ ...(c.settings as object), ...(b.settings as object) });
+        await trx.updateTable('companies').set(set).where('id', '=', id).execute();
+        const changes = Object.fromEntries(Object.keys(b).map((k) => [k, b[k]]));
+        await writeAudit(trx, ctx, {
+          entity: 'company',
+          entityId: id,
+          action: 'updated',
+          changes,
+          companyId: id,
+        });
+        return ok(await companyWithProfile(trx, id));
+      });
+    },
+
+    adminDeleteCompany: async (ctx) => {
+      const id = ctx.params.company_id as number;
+      await setStatus(ctx, 'deleted', ['active', 'suspended', 'deleted'], 'deleted');
+      return ok({ id, deleted: true as const });
+    },
+    adminActivateCompany: (ctx) => setStatus(ctx, 'active', ['suspended'], 'activated'),
+    adminSuspendCompany: (ctx) => setStatus(ctx, 'suspended', ['active'], 'suspended'),
+  };
+}

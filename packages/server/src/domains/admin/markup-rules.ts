@@ -1,0 +1,76 @@
+/** Admin: markup rules of every scope, and the calculate preview through the same engine as search. */
+import { toMinor } from '../../internal/money.ts';
+import type { Routes } from '../../kernel/types.ts';
+import { applyMarkup } from '../markup/engine.ts';
+import { loadMarkupRules } from '../markup/markup-store.ts';
+import { loadCompany } from './companies.ts';
+import type { AccountsDeps } from './deps.ts';
+import { ok, paging } from './http.ts';
+import { createRule, deleteRule, listRules, type RuleInput, updateRule } from './markup-rules-crud.ts';
+
+export function adminMarkupRoutes(d: AccountsDeps): Routes {
+  const { db, clock } = d;
+  return {
+    adminListMarkupRules: async (ctx) =>
+      ok(
+        await listRules(db, paging(ctx), {
+          ...(ctx.query.company_id !== undefined ? { companyId: ctx.query.company_id as number } : {}),
+          ...(ctx.query.is_active !== undefined ? { isActive: ctx.query.is_active as boolean } : {}),
+        }),
+      ),
+    adminCreateMarkupRule: async (ctx) => {
+      const b = ctx.body as RuleInput & { company_id?: number | null };
+      return ctx.transaction(async (trx) => {
+        if (b.company_id != null) await loadCompany(trx, b.company_id);
+        const { company_id, ...rest } = b;
+        return ok(await createRule(ctx, trx, company_id ?? null, rest, clock.now()), 201);
+      });
+    },
+    adminUpdateMarkupRule: (ctx) =>
+      ctx.transaction(async (trx) =>
+        ok(
+          await updateRule(
+            ctx,
+            trx,
+            ctx.params.rule_id as number,
+            undefined,
+            ctx.body as RuleInput,
+            clock.now(),
+          ),
+        ),
+      ),
+    adminDeleteMarkupRule: (ctx) =>
+      ctx.transaction(async (trx) =>
+        ok(await deleteRule(ctx, trx, ctx.params.rule_id as number, undefined, clock.now())),
+      ),
+
+    adminCalculateMarkup: async (ctx) => {
+      const q = ctx.query as Record<string, string | number | undefined>;
+      const currency = String(q.currency ?? 'USD');
+      const companyId = (q.company_id as number | undefined) ?? null;
+      const base = toMinor(Number(q.base_price), currency);
+      const rules = await loadMarkupRules(db, companyId);
+      const r = applyMarkup(rules, {
+        company_id: companyId,
+        base_total_minor: base,
+        currency,
+        origin: (q.origin as string | undefined) ?? null,
+        destination: (q.destination as string | undefined) ?? null,
+        cabin_class: (q.cabin_class as string | undefined) ?? null,
+        airline: (q.airline as string | undefined) ?? null,
+        gds_provider: (q.gds_provider as string | undefined) ?? null,
+        // The preview prices one passenger on one segment; per_pax/per_segment rules show their unit amount.
+        pax_count: 1,
+        segment_count: 1,
+      });
+      return ok({
+        currency,
+        base_minor: base,
+        markup_minor: r.markup_minor,
+        total_minor: Math.max(0, base + r.markup_minor),
+        applied_rule_ids: r.applied_rule_ids.map(Number),
+        breakdown: r.breakdown.map((x) => ({ ...x, rule_id: Number(x.rule_id) })),
+      });
+    },
+  };
+}

@@ -1,0 +1,113 @@
+/**
+ * Admin: payments across tenants, the settlement report and manual refunds. A manual refund goes through
+ * the payment domain's `refundNow` (provider first, keyed by the request's Idempotency-Key so a retry
+ * never refunds twice), then one transaction records it, audits it and stores the idempotent response.
+ */
+import { sql } from 'kysely';
+import { writeAudit } from '../../audit/audit-log.ts';
+import { badRequest, notFound } from '../../kernel/errors.ts';
+import type { Routes } from '../../kernel/types.ts';
+import { findBooking } from '../booking/store.ts';
+import { idemKey, PaymentService } from '../payment/service.ts';
+import type { AccountsDeps } from './deps.ts';
+import { dayRange, num, ok, pageBody, paging, periodRange } from './http.ts';
+import { findPayment, listPaymentRows, paymentsWithTransactions } from './payment-queries.ts';
+import { accountsDb } from './tables.ts';
+
+export function adminPaymentRoutes(d: AccountsDeps): Routes {
+  const { db, clock } = d;
+  const service = d.suppliers
+    ? new PaymentService({ db, clock, mailer: d.mailer, suppliers: d.suppliers })
+    : undefined;
+  return {
+    adminListPayments: async (ctx) => {
+      const p = paging(ctx);
+      const q = ctx.query;
+      const { from, to } = dayRange(q);
+      const { rows, total } = await listPaymentRows(db, {
+        ...(q.payment_state ? { state: q.payment_state as string } : {}),
+        ...(q.provider_name ? { provider: q.provider_name as string } : {}),
+        ...(q.company_id !== undefined ? { companyId: q.company_id as number } : {}),
+        ...(from ? { from } : {}),
+        ...(to ? { to } : {}),
+        sortBy: q.sort_by as string,
+        sortOrder: q.sort_order as 'asc',
+        limit: p.page_size,
+        offset: p.offset,
+      });
+      return ok(pageBody(await paymentsWithTransactions(db, rows), total, p));
+    },
+
+    adminGetSettlementReport: async (ctx) => {
+      const r = periodRange(String(ctx.query.period ?? '30d'), clock.now());
+      const rows = await accountsDb(db)
+        .selectFrom('booking_payments')
+        .select([
+          'currency',
+          sql<number>`count(*)`.as('payments'),
+          sql<number>`coalesce(sum(amount_minor) filter (where state not in ('PENDING', 'FAILED')), 0)`.as(
+            'authorized',
+          ),
+          sql<number>`coalesce(sum(captured_minor), 0)`.as('captured'),
+          sql<number>`coalesce(sum(refunded_minor), 0)`.as('refunded'),
+          sql<number>`coalesce(sum(captured_minor) filter (where state in ('SETTLED')), 0)`.as('settled'),
+        ])
+        .where('created_at', '>=', r.from)
+        .where('created_at', '<=', r.to)
+        .groupBy('currency')
+        .orderBy('currency')
+        .execute();
+      return ok({
+        period: r.period,
+        from: r.from.toISOString(),
+        to: r.to.toISOString(),
+        items: rows.map((x) => ({
+          currency: String(x.currency).trim(),
+          payments: num(x.payments),
+          authorized_minor: num(x.authorized),
+          captured_minor: num(x.captured),
+          refunded_minor: num(x.refunded),
+          settled_minor: num(x.settled),
+          net_minor: num(x.captured) - num(x.refunded),
+        })),
+      });
+    },
+
+    adminManualRefund: async (ctx) => {
+      const body = ctx.body as {
+        amount_minor: number;
+        currency: string;
+        reason: string;
+        notify_customer?: boolean;
+      };
+      const p = await findPayment(db, ctx.params.payment_id as number);
+      if (!p) throw notFound('payment_not_found', 'Payment not found.');
+      if (body.currency !== p.currency)
+        throw badRequest('currency_mismatch', `The payment is in ${p.currency}.`);
+      const b = await findBooking(db, p.booking_id);
+      if (!b) throw notFound('payment_not_found', 'Payment not found.');
+      if (!service) throw badRequest('refund_failed', 'No payment provider is configured.');
+      const key = `pay${p.id}:manual-refund:${idemKey(ctx)}`;
+      const write = await service.refundNow(b, p, body.amount_minor, body.reason, key);
+      return ctx.transaction(async (trx) => {
+        const pay = await write(trx);
+        await writeAudit(trx, ctx, {
+          entity: 'payment',
+          entityId: p.id,
+          action: 'manual_refund',
+          reason: body.reason,
+          changes: {
+            booking_id: b.id,
+            amount_minor: body.amount_minor,
+            currency: body.currency,
+            from: p.state,
+            to: pay.state,
+          },
+          companyId: b.company_id,
+        });
+        const [view] = await paymentsWithTransactions(trx, [pay]);
+        return ok(view);
+      });
+    },
+  };
+}

@@ -1,0 +1,114 @@
+/** Admin system: the kernel's TTL cache, the error log and a detailed health report. */
+import { sql } from 'kysely';
+import { ValidationError } from '../../kernel/errors.ts';
+import type { Routes } from '../../kernel/types.ts';
+import type { AccountsDeps } from './deps.ts';
+import { iso, num, ok, pageBody, paging } from './http.ts';
+import { componentHealth } from './reports.ts';
+import { accountsDb } from './tables.ts';
+
+/**
+ * The cache can only clear by key prefix, so a glob may use `*` only at its end (`search:*`, `*`); an
+ * exact key clears that key and everything under it as a prefix, which is what an operator means.
+ */
+function globPrefix(pattern: string): string {
+  const star = pattern.indexOf('*');
+  if (/[?[\]]/.test(pattern) || (star >= 0 && star !== pattern.length - 1)) {
+    throw new ValidationError([
+      {
+        loc: ['query', 'pattern'],
+        msg: 'Only a trailing * is supported, e.g. search:* or *.',
+        type: 'value_error',
+      },
+    ]);
+  }
+  return star >= 0 ? pattern.slice(0, -1) : pattern;
+}
+
+export function adminSystemRoutes(d: AccountsDeps): Routes {
+  const { db, clock, cache } = d;
+  return {
+    adminGetCacheStats: async () => {
+      const s = cache.stats();
+      return ok({
+        hits: s.hits,
+        misses: s.misses,
+        hit_ratio: s.hit_ratio,
+        keys: s.entries,
+        key_distribution: s.key_distribution,
+        // In-process cache: its memory is not measured separately.
+        memory_bytes: null,
+      });
+    },
+
+    adminClearCache: async (ctx) => {
+      const pattern = String(ctx.query.pattern);
+      return ok({ pattern, cleared: cache.clear(globPrefix(pattern)) });
+    },
+
+    adminListErrorLogs: async (ctx) => {
+      const p = paging(ctx);
+      let q = accountsDb(db).selectFrom('error_logs');
+      if (ctx.query.stage) q = q.where('stage', '=', ctx.query.stage as string);
+      if (ctx.query.provider) q = q.where('provider', '=', ctx.query.provider as string);
+      const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const rows = await q
+        .selectAll()
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(p.page_size)
+        .offset(p.offset)
+        .execute();
+      return ok(
+        pageBody(
+          rows.map((r) => ({
+            error_id: Number(r.id),
+            stage: r.stage,
+            provider: r.provider,
+            code: r.code,
+            message: r.message,
+            supplier_code: r.supplier_code,
+            request_id: r.request_id,
+            operation_id: r.operation_id,
+            booking_id: r.booking_id === null ? null : Number(r.booking_id),
+            created_at: iso(r.created_at) as string,
+          })),
+          n,
+          p,
+        ),
+      );
+    },
+
+    adminGetSystemHealth: async () => {
+      const components = await componentHealth(d);
+      const suppliers: Record<string, { status: 'ok' | 'degraded' | 'down'; latency_ms: number | null }> = {};
+      for (const s of d.supplierStatus ? await d.supplierStatus() : []) {
+        suppliers[s.provider] = {
+          status: s.healthy ? 'ok' : s.circuit_state === 'open' ? 'down' : 'degraded',
+          latency_ms: s.latency_ms,
+        };
+      }
+      const jobs = await sql<{ pending: number; failed: number }>`
+        select count(*) filter (where status in ('queued', 'running')) as pending,
+               count(*) filter (where status = 'failed') as failed from jobs`.execute(db);
+      const status =
+        components.database.status === 'down'
+          ? 'down'
+          : Object.values(suppliers).some((s) => s.status !== 'ok')
+            ? 'degraded'
+            : 'ok';
+      return ok({
+        status,
+        version: d.version ?? '0.0.0',
+        uptime_seconds: Math.max(
+          0,
+          (Date.now() - (d.startedAt ?? Date.now() - process.uptime() * 1000)) / 1000,
+        ),
+        components,
+        suppliers,
+        jobs: { pending: num(jobs.rows[0]?.pending), failed: num(jobs.rows[0]?.failed) },
+        timestamp: clock.now().toISOString(),
+      });
+    },
+  };
+}

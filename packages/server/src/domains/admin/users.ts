@@ -1,0 +1,216 @@
+/**
+ * Admin: users. Role, status and company changes are audited and take effect at once (the cached
+ * standing is dropped). Impersonation issues a normal access token carrying the impersonator, so every
+ * later action is audited with both identities (the audit writer reads `impersonatorId`).
+ */
+import { sql } from 'kysely';
+import { writeAudit } from '../../audit/audit-log.ts';
+import { badRequest, notFound } from '../../kernel/errors.ts';
+import type { RequestContext, Role, Routes } from '../../kernel/types.ts';
+import type { Db } from '../../storage/schema.ts';
+import { userView } from '../auth/user-view.ts';
+import type { AccountsDeps } from './deps.ts';
+import { ok, pageBody, paging } from './http.ts';
+
+const SORTS = new Set(['created_at', 'email', 'full_name', 'last_login_at']);
+const COMPANY_ROLES = new Set(['company_admin', 'company_staff']);
+
+export async function loadUser(db: Db, id: string, forUpdate = false) {
+  let q = db.selectFrom('users').selectAll().where('id', '=', id);
+  if (forUpdate) q = q.forUpdate();
+  const u = await q.executeTakeFirst();
+  if (!u) throw notFound('user_not_found', 'User not found.');
+  return u;
+}
+
+export async function userWithCompany(db: Db, id: string) {
+  const u = await loadUser(db, id);
+  const c =
+    u.company_id === null
+      ? undefined
+      : await db
+          .selectFrom('companies')
+          .select('company_code')
+          .where('id', '=', u.company_id)
+          .executeTakeFirst();
+  return userView(u, c?.company_code ?? null);
+}
+
+export function adminUserRoutes(d: AccountsDeps): Routes {
+  const { db, clock, tokens, principals } = d;
+
+  return {
+    adminListUsers: async (ctx) => {
+      const p = paging(ctx);
+      const q0 = ctx.query;
+      let q = db.selectFrom('users as u').leftJoin('companies as c', 'c.id', 'u.company_id');
+      if (q0.status) q = q.where('u.status', '=', q0.status as 'active');
+      if (q0.role) q = q.where('u.role', '=', q0.role as string);
+      if (q0.company_id !== undefined) q = q.where('u.company_id', '=', q0.company_id as number);
+      if (q0.is_active !== undefined) q = q.where('u.is_active', '=', q0.is_active as boolean);
+      if (q0.search) {
+        const like = `%${String(q0.search).toLowerCase()}%`;
+        q = q.where((eb) =>
+          eb.or([eb(sql`lower(u.email)`, 'like', like), eb(sql`lower(u.full_name)`, 'like', like)]),
+        );
+      }
+      const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const sortBy = SORTS.has(String(q0.sort_by)) ? String(q0.sort_by) : 'created_at';
+      const dir = q0.sort_order === 'asc' ? 'asc' : 'desc';
+      const rows = await q
+        .selectAll('u')
+        .select('c.company_code')
+        .orderBy(sql.ref(`u.${sortBy}`), sql.raw(`${dir} nulls last`))
+        .orderBy('u.id', dir)
+        .limit(p.page_size)
+        .offset(p.offset)
+        .execute();
+      return ok(
+        pageBody(
+          rows.map((r) => userView(r, r.company_code ?? null)),
+          n,
+          p,
+        ),
+      );
+    },
+
+    adminGetUser: async (ctx) => ok(await userWithCompany(db, String(ctx.params.user_id))),
+
+    adminUpdateUser: async (ctx) => {
+      const id = String(ctx.params.user_id);
+      const b = ctx.body as {
+        full_name?: string;
+        role?: Role;
+        status?: string;
+        company_id?: number;
+        is_active?: boolean;
+        phone?: string;
+        department?: string;
+      };
+      const res = await ctx.transaction(async (trx) => {
+        const u = await loadUser(trx, id, true);
+        if (
+          id === ctx.auth?.userId &&
+          (b.role !== undefined ||
+            b.status !== undefined ||
+            b.is_active !== undefined ||
+            b.company_id !== undefined)
+        ) {
+          throw badRequest('cannot_modify_self', 'You cannot change your own role, status or company.');
+        }
+        if (b.company_id !== undefined) {
+          const c = await trx
+            .selectFrom('companies')
+            .select('status')
+            .where('id', '=', b.company_id)
+            .executeTakeFirst();
+          if (!c || c.status === 'deleted') throw notFound('company_not_found', 'Company not found.');
+        }
+        const role = b.role ?? u.role;
+        const companyId = b.company_id ?? u.company_id;
+        if (COMPANY_ROLES.has(role) && companyId === null)
+          throw badRequest('company_required', `The role ${role} needs a company.`);
+        const set: Record<string, unknown> = { updated_at: clock.now() };
+        const changes: Record<string, unknown> = {};
+        for (const k of [
+          'full_name',
+          'role',
+          'status',
+          'company_id',
+          'is_active',
+          'phone',
+          'department',
+        ] as const) {
+          if (b[k] !== undefined && b[k] !== u[k]) {
+            set[k] = b[k];
+            changes[k] = { from: u[k], to: b[k] };
+          }
+        }
+        // Re-activation clears a suspension and its reason.
+        if (b.status === 'active') Object.assign(set, { suspended_until: null, status_reason: null });
+        if (b.role === 'super_admin') set.company_id = null;
+        await trx.updateTable('users').set(set).where('id', '=', id).execute();
+        const action = changes.role
+          ? 'role_changed'
+          : changes.status || changes.is_active
+            ? 'status_changed'
+            : 'updated';
+        await writeAudit(trx, ctx, { entity: 'user', entityId: id, action, changes, companyId });
+        return ok(await userWithCompany(trx, id));
+      });
+      principals.invalidate(id);
+      return res;
+    },
+
+    adminImpersonateUser: async (ctx) => {
+      const id = String(ctx.params.user_id);
+      const reason = (ctx.body as { reason: string }).reason;
+      const admin = ctx.auth as NonNullable<RequestContext['auth']>;
+      return ctx.transaction(async (trx) => {
+        const u = await loadUser(trx, id);
+        if (id === admin.userId || u.role === 'super_admin')
+          throw badRequest('cannot_impersonate', 'A super_admin cannot be impersonated.');
+        if (admin.impersonatorId)
+          throw badRequest(
+            'cannot_impersonate',
+            'An impersonation token cannot start another impersonation.',
+          );
+        if (u.status !== 'active' || !u.is_active)
+          throw badRequest(
+            'cannot_impersonate',
+            `The user is ${u.status}; only active users can be impersonated.`,
+          );
+        const token = await tokens.signAccess({
+          userId: u.id,
+          email: u.email,
+          role: u.role as Role,
+          companyId: u.company_id,
+          impersonatorId: admin.userId,
+        });
+        await writeAudit(trx, ctx, {
+          entity: 'user',
+          entityId: id,
+          action: 'impersonated',
+          reason,
+          changes: { impersonator_id: admin.userId, expires_in: tokens.accessTokenTtl() },
+          companyId: u.company_id,
+        });
+        return ok({
+          access_token: token,
+          token_type: 'bearer' as const,
+          expires_in: tokens.accessTokenTtl(),
+          user: await userWithCompany(trx, id),
+          impersonator_id: admin.userId,
+        });
+      });
+    },
+
+    adminSuspendUser: async (ctx) => {
+      const id = String(ctx.params.user_id);
+      const b = ctx.body as { reason: string; duration_hours?: number };
+      if (id === ctx.auth?.userId) throw badRequest('cannot_suspend_self', 'You cannot suspend yourself.');
+      const res = await ctx.transaction(async (trx) => {
+        const u = await loadUser(trx, id, true);
+        const now = clock.now();
+        const until =
+          b.duration_hours === undefined ? null : new Date(now.getTime() + b.duration_hours * 3_600_000);
+        await trx
+          .updateTable('users')
+          .set({ status: 'suspended', suspended_until: until, status_reason: b.reason, updated_at: now })
+          .where('id', '=', id)
+          .execute();
+        await writeAudit(trx, ctx, {
+          entity: 'user',
+          entityId: id,
+          action: 'suspended',
+          reason: b.reason,
+          changes: { from: u.status, to: 'suspended', suspended_until: until?.toISOString() ?? null },
+          companyId: u.company_id,
+        });
+        return ok(await userWithCompany(trx, id));
+      });
+      principals.invalidate(id);
+      return res;
+    },
+  };
+}

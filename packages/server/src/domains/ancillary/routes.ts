@@ -1,0 +1,22 @@
+import type { RequestContext, Routes } from '../../kernel/types.ts';
+import type { AncillaryService } from './service.ts';
+
+const ok = (fn: (ctx: RequestContext) => Promise<unknown>) => async (ctx: RequestContext) => ({
+  status: 200,
+  body: await fn(ctx),
+});
+
+export function ancillaryRoutes(a: AncillaryService): Routes {
+  return {
+    getSeatMap: ok((c) => a.seatMap(c)),
+    selectSeat: ok((c) => a.selectSeat(c)),
+    selectSeatsBatch: ok((c) => a.selectBatch(c)),
+    issueSeats: ok((c) => a.issueSeats(c)),
+    getBaggage: ok((c) => a.baggage(c)),
+    addSpecialServiceRequest: ok((c) => a.addSsr(c)),
+    getAncillaryCatalogue: ok((c) => a.catalogue(c)),
+    purchaseAncillaries: ok((c) => a.purchase(c)),
+    issueAncillaryEmds: ok((c) => a.issueEmds(c)),
+    cancelAncillaries: ok((c) => a.cancel(c)),
+  };
+}

@@ -1,0 +1,379 @@
+/**
+ * Seats, baggage, SSRs and paid ancillaries: catalogue -> purchase (held, one TSM per service) -> EMD
+ * issuance -> cancel (issued EMD voided, unissued service removed, cancelled/refunded skipped).
+ */
+import { createHash } from 'node:crypto';
+import { badRequest, notFound } from '../../kernel/errors.ts';
+import type { RequestContext } from '../../kernel/types.ts';
+import {
+  type AncillaryPurchaseProduct,
+  type FlightSupplier,
+  type SeatRequest,
+  SupplierError,
+  type SupplierFlightOffer,
+} from '../../suppliers/ports.ts';
+import type { BookingDeps } from '../booking/deps.ts';
+import { type BookingRow, loadBooking } from '../booking/store.ts';
+import { flightSupplierOf, supplierFailure } from '../booking/suppliers.ts';
+import { nextAncillaryStatus } from './state-machine.ts';
+import {
+  ancillaryView,
+  insertAncillary,
+  listAncillaries,
+  pendingSeats,
+  saveSeats,
+  updateAncillary,
+} from './store.ts';
+
+export class AncillaryService {
+  readonly #d: BookingDeps;
+  constructor(d: BookingDeps) {
+    this.#d = d;
+  }
+
+  async #ctx(ctx: RequestContext, capability: 'seats' | 'ancillaries' | null, unsupportedCode: string) {
+    const b = await loadBooking(this.#d.db, ctx, ctx.params.booking_id);
+    const supplier = flightSupplierOf(this.#d.suppliers, b.supplier);
+    if (capability && !supplier.capabilities[capability])
+      throw badRequest(unsupportedCode, `Supplier ${b.supplier} does not support this.`);
+    if (!b.supplier_order_ref) throw badRequest(unsupportedCode, 'The booking has no supplier order yet.');
+    return { b, supplier, orderRef: b.supplier_order_ref };
+  }
+
+  async seatMap(ctx: RequestContext) {
+    const { b, supplier, orderRef } = await this.#ctx(ctx, 'seats', 'seats_unsupported');
+    try {
+      return { booking_id: b.id, seat_maps: await supplier.seatMap(orderRef, { signal: ctx.signal }) };
+    } catch (err) {
+      return supplierFailure(err, {
+        failed: 'seats_unsupported',
+        unsupported: 'seats_unsupported',
+        notFound: 'booking_not_found',
+      });
+    }
+  }
+
+  #checkSeat(b: BookingRow, s: SeatRequest) {
+    if (!b.flights.some((f) => f.segment_id === s.segment_id))
+      throw notFound('segment_not_found', `Segment ${s.segment_id} is not on the booking.`);
+    if (!b.passengers.some((p) => p.passenger_id === s.passenger_id))
+      throw badRequest('invalid_passenger', `Passenger ${s.passenger_id} is not on the booking.`);
+  }
+
+  async selectSeat(ctx: RequestContext) {
+    const { b, supplier, orderRef } = await this.#ctx(ctx, 'seats', 'seats_unsupported');
+    const req = {
+      segment_id: String(ctx.query.segment_id),
+      seat_number: String(ctx.query.seat_number),
+      passenger_id: String(ctx.query.passenger_id),
+    };
+    this.#checkSeat(b, req);
+    const [r] = await this.#request(supplier, orderRef, [req], ctx.signal);
+    if (!r || !r.accepted)
+      throw badRequest('seat_unavailable', r?.reason ?? `Seat ${req.seat_number} is not available.`);
+    await saveSeats(this.#d.db, b.id, [r], this.#d.clock.now());
+    return { ...r, booking_id: b.id };
+  }
+
+  async #request(supplier: FlightSupplier, orderRef: string, seats: SeatRequest[], signal: AbortSignal) {
+    try {
+      return await supplier.requestSeats(orderRef, seats, { signal });
+    } catch (err) {
+      return supplierFailure(err, { failed: 'seat_reservation_failed', unsupported: 'seats_unsupported' });
+    }
+  }
+
+  /** Partial success is normal: each seat reports its own outcome; the batch never fails as a whole. */
+  async selectBatch(ctx: RequestContext) {
+    const { b, supplier, orderRef } = await this.#ctx(ctx, 'seats', 'seats_unsupported');
+    const seats = (ctx.body as { seats: SeatRequest[] }).seats;
+    for (const s of seats) this.#checkSeat(b, s);
+    const results = await this.#request(supplier, orderRef, seats, ctx.signal);
+    await saveSeats(this.#d.db, b.id, results, this.#d.clock.now());
+    return {
+      booking_id: b.id,
+      requested: seats.length,
+      stored: results.filter((r) => r.accepted).length,
+      results,
+    };
+  }
+
+  async issueSeats(ctx: RequestContext) {
+    const { b, supplier, orderRef } = await this.#ctx(ctx, 'seats', 'paid_seats_unavailable');
+    const issue = ctx.query.issue_emd_documents !== false;
+    if ((await pendingSeats(this.#d.db, b.id)).length === 0)
+      throw badRequest('no_pending_seats', 'No chargeable seat is waiting to be priced.');
+    let r: Awaited<ReturnType<FlightSupplier['issueSeats']>>;
+    try {
+      r = await supplier.issueSeats(orderRef, issue, { signal: ctx.signal });
+    } catch (err) {
+      return supplierFailure(err, { failed: 'seat_pricing_failed', unsupported: 'paid_seats_unavailable' });
+    }
+    await saveSeats(this.#d.db, b.id, r.priced, this.#d.clock.now());
+    return {
+      booking_id: b.id,
+      priced: r.priced,
+      emds: issue ? r.emds : [],
+      documents_issued: issue && r.emds.length > 0,
+    };
+  }
+
+  async baggage(ctx: RequestContext) {
+    const b = await loadBooking(this.#d.db, ctx, ctx.params.booking_id);
+    const offer = b.offer as unknown as SupplierFlightOffer;
+    const allowances = b.passengers.flatMap((p) =>
+      b.flights.map((f) => ({
+        passenger_id: String(p.passenger_id),
+        segment_id: String(f.segment_id),
+        cabin_bags: offer.baggage?.cabin_bags ?? 0,
+        checked_bags: p.type === 'INF' ? 0 : (offer.baggage?.checked_bags ?? 0),
+        checked_bag_weight_kg: offer.baggage?.checked_bag_weight_kg ?? null,
+      })),
+    );
+    const purchased = (await listAncillaries(this.#d.db, b.id)).filter(
+      (a) => a.code.startsWith('XBAG') || a.kind === 'bag' || a.rfic === 'C',
+    );
+    let bagOptions: unknown[] = [];
+    const supplier = this.#d.suppliers.flight(b.supplier);
+    if (supplier && !['ticketed', 'cancelled', 'refunded', 'expired'].includes(b.status)) {
+      // Bags that can still be bought come from the offer; an expired offer simply has none left.
+      bagOptions = await supplier
+        .price({ ...offer, supplier_ref: b.supplier_ref }, { bags: true }, { signal: ctx.signal })
+        .then((p) => p.bag_options ?? [])
+        .catch(() => []);
+    }
+    return {
+      booking_id: b.id,
+      allowances,
+      purchased_bags: purchased.map(ancillaryView),
+      bag_options: bagOptions,
+    };
+  }
+
+  async addSsr(ctx: RequestContext) {
+    const b = await loadBooking(this.#d.db, ctx, ctx.params.booking_id);
+    const supplier = flightSupplierOf(this.#d.suppliers, b.supplier);
+    if (!b.supplier_order_ref)
+      throw badRequest('ssr_not_available', 'The booking has no supplier order yet.');
+    const q = ctx.query as {
+      ssr_code: string;
+      free_text?: string;
+      segment_id?: string;
+      passenger_id?: string;
+    };
+    const segment = q.segment_id === undefined ? undefined : this.#segment(b, q.segment_id);
+    if (q.passenger_id !== undefined) {
+      const n = Number(q.passenger_id);
+      if (!Number.isInteger(n) || n < 1 || n > b.passengers.length)
+        throw badRequest('invalid_ssr', `Passenger ${q.passenger_id} is not on the booking.`);
+    }
+    try {
+      const r = await supplier.addSsr(
+        b.supplier_order_ref,
+        {
+          code: q.ssr_code,
+          free_text: q.free_text ?? '',
+          ...(segment ? { segment_id: segment } : {}),
+          ...(q.passenger_id ? { passenger_id: q.passenger_id } : {}),
+        },
+        { signal: ctx.signal },
+      );
+      return {
+        booking_id: b.id,
+        ssr_id: r.ssr_id,
+        status: r.status,
+        code: q.ssr_code,
+        free_text: q.free_text ?? '',
+        segment_id: segment ?? null,
+        passenger_id: q.passenger_id ?? null,
+      };
+    } catch (err) {
+      return supplierFailure(err, { failed: 'invalid_ssr', unsupported: 'ssr_not_available' });
+    }
+  }
+
+  /** segment_id: a flight id (s1), a route code (LHRDXB) or a 1-based number. */
+  #segment(b: BookingRow, ref: string): string {
+    const flights = b.flights as { segment_id: string; origin: string; destination: string }[];
+    const hit = /^[0-9]+$/.test(ref)
+      ? flights[Number(ref) - 1]
+      : flights.find((f) => f.segment_id === ref || `${f.origin}${f.destination}` === ref.toUpperCase());
+    if (!hit) throw notFound('segment_not_found', `Segment ${ref} is not on the booking.`);
+    return hit.segment_id;
+  }
+
+  async catalogue(ctx: RequestContext) {
+    const { b, supplier, orderRef } = await this.#ctx(ctx, 'ancillaries', 'ancillaries_unsupported');
+    const group = (ctx.query.service_group ?? '') as '' | 'BG' | 'ST' | 'ML';
+    try {
+      const items = await supplier.ancillaryCatalogue(orderRef, group, { signal: ctx.signal });
+      return {
+        booking_id: b.id,
+        service_group: group,
+        items: items.map((i) => ({ ...i, code: alias(i.code) })),
+      };
+    } catch (err) {
+      return supplierFailure(err, { failed: 'catalogue_failed', unsupported: 'ancillaries_unsupported' });
+    }
+  }
+
+  async purchase(ctx: RequestContext) {
+    const { b, supplier, orderRef } = await this.#ctx(ctx, 'ancillaries', 'ancillaries_unsupported');
+    const products = (ctx.body as { products: AncillaryPurchaseProduct[] }).products;
+    for (const p of products) {
+      for (const id of p.customer_ref_ids)
+        if (!b.passengers.some((x) => x.passenger_id === id))
+          throw badRequest('invalid_product', `Passenger ${id} is not on the booking.`);
+      for (const s of p.segment_ref_ids.split(/\s+/).filter(Boolean))
+        if (!b.flights.some((f) => f.segment_id === s))
+          throw badRequest('invalid_product', `Segment ${s} is not on the booking.`);
+    }
+    let bought: Awaited<ReturnType<FlightSupplier['purchaseAncillaries']>>;
+    try {
+      const catalogue = products.some((p) => isAlias(p.code))
+        ? await supplier.ancillaryCatalogue(orderRef, '', { signal: ctx.signal })
+        : [];
+      const real = products.map((p) => ({
+        ...p,
+        code: catalogue.find((i) => alias(i.code) === p.code)?.code ?? p.code,
+      }));
+      bought = (await supplier.purchaseAncillaries(orderRef, real, { signal: ctx.signal })).map((x) => ({
+        ...x,
+        code: alias(x.code),
+      }));
+    } catch (err) {
+      if (err instanceof SupplierError && err.kind === 'invalid_request')
+        throw badRequest('invalid_product', err.message);
+      return supplierFailure(err, { failed: 'purchase_failed', unsupported: 'ancillaries_unsupported' });
+    }
+    const now = this.#d.clock.now();
+    const rows = await this.#d.db.transaction().execute(async (trx) => {
+      const out = [];
+      for (const [i, p] of bought.entries()) {
+        const src = products.find((x) => x.code === p.code) ?? products[i] ?? products[0];
+        out.push(
+          await insertAncillary(
+            trx,
+            {
+              booking_id: b.id,
+              kind: src?.rfic === 'C' ? 'bag' : 'service',
+              code: p.code,
+              rfic: src?.rfic ?? '',
+              rfisc: src?.rfisc ?? '',
+              booking_method: src?.booking_method ?? '',
+              provider: src?.provider ?? b.supplier,
+              tsm_reference: p.tsm_reference,
+              emd_number: null,
+              status: 'held',
+              passenger_ids: p.passenger_ids,
+              segment_ids: p.segment_ids,
+              price: p.price,
+            },
+            now,
+          ),
+        );
+      }
+      return out;
+    });
+    return {
+      booking_id: b.id,
+      tsm_references: rows.map((r) => r.tsm_reference),
+      ancillaries: rows.map(ancillaryView),
+    };
+  }
+
+  /** Omitted tsm_references: every held TSM. EMD numbers are those the supplier reads back. */
+  async issueEmds(ctx: RequestContext) {
+    const { b, supplier, orderRef } = await this.#ctx(ctx, 'ancillaries', 'ancillaries_unsupported');
+    const all = await listAncillaries(this.#d.db, b.id);
+    const wanted = (ctx.body as { tsm_references?: string[] } | undefined)?.tsm_references;
+    if (wanted)
+      for (const t of wanted)
+        if (!all.some((a) => a.tsm_reference === t))
+          throw notFound('ancillary_not_found', `TSM ${t} is not on the booking.`);
+    const held = all.filter(
+      (a) => nextAncillaryStatus(a.status, 'issue') && (!wanted || wanted.includes(a.tsm_reference)),
+    );
+    if (held.length === 0)
+      throw badRequest('no_pending_ancillaries', 'No held ancillary is waiting for an EMD.');
+    let emds: Awaited<ReturnType<FlightSupplier['issueEmds']>>;
+    try {
+      emds = await supplier.issueEmds(
+        orderRef,
+        held.map((a) => a.tsm_reference),
+        { signal: ctx.signal },
+      );
+    } catch (err) {
+      return supplierFailure(err, { failed: 'emd_issue_failed', unsupported: 'ancillaries_unsupported' });
+    }
+    const now = this.#d.clock.now();
+    await this.#d.db.transaction().execute(async (trx) => {
+      for (const a of held) {
+        const e = emds.find((x) => x.tsm_reference === a.tsm_reference);
+        if (e)
+          await updateAncillary(
+            trx,
+            a.id,
+            { status: nextAncillaryStatus(a.status, 'issue') as string, emd_number: e.emd_number },
+            now,
+          );
+      }
+    });
+    const after = await listAncillaries(this.#d.db, b.id);
+    return { booking_id: b.id, emds, ancillaries: after.map(ancillaryView) };
+  }
+
+  /** Per item: issued EMD voided, unissued service removed; cancelled or refunded ones skipped. */
+  async cancel(ctx: RequestContext) {
+    const { b, supplier, orderRef } = await this.#ctx(ctx, 'ancillaries', 'unsupported_provider');
+    const all = await listAncillaries(this.#d.db, b.id);
+    const ids = (ctx.body as { ancillary_ids?: number[] } | undefined)?.ancillary_ids;
+    if (ids)
+      for (const id of ids)
+        if (!all.some((a) => a.id === id))
+          throw notFound('ancillary_not_found', `Ancillary ${id} is not on the booking.`);
+    const chosen = ids ? all.filter((a) => ids.includes(a.id)) : all;
+    const results: {
+      ancillary_id: number;
+      outcome: 'voided' | 'removed' | 'skipped' | 'failed';
+      reason: string | null;
+    }[] = [];
+    for (const a of chosen) {
+      const next = nextAncillaryStatus(a.status, 'cancel');
+      if (!next) {
+        results.push({ ancillary_id: a.id, outcome: 'skipped', reason: `already ${a.status}` });
+        continue;
+      }
+      try {
+        const r = await supplier.cancelAncillary(
+          orderRef,
+          { tsm_reference: a.tsm_reference, emd_number: a.emd_number },
+          { signal: ctx.signal },
+        );
+        await updateAncillary(
+          this.#d.db,
+          a.id,
+          { status: r.outcome === 'voided' ? 'voided' : 'removed' },
+          this.#d.clock.now(),
+        );
+        results.push({ ancillary_id: a.id, outcome: r.outcome, reason: null });
+      } catch (err) {
+        if (err instanceof SupplierError && err.kind === 'unsupported' && chosen.length === 1) {
+          throw badRequest('unsupported_provider', err.message);
+        }
+        results.push({ ancillary_id: a.id, outcome: 'failed', reason: (err as Error).message });
+      }
+    }
+    return { booking_id: b.id, results };
+  }
+}
+
+/**
+ * The contract caps an ancillary code at 10 characters (an airline service code), but some suppliers
+ * identify services by long ids (Duffel `ase_…`). Such ids are shown as a stable hashed alias and mapped
+ * back through the supplier's catalogue at purchase.
+ */
+const ALIAS = /^~[0-9a-z]{9}$/;
+export const alias = (code: string) =>
+  code.length <= 10 ? code : `~${createHash('sha1').update(code).digest('hex').slice(0, 9)}`;
+const isAlias = (code: string) => ALIAS.test(code);

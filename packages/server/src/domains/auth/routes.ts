@@ -1,0 +1,26 @@
+import type { Routes } from '../../kernel/types.ts';
+import type { AuthService, RegisterInput } from './service.ts';
+
+export function authRoutes(deps: { auth: AuthService }): Routes {
+  const { auth } = deps;
+  return {
+    registerUser: async (ctx) => ({ status: 200, body: await auth.register(ctx, ctx.body as RegisterInput) }),
+    verifyEmail: async (ctx) => ({
+      status: 200,
+      body: await auth.verifyEmail(ctx, ctx.query.access_token as string | undefined),
+    }),
+    login: async (ctx) => ({
+      status: 200,
+      body: await auth.login(ctx, ctx.body as { email: string; password: string }),
+    }),
+    getCurrentUser: async (ctx) => ({ status: 200, body: await auth.me(ctx) }),
+    refreshToken: async (ctx) => ({
+      status: 200,
+      body: await auth.refresh(ctx, (ctx.body as { refresh_token: string }).refresh_token),
+    }),
+    logout: async (ctx) => ({
+      status: 200,
+      body: await auth.logout((ctx.body as { refresh_token: string }).refresh_token),
+    }),
+  };
+}

@@ -1,0 +1,435 @@
+import { writeAudit } from '../../audit/audit-log.ts';
+import type { Clock } from '../../internal/clock.ts';
+import type { Config } from '../../internal/config.ts';
+import { newId, newSecretToken, sha256 } from '../../internal/ids.ts';
+import { dummyHash, hashPassword, verifyPassword } from '../../internal/passwords.ts';
+import { TokenError, type TokenService } from '../../internal/tokens.ts';
+import { badRequest, forbidden, HttpError, tooManyRequests, unauthorized } from '../../kernel/errors.ts';
+import { type PrincipalStore, standing } from '../../kernel/principal.ts';
+import type { RequestContext, Role } from '../../kernel/types.ts';
+import type { Mailer } from '../../mail/mailer.ts';
+import type { RateLimitStore } from '../../rate-limit/rate-limit-store.ts';
+import type { Db } from '../../storage/schema.ts';
+import { userView } from './user-view.ts';
+
+export interface AuthDeps {
+  db: Db;
+  clock: Clock;
+  config: Pick<Config, 'publicBaseUrl' | 'refreshTokenTtlSeconds' | 'rateLimits'>;
+  tokens: TokenService;
+  mailer: Mailer;
+  rateLimits: RateLimitStore;
+  principals: PrincipalStore;
+}
+
+export interface RegisterInput {
+  email: string;
+  password: string;
+  full_name: string;
+  role?: string;
+  company_code?: string;
+  user_code?: string;
+  department?: string;
+  phone?: string;
+  registration_type?: string;
+  invite_code?: string;
+}
+
+/** Roles a person may give themselves. Company roles come only from an invitation. */
+const SELF_SERVICE_ROLES: ReadonlySet<string> = new Set(['customer']);
+
+const credentialsError = () => unauthorized('invalid_credentials', 'Wrong email or password.');
+
+export class AuthService {
+  readonly #d: AuthDeps;
+  constructor(deps: AuthDeps) {
+    this.#d = deps;
+  }
+
+  async #companyCode(companyId: number | null): Promise<string | null> {
+    if (companyId === null) return null;
+    const c = await this.#d.db
+      .selectFrom('companies')
+      .select('company_code')
+      .where('id', '=', companyId)
+      .executeTakeFirst();
+    return c?.company_code ?? null;
+  }
+
+  async #limit(bucket: string, rule: { limit: number; windowSeconds: number }) {
+    const d = await this.#d.rateLimits.hit(bucket, rule);
+    if (!d.allowed) throw tooManyRequests(d.retryAfterSeconds, 'Too many attempts; retry later.');
+  }
+
+  /**
+   * Self-registration. Whatever `role` is sent, it grants at most `customer`; a valid `invite_code`
+   * grants exactly the invitation's role and company (and proves the address, so no verification mail).
+   */
+  async register(ctx: RequestContext, input: RegisterInput) {
+    await this.#limit(`register-ip:${ctx.ip}`, this.#d.config.rateLimits.loginIp);
+    const email = input.email.trim().toLowerCase();
+    const now = this.#d.clock.now();
+    let role: Role = 'customer';
+    let companyId: number | null = null;
+    let verified = false;
+
+    if (input.invite_code) {
+      const inv = await this.#d.db
+        .selectFrom('invitations')
+        .selectAll()
+        .where('code', '=', sha256(input.invite_code))
+        .executeTakeFirst();
+      if (!inv || inv.used_at || new Date(inv.expires_at) <= now || inv.email.toLowerCase() !== email) {
+        throw badRequest('invalid_invite_code', 'The invitation code is not valid for this email address.');
+      }
+      role = inv.role as Role;
+      companyId = inv.company_id;
+      verified = true;
+    } else {
+      const requested = input.role ?? 'customer';
+      if (!SELF_SERVICE_ROLES.has(requested)) {
+        throw badRequest(
+          'role_not_allowed',
+          `The role ${requested} cannot be self-registered; it needs an invitation.`,
+        );
+      }
+      if (input.company_code) {
+        const c = await this.#d.db
+          .selectFrom('companies')
+          .select(['id', 'status'])
+          .where('company_code', '=', input.company_code)
+          .executeTakeFirst();
+        if (c?.status !== 'active' || !c) throw badRequest('invalid_company_code', 'Unknown company code.');
+        companyId = c.id;
+      }
+    }
+
+    const exists = await this.#d.db
+      .selectFrom('users')
+      .select('id')
+      .where((eb) => eb(eb.fn('lower', ['email']), '=', email))
+      .executeTakeFirst();
+    if (exists) throw badRequest('email_already_registered', 'This email address is already registered.');
+
+    const id = newId();
+    const passwordHash = await hashPassword(input.password);
+    const user = await this.#d.db.transaction().execute(async (trx) => {
+      if (input.invite_code) {
+        const used = await trx
+          .updateTable('invitations')
+          .set({ used_at: now })
+          .where('code', '=', sha256(input.invite_code))
+          .where('used_at', 'is', null)
+          .executeTakeFirst();
+        if (Number(used.numUpdatedRows) !== 1) {
+          throw badRequest('invalid_invite_code', 'The invitation code is not valid for this email address.');
+        }
+      }
+      const row = await trx
+        .insertInto('users')
+        .values({
+          id,
+          email,
+          password_hash: passwordHash,
+          full_name: input.full_name,
+          role,
+          status: verified ? 'active' : 'pending',
+          company_id: companyId,
+          phone: input.phone ?? null,
+          department: input.department ?? null,
+          user_code: input.user_code ?? null,
+          email_verified_at: verified ? now : null,
+          created_at: now,
+          updated_at: now,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow()
+        .catch((err: { code?: string }) => {
+          if (err.code === '23505')
+            throw badRequest('email_already_registered', 'This email address is already registered.');
+          throw err;
+        });
+      if (input.invite_code) {
+        await trx
+          .updateTable('invitations')
+          .set({ used_by: id })
+          .where('code', '=', sha256(input.invite_code))
+          .execute();
+      }
+      await writeAudit(trx, ctx, {
+        entity: 'user',
+        entityId: id,
+        action: 'registered',
+        reason: input.invite_code ? 'invitation accepted' : 'self-registration',
+        changes: { role, company_id: companyId, status: row.status },
+        companyId,
+      });
+      return row;
+    });
+
+    if (!verified) await this.sendVerification(user.id, user.email, user.full_name);
+    return {
+      user: userView(user, await this.#companyCode(user.company_id)),
+      verification_required: !verified,
+      message: verified
+        ? 'Registered. You can log in now.'
+        : 'Registered. Follow the link in the verification email, then log in.',
+    };
+  }
+
+  async sendVerification(userId: string, email: string, fullName: string) {
+    const token = await this.#d.tokens.signEmailVerification(userId, email);
+    const link = `${this.#d.config.publicBaseUrl}/api/v1/auth/verify-email?access_token=${encodeURIComponent(token)}&type=signup`;
+    await this.#d.mailer.send({
+      to: email,
+      subject: 'Verify your email address',
+      text: `Hello ${fullName},\n\nConfirm your email address by opening this link:\n\n${link}\n\nThe link expires in ${Math.round(this.#d.tokens.verifyTtlSeconds / 3600)} hours.\n`,
+    });
+    return link;
+  }
+
+  async verifyEmail(ctx: RequestContext, token: string | undefined) {
+    if (!token) throw badRequest('verification_token_invalid', 'The verification link has no token.');
+    let claims: { userId: string; email: string };
+    try {
+      claims = await this.#d.tokens.verifyEmailVerification(token);
+    } catch (err) {
+      if (err instanceof TokenError && err.reason === 'expired') {
+        throw badRequest(
+          'verification_token_expired',
+          'The verification link has expired; register again or ask for a new one.',
+        );
+      }
+      throw badRequest('verification_token_invalid', 'The verification link is not valid.');
+    }
+    const now = this.#d.clock.now();
+    return this.#d.db.transaction().execute(async (trx) => {
+      const u = await trx
+        .selectFrom('users')
+        .selectAll()
+        .where('id', '=', claims.userId)
+        .forUpdate()
+        .executeTakeFirst();
+      if (!u || u.email.toLowerCase() !== claims.email.toLowerCase()) {
+        throw badRequest('verification_token_invalid', 'The verification link is not valid.');
+      }
+      if (!u.email_verified_at) {
+        await trx
+          .updateTable('users')
+          .set({
+            email_verified_at: now,
+            status: u.status === 'pending' ? 'active' : u.status,
+            updated_at: now,
+          })
+          .where('id', '=', u.id)
+          .execute();
+        await writeAudit(trx, ctx, {
+          entity: 'user',
+          entityId: u.id,
+          action: 'email_verified',
+          reason: 'verification link followed',
+          changes: { status: { from: u.status, to: u.status === 'pending' ? 'active' : u.status } },
+          companyId: u.company_id,
+        });
+      }
+      this.#d.principals.invalidate(u.id);
+      return { verified: true, email: u.email, message: 'Email address verified. You can log in now.' };
+    });
+  }
+
+  async #issue(
+    user: { id: string; email: string; role: string; company_id: number | null },
+    familyId?: string,
+  ) {
+    const now = this.#d.clock.now();
+    const access = await this.#d.tokens.signAccess({
+      userId: user.id,
+      email: user.email,
+      role: user.role as Role,
+      companyId: user.company_id,
+    });
+    const refresh = newSecretToken();
+    const refreshId = newId();
+    await this.#d.db
+      .insertInto('refresh_tokens')
+      .values({
+        id: refreshId,
+        user_id: user.id,
+        token_hash: sha256(refresh),
+        family_id: familyId ?? refreshId,
+        expires_at: new Date(now.getTime() + this.#d.config.refreshTokenTtlSeconds * 1000),
+        created_at: now,
+      })
+      .execute();
+    return { access, refresh, refreshId };
+  }
+
+  async #tokenResponse(userId: string, familyId?: string) {
+    const u = await this.#d.db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', userId)
+      .executeTakeFirstOrThrow();
+    const t = await this.#issue(u, familyId);
+    return {
+      body: {
+        access_token: t.access,
+        token_type: 'bearer' as const,
+        expires_in: this.#d.tokens.accessTokenTtl(),
+        refresh_token: t.refresh,
+        user: userView(u, await this.#companyCode(u.company_id)),
+      },
+      refreshId: t.refreshId,
+    };
+  }
+
+  #assertMayLogIn(p: Awaited<ReturnType<PrincipalStore['get']>>) {
+    switch (standing(p, this.#d.clock.now())) {
+      case 'user_suspended':
+        throw forbidden('account_suspended', 'This account is suspended.');
+      case 'user_inactive':
+        throw forbidden('account_inactive', 'This account is not active.');
+      case 'company_suspended':
+        throw forbidden('company_suspended', "This account's company is suspended.");
+      case 'gone':
+        throw credentialsError();
+      case 'ok':
+    }
+  }
+
+  /**
+   * Rate limited per address and per account before the password is even checked. An unverified
+   * address cannot log in (403 `email_not_verified`): the account would otherwise be usable by whoever
+   * typed someone else's email address.
+   */
+  async login(ctx: RequestContext, input: { email: string; password: string }) {
+    const email = input.email.trim().toLowerCase();
+    await this.#limit(`login-ip:${ctx.ip}`, this.#d.config.rateLimits.loginIp);
+    await this.#limit(`login-account:${email}`, this.#d.config.rateLimits.loginAccount);
+    const u = await this.#d.db
+      .selectFrom('users')
+      .selectAll()
+      .where((eb) => eb(eb.fn('lower', ['email']), '=', email))
+      .executeTakeFirst();
+    const ok = await verifyPassword(input.password, u?.password_hash ?? (await dummyHash()));
+    if (!u || !ok) throw credentialsError();
+    if (!u.email_verified_at) {
+      throw forbidden(
+        'email_not_verified',
+        'Verify your email address first: follow the link in the verification email.',
+      );
+    }
+    this.#d.principals.invalidate(u.id);
+    this.#assertMayLogIn(await this.#d.principals.get(u.id));
+    await this.#d.rateLimits.reset(`login-account:${email}`);
+    await this.#d.db
+      .updateTable('users')
+      .set({ last_login_at: this.#d.clock.now() })
+      .where('id', '=', u.id)
+      .execute();
+    return (await this.#tokenResponse(u.id)).body;
+  }
+
+  /**
+   * Rotation: the presented refresh token is spent and a new one issued in its family. Presenting a
+   * spent token again means it leaked: the whole family is revoked.
+   */
+  async refresh(ctx: RequestContext, refreshToken: string) {
+    await this.#limit(`refresh-ip:${ctx.ip}`, this.#d.config.rateLimits.loginIp);
+    const now = this.#d.clock.now();
+    const row = await this.#d.db
+      .selectFrom('refresh_tokens')
+      .selectAll()
+      .where('token_hash', '=', sha256(refreshToken))
+      .executeTakeFirst();
+    const invalid = () =>
+      unauthorized('invalid_refresh_token', 'The refresh token is unknown, expired or revoked.');
+    if (!row || new Date(row.expires_at) <= now) throw invalid();
+    if (row.revoked_at) {
+      await this.#d.db
+        .updateTable('refresh_tokens')
+        .set({ revoked_at: now })
+        .where('family_id', '=', row.family_id)
+        .where('revoked_at', 'is', null)
+        .execute();
+      ctx.log.warn({ user_id: row.user_id }, 'refresh token reuse: family revoked');
+      throw invalid();
+    }
+    const spent = await this.#d.db
+      .updateTable('refresh_tokens')
+      .set({ revoked_at: now })
+      .where('id', '=', row.id)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    if (Number(spent.numUpdatedRows) !== 1) throw invalid();
+    this.#d.principals.invalidate(row.user_id);
+    this.#assertMayLogIn(await this.#d.principals.get(row.user_id));
+    const out = await this.#tokenResponse(row.user_id, row.family_id);
+    await this.#d.db
+      .updateTable('refresh_tokens')
+      .set({ replaced_by: out.refreshId })
+      .where('id', '=', row.id)
+      .execute();
+    return out.body;
+  }
+
+  async logout(refreshToken: string) {
+    await this.#d.db
+      .updateTable('refresh_tokens')
+      .set({ revoked_at: this.#d.clock.now() })
+      .where('token_hash', '=', sha256(refreshToken))
+      .where('revoked_at', 'is', null)
+      .execute();
+    return { revoked: true };
+  }
+
+  async me(ctx: RequestContext) {
+    if (!ctx.auth) throw unauthorized('not_authenticated', 'Authentication required.');
+    const u = await this.#d.db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', ctx.auth.userId)
+      .executeTakeFirst();
+    if (!u) throw new HttpError(401, 'invalid_token', 'The access token names no current user.');
+    return userView(u, await this.#companyCode(u.company_id));
+  }
+
+  /** Creates the super_admin on first start (pre-verified). An existing account is left untouched. */
+  async seedAdmin(email: string, password: string): Promise<{ created: boolean }> {
+    const lower = email.trim().toLowerCase();
+    const exists = await this.#d.db
+      .selectFrom('users')
+      .select('id')
+      .where((eb) => eb(eb.fn('lower', ['email']), '=', lower))
+      .executeTakeFirst();
+    if (exists) return { created: false };
+    const now = this.#d.clock.now();
+    const id = newId();
+    const passwordHash = await hashPassword(password);
+    await this.#d.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('users')
+        .values({
+          id,
+          email: lower,
+          password_hash: passwordHash,
+          full_name: 'Platform Administrator',
+          role: 'super_admin',
+          status: 'active',
+          company_id: null,
+          email_verified_at: now,
+          created_at: now,
+          updated_at: now,
+        })
+        .onConflict((oc) => oc.doNothing())
+        .execute();
+      await writeAudit(trx, null, {
+        entity: 'user',
+        entityId: id,
+        action: 'seeded',
+        reason: 'admin seed on first start',
+      });
+    });
+    return { created: true };
+  }
+}

@@ -1,0 +1,14 @@
+import type { Clock } from '../../internal/clock.ts';
+import type { Logger } from '../../kernel/types.ts';
+import type { Mailer } from '../../mail/mailer.ts';
+import type { Db } from '../../storage/schema.ts';
+import type { BookingSuppliers } from './suppliers.ts';
+
+/** What the booking, payment, ticketing and ancillary domains are built from. */
+export interface BookingDeps {
+  db: Db;
+  clock: Clock;
+  mailer: Mailer;
+  suppliers: BookingSuppliers;
+  logger?: Logger;
+}

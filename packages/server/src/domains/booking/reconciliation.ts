@@ -1,0 +1,152 @@
+/**
+ * Reconciliation of bookings whose supplier outcome is unknown (createPnr 502). The queue is the durable
+ * job table (`booking.reconcile`): a job is enqueued in the same transaction as the pending booking, so
+ * it survives a restart, and the kernel's runner retries it with exponential backoff.
+ */
+import { writeAudit } from '../../audit/audit-log.ts';
+import type { Clock } from '../../internal/clock.ts';
+import { enqueue, type Job, type JobHandler } from '../../jobs/runner.ts';
+import type { Db } from '../../storage/schema.ts';
+import { json } from '../../storage/schema.ts';
+import type { SupplierFlightOrder } from '../../suppliers/ports.ts';
+import type { BookingDeps } from './deps.ts';
+import { canTransition } from './state-machine.ts';
+import { type BookingRow, findBooking, transition, updateBooking } from './store.ts';
+import { bookingDb } from './tables.ts';
+
+export const RECONCILE_QUEUE = 'booking.reconcile';
+const dedupe = (id: number) => `${RECONCILE_QUEUE}:${id}`;
+
+/** Queues (or re-queues) the booking; an existing job row is reset to run now with fresh attempts. */
+export async function queueReconciliation(
+  db: Db,
+  bookingId: number,
+  clock: Clock,
+  opts: { force?: boolean } = {},
+) {
+  const id = await enqueue(
+    db,
+    RECONCILE_QUEUE,
+    { booking_id: bookingId, force: !!opts.force },
+    { dedupeKey: dedupe(bookingId), maxAttempts: 8 },
+    clock,
+  );
+  if (id) return;
+  await db
+    .updateTable('jobs')
+    .set({
+      status: 'queued',
+      run_at: clock.now(),
+      attempts: 0,
+      last_error: null,
+      locked_at: null,
+      locked_by: null,
+      payload: json({ booking_id: bookingId, force: !!opts.force }),
+      updated_at: clock.now(),
+    })
+    .where('dedupe_key', '=', dedupe(bookingId))
+    .where('status', '!=', 'running')
+    .execute();
+}
+
+/** Applies a supplier order to a booking that was waiting for it. */
+export async function applyOrder(
+  db: Db,
+  b: BookingRow,
+  order: SupplierFlightOrder,
+  now: Date,
+): Promise<BookingRow> {
+  const patch = {
+    pnr: order.pnr,
+    supplier_order_ref: order.order_ref,
+    supplier_total_minor: order.total.amount_minor,
+    ticketing_deadline: order.ticketing_deadline,
+  };
+  if (order.status === 'rejected' || order.status === 'cancelled') {
+    return canTransition(b.status, 'pnr_rejected')
+      ? transition(db, b, 'pnr_rejected', now, patch)
+      : updateBooking(db, b.id, now, patch);
+  }
+  const event = b.payment_mode === 'PNR_ONLY' && order.status === 'on_hold' ? 'pnr_held' : 'pnr_confirmed';
+  if (canTransition(b.status, event)) return transition(db, b, event, now, patch);
+  return updateBooking(db, b.id, now, patch);
+}
+
+export function reconcileHandler(d: BookingDeps): JobHandler {
+  return async (job: Job) => {
+    const { booking_id: id, force } = job.payload as { booking_id: number; force?: boolean };
+    const b = await findBooking(d.db, id);
+    if (!b) return;
+    const waiting = b.status === 'pending_pnr' || b.status === 'initiated';
+    if (!waiting && !force) return;
+    const supplier = d.suppliers.flight(b.supplier);
+    if (!supplier) throw new Error(`supplier ${b.supplier} unavailable`);
+    const order = b.supplier_order_ref
+      ? await supplier.getOrder(b.supplier_order_ref)
+      : await supplier.findOrderByClientReference(b.client_reference);
+    if (order?.status === 'pending') throw new Error('the supplier has not settled the order yet');
+    await d.db.transaction().execute(async (trx) => {
+      const fresh = (await findBooking(trx, id, { forUpdate: true })) as BookingRow;
+      const now = d.clock.now();
+      let after: BookingRow;
+      if (order) after = await applyOrder(trx, fresh, order, now);
+      else if (job.attempts < job.maxAttempts)
+        throw new Error('no supplier order found for the client reference yet');
+      else
+        after = canTransition(fresh.status, 'pnr_rejected')
+          ? await transition(trx, fresh, 'pnr_rejected', now)
+          : fresh;
+      await writeAudit(trx, null, {
+        entity: 'booking',
+        entityId: id,
+        action: 'reconciled',
+        reason: order ? `supplier order ${order.order_ref} is ${order.status}` : 'no supplier order exists',
+        changes: { from: fresh.status, to: after.status },
+        companyId: fresh.company_id,
+      });
+    });
+  };
+}
+
+export function bookingJobHandlers(d: BookingDeps): Record<string, JobHandler> {
+  return { [RECONCILE_QUEUE]: reconcileHandler(d) };
+}
+
+/** The admin queue: jobs not yet done (queued, running or failed for good), oldest first. */
+export async function reconciliationQueue(db: Db, page: number, pageSize: number) {
+  const q = bookingDb(db).selectFrom('booking_reconciliation_queue').where('job_status', '!=', 'done');
+  const total = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const rows = await q
+    .selectAll()
+    .orderBy('queued_at')
+    .orderBy('booking_id')
+    .limit(pageSize)
+    .offset((page - 1) * pageSize)
+    .execute();
+  return {
+    items: rows.map(itemView),
+    total: Number(total.n),
+    page,
+    page_size: pageSize,
+  };
+}
+
+export function itemView(r: {
+  booking_id: number;
+  booking_status: string;
+  attempts: number;
+  job_status: string;
+  run_at: Date;
+  last_error: string | null;
+  queued_at: Date;
+}) {
+  return {
+    booking_id: Number(r.booking_id),
+    booking_type: 'flight' as const,
+    status: r.booking_status,
+    attempts: Number(r.attempts),
+    next_attempt_at: r.job_status === 'queued' ? new Date(r.run_at).toISOString() : null,
+    last_error: r.last_error,
+    queued_at: new Date(r.queued_at).toISOString(),
+  };
+}

@@ -1,0 +1,410 @@
+/**
+ * Flight bookings: createPnr (idempotent, 502 pending path), reads, live order, FOID, commission, notes
+ * and cancel. Every status change goes through the transition table in state-machine.ts.
+ */
+import { randomBytes } from 'node:crypto';
+import { writeAudit } from '../../audit/audit-log.ts';
+import { badRequest, HttpError, notFound, notSupported } from '../../kernel/errors.ts';
+import type { HandlerResult, RequestContext } from '../../kernel/types.ts';
+import type { Db } from '../../storage/schema.ts';
+import {
+  type PassengerInput,
+  SupplierError,
+  type SupplierFlightOffer,
+  type SupplierFlightOrder,
+} from '../../suppliers/ports.ts';
+import type { AfterAuthorize, PaymentService } from '../payment/service.ts';
+import { latestPayment } from '../payment/store.ts';
+import type { BookingDeps } from './deps.ts';
+import { resolveOffer } from './offers.ts';
+import { normalizePassengers } from './passengers.ts';
+import { applyOrder, queueReconciliation } from './reconciliation.ts';
+import { canTransition, nextStatus } from './state-machine.ts';
+import { type BookingRow, callerOf, findBooking, loadBooking, toRow, transition } from './store.ts';
+import { flightSupplierOf, supplierFailure } from './suppliers.ts';
+import { bookingDb, json, parseJson } from './tables.ts';
+import { bookingView } from './view.ts';
+
+interface CreateBody {
+  offer_id: string;
+  currency: string;
+  passengers: (Omit<PassengerInput, 'passenger_id'> & { passenger_id?: string })[];
+  contact: { email: string; phone: string };
+  commission_percentage?: number;
+  payment_mode?: 'PAYMENT_FIRST' | 'PNR_FIRST' | 'PNR_ONLY';
+  client_ref?: string;
+  snapshot_id?: string;
+  search_id?: string;
+  order_remarks?: string[];
+}
+
+type Outcome = { kind: 'order'; order: SupplierFlightOrder } | { kind: 'unknown'; error: string };
+
+export class BookingService {
+  readonly #d: BookingDeps;
+  readonly #payments: PaymentService;
+  constructor(d: BookingDeps, payments: PaymentService) {
+    this.#d = d;
+    this.#payments = payments;
+  }
+
+  /** Supplier order for a booking. Rejections throw 400 supplier_rejected; an unknown outcome is returned. */
+  async #placeOrder(
+    b: Pick<BookingRow, 'supplier' | 'payment_mode' | 'client_reference' | 'order_remarks'>,
+    offer: SupplierFlightOffer,
+    passengers: PassengerInput[],
+    contact: CreateBody['contact'],
+    signal?: AbortSignal,
+  ): Promise<Outcome> {
+    const supplier = flightSupplierOf(this.#d.suppliers, b.supplier);
+    // Held where the supplier can (the PNR waits for our payment); low-cost content is instant-only.
+    const hold = supplier.capabilities.holdOrders && !offer.lcc;
+    try {
+      const order = await supplier.createOrder(
+        { offer, passengers, contact, hold, remarks: b.order_remarks, client_reference: b.client_reference },
+        { signal },
+      );
+      if (order.status === 'pending')
+        return { kind: 'unknown', error: 'the supplier reported the order as pending' };
+      if (order.status === 'rejected')
+        throw badRequest('supplier_rejected', 'The supplier rejected the reservation.');
+      return { kind: 'order', order };
+    } catch (err) {
+      if (!(err instanceof SupplierError)) throw err;
+      switch (err.kind) {
+        case 'unknown_outcome':
+        case 'timeout':
+          return { kind: 'unknown', error: err.message };
+        case 'rejected':
+        case 'sold_out':
+        case 'invalid_request':
+          throw badRequest('supplier_rejected', `The supplier rejected the reservation: ${err.message}`);
+        case 'offer_expired':
+          throw badRequest('offer_expired', 'The offer has expired; search again.');
+        case 'price_changed':
+          throw badRequest('price_changed', 'The price changed at the supplier; revalidate the offer.', {
+            old_total_minor: err.details.old_total_minor ?? null,
+            new_total_minor: err.details.new_total_minor ?? null,
+          });
+        default:
+          // Nothing happened at the supplier: no booking, and the idempotency key is released.
+          throw new HttpError(500, 'booking_failed', 'The booking could not be created; retry later.');
+      }
+    }
+  }
+
+  async createPnr(ctx: RequestContext): Promise<HandlerResult> {
+    const body = ctx.body as CreateBody;
+    const now = this.#d.clock.now();
+    const r = await resolveOffer(this.#d.db, body.offer_id, callerOf(ctx), now);
+    if (body.currency !== r.offer.price.currency) {
+      throw badRequest('currency_mismatch', `The offer is priced in ${r.offer.price.currency}.`);
+    }
+    const passengers = normalizePassengers(body.passengers, r.supplierOffer, now);
+    const mode = body.payment_mode ?? 'PNR_FIRST';
+    const draft = {
+      supplier: r.supplier,
+      payment_mode: mode,
+      client_reference: `bk_${randomBytes(10).toString('hex')}`,
+      order_remarks: body.order_remarks ?? [],
+    } as const;
+    const outcome =
+      mode === 'PAYMENT_FIRST'
+        ? null
+        : await this.#placeOrder(draft, r.supplierOffer, passengers, body.contact, ctx.signal);
+    const { supplier_ref, ...offerNoRef } = r.supplierOffer;
+    const p = r.offer.price;
+    return ctx.transaction(async (trx) => {
+      const t = this.#d.clock.now();
+      const inserted = await bookingDb(trx)
+        .insertInto('flight_bookings')
+        .values({
+          status: 'initiated',
+          ...draft,
+          order_remarks: json(draft.order_remarks),
+          offer_id: r.offer_id,
+          offer: json(offerNoRef),
+          supplier_ref: json(supplier_ref ?? null),
+          passengers: json(passengers),
+          contact: json(body.contact),
+          flights: json(r.supplierOffer.slices.flatMap((s) => s.segments)),
+          pricing: json({
+            currency: p.currency,
+            base_minor: p.base_minor,
+            taxes_minor: p.taxes_minor,
+            markup_minor: p.markup_minor,
+            bags_minor: 0,
+            total_minor: p.total_minor,
+          }),
+          commission:
+            body.commission_percentage === undefined
+              ? null
+              : json({ percentage: body.commission_percentage }),
+          client_ref: body.client_ref ?? null,
+          snapshot_id: body.snapshot_id ?? null,
+          search_id: body.search_id ?? r.search_id,
+          user_id: callerOf(ctx).userId,
+          company_id: callerOf(ctx).companyId,
+          created_at: t,
+          updated_at: t,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      let b = toRow(inserted as never);
+      if (outcome === null) b = await transition(trx, b, 'await_payment', t);
+      else if (outcome.kind === 'order') b = await applyOrder(trx, b, outcome.order, t);
+      else {
+        b = await transition(trx, b, 'pnr_unknown', t);
+        await queueReconciliation(trx, b.id, this.#d.clock);
+      }
+      await writeAudit(trx, ctx, {
+        entity: 'booking',
+        entityId: b.id,
+        action: 'created',
+        changes: { status: b.status, payment_mode: mode },
+        companyId: b.company_id,
+      });
+      if (b.status === 'pending_pnr') {
+        return {
+          status: 502,
+          body: {
+            detail:
+              'Booking pending confirmation: the supplier neither confirmed nor rejected. Poll the booking; do not retry.',
+            code: 'booking_pending',
+            request_id: ctx.requestId,
+            booking_id: b.id,
+            status: 'pending_pnr',
+          },
+        };
+      }
+      return { status: 200, body: bookingView(b) };
+    });
+  }
+
+  /** PAYMENT_FIRST: the authorization exists; now the supplier order is placed. */
+  async afterAuthorized(ctx: RequestContext, b: BookingRow): Promise<AfterAuthorize | undefined> {
+    if (b.payment_mode !== 'PAYMENT_FIRST' || b.supplier_order_ref) return undefined;
+    const offer = { ...(b.offer as object), supplier_ref: b.supplier_ref } as SupplierFlightOffer;
+    let outcome: Outcome;
+    try {
+      outcome = await this.#placeOrder(
+        b,
+        offer,
+        b.passengers as unknown as PassengerInput[],
+        b.contact,
+        ctx.signal,
+      );
+    } catch (err) {
+      if (!(err instanceof HttpError) || err.status !== 400) throw err;
+      return {
+        voided: true,
+        error: { code: err.code, detail: err.message },
+        apply: (trx, bk, now) => transition(trx, bk, 'pnr_rejected', now),
+      };
+    }
+    if (outcome.kind === 'unknown') {
+      return {
+        apply: async (trx, bk, now) => {
+          const after = await transition(trx, bk, 'pnr_unknown', now);
+          await queueReconciliation(trx, bk.id, this.#d.clock);
+          return after;
+        },
+      };
+    }
+    const order = outcome.order;
+    return { apply: (trx, bk, now) => applyOrder(trx, bk, order, now) };
+  }
+
+  async get(ctx: RequestContext) {
+    return bookingView(await loadBooking(this.#d.db, ctx, ctx.params.booking_id));
+  }
+
+  async #liveOrder(ctx: RequestContext, b: BookingRow) {
+    if (!b.supplier_order_ref)
+      throw badRequest('no_supplier_order', 'The booking has no supplier order yet.');
+    const supplier = flightSupplierOf(this.#d.suppliers, b.supplier);
+    try {
+      const o = await supplier.getOrder(b.supplier_order_ref, { signal: ctx.signal });
+      const raw = o.raw && typeof o.raw === 'object' && !Array.isArray(o.raw) ? o.raw : { value: o.raw };
+      return {
+        booking_id: b.id,
+        supplier: o.supplier,
+        order_ref: o.order_ref,
+        pnr: o.pnr,
+        status: o.status,
+        ticketing_deadline: o.ticketing_deadline,
+        total: o.total,
+        raw,
+      };
+    } catch (err) {
+      return supplierFailure(err, { failed: 'order_retrieval_failed', notFound: 'order_not_found' });
+    }
+  }
+
+  async order(ctx: RequestContext) {
+    return this.#liveOrder(ctx, await loadBooking(this.#d.db, ctx, ctx.params.booking_id));
+  }
+
+  /** `reference` confirms, it does not look up: it must be the booking's own PNR. */
+  async orderByReference(ctx: RequestContext) {
+    const b = await loadBooking(this.#d.db, ctx, ctx.params.booking_id);
+    const ref = ctx.query.reference as string | undefined;
+    if (ref !== undefined && ref !== b.pnr)
+      throw badRequest('reference_mismatch', 'The reference is not this booking’s PNR.');
+    return this.#liveOrder(ctx, b);
+  }
+
+  async foid(ctx: RequestContext) {
+    const b = await loadBooking(this.#d.db, ctx, ctx.params.booking_id);
+    const supplier = flightSupplierOf(this.#d.suppliers, b.supplier);
+    if (!supplier.capabilities.foid)
+      throw badRequest('foid_unsupported', `Supplier ${b.supplier} takes no FOID.`);
+    if (!b.supplier_order_ref)
+      throw badRequest('foid_update_failed', 'The booking has no supplier order yet.');
+    try {
+      await supplier.updateFoid(b.supplier_order_ref, ctx.body as never, { signal: ctx.signal });
+    } catch (err) {
+      return supplierFailure(err, { failed: 'foid_update_failed', unsupported: 'foid_unsupported' });
+    }
+    await bookingDb(this.#d.db)
+      .updateTable('flight_bookings')
+      .set({ foid: json(ctx.body), updated_at: this.#d.clock.now() })
+      .where('id', '=', b.id)
+      .execute();
+    return { booking_id: b.id, success: true, message: 'FOID updated.' };
+  }
+
+  async commission(ctx: RequestContext) {
+    const b = await loadBooking(this.#d.db, ctx, ctx.params.booking_id);
+    const body = ctx.body as { amount?: string; percentage?: number };
+    if ((body.amount === undefined) === (body.percentage === undefined)) {
+      throw badRequest('amount_or_percentage_required', 'Supply either amount or percentage, not both.');
+    }
+    const supplier = flightSupplierOf(this.#d.suppliers, b.supplier);
+    if (!supplier.capabilities.commission)
+      throw badRequest('commission_unsupported', `Supplier ${b.supplier} takes no commission updates.`);
+    if (!b.supplier_order_ref)
+      throw badRequest('commission_update_failed', 'The booking has no supplier order yet.');
+    try {
+      await supplier.updateCommission(b.supplier_order_ref, ctx.body as never, { signal: ctx.signal });
+    } catch (err) {
+      return supplierFailure(err, {
+        failed: 'commission_update_failed',
+        unsupported: 'commission_unsupported',
+      });
+    }
+    await bookingDb(this.#d.db)
+      .updateTable('flight_bookings')
+      .set({ commission: json(ctx.body), updated_at: this.#d.clock.now() })
+      .where('id', '=', b.id)
+      .execute();
+    return { booking_id: b.id, success: true, message: 'Commission updated.' };
+  }
+
+  /** Blank notes dropped (none left: 400); unknown booking 400; attaching is best-effort (success=false). */
+  async notes(ctx: RequestContext) {
+    const b = await loadBooking(this.#d.db, ctx, ctx.params.booking_id, { status: 400 });
+    const notes = (ctx.body as { notes: string[] }).notes.map((n) => n.trim()).filter((n) => n.length > 0);
+    if (notes.length === 0) throw badRequest('no_usable_notes', 'Every note was empty.');
+    const supplier = flightSupplierOf(this.#d.suppliers, b.supplier);
+    if (!supplier.capabilities.notes)
+      throw notSupported('not_supported_by_provider', `Supplier ${b.supplier} takes no notes.`);
+    let result: { success: boolean; reason?: string };
+    if (!b.supplier_order_ref) result = { success: false, reason: 'The booking has no supplier order yet.' };
+    else {
+      try {
+        result = await supplier.addNotes(b.supplier_order_ref, notes, { signal: ctx.signal });
+      } catch (err) {
+        if (err instanceof SupplierError && err.kind === 'unsupported')
+          throw notSupported('not_supported_by_provider', err.message);
+        result = { success: false, reason: (err as Error).message };
+      }
+    }
+    await bookingDb(this.#d.db)
+      .insertInto('booking_notes')
+      .values(
+        notes.map((note) => ({
+          booking_id: b.id,
+          note,
+          attached: result.success,
+          user_id: ctx.auth?.userId ?? null,
+        })),
+      )
+      .execute();
+    return {
+      booking_id: b.id,
+      success: result.success,
+      notes_added: result.success ? notes.length : 0,
+      reason: result.success ? null : (result.reason ?? 'The supplier did not attach the notes.'),
+    };
+  }
+
+  /** Cancels at the supplier, then releases or refunds our payment as appropriate. */
+  async cancel(ctx: RequestContext) {
+    const b0 = await loadBooking(this.#d.db, ctx, ctx.params.booking_id);
+    nextStatus(b0.status, 'cancel');
+    const currency = b0.pricing.currency as never;
+    let supplierRefund: number | null = null;
+    let supplierFee = 0;
+    if (b0.supplier_order_ref) {
+      const supplier = flightSupplierOf(this.#d.suppliers, b0.supplier);
+      try {
+        const c = await supplier.cancelOrder(b0.supplier_order_ref, { signal: ctx.signal });
+        if (!c.cancelled) throw badRequest('cancellation_failed', 'The supplier did not cancel the order.');
+        supplierRefund = c.refund?.amount_minor ?? null;
+        supplierFee = c.fee?.amount_minor ?? 0;
+      } catch (err) {
+        return supplierFailure(err, { failed: 'cancellation_failed', unsupported: 'cancellation_failed' });
+      }
+    }
+    const p = await latestPayment(this.#d.db, b0.id);
+    let write: ((trx: Db) => Promise<unknown>) | undefined;
+    let refund = 0;
+    let fee = supplierFee;
+    if (p?.state === 'AUTHORIZED')
+      write = await this.#payments.voidNow(b0, p, 'booking cancelled', `bk${b0.id}:cancel:void`);
+    else if (p && (p.state === 'CAPTURED' || p.state === 'SETTLED')) {
+      const refundable = p.captured_minor - p.refunded_minor;
+      // Before ticketing the supplier was never paid: the whole capture goes back. After, what it returns.
+      refund =
+        b0.status === 'ticketed' && supplierRefund !== null
+          ? Math.min(refundable, supplierRefund)
+          : refundable;
+      fee = refundable - refund;
+      if (refund > 0)
+        write = await this.#payments.refundNow(
+          b0,
+          p,
+          refund,
+          'booking cancelled',
+          `bk${b0.id}:cancel:refund`,
+        );
+    }
+    return ctx.transaction(async (trx) => {
+      const now = this.#d.clock.now();
+      const fresh = (await findBooking(trx, b0.id, { forUpdate: true })) as BookingRow;
+      let b = canTransition(fresh.status, 'cancel') ? await transition(trx, fresh, 'cancel', now) : fresh;
+      if (write) await write(trx);
+      b = (await findBooking(trx, b.id)) as BookingRow;
+      await writeAudit(trx, ctx, {
+        entity: 'booking',
+        entityId: b.id,
+        action: 'cancelled',
+        changes: { from: b0.status, to: b.status, refund_minor: refund, fee_minor: fee },
+        companyId: b.company_id,
+      });
+      return {
+        status: 200,
+        body: {
+          booking_id: b.id,
+          status: b.status,
+          cancelled: true,
+          refund: p ? { currency, amount_minor: refund } : null,
+          cancellation_fee: { currency, amount_minor: fee },
+        },
+      };
+    });
+  }
+}
+
+export { notFound, parseJson };

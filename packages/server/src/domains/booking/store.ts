@@ -1,0 +1,206 @@
+/** Booking queries. Lookups by `{booking_id}` accept the numeric id or the 6-character PNR. */
+import { sql } from 'kysely';
+import { HttpError } from '../../kernel/errors.ts';
+import type { RequestContext } from '../../kernel/types.ts';
+import type { Db } from '../../storage/schema.ts';
+import { type BookingEvent, type BookingStatus, nextStatus } from './state-machine.ts';
+import { bookingDb, type FlightBookingsTable, json, parseJson } from './tables.ts';
+
+export interface BookingRow {
+  id: number;
+  pnr: string | null;
+  status: BookingStatus;
+  payment_mode: 'PAYMENT_FIRST' | 'PNR_FIRST' | 'PNR_ONLY';
+  supplier: string;
+  supplier_order_ref: string | null;
+  client_reference: string;
+  offer_id: string;
+  offer: Record<string, unknown>;
+  supplier_ref: unknown;
+  passengers: Record<string, unknown>[];
+  contact: { email: string; phone: string };
+  flights: Record<string, unknown>[];
+  pricing: {
+    currency: string;
+    base_minor: number;
+    taxes_minor: number;
+    markup_minor: number;
+    bags_minor: number;
+    total_minor: number;
+  };
+  supplier_total_minor: number | null;
+  client_ref: string | null;
+  snapshot_id: string | null;
+  search_id: string | null;
+  order_remarks: string[];
+  ticketing_deadline: Date | null;
+  ticket_raw_status: string | null;
+  assigned_to_user_id: string | null;
+  user_id: string;
+  company_id: number | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+type Raw = { [K in keyof FlightBookingsTable]: unknown };
+
+export function toRow(r: Raw): BookingRow {
+  return {
+    ...(r as unknown as BookingRow),
+    id: Number(r.id),
+    offer: parseJson(r.offer),
+    supplier_ref: parseJson(r.supplier_ref),
+    passengers: parseJson(r.passengers),
+    contact: parseJson(r.contact),
+    flights: parseJson(r.flights),
+    pricing: parseJson(r.pricing),
+    order_remarks: parseJson(r.order_remarks) ?? [],
+    supplier_total_minor: r.supplier_total_minor === null ? null : Number(r.supplier_total_minor),
+    ticketing_deadline: r.ticketing_deadline ? new Date(r.ticketing_deadline as string) : null,
+    created_at: new Date(r.created_at as string),
+    updated_at: new Date(r.updated_at as string),
+  };
+}
+
+/** `{booking_id}`: digits are the id, six alphanumerics the PNR. */
+export async function findBooking(db: Db, ref: string | number, opts: { forUpdate?: boolean } = {}) {
+  const s = String(ref);
+  let q = bookingDb(db).selectFrom('flight_bookings').selectAll();
+  q = /^[0-9]+$/.test(s) ? q.where('id', '=', Number(s)) : q.where('pnr', '=', s.toUpperCase());
+  if (opts.forUpdate) q = q.forUpdate();
+  const r = await q.orderBy('id', 'desc').executeTakeFirst();
+  return r ? toRow(r as Raw) : undefined;
+}
+
+/**
+ * Whether the caller may see the booking: a super_admin every booking, a customer (or a user without a
+ * company) their own, company users their company's.
+ */
+export function canSee(
+  ctx: Pick<RequestContext, 'auth'>,
+  b: Pick<BookingRow, 'user_id' | 'company_id'>,
+): boolean {
+  const a = ctx.auth;
+  if (!a) return false;
+  if (a.role === 'super_admin') return true;
+  if (a.role === 'customer' || a.companyId === null) return b.user_id === a.userId;
+  return b.company_id === a.companyId;
+}
+
+/** The caller's booking or exactly what a missing one answers (404, or the operation's own status). */
+export async function loadBooking(
+  db: Db,
+  ctx: Pick<RequestContext, 'auth'>,
+  ref: unknown,
+  opts: { status?: number; forUpdate?: boolean } = {},
+): Promise<BookingRow> {
+  const b = await findBooking(db, String(ref), opts);
+  if (!b || !canSee(ctx, b))
+    throw new HttpError(opts.status ?? 404, 'booking_not_found', 'Booking not found.');
+  return b;
+}
+
+/** Moves the booking through the state machine and persists the new status with any other changes. */
+export async function transition(
+  db: Db,
+  b: BookingRow,
+  event: BookingEvent,
+  now: Date,
+  patch: Partial<Record<keyof FlightBookingsTable, unknown>> = {},
+): Promise<BookingRow> {
+  const to = nextStatus(b.status, event);
+  return setStatus(db, b, to, now, patch);
+}
+
+export async function setStatus(
+  db: Db,
+  b: BookingRow,
+  to: BookingStatus,
+  now: Date,
+  patch: Partial<Record<keyof FlightBookingsTable, unknown>> = {},
+): Promise<BookingRow> {
+  const r = await bookingDb(db)
+    .updateTable('flight_bookings')
+    .set({ ...(patch as object), status: to, updated_at: now })
+    .where('id', '=', b.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return toRow(r as Raw);
+}
+
+export async function updateBooking(
+  db: Db,
+  id: number,
+  now: Date,
+  patch: Partial<Record<keyof FlightBookingsTable, unknown>>,
+) {
+  const r = await bookingDb(db)
+    .updateTable('flight_bookings')
+    .set({ ...(patch as object), updated_at: now })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return toRow(r as Raw);
+}
+
+export interface ListFilters {
+  page: number;
+  page_size: number;
+  status?: string;
+  company_id?: number | null;
+  user_id?: string;
+  supplier?: string;
+  pnr?: string;
+  date_from?: string;
+  date_to?: string;
+  search?: string;
+  sort_by?: string;
+  sort_order?: 'asc' | 'desc';
+}
+
+const SORTS = new Set(['created_at', 'updated_at', 'status', 'ticketing_deadline']);
+
+export async function listBookings(db: Db, f: ListFilters) {
+  let q = bookingDb(db).selectFrom('flight_bookings');
+  if (f.status) q = q.where('status', '=', f.status);
+  if (f.company_id !== undefined && f.company_id !== null) q = q.where('company_id', '=', f.company_id);
+  if (f.user_id) q = q.where('user_id', '=', f.user_id);
+  if (f.supplier) q = q.where('supplier', '=', f.supplier);
+  if (f.pnr) q = q.where('pnr', '=', f.pnr);
+  if (f.date_from) q = q.where('created_at', '>=', new Date(`${f.date_from}T00:00:00Z`));
+  if (f.date_to)
+    q = q.where('created_at', '<', new Date(new Date(`${f.date_to}T00:00:00Z`).getTime() + 86_400_000));
+  if (f.search) {
+    const like = `%${f.search.toLowerCase()}%`;
+    q = q.where((eb) =>
+      eb.or([
+        eb(sql`id::text`, '=', f.search as string),
+        eb(sql`lower(coalesce(pnr, ''))`, 'like', like),
+        eb(sql`lower(passengers::text)`, 'like', like),
+        eb(sql`lower(contact->>'email')`, 'like', like),
+        eb(sql`lower(coalesce(client_ref, ''))`, 'like', like),
+      ]),
+    );
+  }
+  const total = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const dir = f.sort_order === 'asc' ? 'asc' : 'desc';
+  const sortRaw = f.sort_by === 'total_minor' ? sql`(pricing->>'total_minor')::bigint` : null;
+  let rows = q.selectAll();
+  rows = sortRaw
+    ? rows.orderBy(sortRaw, dir)
+    : rows.orderBy(SORTS.has(f.sort_by ?? '') ? (f.sort_by as 'created_at') : 'created_at', dir);
+  const items = await rows
+    .orderBy('id', dir)
+    .limit(f.page_size)
+    .offset((f.page - 1) * f.page_size)
+    .execute();
+  return { items: items.map((r) => toRow(r as Raw)), total: Number(total.n) };
+}
+
+export { json };
+
+/** The authenticated caller (every booking operation is guarded `user`, so the kernel guarantees one). */
+export function callerOf(ctx: Pick<RequestContext, 'auth'>) {
+  if (!ctx.auth) throw new HttpError(401, 'unauthorized', 'Authentication required.');
+  return ctx.auth;
+}

@@ -1,0 +1,77 @@
+/**
+ * What the booking domains need of the supplier registry: a flight supplier by name and the payment
+ * provider. Until `suppliers/registry.ts` exists, `sandboxBookingSuppliers` builds the adapters against
+ * the emulators' URLs; the registry can implement this interface directly.
+ */
+import { HttpError, notSupported } from '../../kernel/errors.ts';
+import { DuffelFlightAdapter } from '../../suppliers/duffel/index.ts';
+import { MystiflyAdapter } from '../../suppliers/mystifly/index.ts';
+import {
+  type FlightSupplier,
+  type FlightSupplierName,
+  type PaymentProvider,
+  SupplierError,
+} from '../../suppliers/ports.ts';
+import { StripeAdapter } from '../../suppliers/stripe/index.ts';
+
+export interface BookingSuppliers {
+  flight(name: string): FlightSupplier | undefined;
+  payments(): PaymentProvider;
+}
+
+export interface SandboxUrls {
+  duffel?: string;
+  mystifly?: string;
+  stripe: string;
+  amadeus?: string;
+}
+
+export function sandboxBookingSuppliers(
+  urls: SandboxUrls,
+  extra: Partial<Record<FlightSupplierName, FlightSupplier>> = {},
+): BookingSuppliers {
+  const flights: Partial<Record<string, FlightSupplier>> = { ...extra };
+  if (urls.duffel)
+    flights.duffel ??= new DuffelFlightAdapter({
+      token: 'duffel_test_sandbox',
+      baseUrl: urls.duffel,
+      timeoutMs: 10_000,
+    });
+  if (urls.mystifly) {
+    flights.mystifly ??= new MystiflyAdapter({
+      baseUrl: urls.mystifly,
+      userName: 'mystifly_user',
+      password: 'mystifly_pass',
+      accountNumber: 'MCN004085',
+      timeoutMs: 10_000,
+    });
+  }
+  const stripe = new StripeAdapter({ baseUrl: urls.stripe, secretKey: 'sk_test_sandbox', timeoutMs: 10_000 });
+  return { flight: (n) => flights[n], payments: () => stripe };
+}
+
+export function flightSupplierOf(s: BookingSuppliers, name: string): FlightSupplier {
+  const f = s.flight(name);
+  if (!f) throw new HttpError(400, 'supplier_error', `Supplier ${name} is not available.`);
+  return f;
+}
+
+/**
+ * Maps a supplier failure to the operation's error. `unsupported` becomes 501 or the operation's 400 code;
+ * `not_found` the operation's 404; everything else the operation's 400 failure code.
+ */
+export function supplierFailure(
+  err: unknown,
+  codes: { failed: string; unsupported?: string | 501; notFound?: string },
+): never {
+  if (err instanceof HttpError) throw err;
+  if (!(err instanceof SupplierError)) throw err;
+  if (err.kind === 'unsupported') {
+    if (codes.unsupported === 501 || codes.unsupported === undefined)
+      throw notSupported('not_supported_by_provider', `The supplier does not support this: ${err.message}`);
+    throw new HttpError(400, codes.unsupported, `The supplier does not support this: ${err.message}`);
+  }
+  if (err.kind === 'not_found' && codes.notFound)
+    throw new HttpError(404, codes.notFound, 'Not found at the supplier.');
+  throw new HttpError(400, codes.failed, `The supplier refused or failed: ${err.message}`);
+}

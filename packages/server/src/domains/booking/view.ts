@@ -1,0 +1,29 @@
+/** Response shapes of a booking (openapi `FlightBooking`). */
+import type { BookingRow } from './store.ts';
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export function bookingView(b: BookingRow) {
+  return {
+    booking_id: b.id,
+    pnr: b.pnr,
+    status: b.status,
+    passengers: b.passengers,
+    contact: b.contact,
+    flights: b.flights,
+    pricing: b.pricing,
+    payment_mode: b.payment_mode,
+    supplier: b.supplier,
+    supplier_order_ref: b.supplier_order_ref,
+    offer_id: b.offer_id,
+    client_ref: b.client_ref,
+    snapshot_id: b.snapshot_id,
+    search_id: b.search_id,
+    ticketing_deadline: iso(b.ticketing_deadline),
+    assigned_to_user_id: b.assigned_to_user_id,
+    user_id: b.user_id,
+    company_id: b.company_id,
+    created_at: b.created_at.toISOString(),
+    updated_at: b.updated_at.toISOString(),
+  };
+}

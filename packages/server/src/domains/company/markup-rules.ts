@@ -1,0 +1,31 @@
+/** Company: the company's own markup rules. company_id is always the caller's (a foreign one is 403 in the kernel). */
+import type { Routes } from '../../kernel/types.ts';
+import type { AccountsDeps } from '../admin/deps.ts';
+import { ok, paging } from '../admin/http.ts';
+import { createRule, deleteRule, listRules, type RuleInput, updateRule } from '../admin/markup-rules-crud.ts';
+import { ownCompany } from './clients.ts';
+
+export function companyMarkupRoutes(d: AccountsDeps): Routes {
+  const { db, clock } = d;
+  return {
+    companyListMarkupRules: async (ctx) =>
+      ok(await listRules(db, paging(ctx), { companyId: ownCompany(ctx) })),
+    companyCreateMarkupRule: async (ctx) => {
+      const cid = ownCompany(ctx);
+      const { company_id: _ignored, ...b } = ctx.body as RuleInput & { company_id?: number | null };
+      return ctx.transaction(async (trx) => ok(await createRule(ctx, trx, cid, b, clock.now()), 201));
+    },
+    companyUpdateMarkupRule: async (ctx) => {
+      const cid = ownCompany(ctx);
+      return ctx.transaction(async (trx) =>
+        ok(await updateRule(ctx, trx, ctx.params.rule_id as number, cid, ctx.body as RuleInput, clock.now())),
+      );
+    },
+    companyDeleteMarkupRule: async (ctx) => {
+      const cid = ownCompany(ctx);
+      return ctx.transaction(async (trx) =>
+        ok(await deleteRule(ctx, trx, ctx.params.rule_id as number, cid, clock.now())),
+      );
+    },
+  };
+}

@@ -1,0 +1,56 @@
+/** Customer: own payments and receipts. Another customer's payment is exactly a missing one. */
+import { notFound } from '../../kernel/errors.ts';
+import type { Routes } from '../../kernel/types.ts';
+import type { AccountsDeps } from '../admin/deps.ts';
+import { ok, pageBody, paging } from '../admin/http.ts';
+import { findPayment, listPaymentRows, paymentsWithTransactions } from '../admin/payment-queries.ts';
+import { findBooking } from '../booking/store.ts';
+
+export function customerPaymentRoutes(d: AccountsDeps): Routes {
+  const { db } = d;
+  return {
+    customerListPayments: async (ctx) => {
+      const p = paging(ctx);
+      const { rows, total } = await listPaymentRows(db, {
+        userId: ctx.auth?.userId as string,
+        limit: p.page_size,
+        offset: p.offset,
+      });
+      return ok(pageBody(await paymentsWithTransactions(db, rows), total, p));
+    },
+
+    customerGetReceipt: async (ctx) => {
+      const missing = () => notFound('payment_not_found', 'Payment not found.');
+      const pay = await findPayment(db, ctx.params.payment_id as number);
+      if (!pay) throw missing();
+      const b = await findBooking(db, pay.booking_id);
+      if (!b || b.user_id !== ctx.auth?.userId) throw missing();
+      const u = await db
+        .selectFrom('users')
+        .select(['full_name', 'email'])
+        .where('id', '=', b.user_id)
+        .executeTakeFirstOrThrow();
+      const pr = b.pricing;
+      const lines = [
+        { description: 'Base fare', amount_minor: Number(pr.base_minor ?? 0) },
+        { description: 'Taxes and fees', amount_minor: Number(pr.taxes_minor ?? 0) },
+        { description: 'Service fee', amount_minor: Number(pr.markup_minor ?? 0) },
+        { description: 'Baggage', amount_minor: Number(pr.bags_minor ?? 0) },
+      ].filter((l) => l.amount_minor !== 0);
+      return ok({
+        receipt_number: `RCPT-${String(pay.id).padStart(8, '0')}`,
+        payment_id: pay.id,
+        booking_id: b.id,
+        pnr: b.pnr,
+        state: pay.state,
+        amount_minor: pay.amount_minor,
+        captured_minor: pay.captured_minor,
+        refunded_minor: pay.refunded_minor,
+        currency: pay.currency,
+        line_items: lines,
+        customer: { full_name: u.full_name, email: u.email },
+        issued_at: pay.updated_at.toISOString(),
+      });
+    },
+  };
+}

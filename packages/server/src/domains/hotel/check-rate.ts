@@ -1,0 +1,54 @@
+/** POST /hotel/check-rate: the rate's availability and current price, with the old total when it moved. */
+import { badRequest } from '../../kernel/errors.ts';
+import type { RequestContext } from '../../kernel/types.ts';
+import type { HotelRateCheck, HotelSupplier } from '../../suppliers/ports.ts';
+import type { HotelDeps } from './deps.ts';
+import { findSearchOffer } from './shared/offer-lookup.ts';
+import { type CodeMap, supplierHttpError } from './shared/supplier-errors.ts';
+
+const CHECK_CODES: CodeMap = {
+  not_found: [404, 'rate_not_found'],
+  sold_out: [404, 'rate_not_found'],
+  offer_expired: [404, 'rate_not_found'],
+  invalid_request: [400, 'invalid_rate_key'],
+};
+
+export function hotelSupplier(deps: HotelDeps, provider: string, code: string): HotelSupplier {
+  const s = deps.suppliers.hotel(provider);
+  if (!s) throw badRequest(code, `Hotel provider ${provider} is not available.`);
+  return s;
+}
+
+export async function checkRate(
+  supplier: HotelSupplier,
+  rateKey: string,
+  signal: AbortSignal,
+  codes: CodeMap = CHECK_CODES,
+): Promise<HotelRateCheck> {
+  try {
+    return await supplier.checkRate(rateKey, { signal });
+  } catch (err) {
+    throw supplierHttpError(err, codes);
+  }
+}
+
+/** The contract's `HotelRateCheck`: the offer as re-checked, `previous_total_minor` what it was. */
+export async function checkHotelRate(deps: HotelDeps, ctx: RequestContext) {
+  const body = ctx.body as { rate_key: string; provider: string };
+  const supplier = hotelSupplier(deps, body.provider, 'unsupported_provider');
+  const check = await checkRate(supplier, body.rate_key, ctx.signal);
+  const seen = await findSearchOffer(deps.db, body.provider, 'rate_key', body.rate_key);
+  return {
+    status: 200,
+    body: {
+      available: check.available,
+      price_changed: check.price_changed,
+      previous_total_minor: check.previous_total_minor,
+      offer: {
+        offer_id: seen?.offer_id ?? check.offer.rate_key,
+        search_id: seen?.search_id ?? '',
+        ...check.offer,
+      },
+    },
+  };
+}

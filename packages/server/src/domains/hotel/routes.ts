@@ -1,0 +1,18 @@
+/** Hotel operations of the user surface (check-rate, book, the caller's bookings, cancel). */
+import type { Routes } from '../../kernel/types.ts';
+import { bookHotel } from './book.ts';
+import { cancelHotelBooking } from './cancel.ts';
+import { checkHotelRate } from './check-rate.ts';
+import type { HotelDeps } from './deps.ts';
+import { hotelSurfaces } from './surfaces.ts';
+
+export function hotelRoutes(deps: HotelDeps): Routes {
+  const s = hotelSurfaces(deps);
+  return {
+    checkHotelRate: (ctx) => checkHotelRate(deps, ctx),
+    bookHotel: (ctx) => bookHotel(deps, ctx),
+    listHotelBookings: s.listOwn,
+    getHotelBooking: s.getOwn,
+    cancelHotelBooking: (ctx) => cancelHotelBooking(deps, ctx, 'any'),
+  };
+}

@@ -1,0 +1,37 @@
+/** A hotel_bookings row as the contract's `HotelBooking`. */
+import { iso, type MoneyValue, parseJson } from './shared/tables.ts';
+
+export function hotelBookingView(r: Record<string, unknown>) {
+  const hotel = parseJson<Record<string, unknown>>(r.hotel);
+  return {
+    booking_id: Number(r.id),
+    status: r.status as string,
+    provider: r.provider as string,
+    supplier_booking_ref: (r.supplier_booking_ref as string | null) ?? null,
+    hotel_confirmation: (r.hotel_confirmation as string | null) ?? null,
+    rate_key: r.rate_key as string,
+    hotel: {
+      hotel_id: String(hotel.hotel_id),
+      name: String(hotel.name),
+      address: String(hotel.address ?? ''),
+      city: String(hotel.city ?? ''),
+      country: String(hotel.country ?? ''),
+    },
+    room: parseJson<Record<string, string>>(r.room),
+    check_in: r.check_in as string,
+    check_out: r.check_out as string,
+    nights: Number(r.nights),
+    guests: parseJson<Record<string, unknown>[]>(r.guests),
+    contact_email: r.contact_email as string,
+    contact_phone: r.contact_phone as string,
+    special_requests: (r.special_requests as string | null) ?? null,
+    client_ref: (r.client_ref as string | null) ?? null,
+    total: { currency: r.currency as string, amount_minor: Number(r.total_minor) },
+    cancellation_policies: parseJson<unknown[]>(r.cancellation_policies),
+    cancellation_fee: parseJson<MoneyValue | null>(r.cancellation_fee) ?? null,
+    user_id: r.user_id as string,
+    company_id: (r.company_id as number | null) ?? null,
+    created_at: iso(r.created_at as Date),
+    updated_at: iso(r.updated_at as Date),
+  };
+}

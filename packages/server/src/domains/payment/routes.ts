@@ -1,0 +1,22 @@
+import type { RequestContext, Routes } from '../../kernel/types.ts';
+import type { BookingRow } from '../booking/store.ts';
+import type { AfterAuthorize, PaymentService } from './service.ts';
+
+const ok = (fn: (ctx: RequestContext) => Promise<unknown>) => async (ctx: RequestContext) => ({
+  status: 200,
+  body: await fn(ctx),
+});
+
+/** Payment operations; `afterAuthorized` lets PAYMENT_FIRST bookings place their order once authorized. */
+export function paymentRoutes(
+  payments: PaymentService,
+  afterAuthorized: (ctx: RequestContext, b: BookingRow) => Promise<AfterAuthorize | undefined>,
+): Routes {
+  return {
+    authorizePayment: (c) => payments.authorize(c, (b) => afterAuthorized(c, b)),
+    capturePayment: (c) => payments.capture(c),
+    voidPayment: (c) => payments.void(c),
+    refundPayment: (c) => payments.refund(c),
+    getPaymentHistory: ok((c) => payments.history(c)),
+  };
+}

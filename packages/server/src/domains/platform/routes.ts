@@ -1,0 +1,170 @@
+import type { TtlCache } from '../../cache/ttl-cache.ts';
+import type { Config } from '../../internal/config.ts';
+import { forbidden, HttpError } from '../../kernel/errors.ts';
+import type { HttpMetrics } from '../../kernel/metrics.ts';
+import type { Handler, Routes } from '../../kernel/types.ts';
+import { CURRENCIES } from '../../suppliers/ports.ts';
+import { docsPage } from './docs-page.ts';
+
+export interface PlatformDeps {
+  config: Pick<Config, 'sandbox' | 'searchTtlSeconds'>;
+  cache: TtlCache;
+  metrics: HttpMetrics;
+  pingDatabase(): Promise<number>;
+  databaseKind: 'pglite' | 'postgres';
+  /** The contract, served verbatim. */
+  contractJson: string;
+  version: string;
+  startedAt: number;
+  inFlight(): number;
+  /** Purges expired keys, counters and cache entries. */
+  runMaintenance(): Promise<{ cacheKeys: number; idempotencyKeys: number; searches: number }>;
+}
+
+const round = (ms: number) => Math.round(ms * 100) / 100;
+
+/**
+ * Platform endpoints. Registered by `METHOD path` (the kernel also accepts that form), since these are
+ * fixed by the spec's paths; the four health aliases share one handler.
+ */
+export function platformRoutes(d: PlatformDeps): Routes {
+  const health: Handler = async () => {
+    let database: { status: 'ok' | 'down'; latency_ms: number | null };
+    try {
+      database = { status: 'ok', latency_ms: round(await d.pingDatabase()) };
+    } catch {
+      database = { status: 'down', latency_ms: null };
+    }
+    const t0 = performance.now();
+    d.cache.set('health:probe', 1, 1000);
+    d.cache.get('health:probe');
+    const cache = { status: 'ok' as const, latency_ms: round(performance.now() - t0) };
+    const status = database.status === 'ok' ? 'ok' : 'down';
+    return {
+      status: status === 'ok' ? 200 : 503,
+      body: { status, components: { database, cache }, timestamp: new Date().toISOString() },
+      headers: { 'cache-control': 'no-store' },
+    };
+  };
+  const cacheMetrics = () => {
+    const s = d.cache.stats();
+    return {
+      hits: s.hits,
+      misses: s.misses,
+      hit_ratio: s.hit_ratio,
+      keys: s.entries,
+      evictions: s.evictions,
+    };
+  };
+  // There is no Redis: the cache is in-process. This endpoint keeps its spec name and says so.
+  const storeMetrics = () => {
+    const s = d.cache.stats();
+    return {
+      connected: true,
+      backend: 'memory',
+      description: 'In-process TTL cache (no Redis). Shared state lives in the database.',
+      keys: s.entries,
+      used_memory_bytes: null,
+      hits: s.hits,
+      misses: s.misses,
+      expired_keys: 0,
+    };
+  };
+  const sandboxOnly = () => {
+    if (!d.config.sandbox)
+      throw forbidden('sandbox_only', 'This development convenience answers only in sandbox mode.');
+  };
+
+  return {
+    'GET /': async () => ({
+      status: 200,
+      body: {
+        name: 'Travel Service API',
+        version: d.version,
+        environment: d.config.sandbox ? 'sandbox' : 'live',
+        docs_url: '/docs',
+        openapi_url: '/openapi.json',
+        health_url: '/health/',
+      },
+    }),
+    'GET /health/': health,
+    'GET /health/health': health,
+    'GET /api/v1/health/': health,
+    'GET /api/v1/health/health': health,
+    'GET /metrics/cache': async () => ({ status: 200, body: cacheMetrics() }),
+    'GET /metrics/redis': async () => ({ status: 200, body: storeMetrics() }),
+    'GET /metrics/combined': async () => {
+      const counts = await d.metrics.requests.get();
+      let total = 0;
+      let errors = 0;
+      for (const v of counts.values) {
+        total += v.value;
+        if (String(v.labels.status).startsWith('5')) errors += v.value;
+      }
+      return {
+        status: 200,
+        body: {
+          cache: cacheMetrics(),
+          store: storeMetrics(),
+          requests: { total, errors_5xx: errors, in_flight: d.inFlight() },
+          searches: { active: 0, total: 0 },
+          uptime_seconds: (Date.now() - d.startedAt) / 1000,
+        },
+      };
+    },
+    'GET /config': async () => ({
+      status: 200,
+      body: {
+        app_name: 'Travel Service',
+        version: d.version,
+        environment: d.config.sandbox ? 'sandbox' : 'live',
+        api_prefix: '/api/v1',
+        currencies: [...CURRENCIES],
+        suppliers: {
+          flight: ['amadeus', 'duffel', 'mystifly'],
+          hotel: ['hotelbeds', 'duffel_stays'],
+          transfer: ['hotelbeds_transfers', 'amadeus_transfers'],
+        },
+        search_ttl_seconds: d.config.searchTtlSeconds,
+        sandbox: d.config.sandbox,
+      },
+    }),
+    'POST /admin/cache/clear': async (ctx) => {
+      sandboxOnly();
+      if (ctx.query.confirm !== true && ctx.query.confirm !== 'true') {
+        throw new HttpError(400, 'confirmation_required', 'Pass confirm=true to clear the cache.');
+      }
+      const removed = d.cache.clear();
+      return { status: 200, body: { cleared: true, keys_removed: removed } };
+    },
+    'POST /admin/maintenance/run': async () => {
+      sandboxOnly();
+      const t0 = performance.now();
+      const r = await d.runMaintenance();
+      return {
+        status: 200,
+        body: {
+          expired_searches_purged: r.searches,
+          expired_cache_keys_removed: r.cacheKeys,
+          expired_idempotency_keys_removed: r.idempotencyKeys,
+          duration_ms: round(performance.now() - t0),
+        },
+      };
+    },
+    'GET /metrics': async () => ({
+      status: 200,
+      headers: { 'content-type': d.metrics.registry.contentType },
+      raw: await d.metrics.registry.metrics(),
+    }),
+    'GET /openapi.json': async () => ({
+      status: 200,
+      headers: { 'content-type': 'application/json', 'cache-control': 'no-cache' },
+      raw: d.contractJson,
+    }),
+    'GET /docs': async () => ({
+      status: 200,
+      headers: { 'content-type': 'text/html; charset=utf-8' },
+      raw: await docsPage(),
+    }),
+  };
+}

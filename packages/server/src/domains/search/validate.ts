@@ -1,0 +1,111 @@
+/**
+ * Rules the JSON schema cannot say: leg count per journey type, dates not in the past, passenger mix,
+ * and that companyCode/userCode name the caller (contracts section 5). Errors are 400 with the
+ * contract's codes, or 403 `company_mismatch`.
+ */
+import { badRequest, forbidden } from '../../kernel/errors.ts';
+import type { RequestContext } from '../../kernel/types.ts';
+import type { Db } from '../../storage/schema.ts';
+
+type Body = Record<string, unknown>;
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const today = (now: Date) => now.toISOString().slice(0, 10);
+const validDate = (s: string) => DATE.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`));
+
+/** Another company's code, or another user's code, is 403; a super_admin may act for anyone. */
+export async function assertOwnCodes(
+  ctx: RequestContext,
+  db: Db,
+  companyCode: unknown,
+  userCode: unknown,
+): Promise<void> {
+  const auth = ctx.auth;
+  if (!auth) throw forbidden('forbidden', 'Authentication required.');
+  if (auth.role === 'super_admin') return;
+  const mismatch = () => forbidden('company_mismatch', 'companyCode and userCode must be your own.');
+  if (typeof companyCode === 'string' && companyCode !== '') {
+    if (!auth.companyCode || auth.companyCode.toLowerCase() !== companyCode.toLowerCase()) throw mismatch();
+  }
+  if (typeof userCode === 'string' && userCode !== '') {
+    const row = await db
+      .selectFrom('users')
+      .select(['user_code', 'email'])
+      .where('id', '=', auth.userId)
+      .executeTakeFirst();
+    // Accounts without a user_code may name themselves by id or e-mail.
+    const own = row?.user_code
+      ? [row.user_code]
+      : [auth.userId, auth.email, row?.email].filter((v): v is string => typeof v === 'string');
+    if (!own.some((c) => c.toLowerCase() === userCode.toLowerCase())) throw mismatch();
+  }
+}
+
+export function validateFlightSearch(b: Body, now: Date): void {
+  const legs = Array.isArray(b.searchAirLegs) ? (b.searchAirLegs as Body[]) : [];
+  const journey = (b.journeyType as string) ?? 'OneWay';
+  const n = legs.length;
+  if (n === 0) throw badRequest('invalid_search', 'searchAirLegs needs at least one leg.');
+  if (journey === 'OneWay' && n !== 1)
+    throw badRequest('invalid_search', 'A OneWay search has exactly one leg.');
+  if (journey === 'Return' && n !== 2)
+    throw badRequest('invalid_search', 'A Return search has exactly two legs.');
+  if (journey === 'MultiCity' && (n < 2 || n > 6))
+    throw badRequest('invalid_search', 'A MultiCity search has 2 to 6 legs.');
+  let prev = today(now);
+  for (const [i, leg] of legs.entries()) {
+    const origin = String(leg.origin ?? '').toUpperCase();
+    const destination = String(leg.destination ?? '').toUpperCase();
+    const date = String(leg.departureDate ?? '');
+    if (!/^[A-Z]{3}$/.test(origin) || !/^[A-Z]{3}$/.test(destination)) {
+      throw badRequest('invalid_search', `Leg ${i + 1}: origin and destination must be IATA codes.`);
+    }
+    if (origin === destination)
+      throw badRequest('invalid_search', `Leg ${i + 1}: origin and destination are the same.`);
+    if (!validDate(date)) throw badRequest('invalid_date', `Leg ${i + 1}: departureDate must be YYYY-MM-DD.`);
+    if (date < prev) {
+      throw badRequest(
+        'invalid_date',
+        i === 0 ? 'The departure date is in the past.' : `Leg ${i + 1} departs before the previous leg.`,
+      );
+    }
+    prev = date;
+  }
+  const adults = typeof b.adults === 'number' ? b.adults : 1;
+  const children = typeof b.children === 'number' ? b.children : 0;
+  const infants = typeof b.infants === 'number' ? b.infants : 0;
+  const ages = Array.isArray(b.childAge) ? b.childAge : [];
+  if (infants > adults) throw badRequest('invalid_passenger_mix', 'At most one infant per adult.');
+  if (adults + children > 9) throw badRequest('invalid_passenger_mix', 'At most 9 seated passengers.');
+  if (ages.length > 0 && ages.length !== children) {
+    throw badRequest('invalid_passenger_mix', 'childAge needs one age per child.');
+  }
+}
+
+export function validateHotelSearch(b: Body, now: Date): void {
+  const ci = String(b.check_in ?? '');
+  const co = String(b.check_out ?? '');
+  if (!validDate(ci) || !validDate(co))
+    throw badRequest('invalid_date', 'check_in and check_out must be YYYY-MM-DD.');
+  if (ci < today(now)) throw badRequest('invalid_date', 'check_in is in the past.');
+  if (co <= ci) throw badRequest('invalid_date', 'check_out must be after check_in.');
+  const nights = (Date.parse(co) - Date.parse(ci)) / 86_400_000;
+  if (nights > 30) throw badRequest('invalid_search', 'At most 30 nights per search.');
+}
+
+export function validateTransportSearch(b: Body, now: Date): void {
+  const pickup = String(b.pickup_datetime ?? '');
+  if (Number.isNaN(Date.parse(pickup)))
+    throw badRequest('invalid_date', 'pickup_datetime is not a date-time.');
+  // Local times without offset: compare on the calendar day, which no time zone can move by more than one.
+  if (pickup.slice(0, 10) < today(new Date(now.getTime() - 86_400_000))) {
+    throw badRequest('invalid_date', 'pickup_datetime is in the past.');
+  }
+  const ret = b.return_datetime;
+  if (typeof ret === 'string' && ret !== '' && ret <= pickup) {
+    throw badRequest('invalid_date', 'return_datetime must be after pickup_datetime.');
+  }
+  if (String(b.pickup_location).trim().toLowerCase() === String(b.dropoff_location).trim().toLowerCase()) {
+    throw badRequest('invalid_search', 'pickup_location and dropoff_location are the same.');
+  }
+}

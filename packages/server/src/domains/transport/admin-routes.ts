@@ -1,0 +1,14 @@
+/** /admin/transport-bookings: every company's transport bookings, stats, audit trail and the audited override. */
+import type { Routes } from '../../kernel/types.ts';
+import type { TransportDeps } from './deps.ts';
+import { transportSurfaces } from './surfaces.ts';
+
+export function adminTransportRoutes(deps: TransportDeps): Routes {
+  const s = transportSurfaces(deps);
+  return {
+    adminListTransportBookings: s.adminList,
+    adminGetTransportBookingStats: s.adminStats,
+    adminGetTransportBooking: s.adminGet,
+    adminOverrideTransportBookingStatus: s.adminOverride,
+  };
+}

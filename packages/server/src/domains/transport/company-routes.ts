@@ -1,0 +1,13 @@
+/** /company/transport-bookings: the caller's company's transport bookings (another company's: 404). */
+import type { Routes } from '../../kernel/types.ts';
+import type { TransportDeps } from './deps.ts';
+import { transportSurfaces } from './surfaces.ts';
+
+export function companyTransportRoutes(deps: TransportDeps): Routes {
+  const s = transportSurfaces(deps);
+  return {
+    companyListTransportBookings: s.listCompany,
+    companyListPendingTransportBookings: s.pendingCompany,
+    companyGetTransportBooking: s.getCompany,
+  };
+}

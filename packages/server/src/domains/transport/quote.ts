@@ -1,0 +1,51 @@
+/** POST /transport/quote: the quote's availability and current price, with the total the caller saw. */
+import { badRequest } from '../../kernel/errors.ts';
+import type { RequestContext } from '../../kernel/types.ts';
+import type { TransferOffer, TransferSupplier } from '../../suppliers/ports.ts';
+import { findSearchOffer } from '../hotel/shared/offer-lookup.ts';
+import { type CodeMap, supplierHttpError } from '../hotel/shared/supplier-errors.ts';
+import type { TransportDeps } from './deps.ts';
+
+const QUOTE_CODES: CodeMap = {
+  not_found: [404, 'quote_not_found'],
+  sold_out: [404, 'quote_not_found'],
+  offer_expired: [404, 'quote_not_found'],
+  invalid_request: [400, 'invalid_quote'],
+};
+
+export function transferSupplier(deps: TransportDeps, provider: string, code: string): TransferSupplier {
+  const s = deps.suppliers.transfer(provider);
+  if (!s) throw badRequest(code, `Transfer provider ${provider} is not available.`);
+  return s;
+}
+
+export async function quote(
+  supplier: TransferSupplier,
+  quoteId: string,
+  signal: AbortSignal,
+  codes: CodeMap = QUOTE_CODES,
+): Promise<{ available: boolean; offer: TransferOffer; price_changed: boolean }> {
+  try {
+    return await supplier.quote(quoteId, { signal });
+  } catch (err) {
+    throw supplierHttpError(err, codes);
+  }
+}
+
+export async function quoteTransport(deps: TransportDeps, ctx: RequestContext) {
+  const body = ctx.body as { quote_id: string; provider: string };
+  const supplier = transferSupplier(deps, body.provider, 'unsupported_provider');
+  const q = await quote(supplier, body.quote_id, ctx.signal);
+  const seen = await findSearchOffer(deps.db, body.provider, 'quote_id', body.quote_id);
+  // The port reports only that the price moved; the previous total is the one the search stored.
+  const previous = q.price_changed && seen ? seen.total_minor : q.offer.price.total_minor;
+  return {
+    status: 200,
+    body: {
+      available: q.available,
+      price_changed: q.price_changed,
+      previous_total_minor: previous,
+      offer: { offer_id: seen?.offer_id ?? q.offer.quote_id, search_id: seen?.search_id ?? '', ...q.offer },
+    },
+  };
+}

@@ -1,0 +1,166 @@
+import { isAbsolute, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** A fixed window: at most `limit` hits per `windowSeconds`. Env syntax `limit/windowSeconds`, e.g. `5/300`. */
+export interface RateRule {
+  limit: number;
+  windowSeconds: number;
+}
+
+export interface JwtKey {
+  kid: string;
+  secret: string;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  /** Sandbox mode (SUPPLIERS=sandbox): emulated suppliers, dev conveniences, default admin login. */
+  sandbox: boolean;
+  suppliers: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  openapiPath: string;
+  publicBaseUrl: string;
+  logLevel: string;
+  bodyLimitBytes: number;
+  /** The first key signs; every key verifies (rotation: prepend the new key, drop the old one later). */
+  jwtKeys: JwtKey[];
+  accessTokenTtlSeconds: number;
+  refreshTokenTtlSeconds: number;
+  verifyTokenTtlSeconds: number;
+  admin: { email: string; password: string; fromDefaults: boolean };
+  mailUrl: string | undefined;
+  mailFrom: string;
+  searchTtlSeconds: number;
+  /** How long a caller's current status (suspension, role) is cached before re-reading the database. */
+  authStatusCacheMs: number;
+  rateLimits: { loginAccount: RateRule; loginIp: RateRule; search: RateRule; stream: RateRule };
+  http: {
+    keepAliveTimeoutMs: number;
+    headersTimeoutMs: number;
+    requestTimeoutMs: number;
+    shutdownGraceMs: number;
+  };
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+const SANDBOX_ADMIN = { email: 'admin@sandbox.travel', password: 'sandbox-admin-pass' };
+const SANDBOX_JWT_SECRET = 'sandbox-only-insecure-jwt-secret-change-me';
+const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
+
+const int = (env: NodeJS.ProcessEnv, name: string, fallback: number): number => {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0)
+    throw new ConfigError(`${name} must be a non-negative number, got "${raw}"`);
+  return n;
+};
+
+const rule = (env: NodeJS.ProcessEnv, name: string, fallback: RateRule): RateRule => {
+  const raw = env[name];
+  if (!raw) return fallback;
+  const m = /^(\d+)\/(\d+)$/.exec(raw.trim());
+  if (!m) throw new ConfigError(`${name} must look like "limit/windowSeconds", got "${raw}"`);
+  return { limit: Number(m[1]), windowSeconds: Math.max(1, Number(m[2])) };
+};
+
+/** `kid1:secret1,kid2:secret2` (JWT_SECRETS) or a single JWT_SECRET (kid `default`). */
+function jwtKeys(env: NodeJS.ProcessEnv, sandbox: boolean): JwtKey[] {
+  if (env.JWT_SECRETS) {
+    const keys = env.JWT_SECRETS.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)
+      .map((entry) => {
+        const i = entry.indexOf(':');
+        if (i <= 0) throw new ConfigError('JWT_SECRETS entries must look like "kid:secret"');
+        return { kid: entry.slice(0, i), secret: entry.slice(i + 1) };
+      });
+    if (keys.length > 0) return checkKeys(keys);
+  }
+  if (env.JWT_SECRET) return checkKeys([{ kid: 'default', secret: env.JWT_SECRET }]);
+  if (sandbox) return [{ kid: 'sandbox', secret: SANDBOX_JWT_SECRET }];
+  throw new ConfigError('JWT_SECRET or JWT_SECRETS is required outside sandbox mode');
+}
+
+function checkKeys(keys: JwtKey[]): JwtKey[] {
+  for (const k of keys) {
+    if (k.secret.length < 32) throw new ConfigError(`JWT secret "${k.kid}" must be at least 32 characters`);
+  }
+  return keys;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const suppliers = env.SUPPLIERS || 'sandbox';
+  const sandbox = suppliers === 'sandbox';
+  const port = int(env, 'PORT', 8080);
+  // pnpm runs the package script inside packages/server; relative paths mean the caller's directory.
+  const base = env.INIT_CWD || process.cwd();
+  const dataDir = env.DATA_DIR || '.data';
+  let admin: Config['admin'];
+  if (env.TRAVEL_ADMIN_EMAIL && env.TRAVEL_ADMIN_PASSWORD) {
+    admin = { email: env.TRAVEL_ADMIN_EMAIL, password: env.TRAVEL_ADMIN_PASSWORD, fromDefaults: false };
+  } else if (sandbox) {
+    admin = { ...SANDBOX_ADMIN, fromDefaults: true };
+  } else {
+    throw new ConfigError('TRAVEL_ADMIN_EMAIL and TRAVEL_ADMIN_PASSWORD are required outside sandbox mode');
+  }
+  return {
+    port,
+    host: env.HOST || '0.0.0.0',
+    sandbox,
+    suppliers,
+    dataDir: isAbsolute(dataDir) ? dataDir : resolve(base, dataDir),
+    databaseUrl: env.DATABASE_URL || undefined,
+    openapiPath: env.OPENAPI_PATH ? resolve(base, env.OPENAPI_PATH) : resolve(repoRoot, 'openapi.json'),
+    publicBaseUrl: (env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/$/, ''),
+    logLevel: env.LOG_LEVEL || 'info',
+    bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1024 * 1024),
+    jwtKeys: jwtKeys(env, sandbox),
+    accessTokenTtlSeconds: int(env, 'ACCESS_TOKEN_TTL_SECONDS', 900),
+    refreshTokenTtlSeconds: int(env, 'REFRESH_TOKEN_TTL_SECONDS', 30 * 24 * 3600),
+    verifyTokenTtlSeconds: int(env, 'VERIFY_TOKEN_TTL_SECONDS', 24 * 3600),
+    admin,
+    mailUrl: env.MAIL_URL || undefined,
+    mailFrom: env.MAIL_FROM || 'Travel Service <no-reply@travel.local>',
+    searchTtlSeconds: int(env, 'SEARCH_TTL_SECONDS', 900),
+    authStatusCacheMs: int(env, 'AUTH_STATUS_CACHE_MS', 5000),
+    rateLimits: {
+      loginAccount: rule(env, 'RATE_LIMIT_LOGIN_ACCOUNT', { limit: 5, windowSeconds: 300 }),
+      loginIp: rule(env, 'RATE_LIMIT_LOGIN_IP', { limit: 30, windowSeconds: 300 }),
+      search: rule(env, 'RATE_LIMIT_SEARCH', { limit: 60, windowSeconds: 60 }),
+      stream: rule(env, 'RATE_LIMIT_STREAM', { limit: 120, windowSeconds: 60 }),
+    },
+    http: {
+      keepAliveTimeoutMs: int(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 65_000),
+      headersTimeoutMs: int(env, 'HTTP_HEADERS_TIMEOUT_MS', 66_000),
+      requestTimeoutMs: int(env, 'HTTP_REQUEST_TIMEOUT_MS', 0),
+      shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 10_000),
+    },
+  };
+}
+
+/** The settings `/config` may show: never a secret, a credential or a URL with a password. */
+export function publicConfig(c: Config): Record<string, unknown> {
+  return {
+    environment: c.sandbox ? 'sandbox' : 'live',
+    suppliers: c.suppliers,
+    api_version: '1.0.0',
+    database: c.databaseUrl ? 'postgresql' : 'pglite',
+    mail: c.mailUrl ? 'smtp' : 'outbox',
+    search_ttl_seconds: c.searchTtlSeconds,
+    access_token_ttl_seconds: c.accessTokenTtlSeconds,
+    refresh_token_ttl_seconds: c.refreshTokenTtlSeconds,
+    body_limit_bytes: c.bodyLimitBytes,
+    rate_limits: {
+      login_per_account: c.rateLimits.loginAccount,
+      login_per_ip: c.rateLimits.loginIp,
+      search: c.rateLimits.search,
+      stream: c.rateLimits.stream,
+    },
+  };
+}

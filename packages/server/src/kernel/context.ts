@@ -1,0 +1,38 @@
+import type { Operation } from './contract.ts';
+import type { HandlerResult, Logger, RequestContext } from './types.ts';
+
+/**
+ * What the middleware chain passes along for one request: the web `Request`, the `RequestContext` the
+ * handler will see (filled in step by step), and the result. Kernel-internal; handlers see only `ctx`.
+ */
+export interface Exchange {
+  request: Request;
+  url: URL;
+  startedAt: number;
+  /** Matched operation (set by the router). */
+  operation: Operation | undefined;
+  /** The route template for metrics and logs (never the raw path: unbounded label values). */
+  route: string;
+  /** Raw path parameters from the router. */
+  rawParams: Record<string, string>;
+  rawBody: Uint8Array | undefined;
+  ctx: RequestContext;
+  result: HandlerResult | undefined;
+  /** Headers every response carries (request id, replay marker). */
+  responseHeaders: Record<string, string>;
+  /** Set by the idempotency middleware while a key is claimed. */
+  idempotency: IdempotencyClaim | undefined;
+}
+
+export interface IdempotencyClaim {
+  scope: string;
+  /** True once the response is stored (inside the handler's transaction or after it). */
+  stored: boolean;
+}
+
+export const nullLogger: Logger = {
+  info() {},
+  warn() {},
+  error() {},
+  debug() {},
+};

@@ -1,0 +1,48 @@
+import type { Middleware } from '../compose.ts';
+import { HttpError, ValidationError } from '../errors.ts';
+
+export interface RenderedError {
+  status: number;
+  body: unknown;
+  headers: Record<string, string>;
+}
+
+/** The contract's error bodies: `HTTPValidationError` for 422, `{detail, code, request_id}` otherwise. */
+export function renderError(err: HttpError | ValidationError, requestId: string): RenderedError {
+  if (err instanceof ValidationError) {
+    const body: Record<string, unknown> = { detail: err.issues };
+    if (err.code) body.code = err.code;
+    return { status: 422, body, headers: {} };
+  }
+  return {
+    status: err.status,
+    body: { ...err.extra, detail: err.message, code: err.code, request_id: requestId },
+    headers: err.headers,
+  };
+}
+
+/**
+ * The one place errors become responses. Known errors render their own status and code; anything else
+ * is logged with its stack and answered with a bare 500 `internal_error`: no message, no stack, no
+ * supplier detail ever reaches the client.
+ */
+export function errorHandler(): Middleware {
+  return async function errorHandlerMiddleware(ex, next) {
+    try {
+      await next();
+    } catch (err) {
+      if (err instanceof HttpError || err instanceof ValidationError) {
+        const r = renderError(err, ex.ctx.requestId);
+        if (r.status >= 500)
+          ex.ctx.log.warn({ err, code: (r.body as { code?: string }).code }, 'request failed');
+        ex.result = { status: r.status, body: r.body, headers: r.headers };
+        return;
+      }
+      ex.ctx.log.error({ err }, 'unhandled error');
+      ex.result = {
+        status: 500,
+        body: { detail: 'Internal server error.', code: 'internal_error', request_id: ex.ctx.requestId },
+      };
+    }
+  };
+}

@@ -1,0 +1,119 @@
+import { createHash } from 'node:crypto';
+import type { IdempotencyStore, StoredResponse } from '../../idempotency/idempotency-store.ts';
+import type { Middleware } from '../compose.ts';
+import { conflict, HttpError, ValidationError } from '../errors.ts';
+import type { HandlerResult } from '../types.ts';
+
+import { renderError } from './error-handler.ts';
+
+const KEY_RE = /^[\x21-\x7e]{1,255}$/;
+
+/** Stable JSON: object keys sorted, so `{a,b}` and `{b,a}` are the same request. */
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  if (v && typeof v === 'object') {
+    const entries = Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== undefined);
+    entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, x]) => `${JSON.stringify(k)}:${canonical(x)}`).join(',')}}`;
+  }
+  return JSON.stringify(v) ?? 'null';
+}
+
+/** An outcome that is a real answer and is stored; anything else (an internal failure) releases the key. */
+const storable = (status: number) => status < 500 || status === 502;
+
+/** The stored form of a handler's result, or undefined when it must not be stored (streams, failures). */
+export function storedForm(r: HandlerResult): StoredResponse | undefined {
+  if ('sse' in r || 'raw' in r || !storable(r.status)) return undefined;
+  return { status: r.status, body: r.body, headers: r.headers ?? {} };
+}
+
+/**
+ * Contracts section 3. The key is scoped to caller + operation. The first response is stored (in the
+ * handler's transaction when it uses `ctx.transaction`, else right after) and replayed with
+ * `Idempotent-Replayed: true`. Same key, other request: 422 `idempotency_key_reused`. Same key while the
+ * first is running: 409 `idempotency_in_progress`. An internal failure (5xx other than 502) releases it.
+ */
+export function idempotency(opts: { store: IdempotencyStore }): Middleware {
+  return async function idempotencyMiddleware(ex, next) {
+    const op = ex.operation;
+    const key = ex.request.headers.get('idempotency-key');
+    const applies = op && (op.idempotency !== undefined || op.method === 'POST' || op.method === 'PATCH');
+    if (!op || !applies) return next();
+    if (!key) {
+      if (op.idempotency === 'required') {
+        throw new ValidationError([
+          { loc: ['header', 'idempotency-key'], msg: 'Field required', type: 'missing' },
+        ]);
+      }
+      return next();
+    }
+    if (!KEY_RE.test(key)) {
+      throw new ValidationError([
+        {
+          loc: ['header', 'idempotency-key'],
+          msg: 'must be 1 to 255 visible ASCII characters',
+          type: 'value_error',
+        },
+      ]);
+    }
+    const caller = ex.ctx.auth ? `user:${ex.ctx.auth.userId}` : `ip:${ex.ctx.ip}`;
+    const scope = createHash('sha256').update(`${caller}\u0000${op.operationId}\u0000${key}`).digest('hex');
+    const hash = createHash('sha256')
+      .update(canonical({ params: ex.ctx.params, query: ex.ctx.query, body: ex.ctx.body }))
+      .digest('hex');
+    const outcome = await opts.store.claim({ scope, caller, operationId: op.operationId, key, hash });
+    if (outcome.kind === 'mismatch') {
+      throw new ValidationError(
+        [
+          {
+            loc: ['header', 'idempotency-key'],
+            msg: 'This Idempotency-Key was used with a different request.',
+            type: 'idempotency_key_reused',
+          },
+        ],
+        'idempotency_key_reused',
+      );
+    }
+    if (outcome.kind === 'in_progress') {
+      throw conflict('idempotency_in_progress', 'A request with this Idempotency-Key is still in progress.');
+    }
+    if (outcome.kind === 'replay') {
+      const r = outcome.response;
+      ex.result = {
+        status: r.status,
+        body: r.body,
+        headers: { ...r.headers, 'idempotent-replayed': 'true' },
+      };
+      return;
+    }
+
+    const claim = { scope, stored: false };
+    ex.idempotency = claim;
+    try {
+      await next();
+    } catch (err) {
+      if (!claim.stored) {
+        const rendered =
+          err instanceof HttpError || err instanceof ValidationError
+            ? renderError(err, ex.ctx.requestId)
+            : undefined;
+        if (rendered && storable(rendered.status)) {
+          await opts.store.complete(scope, rendered);
+          claim.stored = true;
+        } else {
+          await opts.store.release(scope);
+        }
+      }
+      throw err;
+    }
+    if (claim.stored) return;
+    const stored = ex.result && storedForm(ex.result);
+    if (stored) {
+      await opts.store.complete(scope, stored);
+      claim.stored = true;
+    } else {
+      await opts.store.release(scope);
+    }
+  };
+}

@@ -1,0 +1,33 @@
+import type { RateRule } from '../../internal/config.ts';
+import type { RateLimitStore } from '../../rate-limit/rate-limit-store.ts';
+import type { Middleware } from '../compose.ts';
+import type { Operation } from '../contract.ts';
+import { tooManyRequests } from '../errors.ts';
+
+export type RateClass = 'search' | 'stream';
+
+/** `x-rate-limit` names the class; `x-rate-limited: true` means search (or stream when SSE). */
+export function rateClassOf(op: Operation): RateClass | undefined {
+  // The auth domain limits its own operations (per account and per address).
+  if (op.path.startsWith('/api/v1/auth/')) return undefined;
+  const declared = op.raw['x-rate-limit'];
+  if (declared === 'search' || declared === 'stream') return declared;
+  if (op.sse) return 'stream';
+  if (op.raw['x-rate-limited'] === true) return 'search';
+  if (op.method === 'POST' && (/search/i.test(op.operationId) || /\/search(\/|$)/.test(op.path)))
+    return 'search';
+  return undefined;
+}
+
+/** Per caller (user id, else client address) and class; 429 with Retry-After when over. */
+export function rateLimit(opts: { store: RateLimitStore; rules: Record<RateClass, RateRule> }): Middleware {
+  return async function rateLimitMiddleware(ex, next) {
+    const cls = ex.operation && rateClassOf(ex.operation);
+    if (cls) {
+      const who = ex.ctx.auth ? `user:${ex.ctx.auth.userId}` : `ip:${ex.ctx.ip}`;
+      const d = await opts.store.hit(`${cls}:${who}`, opts.rules[cls]);
+      if (!d.allowed) throw tooManyRequests(d.retryAfterSeconds);
+    }
+    await next();
+  };
+}

@@ -1,0 +1,88 @@
+import type { TtlCache } from '../cache/ttl-cache.ts';
+import type { Clock } from '../internal/clock.ts';
+import type { Db } from '../storage/schema.ts';
+import type { Role } from './types.ts';
+
+/** A caller's current standing, read from the database (not from the token, which may be stale). */
+export interface Principal {
+  userId: string;
+  email: string;
+  role: Role;
+  companyId: number | null;
+  companyCode: string | null;
+  userStatus: string;
+  isActive: boolean;
+  suspendedUntil: Date | null;
+  companyStatus: string | null;
+}
+
+export type Standing = 'ok' | 'user_suspended' | 'user_inactive' | 'company_suspended' | 'gone';
+
+/** Whether the principal may act now. A timed suspension lapses on its own. */
+export function standing(p: Principal | undefined, now: Date): Standing {
+  if (!p) return 'gone';
+  if (p.userStatus === 'suspended' && !(p.suspendedUntil && p.suspendedUntil <= now)) return 'user_suspended';
+  if (!p.isActive || p.userStatus === 'inactive') return 'user_inactive';
+  if (p.companyStatus && p.companyStatus !== 'active') return 'company_suspended';
+  return 'ok';
+}
+
+/**
+ * Loads principals, cached for `ttlMs` per process: a suspension takes effect everywhere within that
+ * time; the process that suspends calls `invalidate` and sees it at once.
+ */
+export class PrincipalStore {
+  readonly #db: Db;
+  readonly #cache: TtlCache;
+  readonly #ttlMs: number;
+  readonly clock: Clock;
+
+  constructor(opts: { db: Db; cache: TtlCache; ttlMs: number; clock: Clock }) {
+    this.#db = opts.db;
+    this.#cache = opts.cache;
+    this.#ttlMs = opts.ttlMs;
+    this.clock = opts.clock;
+  }
+
+  async get(userId: string): Promise<Principal | undefined> {
+    const key = `principal:${userId}`;
+    const hit = this.#cache.get<Principal | null>(key);
+    if (hit !== undefined) return hit ?? undefined;
+    const row = await this.#db
+      .selectFrom('users as u')
+      .leftJoin('companies as c', 'c.id', 'u.company_id')
+      .select([
+        'u.id',
+        'u.email',
+        'u.role',
+        'u.company_id',
+        'u.status',
+        'u.is_active',
+        'u.suspended_until',
+        'c.status as company_status',
+        'c.company_code',
+      ])
+      .where('u.id', '=', userId)
+      .executeTakeFirst();
+    const p: Principal | null = row
+      ? {
+          userId: row.id,
+          email: row.email,
+          role: row.role as Role,
+          companyId: row.company_id,
+          companyCode: row.company_code ?? null,
+          userStatus: row.status,
+          isActive: row.is_active,
+          suspendedUntil: row.suspended_until ? new Date(row.suspended_until) : null,
+          companyStatus: row.company_status ?? null,
+        }
+      : null;
+    if (this.#ttlMs > 0) this.#cache.set(key, p, this.#ttlMs);
+    return p ?? undefined;
+  }
+
+  invalidate(userId?: string): void {
+    if (userId) this.#cache.delete(`principal:${userId}`);
+    else this.#cache.clear('principal:');
+  }
+}

@@ -1,0 +1,59 @@
+import { sql } from 'kysely';
+import type { Clock } from '../internal/clock.ts';
+import type { RateRule } from '../internal/config.ts';
+import type { Db } from '../storage/schema.ts';
+
+export interface RateDecision {
+  allowed: boolean;
+  hits: number;
+  limit: number;
+  /** Seconds until the current window ends. */
+  retryAfterSeconds: number;
+}
+
+/**
+ * Fixed-window counters in the database: one upsert per hit, atomic, shared by every process on the
+ * same database. Good enough against brute force and floods; not a precise sliding window.
+ */
+export class RateLimitStore {
+  readonly #db: Db;
+  readonly #clock: Clock;
+
+  constructor(opts: { db: Db; clock: Clock }) {
+    this.#db = opts.db;
+    this.#clock = opts.clock;
+  }
+
+  async hit(bucket: string, rule: RateRule): Promise<RateDecision> {
+    const now = this.#clock.now().getTime();
+    const windowMs = rule.windowSeconds * 1000;
+    const start = Math.floor(now / windowMs) * windowMs;
+    const row = await this.#db
+      .insertInto('rate_limit_counters')
+      .values({ bucket, window_start: new Date(start), hits: 1, expires_at: new Date(start + windowMs) })
+      .onConflict((oc) =>
+        oc.columns(['bucket', 'window_start']).doUpdateSet({ hits: sql`rate_limit_counters.hits + 1` }),
+      )
+      .returning('hits')
+      .executeTakeFirstOrThrow();
+    return {
+      allowed: row.hits <= rule.limit,
+      hits: row.hits,
+      limit: rule.limit,
+      retryAfterSeconds: Math.max(1, Math.ceil((start + windowMs - now) / 1000)),
+    };
+  }
+
+  /** Clears a bucket (e.g. the per-account login counter after a successful login). */
+  async reset(bucket: string): Promise<void> {
+    await this.#db.deleteFrom('rate_limit_counters').where('bucket', '=', bucket).execute();
+  }
+
+  async purgeExpired(): Promise<number> {
+    const r = await this.#db
+      .deleteFrom('rate_limit_counters')
+      .where('expires_at', '<', this.#clock.now())
+      .executeTakeFirst();
+    return Number(r.numDeletedRows ?? 0);
+  }
+}

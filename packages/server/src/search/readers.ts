@@ -1,0 +1,210 @@
+/**
+ * The consumption modes of a search, all reading the event log and the stored offers: the offer-by-offer
+ * stream, the provider-by-provider stream, the batch wait and the results page. None of them touches
+ * the fan-out, so any number of readers, in any process, cost it nothing.
+ */
+
+import type { Clock } from '../internal/clock.ts';
+import type { SseMessage } from '../kernel/types.ts';
+import type { Db } from '../storage/schema.ts';
+import { follow, type LogEvent, type LogEventName, readAfter, realTimers, type Timers } from './event-log.ts';
+import type { SearchNotifier } from './notifier.ts';
+import { findSession, isFinal, type SearchSession } from './session-store.ts';
+import { parseJson, searchDb } from './tables.ts';
+
+export interface ReaderDeps {
+  db: Db;
+  notifier: SearchNotifier;
+  clock: Clock;
+  heartbeatMs: number;
+  pollMs: number;
+  timers?: Timers;
+}
+
+/** How one stream names the log's events; a log event without a name here is not part of that stream. */
+export type StreamNames = Partial<Record<LogEventName, string>>;
+
+const heartbeat = (clock: Clock): SseMessage => ({
+  event: 'heartbeat',
+  data: { ts: clock.now().toISOString() },
+});
+
+/** Parses a Last-Event-ID header: our ids are the log's seq numbers. Anything else restarts from 0. */
+export function lastEventId(header: string | undefined): number {
+  if (!header) return 0;
+  const n = Number(header.trim());
+  return Number.isSafeInteger(n) && n > 0 ? n : 0;
+}
+
+async function doneEvent(deps: ReaderDeps, searchId: string): Promise<LogEvent | undefined> {
+  const row = await searchDb(deps.db)
+    .selectFrom('search_events')
+    .select(['seq', 'event', 'data'])
+    .where('search_id', '=', searchId)
+    .where('event', '=', 'done')
+    .executeTakeFirst();
+  return row ? { seq: row.seq, event: 'done', data: parseJson(row.data) } : undefined;
+}
+
+/**
+ * Offer-by-offer stream: every log event after `after` that this stream names, with its seq as `id`.
+ * A reader resuming at or after the terminal event gets the terminal event again (and nothing else), so
+ * it knows the search is over instead of treating an empty close as a dropped connection.
+ */
+export async function* eventStream(
+  deps: ReaderDeps,
+  session: SearchSession,
+  after: number,
+  names: StreamNames,
+  signal?: AbortSignal,
+): AsyncGenerator<SseMessage> {
+  const done = await doneEvent(deps, session.id);
+  if (done && done.seq <= after) {
+    yield { id: String(done.seq), event: 'done', data: done.data };
+    return;
+  }
+  for await (const item of follow({ ...followOpts(deps, session.id, signal), after })) {
+    if ('heartbeat' in item) {
+      yield heartbeat(deps.clock);
+      continue;
+    }
+    const name = names[item.event];
+    if (name) yield { id: String(item.seq), event: name, data: item.data };
+  }
+}
+
+/**
+ * Provider-by-provider stream: one event per supplier with its complete offer array, as each completes.
+ * The whole log is read (offers precede their supplier's completion) but only groups after `after` are
+ * sent, so Last-Event-ID works here too.
+ */
+export async function* groupStream(
+  deps: ReaderDeps,
+  session: SearchSession,
+  after: number,
+  groupEvent: string,
+  key: 'gds' | 'provider',
+  signal?: AbortSignal,
+): AsyncGenerator<SseMessage> {
+  const bySupplier = new Map<string, unknown[]>();
+  for await (const item of follow({ ...followOpts(deps, session.id, signal), after: 0 })) {
+    if ('heartbeat' in item) {
+      yield heartbeat(deps.clock);
+      continue;
+    }
+    if (item.event === 'offer') {
+      const offer = item.data.offer as { supplier: string };
+      const list = bySupplier.get(offer.supplier) ?? [];
+      list.push(offer);
+      bySupplier.set(offer.supplier, list);
+    } else if (item.event === 'supplier_done') {
+      const supplier = item.data.supplier as string;
+      if (item.seq > after) {
+        yield {
+          id: String(item.seq),
+          event: groupEvent,
+          data: { [key]: supplier, status: item.data.status, offers: bySupplier.get(supplier) ?? [] },
+        };
+      }
+      bySupplier.delete(supplier);
+    } else if (item.event === 'done') {
+      yield { id: String(item.seq), event: 'done', data: item.data };
+    }
+  }
+}
+
+function followOpts(deps: ReaderDeps, searchId: string, signal: AbortSignal | undefined) {
+  return {
+    db: deps.db,
+    notifier: deps.notifier,
+    searchId,
+    heartbeatMs: deps.heartbeatMs,
+    pollMs: deps.pollMs,
+    timers: deps.timers ?? realTimers,
+    ...(signal ? { signal } : {}),
+  };
+}
+
+/**
+ * Resolves with the session once it is final, or with its state when `deadline` settles first.
+ * Wakes on notifications and polls as a fallback.
+ */
+export async function waitForSearch(
+  deps: ReaderDeps,
+  searchId: string,
+  deadline: Promise<void>,
+  signal?: AbortSignal,
+): Promise<{ session: SearchSession; cut: boolean }> {
+  const timers = deps.timers ?? realTimers;
+  let cut = false;
+  let wake: (() => void) | undefined;
+  const poke = () => wake?.();
+  const unsubscribe = deps.notifier.subscribe(searchId, poke);
+  void deadline.then(() => {
+    cut = true;
+    poke();
+  });
+  signal?.addEventListener('abort', poke);
+  try {
+    for (;;) {
+      const s = await findSession(deps.db, searchId);
+      if (!s) throw new Error(`search ${searchId} vanished`);
+      if (isFinal(s.status) || cut || signal?.aborted) return { session: s, cut: !isFinal(s.status) };
+      await new Promise<void>((resolve) => {
+        const t = timers.setTimeout(resolve, deps.pollMs);
+        wake = () => {
+          timers.clearTimeout(t);
+          resolve();
+        };
+        if (cut) wake();
+      });
+      wake = undefined;
+    }
+  } finally {
+    unsubscribe();
+    signal?.removeEventListener('abort', poke);
+  }
+}
+
+export interface StoredOffer {
+  supplier: string;
+  offer: Record<string, unknown>;
+  total_minor: number;
+}
+
+export async function searchOffers(db: Db, searchId: string): Promise<StoredOffer[]> {
+  const rows = await searchDb(db)
+    .selectFrom('search_offers')
+    .select(['supplier', 'offer', 'total_minor'])
+    .where('search_id', '=', searchId)
+    .orderBy('position')
+    .execute();
+  return rows.map((r) => ({
+    supplier: r.supplier,
+    offer: parseJson(r.offer),
+    total_minor: Number(r.total_minor),
+  }));
+}
+
+/** Batch body: offers grouped by supplier in the session's (priority) order; every supplier has a key. */
+export async function batchResult(db: Db, session: SearchSession, cut: boolean, key: 'gds' | 'provider') {
+  const offers = await searchOffers(db, session.id);
+  const groups: Record<string, unknown[]> = {};
+  for (const name of session.suppliers) groups[name] = [];
+  for (const o of offers) {
+    const list = groups[o.supplier] ?? [];
+    list.push(o.offer);
+    groups[o.supplier] = list;
+  }
+  return {
+    search_id: session.id,
+    status: session.status,
+    [`results_by_${key}`]: groups,
+    total_offers: offers.length,
+    [`completed_${key}_count`]: session.completed_suppliers,
+    [`total_${key}_count`]: session.total_suppliers,
+    timed_out: cut,
+  };
+}
+
+export { readAfter };

@@ -1,0 +1,71 @@
+/** Search sessions: who started them, with what, and how far they got. 404 unknown, 410 expired. */
+import { gone, notFound } from '../kernel/errors.ts';
+import type { AuthContext } from '../kernel/types.ts';
+import type { Db } from '../storage/schema.ts';
+import { parseJson, type SearchStatus, searchDb, type Vertical } from './tables.ts';
+
+export interface SearchSession {
+  id: string;
+  vertical: Vertical;
+  status: SearchStatus;
+  user_id: string;
+  company_id: number | null;
+  request: Record<string, unknown>;
+  suppliers: string[];
+  total_suppliers: number;
+  completed_suppliers: number;
+  total_offers: number;
+  created_at: Date;
+  expires_at: Date;
+  finished_at: Date | null;
+}
+
+/** Who is reading: the caller's user and company (null company = own searches only, unless platform). */
+export type Caller = Pick<AuthContext, 'userId' | 'companyId' | 'role'>;
+
+export const FINAL_STATUSES: readonly SearchStatus[] = ['completed', 'partial', 'failed'];
+export const isFinal = (s: SearchStatus): boolean => FINAL_STATUSES.includes(s);
+
+/** A super_admin sees every search; others their company's, or their own when they have no company. */
+export function canRead(caller: Caller, s: Pick<SearchSession, 'user_id' | 'company_id'>): boolean {
+  if (caller.role === 'super_admin') return true;
+  if (s.user_id === caller.userId) return true;
+  return caller.companyId !== null && s.company_id !== null && s.company_id === caller.companyId;
+}
+
+export async function findSession(db: Db, id: string): Promise<SearchSession | undefined> {
+  const row = await searchDb(db)
+    .selectFrom('search_sessions')
+    .selectAll()
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return {
+    ...row,
+    request: parseJson(row.request),
+    suppliers: parseJson(row.suppliers),
+    created_at: new Date(row.created_at),
+    expires_at: new Date(row.expires_at),
+    finished_at: row.finished_at ? new Date(row.finished_at) : null,
+  };
+}
+
+/**
+ * The session a caller may read, of the given vertical. Another tenant's search, or a search id of
+ * another vertical, is exactly as unknown as a missing one.
+ */
+export async function readableSession(
+  db: Db,
+  id: string,
+  caller: Caller,
+  vertical: Vertical,
+  now: Date,
+): Promise<SearchSession> {
+  const s = await findSession(db, id);
+  if (!s || s.vertical !== vertical || !canRead(caller, s)) {
+    throw notFound('search_not_found', 'Search not found.');
+  }
+  if (s.expires_at.getTime() <= now.getTime())
+    throw gone('search_expired', 'This search has expired; start a new one.');
+  return s;
+}

@@ -1,0 +1,1 @@
+export { AmadeusTransfersAdapter, type AmadeusTransfersConfig } from './adapter.ts';

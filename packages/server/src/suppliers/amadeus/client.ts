@@ -1,0 +1,225 @@
+import type * as nodeHttp from 'node:http';
+import { createRequire } from 'node:module';
+import type { CallOptions, SupplierName } from '../ports.ts';
+import { SupplierError } from '../ports.ts';
+
+/**
+ * A thin wrapper over the official `amadeus` Node client: it owns the OAuth2 token, we add deadlines,
+ * cancellation and the mapping of its error classes to `SupplierError`. The client has no custom
+ * headers and no AbortSignal, so the deadline is raced here (the socket finishes on its own).
+ */
+
+/** The slice of the untyped `amadeus` package we use. */
+interface AmadeusResponse {
+  statusCode: number;
+  result: unknown;
+  data: unknown;
+}
+interface AmadeusLowLevel {
+  get: (path: string, params?: Record<string, unknown>) => Promise<AmadeusResponse>;
+  post: (path: string, body?: unknown) => Promise<AmadeusResponse>;
+  delete: (path: string, params?: Record<string, unknown>) => Promise<AmadeusResponse>;
+  accessToken: { accessToken?: string | null };
+}
+interface AmadeusSdk {
+  client: AmadeusLowLevel;
+  shopping: {
+    flightOffersSearch: {
+      get: (p: Record<string, unknown>) => Promise<AmadeusResponse>;
+      post: (b: string) => Promise<AmadeusResponse>;
+    };
+    flightOffers: {
+      pricing: { post: (b: string, extra?: Record<string, string>) => Promise<AmadeusResponse> };
+      upselling: { post: (b: string) => Promise<AmadeusResponse> };
+    };
+    seatmaps: {
+      get: (p: Record<string, unknown>) => Promise<AmadeusResponse>;
+      post: (b: string) => Promise<AmadeusResponse>;
+    };
+    transferOffers: { post: (b: string) => Promise<AmadeusResponse> };
+  };
+  booking: {
+    flightOrders: { post: (b: string) => Promise<AmadeusResponse> };
+    flightOrder: (id: string) => {
+      get: () => Promise<AmadeusResponse>;
+      delete: () => Promise<AmadeusResponse>;
+    };
+  };
+  ordering: {
+    transferOrders: { post: (b: string, offerId: string) => Promise<AmadeusResponse> };
+    transferOrder: (id: string) => {
+      transfers: { cancellation: { post: (b: string, confirmNbr: string) => Promise<AmadeusResponse> } };
+    };
+  };
+}
+
+const require = createRequire(import.meta.url);
+const AmadeusCtor = require('amadeus') as new (opts: Record<string, unknown>) => AmadeusSdk;
+// Resolved per request through the CommonJS module object, as the SDK itself does, so that anything
+// instrumenting node:http (APM agents, msw/node in tests) sees these requests too.
+const plainHttp = {
+  request: (o: nodeHttp.RequestOptions) =>
+    (require('node:http') as typeof nodeHttp).request({ ...o, protocol: 'http:' }),
+};
+
+export interface AmadeusClientConfig {
+  clientId: string;
+  clientSecret: string;
+  /** Base URL, e.g. `https://test.api.amadeus.com` (live) or the emulator's URL (sandbox). */
+  baseUrl: string;
+  /** Per-call deadline, ms. */
+  timeoutMs?: number;
+}
+
+export interface AmadeusIssue {
+  status?: number;
+  code?: number;
+  title?: string;
+  detail?: string;
+}
+
+/** What a failed call looked like, for the adapter's per-operation mapping. */
+export interface AmadeusFailure {
+  kind: 'http' | 'network' | 'timeout';
+  status: number;
+  issue: AmadeusIssue | undefined;
+}
+
+export class AmadeusClient {
+  readonly sdk: AmadeusSdk;
+  readonly #timeoutMs: number;
+  readonly #supplier: SupplierName;
+  constructor(config: AmadeusClientConfig, supplier: SupplierName) {
+    const url = new URL(config.baseUrl);
+    const ssl = url.protocol === 'https:';
+    this.sdk = new AmadeusCtor({
+      clientId: config.clientId,
+      clientSecret: config.clientSecret,
+      host: url.hostname,
+      port: Number(url.port || (ssl ? 443 : 80)),
+      ssl,
+      logLevel: 'silent',
+      // The client reads options as `options[key] || env || default`, so `ssl: false` falls back to true and
+      // it would speak TLS to a plain-HTTP emulator. Its documented `http` option lets us hand it node:http.
+      ...(ssl ? {} : { http: plainHttp }),
+    });
+    this.#timeoutMs = config.timeoutMs ?? 20_000;
+    this.#supplier = supplier;
+  }
+
+  /**
+   * Runs one SDK call with the deadline and signal. A 401 "expired/invalid token" drops the cached token and
+   * retries once: the SDK refreshes on its own clock, which need not agree with the supplier's.
+   */
+  async call<T = unknown>(
+    fn: (sdk: AmadeusSdk) => Promise<AmadeusResponse>,
+    opts: CallOptions = {},
+  ): Promise<{ status: number; body: T }> {
+    try {
+      return await this.#once<T>(fn, opts);
+    } catch (e) {
+      const f = e as { failure?: AmadeusFailure };
+      if (f.failure?.status === 401 && [38190, 38192].includes(f.failure.issue?.code ?? 0)) {
+        this.sdk.client.accessToken.accessToken = null;
+        return this.#once<T>(fn, opts);
+      }
+      throw e;
+    }
+  }
+
+  async #once<T>(
+    fn: (sdk: AmadeusSdk) => Promise<AmadeusResponse>,
+    opts: CallOptions,
+  ): Promise<{ status: number; body: T }> {
+    if (opts.signal?.aborted) throw this.#failure({ kind: 'timeout', status: 0, issue: undefined });
+    let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(this.#failure({ kind: 'timeout', status: 0, issue: undefined })),
+        this.#timeoutMs,
+      );
+      onAbort = () => reject(this.#failure({ kind: 'timeout', status: 0, issue: undefined }));
+      opts.signal?.addEventListener('abort', onAbort, { once: true });
+    });
+    try {
+      const res = await Promise.race([fn(this.sdk), deadline]);
+      return { status: res.statusCode, body: res.result as T };
+    } catch (e) {
+      if ((e as { failure?: unknown }).failure) throw e;
+      throw this.#failure(this.#classify(e));
+    } finally {
+      clearTimeout(timer);
+      if (onAbort) opts.signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /** The SDK rejects with ResponseError subclasses carrying `code` and `response`. */
+  #classify(e: unknown): AmadeusFailure {
+    const err = e as {
+      code?: string;
+      response?: {
+        statusCode?: number;
+        result?: { errors?: AmadeusIssue[]; code?: number; title?: string; error_description?: string };
+      };
+    };
+    const status = err.response?.statusCode ?? 0;
+    if (err.code === 'NetworkError' || !status) return { kind: 'network', status: 0, issue: undefined };
+    const r = err.response?.result;
+    const issue =
+      r?.errors?.[0] ??
+      (r?.code ? { status, code: r.code, title: r.title, detail: r.error_description } : undefined);
+    return { kind: 'http', status, issue };
+  }
+
+  #failure(failure: AmadeusFailure): Error {
+    const e = new Error(
+      `amadeus ${failure.kind} ${failure.status} ${failure.issue?.title ?? ''}`.trim(),
+    ) as Error & { failure: AmadeusFailure; supplier: SupplierName };
+    e.failure = failure;
+    e.supplier = this.#supplier;
+    return e;
+  }
+}
+
+export function failureOf(e: unknown): AmadeusFailure | undefined {
+  return (e as { failure?: AmadeusFailure }).failure;
+}
+
+/**
+ * Default mapping of a failed call to a `SupplierError`. `create: true` marks calls that may have acted
+ * (order creation, ticketing): a timeout, reset or 5xx there is `unknown_outcome`, never a failure.
+ */
+export function toSupplierError(supplier: SupplierName, e: unknown, create = false): SupplierError {
+  if (e instanceof SupplierError) return e;
+  const f = failureOf(e);
+  if (!f) return new SupplierError(supplier, 'unavailable', 'Amadeus call failed', { cause: e });
+  const code = f.issue?.code !== undefined ? String(f.issue.code) : undefined;
+  const message = f.issue ? `${f.issue.title ?? ''}: ${f.issue.detail ?? ''}` : `Amadeus ${f.kind}`;
+  const opts = { supplierCode: code, cause: e };
+  if (f.kind !== 'http' || f.status >= 500)
+    return new SupplierError(
+      supplier,
+      create ? 'unknown_outcome' : f.kind === 'timeout' ? 'timeout' : 'unavailable',
+      message,
+      opts,
+    );
+  if (f.status === 401) return new SupplierError(supplier, 'auth_failed', message, opts);
+  if (f.status === 404) return new SupplierError(supplier, 'not_found', message, opts);
+  switch (f.issue?.code) {
+    case 37200:
+      return new SupplierError(supplier, 'price_changed', message, opts);
+    case 39397:
+      return new SupplierError(supplier, 'sold_out', message, opts);
+    case 36803:
+      return new SupplierError(supplier, 'offer_expired', message, opts);
+    case 34651:
+    case 9321:
+    case 9322:
+      return new SupplierError(supplier, 'rejected', message, opts);
+    case 38197:
+      return new SupplierError(supplier, 'unsupported', message, opts);
+    default:
+      return new SupplierError(supplier, 'invalid_request', message, opts);
+  }
+}

@@ -1,0 +1,1 @@
+export { type AmadeusAdapterConfig, AmadeusFlightAdapter } from './adapter.ts';

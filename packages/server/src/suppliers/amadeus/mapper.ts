@@ -1,0 +1,272 @@
+import type {
+  BagOption,
+  CabinClass,
+  ContactInput,
+  Currency,
+  FareRule,
+  FlightSearchQuery,
+  FlightSegment,
+  FlightSlice,
+  PassengerInput,
+  SupplierFlightOffer,
+  SupplierFlightOrder,
+  TicketDocument,
+} from '../ports.ts';
+
+/** Maps between Amadeus Self-Service wire shapes and the flight port's shapes. */
+
+export type Wire = Record<string, unknown>;
+const obj = (v: unknown): Wire => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Wire) : {});
+const arr = (v: unknown): Wire[] => (Array.isArray(v) ? (v as Wire[]) : []);
+const s = (v: unknown): string =>
+  typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v);
+
+/** ISO 4217 exponent: the Gulf dinars and rial have three decimals. */
+const EXPONENT: Partial<Record<string, number>> = { BHD: 3, KWD: 3, OMR: 3 };
+export const toMinor = (amount: unknown, currency: string): number =>
+  Math.round(Number(amount ?? 0) * 10 ** (EXPONENT[currency] ?? 2));
+export const fromMinor = (minor: number, currency: string): string => {
+  const e = EXPONENT[currency] ?? 2;
+  return (minor / 10 ** e).toFixed(e);
+};
+
+const CABIN_TO: Record<CabinClass, string> = {
+  Economy: 'ECONOMY',
+  Premium: 'PREMIUM_ECONOMY',
+  Business: 'BUSINESS',
+  First: 'FIRST',
+};
+const CABIN_FROM: Record<string, CabinClass> = {
+  ECONOMY: 'Economy',
+  PREMIUM_ECONOMY: 'Premium',
+  BUSINESS: 'Business',
+  FIRST: 'First',
+};
+
+export function searchBody(q: FlightSearchQuery): Wire {
+  const travelers: Wire[] = [];
+  let id = 0;
+  for (let i = 0; i < q.adults; i++) travelers.push({ id: String(++id), travelerType: 'ADULT' });
+  for (let i = 0; i < q.children; i++) travelers.push({ id: String(++id), travelerType: 'CHILD' });
+  for (let i = 0; i < q.infants; i++)
+    travelers.push({ id: String(++id), travelerType: 'HELD_INFANT', associatedAdultId: String(i + 1) });
+  const odIds = q.legs.map((_, i) => String(i + 1));
+  const filters: Wire = {
+    cabinRestrictions: [
+      { cabin: CABIN_TO[q.cabinClass], coverage: 'MOST_SEGMENTS', originDestinationIds: odIds },
+    ],
+  };
+  if (q.airline) filters.carrierRestrictions = { includedCarrierCodes: [q.airline] };
+  return {
+    currencyCode: q.currency,
+    originDestinations: q.legs.map((l, i) => ({
+      id: String(i + 1),
+      originLocationCode: l.origin,
+      destinationLocationCode: l.destination,
+      departureDateTimeRange: { date: l.departureDate },
+    })),
+    travelers,
+    sources: ['GDS'],
+    searchCriteria: { maxFlightOffers: q.maxResults, flightFilters: filters },
+  };
+}
+
+function minutes(iso: string): number {
+  const m = /PT(?:(\d+)H)?(?:(\d+)M)?/.exec(iso);
+  return m ? Number(m[1] ?? 0) * 60 + Number(m[2] ?? 0) : 0;
+}
+
+/** Our segment ids are "s1", "s2", … in flight order; the Amadeus ids stay inside the offer. */
+export function offerFromAmadeus(raw: Wire, expiresAt: string): SupplierFlightOffer {
+  const price = obj(raw.price);
+  const currency = s(price.currency) as Currency;
+  const tps = arr(raw.travelerPricings);
+  const fd0 = obj(arr(obj(tps[0]).fareDetailsBySegment)[0]);
+  let n = 0;
+  const slices: FlightSlice[] = arr(raw.itineraries).map((it) => {
+    const segments: FlightSegment[] = arr(it.segments).map((seg) => {
+      const fd = obj(arr(obj(tps[0]).fareDetailsBySegment).find((f) => s(f.segmentId) === s(seg.id)));
+      return {
+        segment_id: `s${++n}`,
+        marketing_carrier: s(seg.carrierCode),
+        operating_carrier: s(obj(seg.operating).carrierCode) || s(seg.carrierCode),
+        flight_number: s(seg.number),
+        origin: s(obj(seg.departure).iataCode),
+        destination: s(obj(seg.arrival).iataCode),
+        departure_at: s(obj(seg.departure).at),
+        arrival_at: s(obj(seg.arrival).at),
+        duration_minutes: minutes(s(seg.duration)),
+        cabin: CABIN_FROM[s(fd.cabin)] ?? 'Economy',
+        booking_class: s(fd.class),
+        aircraft: s(obj(seg.aircraft).code) || null,
+      };
+    });
+    const first = segments[0] as FlightSegment;
+    const last = segments[segments.length - 1] as FlightSegment;
+    return {
+      origin: first.origin,
+      destination: last.destination,
+      departure_date: first.departure_at.slice(0, 10),
+      duration_minutes: minutes(s(it.duration)),
+      stops: segments.length - 1,
+      segments,
+    };
+  });
+  const total = toMinor(price.grandTotal ?? price.total, currency);
+  const base = toMinor(price.base, currency);
+  const rules = arr(obj(raw.fareRules).rules);
+  const rule = (cat: string): Wire | undefined => rules.find((r) => r.category === cat);
+  const brand = s(fd0.brandedFare);
+  // Pricing returns fareRules; a search offer only has the brand, whose FLEX is the refundable one.
+  const refundable = rules.length ? !rule('REFUND')?.notApplicable : brand === 'FLEX';
+  const changeable = rules.length ? !rule('EXCHANGE')?.notApplicable : brand !== 'LIGHT';
+  const count = (t: string): number => tps.filter((tp) => tp.travelerType === t).length;
+  return {
+    supplier: 'amadeus',
+    supplier_ref: raw,
+    slices,
+    validating_carrier:
+      s(arr(raw.validatingAirlineCodes)[0]) || (slices[0]?.segments[0]?.marketing_carrier ?? ''),
+    cabin: CABIN_FROM[s(fd0.cabin)] ?? 'Economy',
+    fare_brand: brand || null,
+    refundable,
+    changeable,
+    baggage: {
+      cabin_bags: 1,
+      checked_bags: Number(obj(fd0.includedCheckedBags).quantity ?? 0),
+      checked_bag_weight_kg: (obj(fd0.includedCheckedBags).weight as number | undefined) ?? null,
+    },
+    price: { currency, base_minor: base, taxes_minor: total - base, markup_minor: 0, total_minor: total },
+    passengers: { adults: count('ADULT'), children: count('CHILD'), infants: count('HELD_INFANT') },
+    lcc: false,
+    expires_at: expiresAt,
+  };
+}
+
+export function fareRulesFrom(included: Wire, offer: Wire): FareRule[] {
+  const out: FareRule[] = [];
+  for (const r of arr(obj(offer.fareRules).rules))
+    out.push({
+      category: s(r.category),
+      title: s(r.category),
+      text: r.notApplicable ? 'NOT PERMITTED' : `PERMITTED, MAX PENALTY ${s(r.maxPenaltyAmount)}`,
+    });
+  for (const d of Object.values(obj(included['detailed-fare-rules'])))
+    for (const desc of arr(obj(obj(d).fareNotes).descriptions))
+      out.push({
+        category: s(desc.descriptionType),
+        title: `${s(obj(d).name)} ${s(obj(d).fareBasis)}`.trim(),
+        text: s(desc.text),
+      });
+  return out;
+}
+
+/** Amadeus segment id -> our "sN" id, in offer order. */
+export function segmentIdMap(raw: Wire): Map<string, string> {
+  const m = new Map<string, string>();
+  let n = 0;
+  for (const it of arr(raw.itineraries)) for (const seg of arr(it.segments)) m.set(s(seg.id), `s${++n}`);
+  return m;
+}
+
+export function bagOptionsFrom(included: Wire, raw: Wire): BagOption[] {
+  const ids = segmentIdMap(raw);
+  return Object.entries(obj(included.bags)).map(([key, b]) => {
+    const bag = obj(b);
+    const price = obj(bag.price);
+    const currency = s(price.currencyCode) as Currency;
+    return {
+      bag_option_id: key,
+      segment_ids: arr(bag.segmentIds).map((x) => ids.get(s(x)) ?? s(x)),
+      passenger_type: null,
+      weight_kg: (bag.weight as number | undefined) ?? null,
+      quantity_max: Number(bag.quantity ?? 1),
+      price: { currency, amount_minor: toMinor(price.amount, currency) },
+    };
+  });
+}
+
+export const CLIENT_REF_PREFIX = 'CLIENT-REF';
+
+export function travelersFrom(passengers: PassengerInput[], contact: ContactInput): Wire[] {
+  return passengers.map((p) => {
+    const phone = (p.phone ?? contact.phone).replace(/\D/g, '');
+    const t: Wire = {
+      id: p.passenger_id,
+      dateOfBirth: p.date_of_birth,
+      gender: p.gender === 'F' ? 'FEMALE' : 'MALE',
+      name: { firstName: p.first_name.toUpperCase(), lastName: p.last_name.toUpperCase() },
+      contact: {
+        emailAddress: p.email ?? contact.email,
+        phones: [
+          {
+            deviceType: 'MOBILE',
+            countryCallingCode: phone.slice(0, 2) || '44',
+            number: phone.slice(2) || '0',
+          },
+        ],
+      },
+    };
+    if (p.document)
+      t.documents = [
+        {
+          documentType:
+            p.document.type === 'passport'
+              ? 'PASSPORT'
+              : p.document.type === 'visa'
+                ? 'VISA'
+                : 'IDENTITY_CARD',
+          number: p.document.number,
+          expiryDate: p.document.expiry,
+          issuanceCountry: p.document.issuing_country,
+          nationality: p.nationality ?? p.document.issuing_country,
+          holder: true,
+        },
+      ];
+    return t;
+  });
+}
+
+export function orderFromAmadeus(data: Wire, ticketed: boolean): SupplierFlightOrder {
+  const offer = obj(arr(data.flightOffers)[0]);
+  const price = obj(offer.price);
+  const currency = s(price.currency) as Currency;
+  const agreement = obj(data.ticketingAgreement);
+  const last = s(offer.lastTicketingDateTime) || s(offer.lastTicketingDate);
+  return {
+    supplier: 'amadeus',
+    order_ref: s(data.id),
+    pnr: s(obj(arr(data.associatedRecords)[0]).reference),
+    status: ticketed ? 'ticketed' : 'on_hold',
+    ticketing_deadline:
+      agreement.option === 'DELAY_TO_CANCEL' && last ? `${last.slice(0, 10)}T23:59:00Z` : null,
+    total: { currency, amount_minor: toMinor(price.grandTotal ?? price.total, currency) },
+    raw: data,
+  };
+}
+
+export function ticketFromAmadeus(t: Wire, segIds: Map<string, string>): TicketDocument {
+  return {
+    ticket_number: s(t.documentNumber),
+    passenger_id: s(t.travelerId),
+    passenger_name: s(t.travelerName),
+    issuing_iata_number: s(t.issuingIataNumber),
+    fare_calculation: s(t.fareCalculation),
+    endorsements: s(t.endorsements),
+    form_of_payment: s(t.formOfPayment),
+    issued_at: s(t.issuedAt),
+    allow_void: t.allowVoid === true,
+    allow_refund: t.allowRefund === true,
+    allow_reissue: t.allowReissue === true,
+    coupons: arr(t.coupons).map((c) => ({
+      coupon_number: Number(c.couponNumber),
+      segment_id: segIds.get(s(c.segmentId)) ?? s(c.segmentId),
+      origin: s(c.origin),
+      destination: s(c.destination),
+      flight: s(c.flight),
+      status: s(c.status) as TicketDocument['coupons'][number]['status'],
+    })),
+  };
+}
+
+export { arr, obj, s };

@@ -1,0 +1,1 @@
+export { DuffelStaysAdapter } from './adapter.ts';

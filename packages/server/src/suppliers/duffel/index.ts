@@ -1,0 +1,2 @@
+export { DuffelFlightAdapter } from './adapter.ts';
+export type { DuffelClientConfig } from './client.ts';

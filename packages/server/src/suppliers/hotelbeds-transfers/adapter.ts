@@ -1,0 +1,246 @@
+/** TransferSupplier over Hotelbeds Transfers: availability by route, bookings by rateKey, cancellation. */
+
+import { clientRef } from '../hotelbeds/adapter.ts';
+import { HotelbedsClient, type HotelbedsConfig, policies, toMinor } from '../hotelbeds/client.ts';
+import type {
+  CallOptions,
+  Currency,
+  SupplierTransferBooking,
+  TransferOffer,
+  TransferSearchQuery,
+  TransferSupplier,
+} from '../ports.ts';
+import { SupplierError } from '../ports.ts';
+
+interface HbService {
+  direction: string;
+  transferType: 'PRIVATE' | 'SHARED';
+  vehicle: { code: string; name: string };
+  category: { code: string; name: string };
+  maxPaxCapacity: number;
+  content?: { customerTransferTimeInfo?: { value: number }[] };
+  price: { totalAmount: number; currencyId: string };
+  rateKey: string;
+  cancellationPolicies?: { amount: string; from: string }[];
+  distanceKm?: number;
+}
+interface HbTransferBooking {
+  reference: string;
+  status: string;
+  totalAmount: number;
+  currency: string;
+  cancellationAmount?: number;
+}
+
+/** What our opaque quote_id carries: the search to re-run and the services chosen. */
+interface QuoteRef {
+  path: string;
+  group: string;
+  rateKeys: string[];
+  total: number;
+  pickup: string;
+  dropoff: string;
+  datetime: string;
+}
+
+function endpoint(location: string): [string, string] {
+  const t = location.trim();
+  if (/^[A-Za-z]{3}$/.test(t)) return ['IATA', t.toUpperCase()];
+  if (/^-?\d+(\.\d+)?\s*,\s*-?\d+(\.\d+)?$/.test(t)) return ['GPS', t.replace(/\s/g, '')];
+  return ['ATLAS', t];
+}
+
+const withSeconds = (dt: string) => (dt.length === 16 ? `${dt}:00` : dt.slice(0, 19));
+const groupOf = (s: HbService) => `${s.transferType}:${s.vehicle.code}:${s.category.code}`;
+
+export class HotelbedsTransfersAdapter implements TransferSupplier {
+  readonly name = 'hotelbeds_transfers' as const;
+  private readonly client: HotelbedsClient;
+  private readonly now: () => number;
+
+  constructor(config: HotelbedsConfig) {
+    this.client = new HotelbedsClient(config, 'hotelbeds_transfers');
+    this.now = config.now ?? Date.now;
+  }
+
+  private async offers(ref: Omit<QuoteRef, 'group' | 'rateKeys' | 'total'>, opts?: CallOptions) {
+    const res = await this.client.call<{ services: HbService[] }>('GET', ref.path, undefined, opts);
+    const groups = new Map<string, HbService[]>();
+    for (const s of res?.services ?? []) groups.set(groupOf(s), [...(groups.get(groupOf(s)) ?? []), s]);
+    return [...groups.entries()].map(([group, services]) => {
+      const first = services[0] as HbService;
+      const currency = first.price.currencyId as Currency;
+      const total = services.reduce((sum, s) => sum + toMinor(s.price.totalAmount, currency), 0);
+      const q: QuoteRef = { ...ref, group, rateKeys: services.map((s) => s.rateKey), total };
+      const offer: TransferOffer = {
+        supplier: 'hotelbeds_transfers',
+        quote_id: Buffer.from(JSON.stringify(q)).toString('base64url'),
+        transfer_type: first.transferType,
+        vehicle: {
+          category: first.category.name,
+          description: `${first.vehicle.name} ${first.category.name}`,
+          max_passengers: first.maxPaxCapacity,
+          // Hotelbeds allows one suitcase per passenger.
+          max_luggage: first.maxPaxCapacity,
+        },
+        provider_name: 'Hotelbeds',
+        pickup: { location: ref.pickup, datetime: ref.datetime },
+        dropoff: { location: ref.dropoff },
+        duration_minutes: first.content?.customerTransferTimeInfo?.[0]?.value ?? null,
+        distance_km: first.distanceKm ?? null,
+        price: { currency, total_minor: total },
+        cancellation_policies: services.flatMap((s) => policies(s.cancellationPolicies, currency)),
+        expires_at: new Date(this.now() + 30 * 60_000).toISOString(),
+      };
+      return offer;
+    });
+  }
+
+  async search(query: TransferSearchQuery, opts?: CallOptions): Promise<TransferOffer[]> {
+    const [fromType, fromCode] = endpoint(query.pickup_location);
+    const [toType, toCode] = endpoint(query.dropoff_location);
+    const out = withSeconds(query.pickup_datetime);
+    const back = query.return_datetime ? `/${withSeconds(query.return_datetime)}` : '';
+    const path =
+      `/transfer-api/1.0/availability/en/from/${fromType}/${encodeURIComponent(fromCode)}` +
+      `/to/${toType}/${encodeURIComponent(toCode)}/${out}${back}/${query.passengers}/0/0`;
+    const offers = await this.offers(
+      {
+        path,
+        pickup: query.pickup_location,
+        dropoff: query.dropoff_location,
+        datetime: query.pickup_datetime,
+      },
+      opts,
+    );
+    return offers.filter(
+      (o) =>
+        (!query.transfer_type || o.transfer_type === query.transfer_type) &&
+        o.vehicle.max_luggage >= query.luggage,
+    );
+  }
+
+  private decode(quoteId: string): QuoteRef {
+    try {
+      const q = JSON.parse(Buffer.from(quoteId, 'base64url').toString('utf8')) as QuoteRef;
+      if (typeof q.path === 'string' && Array.isArray(q.rateKeys)) return q;
+    } catch {
+      /* fall through */
+    }
+    throw new SupplierError(
+      'hotelbeds_transfers',
+      'invalid_request',
+      'quote_id is not a Hotelbeds transfer quote',
+    );
+  }
+
+  async quote(quoteId: string, opts?: CallOptions) {
+    const q = this.decode(quoteId);
+    const fresh = (await this.offers(q, opts)).find((o) => this.decode(o.quote_id).group === q.group);
+    if (!fresh)
+      throw new SupplierError('hotelbeds_transfers', 'sold_out', 'The transfer is no longer available');
+    return { available: true, offer: fresh, price_changed: fresh.price.total_minor !== q.total };
+  }
+
+  async book(
+    input: Parameters<TransferSupplier['book']>[0],
+    opts?: CallOptions,
+  ): Promise<SupplierTransferBooking> {
+    const q = this.decode(input.quote_id);
+    const lead = input.passengers[0];
+    if (!lead)
+      throw new SupplierError('hotelbeds_transfers', 'invalid_request', 'a lead passenger is required');
+    const body = {
+      language: 'en',
+      holder: {
+        name: lead.first_name,
+        surname: lead.last_name,
+        email: lead.email ?? input.contact.email,
+        phone: lead.phone ?? input.contact.phone,
+      },
+      transfers: q.rateKeys.map((rateKey) => ({
+        rateKey,
+        transferDetails: input.flight_number
+          ? [{ type: 'FLIGHT', direction: 'ARRIVAL', code: input.flight_number, companyName: null }]
+          : [],
+      })),
+      clientReference: clientRef(input.client_reference),
+      welcomeMessage: input.hotel_name ? `Transfer to ${input.hotel_name}` : '',
+      remark: input.special_requests ?? '',
+    };
+    const res = await this.client.call<{ bookings: HbTransferBooking[] }>(
+      'POST',
+      '/transfer-api/1.0/bookings',
+      body,
+      {
+        ...opts,
+        effect: true,
+      },
+    );
+    const b = res?.bookings[0];
+    if (!b)
+      throw new SupplierError(
+        'hotelbeds_transfers',
+        'unknown_outcome',
+        'bookings answered without a booking',
+      );
+    return this.toBooking(b);
+  }
+
+  private toBooking(b: HbTransferBooking): SupplierTransferBooking {
+    const currency = b.currency as Currency;
+    return {
+      supplier: 'hotelbeds_transfers',
+      booking_ref: b.reference,
+      confirmation_number: b.reference,
+      status: b.status === 'CONFIRMED' ? 'confirmed' : b.status === 'CANCELLED' ? 'cancelled' : 'pending',
+      total: { currency, amount_minor: toMinor(b.totalAmount, currency) },
+      raw: b,
+    };
+  }
+
+  async getBooking(bookingRef: string, opts?: CallOptions): Promise<SupplierTransferBooking> {
+    const res = await this.client.call<{ bookings: HbTransferBooking[] }>(
+      'GET',
+      `/transfer-api/1.0/bookings/en/reference/${encodeURIComponent(bookingRef)}`,
+      undefined,
+      opts,
+    );
+    const b = res?.bookings[0];
+    if (!b) throw new SupplierError('hotelbeds_transfers', 'not_found', `booking ${bookingRef} not found`);
+    return this.toBooking(b);
+  }
+
+  async findBookingByClientReference(clientReference: string, opts?: CallOptions) {
+    const q = new URLSearchParams({ clientReference: clientRef(clientReference) });
+    const res = await this.client.call<{ bookings: HbTransferBooking[] }>(
+      'GET',
+      `/transfer-api/1.0/bookings/en?${q}`,
+      undefined,
+      opts,
+    );
+    const b = res?.bookings.at(-1);
+    return b ? this.toBooking(b) : null;
+  }
+
+  async cancel(bookingRef: string, _confirmationNumber: string, opts?: CallOptions) {
+    const res = await this.client.call<{ bookings: HbTransferBooking[] }>(
+      'DELETE',
+      `/transfer-api/1.0/booking/en/reference/${encodeURIComponent(bookingRef)}`,
+      undefined,
+      { ...opts, effect: true },
+    );
+    const b = res?.bookings[0];
+    if (!b)
+      throw new SupplierError(
+        'hotelbeds_transfers',
+        'unknown_outcome',
+        'cancellation answered without a booking',
+      );
+    const currency = b.currency as Currency;
+    return {
+      cancelled: b.status === 'CANCELLED',
+      fee: { currency, amount_minor: toMinor(b.cancellationAmount ?? 0, currency) },
+    };
+  }
+}

@@ -1,0 +1,1 @@
+export { HotelbedsTransfersAdapter } from './adapter.ts';

@@ -1,0 +1,2 @@
+export { clientRef, HotelbedsAdapter } from './adapter.ts';
+export type { HotelbedsConfig } from './client.ts';

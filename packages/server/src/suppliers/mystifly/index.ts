@@ -1,0 +1,1 @@
+export { MystiflyAdapter, type MystiflyAdapterConfig } from './adapter.ts';

@@ -1,0 +1,288 @@
+/**
+ * Builds the enabled supplier adapters and hands them out by name. Sandbox mode points every adapter at
+ * the emulators (`startSandboxSuppliers`); live mode takes each supplier's base URL and credentials from
+ * env and enables only suppliers whose credentials are all present (SUPPLIERS=live), or exactly the ones
+ * listed (SUPPLIERS=amadeus,duffel,...: then missing credentials are a start-up error).
+ * Search settings per supplier (enabled, timeout, max_results, priority) live in `GdsConfigStore`.
+ */
+
+import type { MockSupplier } from '@travel/mock-server';
+import { GdsConfigStore, type GdsSettings } from '../search/gds-config.ts';
+import type { Vertical } from '../search/tables.ts';
+import type { SearchableSupplier } from '../search/verticals.ts';
+import type { Db } from '../storage/schema.ts';
+import { AmadeusFlightAdapter } from './amadeus/index.ts';
+import { DuffelFlightAdapter } from './duffel/adapter.ts';
+import { DuffelStaysAdapter } from './duffel-stays/adapter.ts';
+import { HotelbedsAdapter } from './hotelbeds/index.ts';
+import { HotelbedsTransfersAdapter } from './hotelbeds-transfers/adapter.ts';
+import { MystiflyAdapter } from './mystifly/index.ts';
+import type {
+  FlightSupplier,
+  FlightSupplierName,
+  HotelSupplier,
+  HotelSupplierName,
+  PaymentProvider,
+  PaymentProviderName,
+  TransferSupplier,
+  TransferSupplierName,
+} from './ports.ts';
+import { SANDBOX_CREDENTIALS } from './sandbox.ts';
+import { StripeAdapter } from './stripe/index.ts';
+
+export const FLIGHT_SUPPLIERS: readonly FlightSupplierName[] = ['amadeus', 'duffel', 'mystifly'];
+export const HOTEL_SUPPLIERS: readonly HotelSupplierName[] = ['hotelbeds', 'duffel_stays'];
+export const TRANSFER_SUPPLIERS: readonly TransferSupplierName[] = [
+  'hotelbeds_transfers',
+  'amadeus_transfers',
+];
+
+export interface SupplierRegistry {
+  flight(name: string): FlightSupplier | undefined;
+  hotel(name: string): HotelSupplier | undefined;
+  transfer(name: string): TransferSupplier | undefined;
+  payment(name?: PaymentProviderName): PaymentProvider | undefined;
+  flightSuppliers(): FlightSupplier[];
+  hotelSuppliers(): HotelSupplier[];
+  transferSuppliers(): TransferSupplier[];
+  /** For the search engine (`SupplierSource`). */
+  searchSuppliers(vertical: Vertical): SearchableSupplier<unknown, unknown>[];
+  /** Every built supplier name, by kind. */
+  names(): { flight: string[]; hotel: string[]; transfer: string[]; payment: string[] };
+  readonly gdsConfig: GdsConfigStore;
+}
+
+export interface SupplierRegistryOptions {
+  config: { sandbox: boolean; suppliers: string };
+  db: Db;
+  /** Sandbox: the started emulators' URLs (`startSandboxSuppliers().urls`). */
+  sandboxUrls?: Partial<Record<MockSupplier, string>>;
+  env?: NodeJS.ProcessEnv;
+  fetch?: typeof fetch;
+  /** Per-supplier search defaults below the admin's table rows (tests pin timeouts here). */
+  gdsDefaults?: Record<string, Partial<GdsSettings>>;
+  /** Clock for adapters that check offer/quote expiry (tests align it with the emulators'). */
+  now?: () => number;
+}
+
+class ConfigMissing extends Error {}
+
+/** Credentials of one supplier: sandbox defaults, or env (every listed variable required). */
+function creds(
+  o: SupplierRegistryOptions,
+  supplier: MockSupplier,
+  liveUrlVar: string,
+  liveDefaultUrl: string | undefined,
+  vars: Record<string, string>,
+  sandbox: Record<string, string>,
+): { baseUrl: string } & Record<string, string> {
+  if (o.config.sandbox) {
+    const baseUrl = o.sandboxUrls?.[supplier];
+    if (!baseUrl) throw new ConfigMissing(`no emulator URL for ${supplier}`);
+    return { baseUrl, ...sandbox };
+  }
+  const env = o.env ?? process.env;
+  const baseUrl = env[liveUrlVar] || liveDefaultUrl;
+  if (!baseUrl) throw new ConfigMissing(`${liveUrlVar} is not set`);
+  const out: Record<string, string> = { baseUrl };
+  for (const [field, name] of Object.entries(vars)) {
+    const v = env[name];
+    if (!v) throw new ConfigMissing(`${name} is not set`);
+    out[field] = v;
+  }
+  return out as { baseUrl: string } & Record<string, string>;
+}
+
+type Builder = (o: SupplierRegistryOptions) => unknown;
+
+const S = SANDBOX_CREDENTIALS;
+const clock = (o: SupplierRegistryOptions) => (o.now ? { now: o.now } : {});
+const fetchOpt = (o: SupplierRegistryOptions) => (o.fetch ? { fetch: o.fetch } : {});
+
+const BUILDERS: Record<string, Builder> = {
+  amadeus: (o) =>
+    new AmadeusFlightAdapter({
+      ...(creds(
+        o,
+        'amadeus',
+        'AMADEUS_BASE_URL',
+        'https://test.api.amadeus.com',
+        { clientId: 'AMADEUS_CLIENT_ID', clientSecret: 'AMADEUS_CLIENT_SECRET' },
+        S.amadeus,
+      ) as { baseUrl: string; clientId: string; clientSecret: string }),
+      ...clock(o),
+    }),
+  duffel: (o) =>
+    new DuffelFlightAdapter(
+      creds(
+        o,
+        'duffel',
+        'DUFFEL_BASE_URL',
+        'https://api.duffel.com',
+        { token: 'DUFFEL_TOKEN' },
+        S.duffel,
+      ) as {
+        baseUrl: string;
+        token: string;
+      },
+    ),
+  mystifly: (o) =>
+    new MystiflyAdapter({
+      ...(creds(
+        o,
+        'mystifly',
+        'MYSTIFLY_BASE_URL',
+        undefined,
+        {
+          userName: 'MYSTIFLY_USERNAME',
+          password: 'MYSTIFLY_PASSWORD',
+          accountNumber: 'MYSTIFLY_ACCOUNT_NUMBER',
+        },
+        S.mystifly,
+      ) as { baseUrl: string; userName: string; password: string; accountNumber: string }),
+      target: o.config.sandbox ? 'Test' : 'Production',
+      ...fetchOpt(o),
+      ...clock(o),
+    }),
+  hotelbeds: (o) =>
+    new HotelbedsAdapter({
+      ...(creds(
+        o,
+        'hotelbeds',
+        'HOTELBEDS_BASE_URL',
+        'https://api.test.hotelbeds.com',
+        { apiKey: 'HOTELBEDS_API_KEY', secret: 'HOTELBEDS_SECRET' },
+        S.hotelbeds,
+      ) as { baseUrl: string; apiKey: string; secret: string }),
+      ...fetchOpt(o),
+      ...clock(o),
+    }),
+  duffel_stays: (o) =>
+    new DuffelStaysAdapter({
+      ...(creds(
+        o,
+        'duffel',
+        'DUFFEL_BASE_URL',
+        'https://api.duffel.com',
+        { token: 'DUFFEL_TOKEN' },
+        S.duffel,
+      ) as {
+        baseUrl: string;
+        token: string;
+      }),
+      ...clock(o),
+    }),
+  hotelbeds_transfers: (o) =>
+    new HotelbedsTransfersAdapter({
+      ...(creds(
+        o,
+        'hotelbeds-transfers',
+        'HOTELBEDS_TRANSFERS_BASE_URL',
+        'https://api.test.hotelbeds.com',
+        { apiKey: 'HOTELBEDS_TRANSFERS_API_KEY', secret: 'HOTELBEDS_TRANSFERS_SECRET' },
+        S.hotelbeds,
+      ) as { baseUrl: string; apiKey: string; secret: string }),
+      ...fetchOpt(o),
+      ...clock(o),
+    }),
+  stripe: (o) =>
+    new StripeAdapter({
+      ...(creds(
+        o,
+        'stripe',
+        'STRIPE_BASE_URL',
+        'https://api.stripe.com',
+        { secretKey: 'STRIPE_SECRET_KEY' },
+        S.stripe,
+      ) as {
+        baseUrl: string;
+        secretKey: string;
+      }),
+      ...fetchOpt(o),
+    }),
+};
+
+/**
+ * The Amadeus transfers adapter is being written in parallel: it is loaded when its module exists, and
+ * any exported class with a `search` method is taken (the adapter folder's only class).
+ */
+async function optionalAdapter(o: SupplierRegistryOptions, dir: string): Promise<unknown> {
+  let mod: Record<string, unknown>;
+  try {
+    const spec = `./${dir}/index.ts`;
+    mod = (await import(spec)) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+  const Cls = Object.values(mod).find(
+    (v) =>
+      typeof v === 'function' &&
+      typeof (v as { prototype?: { search?: unknown } }).prototype?.search === 'function',
+  ) as (new (c: unknown) => unknown) | undefined;
+  if (!Cls) return undefined;
+  const c = creds(
+    o,
+    'amadeus',
+    'AMADEUS_BASE_URL',
+    'https://test.api.amadeus.com',
+    { clientId: 'AMADEUS_CLIENT_ID', clientSecret: 'AMADEUS_CLIENT_SECRET' },
+    S.amadeus,
+  );
+  return new Cls({ ...c, ...fetchOpt(o), ...clock(o) });
+}
+
+/** Which suppliers to build: all (sandbox, SUPPLIERS=live) or the listed ones (strict). */
+function wanted(o: SupplierRegistryOptions): { names: Set<string> | null; strict: boolean } {
+  const v = o.config.suppliers.trim();
+  if (o.config.sandbox || v === 'live' || v === '') return { names: null, strict: false };
+  return {
+    names: new Set(
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+    strict: true,
+  };
+}
+
+export async function createSupplierRegistry(o: SupplierRegistryOptions): Promise<SupplierRegistry> {
+  const { names, strict } = wanted(o);
+  const built = new Map<string, unknown>();
+  const all = [...FLIGHT_SUPPLIERS, ...HOTEL_SUPPLIERS, ...TRANSFER_SUPPLIERS, 'stripe'];
+  for (const name of all) {
+    if (names && !names.has(name)) continue;
+    try {
+      const adapter =
+        name === 'amadeus_transfers' ? await optionalAdapter(o, 'amadeus-transfers') : BUILDERS[name]?.(o);
+      if (adapter) built.set(name, adapter);
+    } catch (err) {
+      // Live mode without a supplier's credentials just leaves it out, unless it was asked for by name.
+      if (!(err instanceof ConfigMissing) || strict) throw err;
+    }
+  }
+  const pick = <T>(list: readonly string[]) => list.filter((n) => built.has(n)).map((n) => built.get(n) as T);
+  const of = <T>(list: readonly string[], name: string) =>
+    list.includes(name) ? (built.get(name) as T | undefined) : undefined;
+  const gdsConfig = new GdsConfigStore({ db: o.db, ...(o.gdsDefaults ? { defaults: o.gdsDefaults } : {}) });
+  return {
+    flight: (n) => of<FlightSupplier>(FLIGHT_SUPPLIERS, n),
+    hotel: (n) => of<HotelSupplier>(HOTEL_SUPPLIERS, n),
+    transfer: (n) => of<TransferSupplier>(TRANSFER_SUPPLIERS, n),
+    payment: (n = 'stripe') => built.get(n) as PaymentProvider | undefined,
+    flightSuppliers: () => pick<FlightSupplier>(FLIGHT_SUPPLIERS),
+    hotelSuppliers: () => pick<HotelSupplier>(HOTEL_SUPPLIERS),
+    transferSuppliers: () => pick<TransferSupplier>(TRANSFER_SUPPLIERS),
+    searchSuppliers: (v) =>
+      pick<SearchableSupplier<unknown, unknown>>(
+        v === 'flight' ? FLIGHT_SUPPLIERS : v === 'hotel' ? HOTEL_SUPPLIERS : TRANSFER_SUPPLIERS,
+      ),
+    names: () => ({
+      flight: FLIGHT_SUPPLIERS.filter((n) => built.has(n)),
+      hotel: HOTEL_SUPPLIERS.filter((n) => built.has(n)),
+      transfer: TRANSFER_SUPPLIERS.filter((n) => built.has(n)),
+      payment: built.has('stripe') ? ['stripe'] : [],
+    }),
+    gdsConfig,
+  };
+}

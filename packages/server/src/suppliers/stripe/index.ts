@@ -1,0 +1,1 @@
+export { StripeAdapter, type StripeAdapterConfig } from './adapter.ts';

@@ -1,0 +1,155 @@
+import pino from 'pino';
+import { type App, createApp, type SharedServices } from '../../src/app.ts';
+import { ManualClock } from '../../src/internal/clock.ts';
+import { type Config, loadConfig } from '../../src/internal/config.ts';
+import type { OpenApiDoc } from '../../src/kernel/contract.ts';
+import type { Role, Routes } from '../../src/kernel/types.ts';
+import { MemoryMailer } from '../../src/mail/mailer.ts';
+import type { Database } from '../../src/storage/database.ts';
+import { fixtureContract } from '../fixtures/contract.ts';
+import { testDatabase } from './db.ts';
+
+process.env.PASSWORD_SCRYPT_N ??= '1024';
+
+// biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON bodies
+export interface TestResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  /** Sent verbatim (for malformed JSON tests). */
+  rawBody?: string | Uint8Array;
+  token?: string;
+  headers?: Record<string, string>;
+  ip?: string;
+}
+
+export interface TestApp {
+  app: App;
+  database: Database;
+  mailer: MemoryMailer;
+  clock: ManualClock;
+  config: Config;
+  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON bodies
+  request<T = any>(method: string, path: string, opts?: RequestOptions): Promise<TestResponse<T>>;
+  /** A verified, active user with a token. */
+  user(opts?: {
+    role?: Role;
+    companyId?: number | null;
+    email?: string;
+  }): Promise<{ id: string; email: string; token: string }>;
+  company(code?: string): Promise<number>;
+  close(): Promise<void>;
+}
+
+let seq = 0;
+
+/**
+ * An app on a fresh test database (PGlite, or a private schema on TEST_DATABASE_URL), dispatching
+ * without a socket. `routes` adds handlers for the fixture's test operations.
+ */
+export async function createTestApp(
+  opts: {
+    contract?: OpenApiDoc;
+    routes?: (s: SharedServices) => Routes;
+    env?: Record<string, string>;
+    clock?: ManualClock;
+  } = {},
+): Promise<TestApp> {
+  const database = await testDatabase();
+  const mailer = new MemoryMailer();
+  const clock = opts.clock ?? new ManualClock(new Date());
+  const config = loadConfig({
+    SUPPLIERS: 'sandbox',
+    PUBLIC_BASE_URL: 'http://travel.test',
+    AUTH_STATUS_CACHE_MS: '0',
+    ...opts.env,
+  });
+  const app = createApp({
+    config,
+    database,
+    mailer,
+    clock,
+    contract: opts.contract ?? fixtureContract,
+    logger: pino({ level: process.env.TEST_LOG_LEVEL || 'silent' }),
+    routes: opts.routes,
+  });
+
+  const request = async (method: string, path: string, o: RequestOptions = {}): Promise<TestResponse> => {
+    const headers: Record<string, string> = { ...o.headers };
+    let body: ConstructorParameters<typeof Response>[0] | undefined;
+    if (o.rawBody !== undefined) body = o.rawBody as ConstructorParameters<typeof Response>[0];
+    else if (o.body !== undefined) body = JSON.stringify(o.body);
+    else if (method === 'POST' || method === 'PATCH') body = '{}';
+    if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
+      headers['content-type'] = 'application/json';
+    }
+    if (o.token) headers.authorization = `Bearer ${o.token}`;
+    const res = await app.handle(new Request(`http://travel.test${path}`, { method, headers, body }), {
+      ip: o.ip,
+    });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      // not JSON
+    }
+    return { status: res.status, headers: res.headers, body: parsed, text };
+  };
+
+  const company = async (code = `C${++seq}${Date.now() % 100000}`) => {
+    const row = await database.db
+      .insertInto('companies')
+      .values({
+        company_name: `Company ${code}`,
+        company_code: code,
+        contact_email: `ops@${code.toLowerCase()}.test`,
+        settings: '{}',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  };
+
+  const user: TestApp['user'] = async (u = {}) => {
+    const email = u.email ?? `user${++seq}-${Date.now()}@example.test`;
+    const id = `u-${seq}-${Math.random().toString(36).slice(2, 8)}`;
+    await database.db
+      .insertInto('users')
+      .values({
+        id,
+        email,
+        password_hash: 'x',
+        full_name: 'Test User',
+        role: u.role ?? 'customer',
+        status: 'active',
+        company_id: u.companyId ?? null,
+        email_verified_at: clock.now(),
+      })
+      .execute();
+    const token = await app.services.tokens.signAccess({
+      userId: id,
+      email,
+      role: u.role ?? 'customer',
+      companyId: u.companyId ?? null,
+    });
+    return { id, email, token };
+  };
+
+  return {
+    app,
+    database,
+    mailer,
+    clock,
+    config,
+    request,
+    user,
+    company,
+    close: () => database.close(),
+  };
+}

@@ -1,0 +1,84 @@
+/**
+ * The app with the hotel and transport domains mounted on the real contract, the sandbox suppliers on
+ * loopback emulators, and a job runner on the test clock (tests call `runOnce`, never sleep).
+ */
+import { startMockServers } from '@travel/mock-server';
+import { adminHotelRoutes } from '../../src/domains/hotel/admin-routes.ts';
+import { companyHotelRoutes } from '../../src/domains/hotel/company-routes.ts';
+import { customerHotelRoutes } from '../../src/domains/hotel/customer-routes.ts';
+import { hotelJobHandlers } from '../../src/domains/hotel/reconcile.ts';
+import { hotelRoutes } from '../../src/domains/hotel/routes.ts';
+import { adminTransportRoutes } from '../../src/domains/transport/admin-routes.ts';
+import { companyTransportRoutes } from '../../src/domains/transport/company-routes.ts';
+import { customerTransportRoutes } from '../../src/domains/transport/customer-routes.ts';
+import { transportJobHandlers } from '../../src/domains/transport/reconcile.ts';
+import { transportRoutes } from '../../src/domains/transport/routes.ts';
+import { JobRunner } from '../../src/jobs/runner.ts';
+import { createSupplierRegistry, type SupplierRegistry } from '../../src/suppliers/registry.ts';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { realContract } from '../helpers/contract.ts';
+
+export interface World {
+  t: TestApp;
+  registry: SupplierRegistry;
+  jobs: JobRunner;
+  close(): Promise<void>;
+}
+
+export async function world(): Promise<World> {
+  const mocks = await startMockServers({
+    options: { latencyMs: 0, seed: 1 },
+    suppliers: ['amadeus', 'duffel', 'hotelbeds', 'hotelbeds-transfers'],
+  });
+  let registry: SupplierRegistry | undefined;
+  // The registry needs the app's database, which exists only once the app does: resolve lazily.
+  const suppliers = {
+    hotel: (n: string) => registry?.hotel(n),
+    transfer: (n: string) => registry?.transfer(n),
+  };
+  const contract = realContract();
+  if (!contract) throw new Error('openapi.json is missing');
+  const t = await createTestApp({
+    contract,
+    routes: (s) => {
+      const deps = { db: s.db, clock: s.clock, suppliers };
+      return {
+        ...hotelRoutes(deps),
+        ...adminHotelRoutes(deps),
+        ...companyHotelRoutes(deps),
+        ...customerHotelRoutes(deps),
+        ...transportRoutes(deps),
+        ...adminTransportRoutes(deps),
+        ...companyTransportRoutes(deps),
+        ...customerTransportRoutes(deps),
+      };
+    },
+  });
+  registry = await createSupplierRegistry({
+    config: { sandbox: true, suppliers: 'sandbox' },
+    db: t.database.db,
+    sandboxUrls: { ...mocks.urls, stripe: 'http://127.0.0.1:9' },
+  });
+  const deps = { db: t.database.db, clock: t.clock, suppliers };
+  const jobs = new JobRunner({
+    db: t.database.db,
+    clock: t.clock,
+    handlers: { ...hotelJobHandlers(deps), ...transportJobHandlers(deps) },
+    backoffBaseMs: 1000,
+  });
+  return {
+    t,
+    registry,
+    jobs,
+    async close() {
+      await t.close();
+      await mocks.close();
+    },
+  };
+}
+
+export const futureDate = (days: number): string =>
+  new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+
+let keySeq = 0;
+export const idem = (): Record<string, string> => ({ 'idempotency-key': `k-${Date.now()}-${++keySeq}` });

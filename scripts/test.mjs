@@ -1,0 +1,74 @@
+#!/usr/bin/env node
+// `pnpm test`: every check the project has, in one command, ending with one line `N passed, N failed`.
+// Each step is a check; vitest's tests are counted one by one from its JSON report. Storage-facing
+// suites run twice when TEST_DATABASE_URL names a PostgreSQL server: once on embedded PGlite, once on it.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const bin = (name) => join(root, 'node_modules', '.bin', name);
+const pgUrl = process.env.TEST_DATABASE_URL;
+const reports = mkdtempSync(join(tmpdir(), 'travel-test-'));
+let passed = 0;
+let failed = 0;
+const failures = [];
+
+function step(name, cmd, args, env = {}) {
+  const started = Date.now();
+  process.stdout.write(`\n▶ ${name}\n`);
+  const res = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  const ok = res.status === 0;
+  const secs = ((Date.now() - started) / 1000).toFixed(1);
+  process.stdout.write(`${ok ? '✔' : '✘'} ${name} (${secs}s)\n`);
+  return ok;
+}
+
+function check(name, cmd, args, env) {
+  if (step(name, cmd, args, env)) passed += 1;
+  else {
+    failed += 1;
+    failures.push(name);
+  }
+}
+
+function vitest(name, args, env) {
+  const out = join(reports, `${name.replace(/\W+/g, '-')}.json`);
+  const ok = step(
+    name,
+    bin('vitest'),
+    ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`, ...args],
+    env,
+  );
+  if (!existsSync(out)) {
+    failed += 1;
+    failures.push(`${name} (no report)`);
+    return;
+  }
+  const report = JSON.parse(readFileSync(out, 'utf8'));
+  passed += report.numPassedTests;
+  failed += report.numFailedTests;
+  if (report.numFailedTests > 0 || !ok) failures.push(name);
+  if (!ok && report.numFailedTests === 0) failed += 1; // a suite that failed to load counts too
+}
+
+check('openapi.json lint (redocly)', bin('redocly'), ['lint', 'openapi.json', '--format=summary']);
+check('format and lint (biome)', bin('biome'), ['check', '.']);
+check('typecheck (tsc, strict)', bin('tsc'), ['-p', 'tsconfig.json']);
+check('build (tsup: sdk, cli)', 'pnpm', ['-r', '--if-present', 'build']);
+
+const noPg = { TEST_DATABASE_URL: '' };
+vitest('vitest (embedded PGlite)', [], noPg);
+if (pgUrl)
+  vitest('vitest server suites (PostgreSQL server)', ['--project', 'server'], { TEST_DATABASE_URL: pgUrl });
+else
+  process.stdout.write('\n(TEST_DATABASE_URL not set: PostgreSQL-server suites skipped; .ci/run sets it)\n');
+
+if (existsSync(join(root, 'packages/cli/dist/bin.js')) && existsSync(join(root, 'scripts/smoke.mjs'))) {
+  check('travel smoke against a sandbox server', 'node', ['scripts/smoke.mjs']);
+}
+
+process.stdout.write(`\n${failures.length ? `failed: ${failures.join('; ')}\n` : ''}`);
+process.stdout.write(`${passed} passed, ${failed} failed\n`);
+process.exit(failed === 0 ? 0 : 1);
