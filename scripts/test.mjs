@@ -55,8 +55,9 @@ function vitest(name, args, env) {
 
 check('openapi.json lint (redocly)', bin('redocly'), ['lint', 'openapi.json', '--format=summary']);
 check('format and lint (biome)', bin('biome'), ['check', '.']);
-check('typecheck (tsc, strict)', bin('tsc'), ['-p', 'tsconfig.json']);
+// The CLI typechecks against the SDK's built declarations, so build first.
 check('build (tsup: sdk, cli)', 'pnpm', ['-r', '--if-present', 'build']);
+check('typecheck (tsc, strict)', bin('tsc'), ['-p', 'tsconfig.json']);
 
 const noPg = { TEST_DATABASE_URL: '' };
 vitest('vitest (embedded PGlite)', [], noPg);
