@@ -15,7 +15,27 @@ export const ref = (name: string, extra: Json = {}): Schema => ({
   ...extra,
 });
 export const str = (extra: Json = {}): Schema => ({ type: 'string', ...extra });
-export const int = (extra: Json = {}): Schema => ({ type: 'integer', ...extra });
+/** The largest integer a JSON number (IEEE double) carries exactly: the bound of every int64 input. */
+export const INT64_SAFE_MAX = 9007199254740991;
+/** PostgreSQL `integer` (serial ids: companies, clients, staff, markup rules, saved travelers). */
+export const INT32_MAX = 2147483647;
+
+/**
+ * An integer, always bounded: `format: int32` gets the 32-bit range, anything else the range a JSON
+ * number holds exactly (int64 in the database). An unbounded integer would let 99999999999999999999 or
+ * 1e308 through validation to the database (500 "out of range") instead of a 422. Explicit bounds win.
+ */
+export const int = (extra: Json = {}): Schema => {
+  const bound = extra.format === 'int32' ? INT32_MAX : INT64_SAFE_MAX;
+  const out: Schema = { type: 'integer', ...extra };
+  if (out.minimum === undefined && out.exclusiveMinimum === undefined) out.minimum = -bound;
+  if (out.maximum === undefined && out.exclusiveMaximum === undefined) out.maximum = bound;
+  return out;
+};
+/** A positive id whose column is a 32-bit `integer` (serial). */
+export const id32 = (extra: Json = {}): Schema => int({ minimum: 1, format: 'int32', ...extra });
+/** A positive id whose column is a `bigint` (bigserial). */
+export const id64 = (extra: Json = {}): Schema => int({ minimum: 1, format: 'int64', ...extra });
 export const num = (extra: Json = {}): Schema => ({ type: 'number', ...extra });
 export const bool = (extra: Json = {}): Schema => ({ type: 'boolean', ...extra });
 export const arr = (items: Schema, extra: Json = {}): Schema => ({ type: 'array', items, ...extra });
@@ -84,7 +104,7 @@ export function page(itemSchema: string, description: string): Schema {
     {
       items: arr(ref(itemSchema)),
       total: int({ minimum: 0, description: 'Number of items matching the filters, across all pages.' }),
-      page: int({ minimum: 1 }),
+      page: int({ minimum: 1, maximum: PAGE_MAX }),
       page_size: int({ minimum: 1, maximum: 100 }),
     },
     { description },
@@ -130,9 +150,14 @@ export function headerParam(name: string, schema: Schema, opts: ParamOpts = {}):
   };
 }
 
-/** page (>= 1, default 1) and page_size (1..100, default 20). */
+/** Upper bound of a `page` query parameter (beyond it every page is empty anyway). */
+export const PAGE_MAX = 100000;
+
+/** page (1..100000, default 1) and page_size (1..100, default 20). */
 export const pageParams = (): Json[] => [
-  queryParam('page', int({ minimum: 1, default: 1 }), { description: '1-based page number.' }),
+  queryParam('page', int({ minimum: 1, maximum: PAGE_MAX, default: 1 }), {
+    description: '1-based page number.',
+  }),
   queryParam('page_size', int({ minimum: 1, maximum: 100, default: 20 }), {
     description: 'Items per page (at most 100).',
   }),
@@ -168,9 +193,12 @@ export const flightBookingIdParam = (): Json =>
     'Numeric booking id (all digits) or the 6-character PNR (record locator).',
   );
 
-/** Numeric id path parameter (hotel, transport, admin, company and customer paths). */
-export const idParam = (name: string, what: string): Json =>
-  pathParam(name, int({ minimum: 1, format: 'int64' }), `Numeric id of the ${what}.`);
+/**
+ * Numeric id path parameter (hotel, transport, admin, company and customer paths). `int32` where the
+ * column is a 32-bit `integer` (companies, clients, staff, markup rules, saved travelers), else int64.
+ */
+export const idParam = (name: string, what: string, bits: 32 | 64 = 64): Json =>
+  pathParam(name, bits === 32 ? id32() : id64(), `Numeric id of the ${what}.`);
 
 export const searchIdParam = (): Json =>
   pathParam(
@@ -226,12 +254,13 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   409: 'A request with the same Idempotency-Key is still running; retry later for its result.',
   410: 'The search has expired (`SEARCH_TTL_SECONDS`, default 900).',
   413: 'The request body exceeds the size limit.',
-  415: 'The POST body is not `application/json`.',
+  415: 'The POST or PATCH body is not `application/json`.',
   422: 'Request validation error.',
   429: 'Rate limit exceeded; retry after `Retry-After` seconds.',
   500: 'Internal error; nothing was committed.',
   501: 'Not supported by the booking’s provider.',
   502: 'The supplier did not confirm or reject in time.',
+  503: 'The supplier could not be reached and nothing was done; retry after `Retry-After` seconds.',
 };
 
 /** An error response whose body is `ErrorResponse` (or the given schema), listing its stable codes. */
@@ -244,7 +273,7 @@ export function errorResponse(
   const schema = opts.schema ?? (status === 422 ? ref('HTTPValidationError') : ref('ErrorResponse'));
   return {
     description,
-    ...(status === 429 ? { headers: RETRY_AFTER } : {}),
+    ...(status === 429 || status === 503 ? { headers: RETRY_AFTER } : {}),
     ...(status === 401 ? { headers: WWW_AUTHENTICATE } : {}),
     content: { 'application/json': { schema } },
     'x-error-codes': [...new Set(codes)],

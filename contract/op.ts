@@ -110,7 +110,8 @@ export function op(def: OpDef, tag: string): BuiltOp {
     add(403, [...codes, ...(def.extraCodes?.[403] ?? [])]);
   }
   if (isWrite) add(409, ['idempotency_in_progress']);
-  if (def.method === 'post') {
+  if (isWrite) {
+    // POST and PATCH carry a body: the kernel answers 415 and 413 on both (contracts section 2).
     add(413, ['payload_too_large']);
     add(415, ['unsupported_media_type']);
   }

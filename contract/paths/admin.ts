@@ -1,8 +1,8 @@
 import {
   bool,
   dateRangeParams,
+  id32,
   idParam,
-  int,
   num,
   pageParams,
   pathParam,
@@ -19,11 +19,11 @@ import { badRequest, notFound, ok } from './shared.ts';
 const SA: Role[] = ['super_admin'];
 const admin = (d: Omit<OpDef, 'auth' | 'roles'>): OpDef => ({ auth: 'role', roles: SA, ...d });
 
-const companyId = () => idParam('company_id', 'company');
+const companyId = () => idParam('company_id', 'company', 32);
 const userId = () => pathParam('user_id', str({ minLength: 1, maxLength: 64 }), 'The user id.');
-const ruleId = () => idParam('rule_id', 'markup rule');
+const ruleId = () => idParam('rule_id', 'markup rule', 32);
 const gdsProvider = () => pathParam('provider', ref('FlightSupplier'), 'The flight supplier.');
-const companyFilter = () => queryParam('company_id', int({ minimum: 1 }));
+const companyFilter = () => queryParam('company_id', id32());
 
 function serviceBookingDefs(seg: 'hotel' | 'transport', noun: 'Hotel' | 'Transport'): OpDef[] {
   const base = `/api/v1/admin/${seg}-bookings`;
@@ -507,7 +507,7 @@ const defs: OpDef[] = [
     operationId: 'adminImpersonateUser',
     summary: 'Impersonate a user (debugging)',
     description:
-      'Returns a short-lived token acting as the user. Fully audited, including every action taken with the token.',
+      'Returns a short-lived token acting as the user: it expires after 15 minutes (or the ordinary access-token lifetime when that is shorter; `expires_in` says which) and cannot be refreshed. Fully audited, including every action taken with the token.',
     tenant: true,
     parameters: [userId()],
     body: ref('ImpersonateRequest'),

@@ -4,7 +4,7 @@ import { badRequest, bookingPending, notFound, notSupported, ok } from './shared
 
 const bookingNotFound = () => notFound('booking_not_found');
 const offerErrors = (...extra400: string[]) => ({
-  ...badRequest('invalid_offer_id', 'offer_expired', 'supplier_error', ...extra400),
+  ...badRequest('invalid_offer_id', 'offer_expired', 'supplier_error', 'currency_mismatch', ...extra400),
   ...notFound('offer_not_found'),
 });
 

@@ -9,7 +9,7 @@ const flightDefs: OpDef[] = [
     operationId: 'searchFlights',
     summary: 'Start a flight search',
     description:
-      'Starts an asynchronous search across the flight suppliers and returns at once. Read results from the stream (`streamUrl`), the stream grouped by GDS, or the batch endpoint. companyCode and userCode must be the caller’s own.',
+      'Starts an asynchronous search across the flight suppliers and returns at once. Read results from the stream (`streamUrl`), the stream grouped by GDS, or the batch endpoint. companyCode and userCode must be the caller’s own: another company is 403 `tenant_mismatch` (as on every operation), another user’s userCode 403 `company_mismatch`.',
     auth: 'user',
     rateLimited: true,
     body: ref('FlightSearchRequest'),
@@ -19,7 +19,7 @@ const flightDefs: OpDef[] = [
     errors: {
       ...badRequest('invalid_search', 'invalid_date', 'invalid_passenger_mix', 'no_supplier_available'),
     },
-    extraCodes: { 403: ['company_mismatch'] },
+    extraCodes: { 403: ['tenant_mismatch', 'company_mismatch'] },
   },
   {
     method: 'get',

@@ -21,6 +21,7 @@ import {
   SSE_DESCRIPTION,
   searchGone,
   sseResponse,
+  supplierUnavailable,
 } from './shared.ts';
 
 interface Kind {
@@ -142,6 +143,7 @@ function bookingDefs(k: Kind, bookingSchema: string, bookingStatus: string): OpD
       errors: {
         ...badRequest('cancellation_failed', 'invalid_booking_state', 'not_cancellable'),
         ...notFound(notFoundCode),
+        ...supplierUnavailable(),
       },
     },
   ];
@@ -171,6 +173,7 @@ const transport: Kind = {
 const bookErrors = (extra: string[]) => ({
   ...badRequest('supplier_rejected', 'price_changed', 'offer_expired', 'sold_out', ...extra),
   ...bookingPending(),
+  ...supplierUnavailable(),
 });
 
 const hotelDefs: OpDef[] = [
@@ -180,13 +183,13 @@ const hotelDefs: OpDef[] = [
     operationId: 'searchHotels',
     summary: 'Start a hotel search',
     description:
-      'Starts an asynchronous search across the hotel providers. Consume it through stream_url (offer by offer), stream_by_provider_url, batch_url or results_url.',
+      'Starts an asynchronous search across the hotel providers. Consume it through stream_url (offer by offer), stream_by_provider_url, batch_url or results_url. company_code and user_code must be the caller’s own: another company is 403 `tenant_mismatch` (as on every operation), another user’s user_code 403 `company_mismatch`.',
     auth: 'user',
     rateLimited: true,
     body: ref('HotelSearchRequest'),
     responses: { 202: jsonResponse('Search started.', ref('SearchInitiation')) },
     errors: badRequest('invalid_search', 'invalid_date', 'no_supplier_available'),
-    extraCodes: { 403: ['company_mismatch'] },
+    extraCodes: { 403: ['tenant_mismatch', 'company_mismatch'] },
   },
   ...searchDefs(hotel),
   {
@@ -198,7 +201,11 @@ const hotelDefs: OpDef[] = [
     auth: 'user',
     body: ref('HotelCheckRateRequest'),
     responses: ok('HotelRateCheck', 'Availability and current price.'),
-    errors: { ...badRequest('invalid_rate_key', 'unsupported_provider'), ...notFound('rate_not_found') },
+    errors: {
+      ...badRequest('invalid_rate_key', 'unsupported_provider'),
+      ...notFound('rate_not_found'),
+      ...supplierUnavailable(),
+    },
   },
   {
     method: 'post',
@@ -239,7 +246,11 @@ const transportDefs: OpDef[] = [
     auth: 'user',
     body: ref('TransportQuoteRequest'),
     responses: ok('TransportQuote', 'Availability and current price.'),
-    errors: { ...badRequest('invalid_quote', 'unsupported_provider'), ...notFound('quote_not_found') },
+    errors: {
+      ...badRequest('invalid_quote', 'unsupported_provider'),
+      ...notFound('quote_not_found'),
+      ...supplierUnavailable(),
+    },
   },
   {
     method: 'post',

@@ -28,6 +28,11 @@ export const searchGone = (): Record<string, Json> => ({
   410: errorResponse(410, ['search_expired']),
 });
 
+/** 503 `supplier_unavailable` (with Retry-After): the supplier could not be reached and nothing was done. */
+export const supplierUnavailable = (): Record<string, Json> => ({
+  503: errorResponse(503, ['supplier_unavailable']),
+});
+
 /** 502 booking pending (createPnr, hotel book, transport book). */
 export const bookingPending = (): Record<string, Json> => ({
   502: errorResponse(502, ['booking_pending'], {

@@ -5,6 +5,7 @@ import {
   date,
   dateTime,
   email,
+  id32,
   input,
   int,
   type Json,
@@ -136,7 +137,7 @@ export const schemas: Record<string, Json> = {
       full_name: name(),
       role: ref('Role'),
       status: ref('UserStatus'),
-      company_id: int({ minimum: 1 }),
+      company_id: id32(),
       is_active: bool(),
       phone: phone(),
       department: str({ maxLength: 100 }),
@@ -195,7 +196,7 @@ export const schemas: Record<string, Json> = {
       currency: ref('Currency', { default: 'USD' }),
       credit_limit: creditLimit(),
       address: ref('Address'),
-      parent_company_id: int({ minimum: 1 }),
+      parent_company_id: id32(),
       settings: ref('CompanySettingsUpdate'),
     },
     ['company_name', 'company_code', 'contact_email'],
@@ -275,8 +276,7 @@ export const schemas: Record<string, Json> = {
   CreateMarkupRuleRequest: input(
     {
       company_id: nullable(
-        int({
-          minimum: 1,
+        id32({
           description:
             'Null or omitted: platform-wide (admin). Ignored on company endpoints (always the caller’s).',
         }),
@@ -363,7 +363,7 @@ export const schemas: Record<string, Json> = {
   StaffRole: strEnum(['company_admin', 'company_staff']),
   StaffMember: obj({
     staff_id: int(),
-    user_id: str(),
+    user_id: nullable(str({ description: 'Null for a pending invitation (no account yet).' })),
     email: str(),
     full_name: str(),
     role: ref('StaffRole'),

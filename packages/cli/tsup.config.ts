@@ -1,6 +1,6 @@
 import { defineConfig } from 'tsup';
 
-// One ESM file with a shebang; dependencies (commander, inquirer, chalk, conf, ora, @travel/sdk) stay external.
+// One ESM file with a shebang; dependencies (commander, inquirer, chalk, conf, @travel/sdk) stay external.
 export default defineConfig({
   entry: { bin: 'src/bin.ts' },
   format: ['esm'],

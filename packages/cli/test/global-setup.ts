@@ -1,4 +1,7 @@
-/** Builds the binary once and starts one real server for the process tests. */
+/**
+ * Builds the binary once and starts one REAL server (createRuntime: every domain, sandbox emulators with no
+ * latency, fresh PGlite data directory) for the process and terminal tests.
+ */
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
@@ -10,7 +13,7 @@ declare module 'vitest' {
     /** Why the server did not start (the process tests then fail with this, the unit tests still run). */
     serverError: string | null;
     admin: { email: string; password: string };
-    agent: { email: string; password: string } | null;
+    agent: { email: string; password: string; companyCode: string; userCode: string } | null;
     unimplemented: string[];
   }
 }
@@ -36,7 +39,7 @@ export default async function setup(project: TestProject) {
     project.provide('serverUrl', server.url);
     project.provide('serverError', null);
     project.provide('admin', server.admin);
-    project.provide('agent', server.agent ?? null);
+    project.provide('agent', server.agent);
     project.provide('unimplemented', server.unimplemented);
     return () => server.close();
   } catch (error) {

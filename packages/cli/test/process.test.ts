@@ -1,7 +1,7 @@
 /**
- * The built `travel` binary as a process against a real in-process server: exit codes, --json on stdout,
- * no-terminal behaviour. Tests marked `needs:` skip while the server still answers 501 for those operations
- * (the server is being wired); they run unchanged once it does.
+ * The built `travel` binary as a process against the REAL server (createRuntime, started in process by the
+ * global setup with the sandbox emulators): exit codes, --json on stdout, no-terminal behaviour. Tests marked
+ * `needs:` would skip if the server answered 501 for those operations; a guard test below fails instead.
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,6 +17,23 @@ const needs = (...ops: string[]) => !url || !agent || ops.some((op) => unimpleme
 
 it('the real server started for the process tests', () => {
   expect(inject('serverError')).toBeNull();
+});
+
+it('the real server (createRuntime) answers every operation these tests need: none of them skips', () => {
+  const used = [
+    'getBooking',
+    'searchAirports',
+    'searchFlights',
+    'streamFlightOffers',
+    'revalidateOffer',
+    'createPnr',
+    'authorizePayment',
+    'capturePayment',
+    'issueTickets',
+    'performTicketAction',
+  ];
+  expect(used.filter((op) => unimplemented.has(op))).toEqual([]);
+  expect(agent).not.toBeNull();
 });
 
 const env = { TRAVEL_BASE_URL: url, NO_COLOR: '1' };
@@ -76,12 +93,12 @@ describe.skipIf(!url)('travel (process, no terminal)', () => {
     const configDir = await loggedIn(agent ?? admin);
     const r = await runCli(['whoami', '--json'], { env, configDir });
     expect(JSON.parse(r.stdout).user).toMatchObject({
-      company_code: 'CLITEST',
-      user_code: 'agent01',
+      company_code: agent?.companyCode,
+      user_code: agent?.userCode,
       role: 'company_admin',
     });
     const list = await runCli(['config', 'get', 'company_code'], { env, configDir });
-    expect(list.stdout.trim()).toBe('CLITEST');
+    expect(list.stdout.trim()).toBe(agent?.companyCode);
   });
 
   it('wrong password: exit 3, one line with the code and the request id', async () => {
@@ -233,6 +250,51 @@ describe('travel search and book (process)', () => {
       const pending = await runCli([...args, '--wait', '0'], { env, configDir });
       expect(pending.code).toBe(6);
       expect(JSON.parse(pending.stdout).outcome).toBe('pending');
+    },
+  );
+
+  it.skipIf(needs('searchFlights', 'streamFlightOffers', 'createPnr', 'getBooking'))(
+    'needs: createPnr — a PENDING booking (502) is polled until reconciliation confirms it: exit 0',
+    async () => {
+      const configDir = await loggedIn(agent ?? admin);
+      const search = await runCli(
+        ['search', 'flight', '--from', 'LHR', '--to', 'DXB', '--date', date, '--json'],
+        { env, configDir },
+      );
+      // amadeus honours the PENDING trigger without travel documents.
+      const offer = (JSON.parse(search.stdout).offers as { offer_id: string; supplier: string }[]).find(
+        (o) => o.supplier === 'amadeus',
+      );
+      expect(offer, search.stderr).toBeDefined();
+      const pax = join(configDir, 'pax.json');
+      const { writeFileSync } = await import('node:fs');
+      writeFileSync(
+        pax,
+        JSON.stringify([
+          { type: 'ADT', first_name: 'Rec', last_name: 'PENDING', gender: 'M', date_of_birth: '1980-01-01' },
+        ]),
+      );
+      const r = await runCli(
+        [
+          'book',
+          '--offer',
+          offer?.offer_id ?? '',
+          '--passengers',
+          pax,
+          '--contact',
+          'rec@example.org,+447700900123',
+          '--wait',
+          '45',
+          '--json',
+        ],
+        { env, configDir },
+      );
+      expect(r.code, r.stderr).toBe(0);
+      const doc = JSON.parse(r.stdout);
+      expect(doc.outcome).toBe('confirmed');
+      expect(doc.pnr).toMatch(/^[A-Z0-9]{6}$/);
+      const show = await runCli(['booking', 'show', String(doc.booking_id), '--json'], { env, configDir });
+      expect(JSON.parse(show.stdout).status).toBe('confirmed');
     },
   );
 

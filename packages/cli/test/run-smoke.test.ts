@@ -16,7 +16,7 @@ const options: SmokeOptions = {
   userCode: undefined,
 };
 
-function sdk(overrides: { capture?: () => Promise<unknown> } = {}) {
+function sdk(overrides: { capture?: () => Promise<unknown>; issue?: () => Promise<unknown> } = {}) {
   return {
     auth: {
       login: vi.fn(async () => ({})),
@@ -37,7 +37,7 @@ function sdk(overrides: { capture?: () => Promise<unknown> } = {}) {
       refund: vi.fn(async () => ({ data: {} })),
     },
     tickets: {
-      issue: vi.fn(async () => ({ data: {} })),
+      issue: vi.fn(overrides.issue ?? (async () => ({ data: {} }))),
       action: vi.fn(async (_id: number, _a: string, q?: { confirm?: boolean }) => ({
         permitted: true,
         determination: 'void_window',
@@ -71,6 +71,10 @@ describe('runSmoke', () => {
       'cleanup: refund payment:ok',
       'cleanup: cancel booking:ok',
     ]);
+    // The void already cancelled the booking (as the real server does): refund the money, no cancel call.
+    expect(fake.payments.refund).toHaveBeenCalledWith(42, { reason: 'smoke cleanup' });
+    expect(fake.bookings.cancel).not.toHaveBeenCalled();
+    expect(doc.steps.at(-1)).toMatchObject({ detail: 'already cancelled' });
     expect(fake.bookings.create.mock.calls[0]).toMatchObject([
       { offer_id: 'off_a', client_ref: 'smoke:gh-1-1' },
       { idempotencyKey: 'smoke-gh-1-1-off_a' },
@@ -98,5 +102,23 @@ describe('runSmoke', () => {
     expect(fake.payments.void).toHaveBeenCalledWith(42);
     expect(fake.bookings.cancel).toHaveBeenCalledWith(42);
     expect(fake.tickets.action).not.toHaveBeenCalled();
+  });
+
+  it('captured but not ticketed: only cancels (the server refunds), never refunds a live booking first', async () => {
+    const fake = sdk({
+      issue: async () => {
+        throw new TravelApiError({ status: 502, code: 'ticketing_failed', detail: 'no', requestId: 'req_7' });
+      },
+    });
+    const { ctx, io } = fakeWorld({ sdk: fake as never, globals: { json: true } });
+    await expect(runSmoke(options, ctx)).rejects.toBeInstanceOf(CliError);
+    const doc = JSON.parse(io.stdout.join(''));
+    expect(
+      doc.steps
+        .filter((s: { step: string }) => s.step.startsWith('cleanup'))
+        .map((s: { step: string }) => s.step),
+    ).toEqual(['cleanup: cancel booking']);
+    expect(fake.payments.refund).not.toHaveBeenCalled();
+    expect(fake.bookings.cancel).toHaveBeenCalledWith(42);
   });
 });

@@ -1,6 +1,6 @@
 /**
- * Interactive flows in a real terminal (tmux): keystrokes in, screen out. Skips cleanly without tmux; the
- * search-and-book flow also skips while the server answers 501 for flight search and booking.
+ * Interactive flows in a real terminal (tmux) against the REAL server of the global setup: keystrokes in,
+ * screen out. Skips cleanly without tmux.
  */
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { freshConfigDir } from './helpers/cli.ts';

@@ -21,12 +21,14 @@ console.log(`${offers.length} offers`);
 const cheapest = offers.toSorted((a, b) => a.price.total_minor - b.price.total_minor)[0];
 if (!cheapest) throw new Error('no offers');
 
-const check = await travel.bookings.revalidate({ offer_id: cheapest.offer_id, currency: 'GBP' });
+// Book in the offer's own currency (a sandbox supplier may price in USD).
+const currency = cheapest.price.currency;
+const check = await travel.bookings.revalidate({ offer_id: cheapest.offer_id, currency });
 console.log('revalidated; price changed:', check.price_changed);
 
 const booked = await travel.bookings.create({
   offer_id: cheapest.offer_id,
-  currency: 'GBP',
+  currency,
   passengers: [
     {
       type: 'ADT',
@@ -52,7 +54,7 @@ if (booked.outcome !== 'confirmed' || !booked.booking) process.exit(booked.outco
 const total = booked.booking.pricing.total_minor;
 const auth = await travel.payments.authorize(booked.booking_id, {
   token: 'tok_sandbox_ok',
-  currency: 'GBP',
+  currency: booked.booking.pricing.currency,
   amount_minor: total,
 });
 console.log('authorized', auth.data.state ?? auth.data, 'key', auth.idempotencyKey);

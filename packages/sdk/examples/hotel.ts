@@ -33,7 +33,11 @@ console.log('rate available:', rate.available);
 const booked = await travel.hotels.book({
   rate_key: first.rate_key,
   provider: first.supplier,
-  guests: [{ room: 1, type: 'AD', first_name: 'Ada', last_name: process.env.TRAVEL_LAST_NAME ?? 'Lovelace' }],
+  // One guest per person in the searched occupancy (2 adults in room 1).
+  guests: [
+    { room: 1, type: 'AD', first_name: 'Ada', last_name: process.env.TRAVEL_LAST_NAME ?? 'Lovelace' },
+    { room: 1, type: 'AD', first_name: 'Charles', last_name: 'Babbage' },
+  ],
   contact_email: 'ada@example.com',
   contact_phone: '+442071234567',
 });

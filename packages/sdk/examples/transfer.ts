@@ -9,7 +9,7 @@ const travel = await clientFromEnv();
 const search = await travel.transfers.search({
   pickup_location: 'DXB',
   dropoff_location: 'Dubai Marina',
-  pickup_datetime: `${inDays(30)}T10:00:00Z`,
+  pickup_datetime: `${inDays(30)}T10:00:00`, // local time at the pickup, no offset
   passengers: 2,
 });
 const offers = await search.offers();

@@ -183,6 +183,24 @@ describe('tokens', () => {
     });
     await expect(retired.verifyAccess(fresh)).resolves.toMatchObject({ userId: 'u' });
   });
+  test('signAccess takes an optional shorter lifetime (impersonation)', async () => {
+    const svc = new TokenService({
+      keys: [{ kid: 'k1', secret: 'a'.repeat(40) }],
+      clock: t.clock,
+      accessTtlSeconds: 3600,
+      verifyTtlSeconds: 60,
+    });
+    const claims = { userId: 'u', email: 'e@x.test', role: 'customer' as const, companyId: null };
+    const exp = (token: string) =>
+      JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as {
+        exp: number;
+        iat: number;
+      };
+    const short = exp(await svc.signAccess(claims, 900));
+    expect(short.exp - short.iat).toBe(900);
+    const normal = exp(await svc.signAccess(claims));
+    expect(normal.exp - normal.iat).toBe(3600);
+  });
 });
 
 describe('security invariants', () => {

@@ -101,6 +101,63 @@ describe('validation', () => {
   });
 });
 
+describe('input hygiene (every operation, every part)', () => {
+  test('a non-finite number (1e309, Infinity) coerced from the query is 422 finite_number', async () => {
+    for (const v of ['1e309', 'Infinity', '-Infinity']) {
+      const r = await t.request('GET', `/api/v1/test/items/1?page=${v}`);
+      expect(r.status, v).toBe(422);
+      expect(r.body.detail).toEqual([
+        expect.objectContaining({ loc: ['query', 'page'], type: 'finite_number' }),
+      ]);
+    }
+    const p = await t.request('GET', '/api/v1/test/items/1e309');
+    expect(p.status).toBe(422);
+    expect(p.body.detail).toEqual([
+      expect.objectContaining({ loc: ['path', 'item_id'], type: 'finite_number' }),
+    ]);
+  });
+  test('a NUL character in a query value (known or not) is 422 string_nul at its loc', async () => {
+    const r = await t.request('GET', '/api/v1/test/items/1?tags=ok&tags=a%00b&other=%00');
+    expect(r.status).toBe(422);
+    expect(r.body.detail).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ loc: ['query', 'tags', 1], type: 'string_nul' }),
+        expect.objectContaining({ loc: ['query', 'other'], type: 'string_nul' }),
+      ]),
+    );
+  });
+  test('body strings with NUL or a lone surrogate, keys included, and 1e309 are 422', async () => {
+    const { token } = await t.user();
+    const r = await t.request('POST', '/api/v1/test/search', {
+      token,
+      rawBody: '{"a":"x\\u0000y","b":["ok","\\udfff"],"c":{"d\\ud800":1},"e":1e309,"f":"\\ud83d\\ude00"}',
+    });
+    expect(r.status).toBe(422);
+    expect(r.body.detail).toEqual([
+      expect.objectContaining({ loc: ['body', 'a'], type: 'string_nul' }),
+      expect.objectContaining({ loc: ['body', 'b', 1], type: 'string_unpaired_surrogate' }),
+      expect.objectContaining({ loc: ['body', 'c', 'd\ud800'], type: 'string_unpaired_surrogate' }),
+      expect.objectContaining({ loc: ['body', 'e'], type: 'finite_number' }),
+    ]);
+    const w = await t.request('POST', '/api/v1/test/widgets', { token, body: { name: 'a\u0000b' } });
+    expect(w.status).toBe(422);
+    expect(w.body.detail).toEqual([expect.objectContaining({ loc: ['body', 'name'], type: 'string_nul' })]);
+  });
+  test('a deeply nested body is walked iteratively (the fuzz sends 10 000 levels)', async () => {
+    const { token } = await t.user();
+    const deep = `{"a":${'['.repeat(1000)}"\\u0000"${']'.repeat(1000)}}`;
+    const r = await t.request('POST', '/api/v1/test/search', { token, rawBody: deep });
+    expect(r.status).toBe(422);
+    expect(r.body.detail[0]).toMatchObject({ type: 'string_nul' });
+    expect(r.body.detail[0].loc).toHaveLength(1002);
+  });
+  test('a valid surrogate pair (emoji) passes', async () => {
+    const { token } = await t.user();
+    const r = await t.request('POST', '/api/v1/test/search', { token, body: { q: 'ok \u{1F600}' } });
+    expect(r.status).toBe(202);
+  });
+});
+
 describe('errors', () => {
   test('an unknown error is a bare 500 internal_error without stack or message', async () => {
     const r = await t.request('GET', '/api/v1/test/boom');
@@ -121,7 +178,7 @@ describe('errors', () => {
     const { token } = await t.user({ role: 'company_admin', companyId: await t.company() });
     const r = await t.request('GET', '/api/v1/test/admin-only', { token });
     expect(r.status).toBe(403);
-    expect(r.body.code).toBe('forbidden_role');
+    expect(r.body.code).toBe('insufficient_role');
     const admin = await t.user({ role: 'super_admin' });
     expect((await t.request('GET', '/api/v1/test/admin-only', { token: admin.token })).status).toBe(200);
   });

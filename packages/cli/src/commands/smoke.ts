@@ -72,6 +72,8 @@ async function smokeClient(ctx: Ctx): Promise<TravelClient> {
 
 interface Created {
   booking?: Booking;
+  /** The booking's status as last reported by the server (book, void). */
+  status?: string;
   authorized?: boolean;
   captured?: boolean;
   ticketed?: boolean;
@@ -140,7 +142,10 @@ export async function runSmoke(options: SmokeOptions, ctx: Ctx): Promise<void> {
         },
         { idempotencyKey: `smoke-${options.tag}-${o.offer_id}`.slice(0, 200) },
       );
-      if (result.booking) created.booking = result.booking;
+      if (result.booking) {
+        created.booking = result.booking;
+        created.status = result.booking.status;
+      }
       if (result.outcome !== 'confirmed') throw new Error(`booking ${result.booking_id} ${result.outcome}`);
       return result.booking as Booking;
     },
@@ -178,6 +183,7 @@ export async function runSmoke(options: SmokeOptions, ctx: Ctx): Promise<void> {
     async () => {
       const done = await (client as TravelClient).tickets.action(id(), 'void', { confirm: true });
       created.voided = true;
+      created.status = done.booking_status;
       return done;
     },
     (d) => d.booking_status,
@@ -210,25 +216,44 @@ export async function runSmoke(options: SmokeOptions, ctx: Ctx): Promise<void> {
 
 const offerCount = (o: FlightOffer) => o.slices.map((s) => `${s.origin}-${s.destination}`).join(',');
 
-/** Undo in reverse: void the tickets, void or refund the money, cancel the booking. Best effort, reported. */
+/** Statuses the server will not cancel from: nothing left to undo at the supplier. */
+const FINISHED = new Set(['cancelled', 'refunded', 'expired', 'pnr_failed']);
+
+/**
+ * Undo in reverse, best effort, reported: void the tickets (the booking is then cancelled at the supplier,
+ * the money still captured, so refund it); otherwise void an authorization and cancel the booking. A
+ * booking still live with a captured payment is only cancelled: the server's cancel refunds it, whereas a
+ * refund first would leave a `refunded` booking that can no longer be cancelled (its PNR still held).
+ */
 async function cleanUp(client: TravelClient, created: Created, now: () => number): Promise<StepRecord[]> {
   const id = (created.booking as Booking).booking_id;
+  let status = created.status ?? created.booking?.status;
   const records: StepRecord[] = [];
   const attempt = async (step: string, fn: () => Promise<unknown>) => {
     const started = now();
     try {
-      await fn();
+      const value = await fn();
       records.push({ step, result: 'ok', ms: now() - started, detail: '' });
+      return value;
     } catch (error) {
       records.push(failure(step, now() - started, error));
+      return undefined;
     }
   };
-  if (created.ticketed && !created.voided)
-    await attempt('cleanup: void tickets', () => client.tickets.action(id, 'void', { confirm: true }));
-  if (created.captured)
+  if (created.ticketed && !created.voided) {
+    const voided = (await attempt('cleanup: void tickets', () =>
+      client.tickets.action(id, 'void', { confirm: true }),
+    )) as { booking_status?: string } | undefined;
+    if (voided?.booking_status) status = voided.booking_status;
+  }
+  const live = !FINISHED.has(status ?? '');
+  if (created.captured && !live) {
     await attempt('cleanup: refund payment', () => client.payments.refund(id, { reason: 'smoke cleanup' }));
-  else if (created.authorized) await attempt('cleanup: void payment', () => client.payments.void(id));
-  await attempt('cleanup: cancel booking', () => client.bookings.cancel(id));
+  } else if (created.authorized && !created.captured) {
+    await attempt('cleanup: void payment', () => client.payments.void(id));
+  }
+  if (live) await attempt('cleanup: cancel booking', () => client.bookings.cancel(id));
+  else records.push({ step: 'cleanup: cancel booking', result: 'ok', ms: 0, detail: `already ${status}` });
   return records;
 }
 
@@ -261,6 +286,7 @@ export async function runSmokeSweep(tag: string | undefined, all: boolean, ctx: 
   for (const b of rows.filter((r) => !done.has(r.status))) {
     const created: Created = {
       booking: b as Booking,
+      status: b.status,
       ticketed: b.status === 'ticketed',
       captured: b.status === 'paid' || b.status === 'ticketed',
     };

@@ -14,7 +14,8 @@ export interface TmuxSession {
 
 export function startTmux(args: string[], env: Record<string, string>): TmuxSession {
   const socket = `travel-cli-test-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
-  const tmux = (...a: string[]) => execFileSync('tmux', ['-L', socket, ...a], { encoding: 'utf8' });
+  const tmux = (...a: string[]) =>
+    execFileSync('tmux', ['-L', socket, ...a], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
   const exports = Object.entries(env)
     .map(([k, v]) => `${k}=${quote(v)}`)

@@ -135,7 +135,7 @@ export interface paths {
         put?: never;
         /**
          * Start a flight search
-         * @description Starts an asynchronous search across the flight suppliers and returns at once. Read results from the stream (`streamUrl`), the stream grouped by GDS, or the batch endpoint. companyCode and userCode must be the caller’s own.
+         * @description Starts an asynchronous search across the flight suppliers and returns at once. Read results from the stream (`streamUrl`), the stream grouped by GDS, or the batch endpoint. companyCode and userCode must be the caller’s own: another company is 403 `tenant_mismatch` (as on every operation), another user’s userCode 403 `company_mismatch`.
          */
         post: operations["searchFlights"];
         delete?: never;
@@ -255,7 +255,7 @@ export interface paths {
         put?: never;
         /**
          * Start a hotel search
-         * @description Starts an asynchronous search across the hotel providers. Consume it through stream_url (offer by offer), stream_by_provider_url, batch_url or results_url.
+         * @description Starts an asynchronous search across the hotel providers. Consume it through stream_url (offer by offer), stream_by_provider_url, batch_url or results_url. company_code and user_code must be the caller’s own: another company is 403 `tenant_mismatch` (as on every operation), another user’s user_code 403 `company_mismatch`.
          */
         post: operations["searchHotels"];
         delete?: never;
@@ -1962,7 +1962,7 @@ export interface paths {
         put?: never;
         /**
          * Impersonate a user (debugging)
-         * @description Returns a short-lived token acting as the user. Fully audited, including every action taken with the token.
+         * @description Returns a short-lived token acting as the user: it expires after 15 minutes (or the ordinary access-token lifetime when that is shorter; `expires_in` says which) and cannot be refreshed. Fully audited, including every action taken with the token.
          */
         post: operations["adminImpersonateUser"];
         delete?: never;
@@ -4657,6 +4657,7 @@ export interface components {
             full_name?: string;
             role?: components["schemas"]["Role"];
             status?: components["schemas"]["UserStatus"];
+            /** Format: int32 */
             company_id?: number;
             is_active?: boolean;
             phone?: string;
@@ -4723,6 +4724,7 @@ export interface components {
             /** @description Decimal amount in major units of the company currency (e.g. 5000.00). */
             credit_limit?: number;
             address?: components["schemas"]["Address"];
+            /** Format: int32 */
             parent_company_id?: number;
             settings?: components["schemas"]["CompanySettingsUpdate"];
         };
@@ -4806,7 +4808,10 @@ export interface components {
             page_size: number;
         };
         CreateMarkupRuleRequest: {
-            /** @description Null or omitted: platform-wide (admin). Ignored on company endpoints (always the caller’s). */
+            /**
+             * Format: int32
+             * @description Null or omitted: platform-wide (admin). Ignored on company endpoints (always the caller’s).
+             */
             company_id?: number | null;
             rule_type: components["schemas"]["MarkupRuleType"];
             /** @description Major units of `currency` for fixed/per_pax/per_segment; percent for percentage. Negative = discount (the final price never goes below zero). */
@@ -4927,7 +4932,8 @@ export interface components {
         StaffRole: "company_admin" | "company_staff";
         StaffMember: {
             staff_id: number;
-            user_id: string;
+            /** @description Null for a pending invitation (no account yet). */
+            user_id: string | null;
             email: string;
             full_name: string;
             role: components["schemas"]["StaffRole"];
@@ -5769,7 +5775,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The POST body is not `application/json`. */
+            /** @description The POST or PATCH body is not `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5923,7 +5929,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The POST body is not `application/json`. */
+            /** @description The POST or PATCH body is not `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -6064,7 +6070,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The POST body is not `application/json`. */
+            /** @description The POST or PATCH body is not `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -6147,7 +6153,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The POST body is not `application/json`. */
+            /** @description The POST or PATCH body is not `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -6248,7 +6254,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The POST body is not `application/json`. */
+            /** @description The POST or PATCH body is not `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -6751,7 +6757,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The POST body is not `application/json`. */
+            /** @description The POST or PATCH body is not `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -7239,7 +7245,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The POST body is not `application/json`. */
+            /** @description The POST or PATCH body is not `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -7260,6 +7266,17 @@ export interface operations {
             /** @description Internal error; nothing was committed. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The supplier could not be reached and nothing was done; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7340,7 +7357,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The POST body is not `application/json`. */
+            /** @description The POST or PATCH body is not `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -7374,6 +7391,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PendingBookingError"];
+                };
+            };
+            /** @description The supplier could not be reached and nothing was done; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -7596,7 +7624,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The POST body is not `application/json`. */
+            /** @description The POST or PATCH body is not `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -7617,6 +7645,17 @@ export interface operations {
             /** @description Internal error; nothing was committed. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The supplier could not be reached and nothing was done; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7697,7 +7736,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The POST body is not `application/json`. */
+            /** @description The POST or PATCH body is not `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -8187,7 +8226,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The POST body is not `application/json`. */
+            /** @description The POST or PATCH body is not `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -8208,6 +8247,17 @@ export interface operations {
             /** @description Internal error; nothing was committed. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The supplier could not be reached and nothing was done; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8297,7 +8347,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The POST body is not `application/json`. */
+            /** @description The POST or PATCH body is not `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -8331,6 +8381,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PendingBookingError"];
+                };
+            };
+            /** @description The supplier could not be reached and nothing was done; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -8553,7 +8614,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The POST body is not `application/json`. */
+            /** @description The POST or PATCH body is not `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -8574,6 +8635,17 @@ export interface operations {
             /** @description Internal error; nothing was committed. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The supplier could not be reached and nothing was done; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8665,7 +8737,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The POST body is not `application/json`. */
+            /** @description The POST or PATCH body is not `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -8775,7 +8847,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The POST body is not `application/json`. */
+            /** @description The POST or PATCH body is not `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -8885,7 +8957,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The POST body is not `application/json`. */
+            /** @description The POST or PATCH body is not `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -8995,7 +9067,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The POST body is not `application/json`. */
+            /** @description The POST or PATCH body is not `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -9105,7 +9177,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The POST body is not `application/json`. */
+            /** @description The POST or PATCH body is not `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -9285,7 +9357,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The POST body is not `application/json`. */
+            /** @description The POST or PATCH body is not `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -9478,7 +9550,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The POST body is not `application/json`. */
+            /** @description The POST or PATCH body is not `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -9743,6 +9815,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The POST or PATCH body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Request validation error. */
             422: {
                 headers: {
@@ -9831,6 +9921,24 @@ export interface operations {
             };
             /** @description A request with the same Idempotency-Key is still running; retry later for its result. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The POST or PATCH body is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9933,7 +10041,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The POST body is not `application/json`. */
+            /** @description The POST or PATCH body is not `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -10055,7 +10163,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The POST body is not `application/json`. */
+            /** @description The POST or PATCH body is not `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -10172,7 +10280,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The POST body is not `application/json`. */
+            /** @description The POST or PATCH body is not `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -10289,7 +10397,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The POST body is not `application/json`. */
+            /** @description The POST or PATCH body is not `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -10408,7 +10516,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The POST body is not `application/json`. */
+            /** @description The POST or PATCH body is not `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -10591,7 +10699,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The POST body is not `application/json`. */
+            /** @description The POST or PATCH body is not `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -10869,7 +10977,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The POST body is not `application/json`. */
+            /** @description The POST or PATCH body is not `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -11155,7 +11263,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The POST body is not `application/json`. */
+            /** @description The POST or PATCH body is not `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -11268,7 +11376,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The POST body is not `application/json`. */
+            /** @description The POST or PATCH body is not `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -11384,7 +11492,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The POST body is not `application/json`. */
+            /** @description The POST or PATCH body is not `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -11576,7 +11684,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The POST body is not `application/json`. */
+            /** @description The POST or PATCH body is not `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -11771,7 +11879,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The POST body is not `application/json`. */
+            /** @description The POST or PATCH body is not `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -11884,7 +11992,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The POST body is not `application/json`. */
+            /** @description The POST or PATCH body is not `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -11997,7 +12105,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The POST body is not `application/json`. */
+            /** @description The POST or PATCH body is not `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -12169,7 +12277,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The POST body is not `application/json`. */
+            /** @description The POST or PATCH body is not `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -12404,6 +12512,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The POST or PATCH body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Request validation error. */
             422: {
                 headers: {
@@ -12509,7 +12635,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The POST body is not `application/json`. */
+            /** @description The POST or PATCH body is not `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -12622,7 +12748,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The POST body is not `application/json`. */
+            /** @description The POST or PATCH body is not `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -12937,7 +13063,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The POST body is not `application/json`. */
+            /** @description The POST or PATCH body is not `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -13050,7 +13176,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The POST body is not `application/json`. */
+            /** @description The POST or PATCH body is not `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -13305,6 +13431,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The POST or PATCH body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Request validation error. */
             422: {
                 headers: {
@@ -13401,7 +13545,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The POST body is not `application/json`. */
+            /** @description The POST or PATCH body is not `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -13705,7 +13849,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The POST body is not `application/json`. */
+            /** @description The POST or PATCH body is not `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -14009,7 +14153,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The POST body is not `application/json`. */
+            /** @description The POST or PATCH body is not `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -14184,7 +14328,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The POST body is not `application/json`. */
+            /** @description The POST or PATCH body is not `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -14289,7 +14433,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The POST body is not `application/json`. */
+            /** @description The POST or PATCH body is not `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -14456,6 +14600,24 @@ export interface operations {
             };
             /** @description A request with the same Idempotency-Key is still running; retry later for its result. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The POST or PATCH body is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14702,7 +14864,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The POST body is not `application/json`. */
+            /** @description The POST or PATCH body is not `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -15077,7 +15239,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The POST body is not `application/json`. */
+            /** @description The POST or PATCH body is not `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -15438,6 +15600,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The POST or PATCH body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Request validation error. */
             422: {
                 headers: {
@@ -15542,7 +15722,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The POST body is not `application/json`. */
+            /** @description The POST or PATCH body is not `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -15655,7 +15835,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The POST body is not `application/json`. */
+            /** @description The POST or PATCH body is not `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -15822,7 +16002,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The POST body is not `application/json`. */
+            /** @description The POST or PATCH body is not `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -15980,6 +16160,24 @@ export interface operations {
             };
             /** @description A request with the same Idempotency-Key is still running; retry later for its result. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The POST or PATCH body is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16359,7 +16557,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The POST body is not `application/json`. */
+            /** @description The POST or PATCH body is not `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -16909,7 +17107,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The POST body is not `application/json`. */
+            /** @description The POST or PATCH body is not `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -17083,6 +17281,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The POST or PATCH body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Request validation error. */
             422: {
                 headers: {
@@ -17206,6 +17422,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The POST or PATCH body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Request validation error. */
             422: {
                 headers: {
@@ -17322,6 +17556,24 @@ export interface operations {
             };
             /** @description A request with the same Idempotency-Key is still running; retry later for its result. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The POST or PATCH body is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17718,7 +17970,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The POST body is not `application/json`. */
+            /** @description The POST or PATCH body is not `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -17815,6 +18067,24 @@ export interface operations {
             };
             /** @description A request with the same Idempotency-Key is still running; retry later for its result. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The POST or PATCH body is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17927,7 +18197,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The POST body is not `application/json`. */
+            /** @description The POST or PATCH body is not `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -18287,7 +18557,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The POST body is not `application/json`. */
+            /** @description The POST or PATCH body is not `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -18535,7 +18805,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The POST body is not `application/json`. */
+            /** @description The POST or PATCH body is not `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -18783,7 +19053,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The POST body is not `application/json`. */
+            /** @description The POST or PATCH body is not `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -19048,6 +19318,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The POST or PATCH body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Request validation error. */
             422: {
                 headers: {
@@ -19164,6 +19452,24 @@ export interface operations {
             };
             /** @description A request with the same Idempotency-Key is still running; retry later for its result. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The POST or PATCH body is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19312,7 +19618,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The POST body is not `application/json`. */
+            /** @description The POST or PATCH body is not `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -19470,6 +19776,24 @@ export interface operations {
             };
             /** @description A request with the same Idempotency-Key is still running; retry later for its result. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The POST or PATCH body is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19858,7 +20182,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The POST body is not `application/json`. */
+            /** @description The POST or PATCH body is not `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -19940,7 +20264,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The POST body is not `application/json`. */
+            /** @description The POST or PATCH body is not `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;

@@ -92,10 +92,15 @@ export class TokenService {
     }
   }
 
-  signAccess(c: AccessClaims): Promise<string> {
+  /** An access token; `ttlSeconds` (default `accessTtlSeconds`) shortens it, e.g. for impersonation. */
+  signAccess(c: AccessClaims, ttlSeconds?: number): Promise<string> {
     const claims: Record<string, unknown> = { email: c.email, role: c.role, cid: c.companyId, typ: 'access' };
     if (c.impersonatorId) claims.act = { sub: c.impersonatorId };
-    return this.#sign(claims, c.userId, ACCESS_AUDIENCE, this.accessTtlSeconds);
+    const ttl =
+      ttlSeconds !== undefined && Number.isFinite(ttlSeconds) && ttlSeconds >= 1
+        ? Math.floor(ttlSeconds)
+        : this.accessTtlSeconds;
+    return this.#sign(claims, c.userId, ACCESS_AUDIENCE, ttl);
   }
 
   async verifyAccess(token: string): Promise<AccessClaims> {

@@ -37,6 +37,9 @@ export class SchemaCompiler {
         allErrors: true,
         useDefaults: true,
         coerceTypes: coerce ? 'array' : false,
+        // NaN/Infinity are not numbers (a JSON body's 1e309 parses to Infinity). Coerced query values are
+        // re-checked by the validate middleware (Ajv does not re-check after coercing "1e309").
+        strictNumbers: true,
         validateFormats: true,
       });
       addFormats(ajv);

@@ -1,7 +1,7 @@
 /**
  * Named regressions for what the contract fuzz found in code it does not own (see `known-issues.ts`).
- * Each asserts the correct behaviour and is marked `it.fails` while the bug stands: when its owner fixes
- * it, the test starts failing here; then drop `.fails` and the entry in KNOWN_ISSUES.
+ * Each asserts the correct behaviour. While a bug stands its test is marked `it.fails` and listed in
+ * KNOWN_ISSUES; when its owner fixes it, drop `.fails` and the entry. Everything below is fixed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listOperations } from '../../src/kernel/contract.ts';
@@ -41,7 +41,7 @@ describe.skipIf(!doc)('contract fuzz regressions', () => {
   });
 
   // int64-overflow-500
-  it.fails('adminGetCompany: company_id 99999999999999999999 is a 4xx, not 500', async () => {
+  it('adminGetCompany: company_id 99999999999999999999 is a 4xx, not 500', async () => {
     const { res } = await violations('adminGetCompany', {
       method: 'GET',
       path: '/api/v1/admin/companies/99999999999999999999',
@@ -51,7 +51,7 @@ describe.skipIf(!doc)('contract fuzz regressions', () => {
     expect(res.status).toBeLessThan(500);
   });
 
-  it.fails('customerGetBooking: booking_id 99999999999999999999 is a 4xx, not 500', async () => {
+  it('customerGetBooking: booking_id 99999999999999999999 is a 4xx, not 500', async () => {
     const { res } = await violations('customerGetBooking', {
       method: 'GET',
       path: '/api/v1/customer/bookings/99999999999999999999',
@@ -61,7 +61,7 @@ describe.skipIf(!doc)('contract fuzz regressions', () => {
     expect(res.status).toBeLessThan(500);
   });
 
-  it.fails('customerListBookings: page=9223372036854776000 is a 4xx, not 500', async () => {
+  it('customerListBookings: page=9223372036854776000 is a 4xx, not 500', async () => {
     const { res } = await violations('customerListBookings', {
       method: 'GET',
       path: '/api/v1/customer/bookings?page=9223372036854776000',
@@ -71,7 +71,7 @@ describe.skipIf(!doc)('contract fuzz regressions', () => {
     expect(res.status).toBeLessThan(500);
   });
 
-  it.fails('companyListClientBookings: client_id 2147483648 (int64 in the contract) is a 4xx, not 500', async () => {
+  it('companyListClientBookings: client_id 2147483648 (int64 in the contract) is a 4xx, not 500', async () => {
     const { res } = await violations('companyListClientBookings', {
       method: 'GET',
       path: '/api/v1/company/clients/2147483648/bookings',
@@ -81,7 +81,7 @@ describe.skipIf(!doc)('contract fuzz regressions', () => {
     expect(res.status).toBeLessThan(500);
   });
 
-  it.fails('listTransportBookings: page=1e309 is a 4xx, not 500', async () => {
+  it('listTransportBookings: page=1e309 is a 4xx, not 500', async () => {
     const { res } = await violations('listTransportBookings', {
       method: 'GET',
       path: '/api/v1/transport/bookings?page=1e309',
@@ -92,7 +92,7 @@ describe.skipIf(!doc)('contract fuzz regressions', () => {
   });
 
   // nul-byte-500
-  it.fails('customerUpdateProfile: a NUL in full_name is a 4xx, not 500', async () => {
+  it('customerUpdateProfile: a NUL in full_name is a 4xx, not 500', async () => {
     const { res } = await violations('customerUpdateProfile', {
       method: 'PATCH',
       path: '/api/v1/customer/profile',
@@ -104,7 +104,7 @@ describe.skipIf(!doc)('contract fuzz regressions', () => {
   });
 
   // lone-surrogate-json-500
-  it.fails('adminCreateMarkupRule: a lone surrogate in description is not a 500', async () => {
+  it('adminCreateMarkupRule: a lone surrogate in description is not a 500', async () => {
     const { res } = await violations('adminCreateMarkupRule', {
       method: 'POST',
       path: '/api/v1/admin/markup-rules',
@@ -129,7 +129,7 @@ describe.skipIf(!doc)('contract fuzz regressions', () => {
     expect(res.status).toBeLessThan(500);
   });
 
-  it.fails('adminListCompanies: page=Infinity is a 4xx, not 500', async () => {
+  it('adminListCompanies: page=Infinity is a 4xx, not 500', async () => {
     const { res } = await violations('adminListCompanies', {
       method: 'GET',
       path: '/api/v1/admin/companies?page=Infinity',
@@ -140,7 +140,7 @@ describe.skipIf(!doc)('contract fuzz regressions', () => {
   });
 
   // clear-cache-body
-  it.fails('clearAllCache: the 200 body is a ClearCacheResult', async () => {
+  it('clearAllCache: the 200 body is a ClearCacheResult', async () => {
     const { res, found } = await violations('clearAllCache', {
       method: 'POST',
       path: '/admin/cache/clear?confirm=true',
@@ -153,7 +153,7 @@ describe.skipIf(!doc)('contract fuzz regressions', () => {
   });
 
   // nul-byte-500 (path)
-  it.fails('getFlightBatchResults: search_id "%00" is a 4xx, not 500', async () => {
+  it('getFlightBatchResults: search_id "%00" is a 4xx, not 500', async () => {
     const { res } = await violations('getFlightBatchResults', {
       method: 'GET',
       path: '/api/v1/flight/getFare/batch/%00',
@@ -163,7 +163,7 @@ describe.skipIf(!doc)('contract fuzz regressions', () => {
     expect(res.status).toBeLessThan(500);
   });
 
-  it.fails('adminGetUser: user_id "%00" is a 4xx, not 500', async () => {
+  it('adminGetUser: user_id "%00" is a 4xx, not 500', async () => {
     const { res } = await violations('adminGetUser', {
       method: 'GET',
       path: '/api/v1/admin/users/%00',
@@ -174,7 +174,7 @@ describe.skipIf(!doc)('contract fuzz regressions', () => {
   });
 
   // role-code-mismatch
-  it.fails('adminListCompanies: a customer gets a 403 code the contract lists', async () => {
+  it('adminListCompanies: a customer gets a 403 code the contract lists', async () => {
     const { res, found } = await violations('adminListCompanies', {
       method: 'GET',
       path: '/api/v1/admin/companies',
@@ -186,7 +186,7 @@ describe.skipIf(!doc)('contract fuzz regressions', () => {
   });
 
   // tenant-code-mismatch
-  it.fails('searchFlights: naming another company gets a 403 code the contract lists', async () => {
+  it('searchFlights: naming another company gets a 403 code the contract lists', async () => {
     const { res, found } = await violations('searchFlights', {
       method: 'POST',
       path: '/api/v1/flight/getFare',
@@ -195,6 +195,7 @@ describe.skipIf(!doc)('contract fuzz regressions', () => {
       body: {
         json: {
           companyCode: 'SOMEONE-ELSE',
+          userCode: 'whoever',
           adults: 1,
           journeyType: 'OneWay',
           cabinClass: 'Economy',
@@ -202,19 +203,19 @@ describe.skipIf(!doc)('contract fuzz regressions', () => {
         },
       },
     });
-    expect(res.status).toBe(403);
+    expect(res.status, JSON.stringify(res.body)).toBe(403);
     expect(found).toEqual([]);
   });
 
   // patch-415-413-undeclared
-  it.fails('every PATCH operation declares the 413 and 415 the kernel sends', () => {
+  it('every PATCH operation declares the 413 and 415 the kernel sends', () => {
     const missing = listOperations(doc ?? { openapi: '3.1.0', paths: {} })
       .filter((o) => o.method === 'PATCH' && (!o.responses['415'] || !o.responses['413']))
       .map((o) => o.operationId);
     expect(missing).toEqual([]);
   });
 
-  it.fails('customerUpdateProfile: text/plain gets a declared 415', async () => {
+  it('customerUpdateProfile: text/plain gets a declared 415', async () => {
     const { res, found } = await violations('customerUpdateProfile', {
       method: 'PATCH',
       path: '/api/v1/customer/profile',

@@ -14,6 +14,8 @@ import { ok, pageBody, paging } from './http.ts';
 
 const SORTS = new Set(['created_at', 'email', 'full_name', 'last_login_at']);
 const COMPANY_ROLES = new Set(['company_admin', 'company_staff']);
+/** Impersonation tokens are short-lived: 15 minutes at most. */
+const IMPERSONATION_TTL_SECONDS = 15 * 60;
 
 export async function loadUser(db: Db, id: string, forUpdate = false) {
   let q = db.selectFrom('users').selectAll().where('id', '=', id);
@@ -160,25 +162,30 @@ export function adminUserRoutes(d: AccountsDeps): Routes {
             'cannot_impersonate',
             `The user is ${u.status}; only active users can be impersonated.`,
           );
-        const token = await tokens.signAccess({
-          userId: u.id,
-          email: u.email,
-          role: u.role as Role,
-          companyId: u.company_id,
-          impersonatorId: admin.userId,
-        });
+        // Short-lived: at most 15 minutes, never longer than an ordinary access token.
+        const ttl = Math.min(IMPERSONATION_TTL_SECONDS, tokens.accessTokenTtl());
+        const token = await tokens.signAccess(
+          {
+            userId: u.id,
+            email: u.email,
+            role: u.role as Role,
+            companyId: u.company_id,
+            impersonatorId: admin.userId,
+          },
+          ttl,
+        );
         await writeAudit(trx, ctx, {
           entity: 'user',
           entityId: id,
           action: 'impersonated',
           reason,
-          changes: { impersonator_id: admin.userId, expires_in: tokens.accessTokenTtl() },
+          changes: { impersonator_id: admin.userId, expires_in: ttl },
           companyId: u.company_id,
         });
         return ok({
           access_token: token,
           token_type: 'bearer' as const,
-          expires_in: tokens.accessTokenTtl(),
+          expires_in: ttl,
           user: await userWithCompany(trx, id),
           impersonator_id: admin.userId,
         });

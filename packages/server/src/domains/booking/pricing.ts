@@ -15,7 +15,7 @@ const OFFER_CODES = { failed: 'supplier_error', notFound: 'offer_not_found' } as
 function checkCurrency(r: ResolvedOffer, currency: unknown) {
   if (currency !== undefined && currency !== r.offer.price.currency) {
     throw badRequest(
-      'supplier_error',
+      'currency_mismatch',
       `The offer is priced in ${r.offer.price.currency}, not ${String(currency)}.`,
     );
   }

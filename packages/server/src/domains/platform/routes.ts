@@ -134,8 +134,9 @@ export function platformRoutes(d: PlatformDeps): Routes {
       if (ctx.query.confirm !== true && ctx.query.confirm !== 'true') {
         throw new HttpError(400, 'confirmation_required', 'Pass confirm=true to clear the cache.');
       }
-      const removed = d.cache.clear();
-      return { status: 200, body: { cleared: true, keys_removed: removed } };
+      // ClearCacheResult, as adminClearCache answers: everything matches the pattern `*`.
+      const cleared = d.cache.clear();
+      return { status: 200, body: { pattern: '*', cleared } };
     },
     'POST /admin/maintenance/run': async () => {
       sandboxOnly();

@@ -60,7 +60,7 @@ export function roles(): Middleware {
       const role = ex.ctx.auth?.role;
       if (!role) throw unauthorized('not_authenticated', 'Authentication required.');
       if (!allowed.includes(role)) {
-        throw forbidden('forbidden_role', `This operation needs one of the roles: ${allowed.join(', ')}.`);
+        throw forbidden('insufficient_role', `This operation needs one of the roles: ${allowed.join(', ')}.`);
       }
     }
     await next();

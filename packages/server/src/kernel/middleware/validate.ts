@@ -26,6 +26,83 @@ function objectSchema(params: ParameterSpec[], lowerNames: boolean): Schema | un
   return { type: 'object', properties, required };
 }
 
+/** At most this many input-hygiene entries in one 422 (a body can hold thousands of bad strings). */
+const MAX_HYGIENE_ISSUES = 20;
+
+/**
+ * Values that pass a JSON schema but that no handler or database may see, whatever the operation:
+ * - a NUL character (U+0000): PostgreSQL text and jsonb refuse it (`string_nul`);
+ * - a lone UTF-16 surrogate (valid JSON `"\udfff"`): jsonb refuses it, text silently mangles it
+ *   (`string_unpaired_surrogate`);
+ * - a non-finite number: `1e309` in JSON, or `page=1e309` / `Infinity` coerced by Ajv (`finite_number`).
+ * Walks strings (object keys included), numbers, arrays and objects; `loc` names the offending value.
+ */
+export function inputHygieneIssues(
+  value: unknown,
+  loc: (string | number)[],
+  out: ValidationIssue[] = [],
+): ValidationIssue[] {
+  // Iterative with parent links: a 10 000-deep `[[[[…` body must neither overflow the stack nor build
+  // 10 000 loc arrays; a loc is materialized only for an offending value.
+  interface Node {
+    value: unknown;
+    key: string | number | undefined;
+    parent: Node | undefined;
+  }
+  const locOf = (n: Node, extra?: string): (string | number)[] => {
+    const keys: (string | number)[] = extra === undefined ? [] : [extra];
+    for (let c: Node | undefined = n; c?.key !== undefined; c = c.parent) keys.push(c.key);
+    return [...loc, ...keys.reverse()];
+  };
+  const stack: Node[] = [{ value, key: undefined, parent: undefined }];
+  while (stack.length > 0 && out.length < MAX_HYGIENE_ISSUES) {
+    const node = stack.pop() as Node;
+    const v = node.value;
+    if (typeof v === 'string') {
+      const type = stringProblem(v);
+      if (type) out.push({ loc: locOf(node), msg: PROBLEM_MSG[type], type });
+    } else if (typeof v === 'number') {
+      if (!Number.isFinite(v))
+        out.push({ loc: locOf(node), msg: PROBLEM_MSG.finite_number, type: 'finite_number' });
+    } else if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], key: i, parent: node });
+    } else if (v !== null && typeof v === 'object') {
+      const entries = Object.entries(v);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [k, child] = entries[i] as [string, unknown];
+        const type = stringProblem(k);
+        if (type) out.push({ loc: locOf(node, k), msg: PROBLEM_MSG[type], type });
+        else stack.push({ value: child, key: k, parent: node });
+      }
+    }
+  }
+  return out.slice(0, MAX_HYGIENE_ISSUES);
+}
+
+type Problem = 'string_nul' | 'string_unpaired_surrogate' | 'finite_number';
+const PROBLEM_MSG: Record<Problem, string> = {
+  string_nul: 'String should not contain the NUL character (\\u0000)',
+  string_unpaired_surrogate: 'String should not contain an unpaired UTF-16 surrogate',
+  finite_number: 'Input should be a finite number',
+};
+
+/** With the `u` flag a valid surrogate pair is one code point; only a lone surrogate is category Cs. */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+function stringProblem(s: string): Problem | undefined {
+  if (s.includes('\u0000')) return 'string_nul';
+  if (LONE_SURROGATE.test(s)) return 'string_unpaired_surrogate';
+  return undefined;
+}
+
+/** Adds the hygiene entries of `value` whose `loc` has no schema entry yet (one entry per field). */
+function addHygieneIssues(issues: ValidationIssue[], value: unknown, part: string): void {
+  const found = inputHygieneIssues(value, [part]);
+  if (found.length === 0) return;
+  const taken = new Set(issues.map((i) => i.loc.join('\u0000')));
+  for (const i of found) if (!taken.has(i.loc.join('\u0000'))) issues.push(i);
+}
+
 const isArraySchema = (s: Schema | undefined) =>
   s?.type === 'array' || (Array.isArray(s?.type) && (s.type as string[]).includes('array'));
 
@@ -54,6 +131,8 @@ export function compileOperation(compiler: SchemaCompiler, op: Operation): Compi
 /**
  * Validates path, query (coerced, defaults applied), headers and body against the contract; every
  * problem found becomes one entry of a single 422. Unknown query parameters are ignored, not refused.
+ * Then, for every operation and every part (path, query, headers, body, unknown query parameters
+ * included), the input hygiene rules of `inputHygieneIssues` (NUL, lone surrogates, non-finite numbers).
  */
 export function validate(opts: { compiler: SchemaCompiler; operations: Operation[] }): Middleware {
   const compiled = new Map<string, Compiled>();
@@ -92,6 +171,11 @@ export function validate(opts: { compiler: SchemaCompiler; operations: Operation
     } else if (op.requestBody === undefined) {
       body = body ?? undefined;
     }
+    // After Ajv, so coerced values (page=1e309 -> Infinity) are seen as the handler would see them.
+    addHygieneIssues(issues, params, 'path');
+    addHygieneIssues(issues, query, 'query');
+    addHygieneIssues(issues, headerValues, 'header');
+    if (body !== undefined) addHygieneIssues(issues, body, 'body');
     if (issues.length > 0) throw new ValidationError(issues);
 
     ex.ctx.params = params;
