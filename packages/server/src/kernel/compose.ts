@@ -3,15 +3,26 @@ import type { Exchange } from './context.ts';
 /** Middleware is `(ex, next) => Promise<void>`; each factory returns a named function. */
 export type Middleware = (ex: Exchange, next: () => Promise<void>) => Promise<void>;
 
-/** Composes once, at start; calling `next()` twice is a bug and throws. */
+const done = Promise.resolve();
+
+/**
+ * Composes once, at start; calling `next()` twice is a bug and throws. No async wrapper per step: each
+ * middleware's own promise is passed up as is (a synchronous throw becomes a rejection).
+ */
 export function compose(stack: Middleware[]): (ex: Exchange) => Promise<void> {
+  const steps = stack.slice();
   return function run(ex) {
     let last = -1;
-    const dispatch = async (i: number): Promise<void> => {
-      if (i <= last) throw new Error('next() called more than once');
+    const dispatch = (i: number): Promise<void> => {
+      if (i <= last) return Promise.reject(new Error('next() called more than once'));
       last = i;
-      const mw = stack[i];
-      if (mw) await mw(ex, () => dispatch(i + 1));
+      const mw = steps[i];
+      if (!mw) return done;
+      try {
+        return mw(ex, () => dispatch(i + 1));
+      } catch (err) {
+        return Promise.reject(err);
+      }
     };
     return dispatch(0);
   };

@@ -2,12 +2,29 @@ import type { Operation } from './contract.ts';
 import type { HandlerResult, Logger, RequestContext } from './types.ts';
 
 /**
- * What the middleware chain passes along for one request: the web `Request`, the `RequestContext` the
+ * The parts of the incoming request the middleware reads. A web `Request` is one (`kernel.handle`); the
+ * node adapter passes a lighter view of `IncomingMessage` whose body stream is only made when read.
+ */
+export interface KernelRequest {
+  readonly method: string;
+  readonly headers: { get(name: string): string | null };
+  readonly body: ReadableStream<Uint8Array> | null;
+}
+
+/**
+ * What the middleware chain passes along for one request: the request, the `RequestContext` the
  * handler will see (filled in step by step), and the result. Kernel-internal; handlers see only `ctx`.
  */
+/** The parts of the request URL the middleware reads; a `URL` is one. */
+export interface RequestUrl {
+  readonly pathname: string;
+  readonly search: string;
+  readonly searchParams: URLSearchParams;
+}
+
 export interface Exchange {
-  request: Request;
-  url: URL;
+  request: KernelRequest;
+  url: RequestUrl;
   startedAt: number;
   /** Matched operation (set by the router). */
   operation: Operation | undefined;

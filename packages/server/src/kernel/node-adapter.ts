@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import type { Kernel } from './kernel.ts';
+import { NodeRequest, requestUrl } from './node-request.ts';
 
 export interface ServeOptions {
   port: number;
@@ -73,9 +74,23 @@ async function writeResponse(res: ServerResponse, response: Response): Promise<v
   }
 }
 
-/** The only file that knows node:http: it adapts the kernel's `handle(Request) -> Response`. */
+/** Methods a web `Request` refuses: they keep the `Request` path, which answers them 500 as before. */
+const FORBIDDEN = new Set(['CONNECT', 'TRACE', 'TRACK']);
+
+/**
+ * The only file that knows node:http. With a kernel that has `dispatch`, no web `Request`/`Response` is
+ * built: the reply is written with one `res.end` (and a content-length); streams and non-JSON results
+ * still come back as a `Response` and are streamed out. The client-gone signal is made only when read.
+ */
 export function serve(kernel: Kernel, opts: ServeOptions): Promise<RunningServer> {
-  const server = createServer(async (req, res) => {
+  const fail = (res: ServerResponse) => {
+    if (!res.headersSent) {
+      res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ detail: 'Internal server error.', code: 'internal_error', request_id: '' }));
+    } else res.destroy();
+  };
+
+  const viaResponse = async (req: IncomingMessage, res: ServerResponse) => {
     const ac = new AbortController();
     res.on('close', () => {
       if (!res.writableFinished) ac.abort();
@@ -87,11 +102,54 @@ export function serve(kernel: Kernel, opts: ServeOptions): Promise<RunningServer
       });
       await writeResponse(res, response);
     } catch {
-      if (!res.headersSent) {
-        res.writeHead(500, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ detail: 'Internal server error.', code: 'internal_error', request_id: '' }));
-      } else res.destroy();
+      fail(res);
     }
+  };
+
+  const viaDispatch = async (
+    dispatch: NonNullable<Kernel['dispatch']>,
+    req: IncomingMessage,
+    res: ServerResponse,
+  ) => {
+    let ac: AbortController | undefined;
+    const signal = () => {
+      if (!ac) {
+        const c = new AbortController();
+        ac = c;
+        if (res.closed) {
+          if (!res.writableFinished) c.abort();
+        } else
+          res.on('close', () => {
+            if (!res.writableFinished) c.abort();
+          });
+      }
+      return ac.signal;
+    };
+    try {
+      const request = new NodeRequest(req);
+      const reply = await dispatch({
+        request,
+        url: requestUrl(req),
+        ip: req.socket.remoteAddress ?? 'unknown',
+        signal,
+        headers: () => request.record(),
+      });
+      if ('response' in reply) {
+        await writeResponse(res, reply.response);
+        return;
+      }
+      res.writeHead(reply.status, reply.headers);
+      if (reply.body === null) res.end();
+      else res.end(reply.body);
+    } catch {
+      fail(res);
+    }
+  };
+
+  const server = createServer((req, res) => {
+    const dispatch = kernel.dispatch;
+    if (dispatch && !FORBIDDEN.has(req.method ?? 'GET')) void viaDispatch(dispatch, req, res);
+    else void viaResponse(req, res);
   });
   server.keepAliveTimeout = opts.keepAliveTimeoutMs ?? 65_000;
   server.headersTimeout = opts.headersTimeoutMs ?? 66_000;
