@@ -2,8 +2,9 @@
  * Deterministic transfer services. A rateKey is pipe-delimited (like Hotelbeds') and carries the route,
  * date, occupancy and vehicle, so a booking can rebuild the service without server state.
  */
+
+import { hash32 } from '../../shared/kit.ts';
 import type { EmulatorOptions } from '../../shared/options.ts';
-import { hash32 } from '../hotelbeds/kit.ts';
 
 export const VEHICLES = [
   {

@@ -1,9 +1,9 @@
 /** Hotelbeds Transfers emulator: availability by route, bookings by rateKey, cancellation (README.md). */
 import type { HttpHandler } from 'msw';
 import { HttpResponse } from 'msw';
+import { Faults } from '../../shared/kit.ts';
 import type { EmulatorOptions } from '../../shared/options.ts';
 import { clockOf, type GateCtx, gated, type HotelbedsCredentials, hbError } from '../hotelbeds/auth.ts';
-import { Faults } from '../hotelbeds/kit.ts';
 import { availability, createBooking, type TransferBooking, view } from './routes.ts';
 
 export interface HotelbedsTransfersOptions extends EmulatorOptions {

@@ -1,8 +1,8 @@
 /** Transfer availability and booking creation. */
 import { HttpResponse } from 'msw';
+import { hash32, sleep } from '../../shared/kit.ts';
 import type { EmulatorOptions } from '../../shared/options.ts';
 import { feeAt, hbError, readBody, surnameTrigger } from '../hotelbeds/auth.ts';
-import { hash32, sleep } from '../hotelbeds/kit.ts';
 import {
   decodeKey,
   encodeKey,

@@ -5,9 +5,9 @@
  */
 import { createHash } from 'node:crypto';
 import { HttpResponse, http } from 'msw';
+import { applyFault, type Faults, latencyOf, sleep } from '../../shared/kit.ts';
 import type { EmulatorOptions } from '../../shared/options.ts';
 import { realClock } from '../../shared/options.ts';
-import { applyFault, type Faults, latencyOf, sleep } from './kit.ts';
 
 export interface HotelbedsCredentials {
   apiKey: string;

@@ -2,8 +2,9 @@
  * Deterministic hotel inventory. A rateKey carries the stay, occupancy, hotel, room, board and rate class
  * (pipe-delimited like APItude's), so CheckRate and Booking can rebuild the rate without server state.
  */
+
+import { hash32, int, pick, rng } from '../../shared/kit.ts';
 import type { EmulatorOptions } from '../../shared/options.ts';
-import { hash32, int, pick, rng } from './kit.ts';
 
 const CITIES: Record<string, { name: string; country: string; lat: number; lon: number }> = {
   LON: { name: 'London', country: 'GB', lat: 51.5074, lon: -0.1278 },

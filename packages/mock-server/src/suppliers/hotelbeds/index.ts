@@ -1,9 +1,9 @@
 /** Hotelbeds APItude hotel emulator: availability, checkrates, bookings (see README.md for triggers). */
 import type { HttpHandler } from 'msw';
 import { HttpResponse } from 'msw';
+import { Faults } from '../../shared/kit.ts';
 import type { EmulatorOptions } from '../../shared/options.ts';
 import { auditData, clockOf, type GateCtx, gated, type HotelbedsCredentials, hbError } from './auth.ts';
-import { Faults } from './kit.ts';
 import { availability, bookingView, checkRates, createBooking, type HotelBooking } from './routes.ts';
 
 export interface HotelbedsOptions extends EmulatorOptions {

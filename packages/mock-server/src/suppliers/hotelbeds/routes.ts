@@ -1,5 +1,6 @@
 /** Hotelbeds availability, checkrates and booking creation (the stateful part lives in index.ts). */
 import { HttpResponse } from 'msw';
+import { hash32, sleep } from '../../shared/kit.ts';
 import type { EmulatorOptions } from '../../shared/options.ts';
 import { auditData, feeAt, hbError, readBody, surnameTrigger } from './auth.ts';
 import {
@@ -15,7 +16,6 @@ import {
   ratesFor,
   type StayKey,
 } from './data.ts';
-import { hash32, sleep } from './kit.ts';
 
 export interface HotelBooking {
   reference: string;

@@ -1,8 +1,8 @@
 /** What every OnePoint route needs, and the wrapper that applies latency, faults and session auth. */
 import { HttpResponse, http } from 'msw';
+import { applyFault, latencyOf, sleep } from '../../shared/kit.ts';
 import type { EmulatorOptions } from '../../shared/options.ts';
 import { realClock } from '../../shared/options.ts';
-import { applyFault, latencyOf, sleep } from './kit.ts';
 import type { MystiflyState } from './state.ts';
 import { fail, readJson } from './wire.ts';
 

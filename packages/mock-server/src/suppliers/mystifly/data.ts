@@ -2,8 +2,9 @@
  * Deterministic itinerary generator: the same search (and seed) always yields the same itineraries,
  * so a FareSourceCode can carry just the search and an index and be rebuilt on Revalidate and Book.
  */
+
+import { addMinutes, hash32, int, pick, rng } from '../../shared/kit.ts';
 import type { EmulatorOptions } from '../../shared/options.ts';
-import { addMinutes, hash32, int, pick, rng } from './kit.ts';
 
 export interface Carrier {
   code: string;

@@ -1,9 +1,9 @@
 /** Book, OrderTicket, TripDetails, Cancel, BookingNotes and the booking search by ConversationId. */
 import { HttpResponse } from 'msw';
+import { hash32, sleep } from '../../shared/kit.ts';
 import type { Ctx } from './context.ts';
 import { gatewayError, route } from './context.ts';
 import { itineraryAt, totals } from './data.ts';
-import { hash32, sleep } from './kit.ts';
 import {
   type Booking,
   FSC_TTL_MS,

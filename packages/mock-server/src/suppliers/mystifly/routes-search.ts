@@ -1,9 +1,9 @@
 /** CreateSession, Search, Revalidate and FareRules. */
 
+import { hash32 } from '../../shared/kit.ts';
 import type { Ctx } from './context.ts';
 import { route } from './context.ts';
 import { CABIN_CODES, type CabinCode, generate, itineraryAt, type SearchKey } from './data.ts';
-import { hash32 } from './kit.ts';
 import { FSC_TTL_MS, SESSION_TTL_MS } from './state.ts';
 import { decodeFsc, encodeFsc, type FareSource, fail, ok, pricedItinerary, withDrift } from './wire.ts';
 

@@ -1,6 +1,7 @@
 /** Per-instance OnePoint state: sessions, bookings, tickets and post-ticketing requests (PTRs). */
+
+import { Faults } from '../../shared/kit.ts';
 import type { Itinerary } from './data.ts';
-import { Faults } from './kit.ts';
 
 /** Raw booking status codes (README): 1 and 6 are documented by Mystifly, the rest are our assumption. */
 export const STATUS = {

@@ -1,7 +1,7 @@
 /** OnePoint wire shapes: FareSourceCode, PricedItinerary, money and the HTTP-200 error envelope. */
 import { HttpResponse } from 'msw';
+import { decimals, moneyText } from '../../shared/kit.ts';
 import { type Itinerary, type SearchKey, totals } from './data.ts';
-import { decimals, moneyText } from './kit.ts';
 
 /** FareSourceCode: opaque to clients; here the search, the index and when it was issued. */
 export interface FareSource {

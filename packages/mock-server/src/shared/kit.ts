@@ -1,9 +1,9 @@
 /**
- * Small emulator toolkit: seeded randomness, latency and fault knobs. Kept per supplier folder (a copy
- * lives in each) so one emulator can be changed or removed without touching the others.
+ * Small emulator toolkit: seeded randomness, latency and fault knobs, shared by the Hotelbeds (hotels and
+ * transfers) and Mystifly emulators.
  */
 import { HttpResponse } from 'msw';
-import type { EmulatorOptions } from '../../shared/options.ts';
+import type { EmulatorOptions } from './options.ts';
 
 /** FNV-1a: a stable 32-bit hash so that the same request text always yields the same data. */
 export function hash32(text: string): number {
