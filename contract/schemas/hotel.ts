@@ -150,6 +150,12 @@ export const schemas: Record<string, Json> = {
       check_out: date(),
       nights: int({ minimum: 1 }),
       rooms: int({ minimum: 1 }),
+      adults: int({
+        minimum: 1,
+        description:
+          'Adults the rate was priced for, over all rooms. A booking must name exactly these guests.',
+      }),
+      children: int({ minimum: 0, description: 'Children the rate was priced for, over all rooms.' }),
       price: obj({
         currency: ref('Currency'),
         base_minor: minor(),

@@ -3636,6 +3636,10 @@ export interface components {
             check_out: string;
             nights: number;
             rooms: number;
+            /** @description Adults the rate was priced for, over all rooms. A booking must name exactly these guests. */
+            adults: number;
+            /** @description Children the rate was priced for, over all rooms. */
+            children: number;
             price: {
                 currency: components["schemas"]["Currency"];
                 /** @description Amount in minor units of the currency. */

@@ -593,6 +593,9 @@ export interface HotelOffer {
   check_out: string;
   nights: number;
   rooms: number;
+  /** The occupancy the rate was priced for, over all rooms; the guests of a booking must match it. */
+  adults: number;
+  children: number;
   price: { currency: Currency; base_minor: number; taxes_minor: number; total_minor: number };
   refundable: boolean;
   cancellation_policies: CancellationPolicy[];

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serviceDb } from '../../src/domains/hotel/shared/tables.ts';
 import { call, hotelBook, hotelRate } from './flows.ts';
 import { idem, type World, world } from './setup.ts';
 
@@ -135,6 +136,29 @@ describe('hotel check-rate and book validation', () => {
     expect(noKey.status).toBe(422);
     expect(noKey.body.detail[0].loc).toEqual(['header', 'idempotency-key']);
   });
+
+  it.each(['hotelbeds', 'duffel_stays'])(
+    '%s: guests that differ from the priced occupancy are 400 invalid_guest, before any booking exists',
+    async (provider) => {
+      const offer = await hotelRate(w, provider);
+      expect(offer).toMatchObject({ adults: 2, children: 0 });
+      const before = await serviceDb(w.t.database.db).selectFrom('hotel_bookings').select('id').execute();
+      const body = hotelBook(offer.rate_key, provider);
+      const three = [...body.guests, { room: 1, type: 'AD', first_name: 'Grace', last_name: 'Hopper' }];
+      for (const guests of [three, body.guests.slice(0, 1)]) {
+        const res = await call(w, 'bookHotel', 'POST', '/api/v1/hotel/book', {
+          token,
+          headers: idem(),
+          body: { ...body, guests },
+        });
+        expect(res.status).toBe(400);
+        expect(res.body.code).toBe('invalid_guest');
+        expect(res.body.detail).toContain('priced for 2 adult(s) and 0 child(ren)');
+      }
+      const after = await serviceDb(w.t.database.db).selectFrom('hotel_bookings').select('id').execute();
+      expect(after).toEqual(before);
+    },
+  );
 
   it('an unknown rate key: 404 rate_not_found at check-rate', async () => {
     const res = await call(w, 'checkHotelRate', 'POST', '/api/v1/hotel/check-rate', {

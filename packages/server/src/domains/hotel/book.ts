@@ -80,7 +80,7 @@ export async function bookHotel(deps: HotelDeps, ctx: RequestContext): Promise<H
     );
   }
   const offer = check.offer;
-  validateGuests(body.guests, offer.rooms);
+  validateGuests(body.guests, offer);
   const holder = body.guests.find((g) => g.type === 'AD') ?? body.guests[0];
   if (!holder) throw badRequest('invalid_guest', 'At least one guest is required.');
 

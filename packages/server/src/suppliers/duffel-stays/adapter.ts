@@ -13,7 +13,7 @@ import {
   SupplierError,
 } from '../ports.ts';
 import { geocode } from './geocode.ts';
-import { bookedRate, mapBooking, mapRate, refundAt } from './mapper.ts';
+import { bookedRate, mapBooking, mapRate, refundAt, stayOf } from './mapper.ts';
 
 /**
  * Duffel Stays as a HotelSupplier. Rates must be quoted before booking (rate_type RECHECK): checkRate
@@ -70,7 +70,7 @@ export class DuffelStaysAdapter implements HotelSupplier {
       results.map((r) => this.#run(opts, (d) => d.stays.searchResults.fetchAllRates(r.id))),
     );
     const nowIso = new Date(this.#now()).toISOString();
-    const stay = { check_in: query.check_in, check_out: query.check_out, rooms: query.rooms.length };
+    const stay = stayOf(query, query.rooms.length, guests);
     return full.flatMap(({ data }) =>
       data.accommodation.rooms.flatMap((room) =>
         room.rates.map((rate) => {
@@ -86,7 +86,7 @@ export class DuffelStaysAdapter implements HotelSupplier {
     const room = q.accommodation.rooms[0];
     const rate = room?.rates[0];
     if (!room || !rate) throw new SupplierError('duffel_stays', 'unavailable', 'Quote without a rate');
-    const stay = { check_in: q.check_in_date, check_out: q.check_out_date, rooms: q.rooms };
+    const stay = stayOf({ check_in: q.check_in_date, check_out: q.check_out_date }, q.rooms, q.guests);
     const quoted = { ...rate, total_amount: q.total_amount, total_currency: q.total_currency };
     return mapRate(
       q.accommodation,

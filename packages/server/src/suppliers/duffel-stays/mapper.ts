@@ -60,11 +60,29 @@ function distanceKm(
   return Math.round(2 * 6371 * Math.asin(Math.sqrt(h)) * 10) / 10;
 }
 
+/** The stay a rate was priced for: dates, rooms and the guests counted by type. */
+export interface StayOccupancy {
+  check_in: string;
+  check_out: string;
+  rooms: number;
+  adults: number;
+  children: number;
+}
+
+export function stayOf(
+  dates: { check_in: string; check_out: string },
+  rooms: number,
+  guests: readonly { type: 'adult' | 'child' }[],
+): StayOccupancy {
+  const adults = guests.filter((g) => g.type === 'adult').length;
+  return { ...dates, rooms, adults, children: guests.length - adults };
+}
+
 export function mapRate(
   acc: StaysAccommodation,
   roomName: string,
   rate: StaysRate,
-  stay: { check_in: string; check_out: string; rooms: number },
+  stay: StayOccupancy,
   nowIso: string,
   origin?: { latitude: number; longitude: number },
   rateKey = rate.id,
@@ -99,6 +117,8 @@ export function mapRate(
     check_out: stay.check_out,
     nights: Math.round((Date.parse(stay.check_out) - Date.parse(stay.check_in)) / 86_400_000),
     rooms: stay.rooms,
+    adults: stay.adults,
+    children: stay.children,
     price: { currency, base_minor: total - taxes, taxes_minor: taxes, total_minor: total },
     refundable: rate.cancellation_timeline.length > 0,
     cancellation_policies: policies(rate, nowIso),

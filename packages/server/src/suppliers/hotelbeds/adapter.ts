@@ -20,6 +20,8 @@ interface HbRate {
   boardCode: string;
   boardName: string;
   rooms: number;
+  adults: number;
+  children: number;
   cancellationPolicies?: { amount: string; from: string }[];
   taxes?: { taxes?: { amount: string; included?: boolean }[] };
 }
@@ -101,6 +103,8 @@ function toOffer(
     check_out: checkOut,
     nights: nightsBetween(checkIn, checkOut),
     rooms: r.rooms,
+    adults: r.adults,
+    children: r.children,
     price: { currency, base_minor: total - taxes, taxes_minor: taxes, total_minor: total },
     refundable: r.rateClass !== 'NRF',
     cancellation_policies: policies(r.cancellationPolicies, currency),
