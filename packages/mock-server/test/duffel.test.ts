@@ -106,6 +106,56 @@ describe('Duffel emulator protocol', () => {
     expect((await json(booking)).data.status).toBe('confirmed');
   });
 
+  it('hold orders take no services, at creation or after; once paid they do, and tickets keep their numbers', async () => {
+    const req = (await json(post('/air/offer_requests', search))).data;
+    const offer = req.offers.find((o: Body) => !o.payment_requirements.requires_instant_payment);
+    const full = (await json(get(`/air/offers/${offer.id}?return_available_services=true`))).data;
+    const bag = full.available_services.find((x: Body) => x.type === 'baggage');
+    const passengers = offer.passengers.map((p: Body) => ({
+      id: p.id,
+      title: 'ms',
+      gender: 'f',
+      given_name: 'Ada',
+      family_name: 'Lovelace',
+      born_on: '1985-12-10',
+      email: 'ada@example.com',
+      phone_number: '+447700900123',
+    }));
+    const withServices = await post('/air/orders', {
+      type: 'hold',
+      selected_offers: [offer.id],
+      passengers,
+      services: [{ id: bag.id, quantity: 1 }],
+    });
+    expect(withServices.status).toBe(422);
+    expect((await json(withServices)).errors[0]).toMatchObject({
+      type: 'validation_error',
+      source: { field: 'services' },
+    });
+    const held = (await json(post('/air/orders', { type: 'hold', selected_offers: [offer.id], passengers })))
+      .data;
+    expect(held.payment_status.awaiting_payment).toBe(true);
+    const addBag = {
+      add_services: [{ id: bag.id, quantity: 1 }],
+      payment: { type: 'balance', amount: bag.total_amount, currency: bag.total_currency },
+    };
+    const early = await post(`/air/orders/${held.id}/services`, addBag);
+    expect(early.status).toBe(422);
+    expect((await json(early)).errors[0]).toMatchObject({
+      type: 'invalid_state_error',
+      code: 'order_awaiting_payment',
+    });
+    // The refused service left the amount due alone.
+    const pay = { type: 'balance', amount: held.total_amount, currency: held.total_currency };
+    expect((await post('/air/payments', { order_id: held.id, payment: pay })).status).toBe(201);
+    const paid = (await json(get(`/air/orders/${held.id}`))).data;
+    const ticket = paid.documents.find((d: Body) => d.type === 'electronic_ticket');
+    const after = (await json(post(`/air/orders/${held.id}/services`, addBag))).data;
+    const emd = after.documents.find((d: Body) => d.type === 'electronic_miscellaneous_document_associated');
+    expect(emd.service_id).toBe(after.services[0].id);
+    expect(after.documents.filter((d: Body) => d.type === 'electronic_ticket')).toEqual([ticket]);
+  });
+
   it('serves over real HTTP (standalone) and works with a path-less base URL', async () => {
     const servers = await startMockServers({ suppliers: ['duffel'], options: { latencyMs: 0 } });
     try {

@@ -1,6 +1,6 @@
 /**
  * Duffel flight adapter (official @duffel/api client) against the Duffel emulator, in-process via msw/node:
- * every port operation and every trigger. The shared flight suite did not exist yet when this was written.
+ * the shared flight suite first, then every Duffel trigger and behaviour the suite does not reach.
  */
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +8,7 @@ import { duffelHandlers } from '../../../mock-server/src/suppliers/duffel/index.
 import { DuffelFlightAdapter } from '../../src/suppliers/duffel/index.ts';
 import type { FlightSearchQuery, PassengerInput, SupplierFlightOffer } from '../../src/suppliers/ports.ts';
 import { SupplierError } from '../../src/suppliers/ports.ts';
+import { flightSupplierConformance } from './flight-conformance.ts';
 
 const BASE = 'https://api.duffel.test';
 const T0 = Date.parse('2026-06-01T08:00:00Z');
@@ -25,6 +26,9 @@ afterEach(() => {
   now = T0;
 });
 afterAll(() => server.close());
+
+// Duffel removes no single service from an order and takes no SSRs (port operations without a capability flag).
+flightSupplierConformance('duffel', () => make(), { unsupported: ['addSsr', 'cancelAncillary'] });
 
 async function kind(p: Promise<unknown>): Promise<string> {
   try {
@@ -223,6 +227,34 @@ describe('Duffel flights: orders', () => {
     expect(doc?.fare_calculation).toBe('');
   });
 
+  it('hold orders take no services (bags at booking, bags or seats after) until paid', async () => {
+    const offer = await findOffer(fsc);
+    const bag = (await adapter.price(offer, { bags: true })).bag_options?.[0];
+    const bags = [{ bag_option_id: bag?.bag_option_id as string, quantity: 1 }];
+    expect(await kind(order(offer, { hold: true, bags }))).toBe('unsupported');
+    const held = await order(offer, { hold: true });
+    const [item] = await adapter.ancillaryCatalogue(held.order_ref, 'BG');
+    const product = {
+      customer_ref_ids: ['1'],
+      code: item?.code as string,
+      rfic: 'C',
+      rfisc: '0CC',
+      booking_method: '',
+      provider: '',
+      segment_ref_ids: 's1',
+    };
+    expect(await kind(adapter.purchaseAncillaries(held.order_ref, [product]))).toBe('unsupported');
+    const seat = (await adapter.seatMap(held.order_ref))[0]?.rows
+      .flatMap((r) => r.seats)
+      .find((x) => x.available && !x.seat_number.startsWith('7'));
+    const seatReq = { segment_id: 's1', seat_number: seat?.seat_number as string, passenger_id: '1' };
+    expect(await kind(adapter.requestSeats(held.order_ref, [seatReq]))).toBe('unsupported');
+    // Nothing was added, so paying the held total tickets it; then services sell.
+    expect((await adapter.issueTicket(held.order_ref, held.total)).issued).toBe(true);
+    expect(await adapter.purchaseAncillaries(held.order_ref, [product])).toHaveLength(1);
+    expect((await adapter.requestSeats(held.order_ref, [seatReq]))[0]?.accepted).toBe(true);
+  });
+
   it('cancels a hold order (nothing paid, no fee)', async () => {
     const held = await order(await findOffer(fsc), { hold: true });
     const res = await adapter.cancelOrder(held.order_ref);
@@ -354,6 +386,7 @@ describe('Duffel flights: after ticketing', () => {
 
   it('reissue: quote, then confirm (order change); unchangeable fares are refused', async () => {
     const o = await order(await findOffer((x) => fsc(x) && x.changeable));
+    const [before] = await adapter.ticketDocuments(o.order_ref);
     const quote = await adapter.ticketAction(o.order_ref, 'reissue', false, 'move to 2026-12-22');
     expect(quote).toMatchObject({ permitted: true, confirmed: false });
     expect(quote.servicing_request_id).toMatch(/^ocr_/);
@@ -363,6 +396,10 @@ describe('Duffel flights: after ticketing', () => {
       slices: { segments: { departing_at: string }[] }[];
     };
     expect(moved.slices[0]?.segments[0]?.departing_at.startsWith('2026-12-22')).toBe(true);
+    // An exchange issues new tickets.
+    const [after] = await adapter.ticketDocuments(o.order_ref);
+    expect(after?.ticket_number).toMatch(/^999\d{10}$/);
+    expect(after?.ticket_number).not.toBe(before?.ticket_number);
     const fixed = await order(await findOffer((x) => fsc(x) && !x.changeable));
     expect(await adapter.ticketAction(fixed.order_ref, 'reissue', false, undefined)).toMatchObject({
       permitted: false,

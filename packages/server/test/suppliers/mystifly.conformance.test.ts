@@ -13,6 +13,7 @@ import type {
   SupplierFlightOffer,
 } from '../../src/suppliers/ports.ts';
 import { SupplierError } from '../../src/suppliers/ports.ts';
+import { flightSupplierConformance } from './flight-conformance.ts';
 
 const BASE = 'https://restapidemo.myfarebox.test';
 let now = Date.parse('2026-06-01T08:00:00Z');
@@ -32,6 +33,12 @@ const adapter: FlightSupplier = makeAdapter();
 beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
 afterEach(() => emu.state.faults.clear());
 afterAll(() => server.close());
+
+// OnePoint takes no SSRs; it sells no ancillaries, so removing one is refused as well.
+flightSupplierConformance('mystifly', () => makeAdapter(), {
+  query: { legs: [{ origin: 'DAC', destination: 'LHR', departureDate: '2026-12-20' }], currency: 'USD' },
+  unsupported: ['addSsr', 'cancelAncillary'],
+});
 
 function query(destination = 'LHR', extra: Partial<FlightSearchQuery> = {}): FlightSearchQuery {
   return {

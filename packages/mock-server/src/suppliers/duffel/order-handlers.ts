@@ -70,6 +70,14 @@ function createOrder(state: DuffelState, data: Wire): { rec: OrderRecord; trigge
       'This offer requires instant payment and cannot be held',
     );
   }
+  // Duffel: "services … should be omitted when the order's type is hold, as we do not support services
+  // for hold orders yet".
+  if (hold && Array.isArray(data.services) && data.services.length > 0) {
+    throw invalid(
+      'services',
+      'services must be omitted for hold orders: hold orders do not support services',
+    );
+  }
   const services = resolveServices(state, offer.id, offerRec.carrier, data.services);
   const offerTotal = minor(offer.total_amount, cur) + offerRec.driftMinor;
   const expected = offerTotal + servicesTotal(services);
@@ -199,6 +207,15 @@ export function orderRoutes(state: DuffelState, r: ReturnType<typeof makeRouter>
     ...r.post('/air/orders/:id/services', async ({ request, params }) => {
       const rec = getOrderOrThrow(state, params.id);
       assertNotCancelled(rec);
+      // Services are paid for as they are added and documented against the tickets, so an unpaid hold
+      // order takes none (as at creation); paying the order first makes it eligible.
+      if (rec.order.payment_status.awaiting_payment) {
+        throw invalidState(
+          'order_awaiting_payment',
+          'Order awaiting payment',
+          'Services cannot be added to a hold order until it has been paid for',
+        );
+      }
       const data = await readData(request);
       if (!Array.isArray(data.add_services) || data.add_services.length === 0) {
         throw invalid('add_services', 'add_services is required');
@@ -207,7 +224,7 @@ export function orderRoutes(state: DuffelState, r: ReturnType<typeof makeRouter>
       const cur = rec.order.total_currency as string;
       checkPayment(data.payment, servicesTotal(items), cur);
       applyServices(state, rec.order, items);
-      if (!rec.order.payment_status.awaiting_payment) issueDocuments(state, rec);
+      issueDocuments(state, rec);
       return dataResponse(state, rec.order);
     }),
     ...r.post('/air/payments', async ({ request }) => {

@@ -129,30 +129,45 @@ export function applyServices(
   order.total_amount = money(total, cur);
 }
 
-/** Tickets (and EMDs for paid services) as Duffel lists them once an order is paid. */
-export function issueDocuments(state: DuffelState, rec: OrderRecord): void {
+/**
+ * Tickets (and EMDs for paid services) as Duffel lists them once an order is paid. Documents already
+ * issued keep their numbers: a service added later gets its EMD, the tickets stay as they are. An
+ * exchange (`reissue`) replaces the tickets with new ones.
+ */
+export function issueDocuments(state: DuffelState, rec: OrderRecord, reissue = false): void {
   const order = rec.order;
   const c = carrier(rec.carrier);
-  const rng = rngFor(state.seed, 'duffel-tickets', order.id, order.documents?.length ?? 0, state.now());
+  const existing: Wire[] = (order.documents ?? []).filter(
+    (d: Wire) => !reissue || d.type !== 'electronic_ticket',
+  );
+  // The itinerary is part of the seed so that an exchange (new slices) draws new ticket numbers.
+  const itinerary = (order.slices as Wire[]).map((sl) => sl.id).join(',');
+  const rng = rngFor(state.seed, 'duffel-tickets', order.id, itinerary, existing.length, state.now());
   const issuedAt = iso(state.now());
   const digits = (): string => String(rng.int(1_000_000_000, 9_999_999_999));
   const fareCalc = c.lcc
     ? ''
     : `${(order.slices as Wire[]).map((s) => `${s.origin.iata_code} ${c.iata} ${s.destination.iata_code}`).join(' ')} ${order.base_amount}${order.base_currency} END`;
-  const docs: Wire[] = (order.passengers as Wire[]).map((p) => ({
-    type: 'electronic_ticket',
-    unique_identifier: c.lcc
-      ? `${order.booking_reference}${rng.code(2, '0123456789')}`
-      : `${c.ticketPrefix}${digits()}`,
-    passenger_ids: [p.id],
-    // Emulator extensions (see README): what an IATA ticket carries and low-cost content leaves empty.
-    issuing_iata_number: c.lcc ? '' : '91234567',
-    fare_calculation: fareCalc,
-    issued_at: issuedAt,
-  }));
+  const ticketed = new Set(
+    existing.filter((d) => d.type === 'electronic_ticket').flatMap((d) => d.passenger_ids as string[]),
+  );
+  const docs: Wire[] = (order.passengers as Wire[])
+    .filter((p) => !ticketed.has(p.id))
+    .map((p) => ({
+      type: 'electronic_ticket',
+      unique_identifier: c.lcc
+        ? `${order.booking_reference}${rng.code(2, '0123456789')}`
+        : `${c.ticketPrefix}${digits()}`,
+      passenger_ids: [p.id],
+      // Emulator extensions (see README): what an IATA ticket carries and low-cost content leaves empty.
+      issuing_iata_number: c.lcc ? '' : '91234567',
+      fare_calculation: fareCalc,
+      issued_at: issuedAt,
+    }));
   if (!c.lcc) {
+    const documented = new Set(existing.map((d) => d.service_id).filter(Boolean));
     for (const s of order.services as Wire[]) {
-      if (Number(s.total_amount) === 0) continue;
+      if (Number(s.total_amount) === 0 || documented.has(s.id)) continue;
       docs.push({
         type: 'electronic_miscellaneous_document_associated',
         unique_identifier: `${c.ticketPrefix}${digits()}`,
@@ -164,7 +179,7 @@ export function issueDocuments(state: DuffelState, rec: OrderRecord): void {
       });
     }
   }
-  order.documents = docs;
+  order.documents = [...existing, ...docs];
 }
 
 export function getOrderOrThrow(state: DuffelState, id: unknown): OrderRecord {

@@ -225,7 +225,7 @@ export function servicingRoutes(state: DuffelState, r: ReturnType<typeof makeRou
       ];
       rec.order.total_amount = ch.new_total_amount;
       ch.confirmed_at = iso(state.now());
-      issueDocuments(state, rec);
+      issueDocuments(state, rec, true);
       return dataResponse(state, publicChange(ch));
     }),
   ];

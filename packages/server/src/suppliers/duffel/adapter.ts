@@ -24,7 +24,7 @@ import {
   toAmount,
   toMinor,
 } from './mapper.ts';
-import { orderPassengers } from './passengers.ts';
+import { orderPassengers, ourPassengerId } from './passengers.ts';
 import { seatMapFor, seatServiceFor } from './seats.ts';
 import { ticketAction } from './ticket-actions.ts';
 
@@ -132,6 +132,14 @@ export class DuffelFlightAdapter implements FlightSupplier {
   async createOrder(input: CreateFlightOrderInput, opts?: CallOptions) {
     const ref = offerRef(input.offer);
     const bags = input.bags ?? [];
+    if (input.hold && bags.length > 0) {
+      // Duffel: services must be omitted from hold orders ("we do not support services for hold orders").
+      throw new SupplierError(
+        'duffel',
+        'unsupported',
+        'Duffel hold orders take no bags; book instant or add them once paid',
+      );
+    }
     let servicesMinor = 0;
     const services: { id: string; quantity: number }[] = [];
     if (bags.length > 0) {
@@ -317,7 +325,7 @@ export class DuffelFlightAdapter implements FlightSupplier {
       s.passenger_ids.map((pid) => ({
         segment_id: `s${segIds.indexOf(s.segment_ids[0] ?? '') + 1}`,
         seat_number: (s.metadata as { designator?: string } | undefined)?.designator ?? '',
-        passenger_id: pid,
+        passenger_id: ourPassengerId(order, pid),
         accepted: true,
         status: 'confirmed' as const,
         price: { currency, amount_minor: toMinor(s.total_amount, currency) },
@@ -394,7 +402,7 @@ export class DuffelFlightAdapter implements FlightSupplier {
         return {
           tsm_reference: s.id,
           code: add[i]?.id ?? '',
-          passenger_ids: s.passenger_ids,
+          passenger_ids: s.passenger_ids.map((pid) => ourPassengerId(order, pid)),
           segment_ids: s.segment_ids.map((id) => `s${segIds.indexOf(id) + 1}`),
           price: { currency: cur, amount_minor: toMinor(s.total_amount, cur) },
         };

@@ -37,6 +37,8 @@ const CODE_KINDS: Record<string, SupplierErrorKind> = {
   not_found: 'not_found',
   unsupported_action: 'unsupported',
   unsupported_order_type: 'unsupported',
+  // Services on a hold order still awaiting payment: Duffel sells them once the order is paid.
+  order_awaiting_payment: 'unsupported',
 };
 
 /** Maps a Duffel failure onto our kinds. `create`: the call may have acted, so 5xx/timeouts are unknown. */

@@ -15,6 +15,7 @@ import {
   type SupplierFlightOrder,
   type TicketDocument,
 } from '../ports.ts';
+import { ourPassengerId } from './passengers.ts';
 
 /** Pure mapping between Duffel's wire shapes and our ports. */
 
@@ -256,7 +257,7 @@ export function mapTickets(order: Order): TicketDocument[] {
       const p = order.passengers.find((x) => x.id === pid);
       return {
         ticket_number: d.unique_identifier,
-        passenger_id: pid,
+        passenger_id: ourPassengerId(order, pid),
         passenger_name: p ? `${p.family_name}/${p.given_name}`.toUpperCase() : '',
         issuing_iata_number: lcc ? '' : (extra.issuing_iata_number ?? ''),
         fare_calculation: lcc ? '' : (extra.fare_calculation ?? ''),
@@ -266,8 +267,10 @@ export function mapTickets(order: Order): TicketDocument[] {
         allow_void: active && order.available_actions.includes('cancel'),
         allow_refund: active && refundable,
         allow_reissue: active && changeable,
-        coupons: order.slices.flatMap((s) =>
-          s.segments.map((g, i) => ({
+        // One ticket covers the whole journey: coupons are numbered across slices.
+        coupons: order.slices
+          .flatMap((s) => s.segments)
+          .map((g, i) => ({
             coupon_number: i + 1,
             segment_id: `s${segIds.indexOf(g.id) + 1}`,
             origin: g.origin.iata_code ?? '',
@@ -275,7 +278,6 @@ export function mapTickets(order: Order): TicketDocument[] {
             flight: `${g.marketing_carrier.iata_code}${g.marketing_carrier_flight_number}`,
             status: couponStatus,
           })),
-        ),
       };
     });
 }

@@ -1,3 +1,4 @@
+import type { Order } from '@duffel/api/types';
 import type { ContactInput, PassengerInput } from '../ports.ts';
 import { SupplierError } from '../ports.ts';
 import type { DuffelOfferRef } from './mapper.ts';
@@ -51,4 +52,17 @@ export function orderPassengers(ref: DuffelOfferRef, passengers: PassengerInput[
     if (adult) adult.body.infant_passenger_id = p.body.id;
   }
   return out.map((p) => p.body);
+}
+
+/** Our passenger ids are "1", "2", … (order of booking) unless they are Duffel's own `pas_…` ids. */
+export function duffelPassengerId(order: Order, passengerId: string): string | undefined {
+  if (order.passengers.some((p) => p.id === passengerId)) return passengerId;
+  const n = Number(passengerId);
+  return Number.isInteger(n) ? order.passengers[n - 1]?.id : undefined;
+}
+
+/** The reverse of `duffelPassengerId`: what Duffel reports per `pas_…` id, named as the port names it. */
+export function ourPassengerId(order: Order, duffelId: string): string {
+  const i = order.passengers.findIndex((p) => p.id === duffelId);
+  return i < 0 ? duffelId : String(i + 1);
 }

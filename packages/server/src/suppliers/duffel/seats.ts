@@ -1,5 +1,6 @@
 import type { SeatMap as DuffelSeatMap, Order, SeatMapCabinRowSectionElementSeat } from '@duffel/api/types';
 import { toMinor } from './mapper.ts';
+import { duffelPassengerId } from './passengers.ts';
 import {
   asCurrencySafe,
   type CabinClass,
@@ -57,13 +58,6 @@ export function seatMapFor(m: DuffelSeatMap, segIds: string[]): SeatMap {
     cabin: CABINS[m.cabins[0]?.cabin_class ?? 'economy'] ?? 'Economy',
     rows: [...rows.entries()].sort((a, b) => a[0] - b[0]).map(([row, seats]) => ({ row, seats })),
   };
-}
-
-/** Our passenger ids are "1", "2", … (order of booking) unless they are Duffel's own `pas_…` ids. */
-function duffelPassengerId(order: Order, passengerId: string): string | undefined {
-  if (order.passengers.some((p) => p.id === passengerId)) return passengerId;
-  const n = Number(passengerId);
-  return Number.isInteger(n) ? order.passengers[n - 1]?.id : undefined;
 }
 
 export function seatServiceFor(maps: DuffelSeatMap[], segIds: string[], order: Order, req: SeatRequest) {
