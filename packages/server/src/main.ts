@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { MOCK_SUPPLIERS, type MockSupplier } from '@travel/mock-server';
 import pino from 'pino';
 import { ConfigError, loadConfig } from './internal/config.ts';
 import { serve } from './kernel/node-adapter.ts';
@@ -11,10 +12,58 @@ import { openDatabase } from './storage/database.ts';
 // The only process-level file: env -> deps -> listen, and the SIGTERM drain.
 const log = pino({ level: process.env.LOG_LEVEL || 'info', base: { service: 'travel-server' } });
 
+/**
+ * SANDBOX_SUPPLIER_URLS=`amadeus=http://host:port,duffel=…`: use emulators that already run (the
+ * standalone mock-server, or a test's) instead of starting private ones, so several server processes
+ * in sandbox mode share one set of emulators and their state (orders, PNRs).
+ */
+function sandboxUrls(raw: string | undefined): Partial<Record<MockSupplier, string>> | undefined {
+  if (!raw?.trim()) return undefined;
+  const urls: Partial<Record<MockSupplier, string>> = {};
+  for (const entry of raw
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)) {
+    const i = entry.indexOf('=');
+    const name = entry.slice(0, i).trim() as MockSupplier;
+    if (i <= 0 || !MOCK_SUPPLIERS.includes(name) || !URL.canParse(entry.slice(i + 1).trim())) {
+      throw new ConfigError(
+        `SANDBOX_SUPPLIER_URLS entries must look like "amadeus=http://host:port", got "${entry}"`,
+      );
+    }
+    urls[name] = entry
+      .slice(i + 1)
+      .trim()
+      .replace(/\/$/, '');
+  }
+  return urls;
+}
+
+/**
+ * EXIT_WITH_PARENT=1, for a process started by another with an IPC channel (`fork`, or `spawn` with
+ * 'ipc' in stdio), as multi-process tests do: when the channel closes (the parent exited, even by
+ * kill -9) the server drains and exits instead of living on as an orphan holding a port.
+ */
+function parentGone(): Promise<void> | undefined {
+  if (process.env.EXIT_WITH_PARENT !== '1') return undefined;
+  if (!process.channel) {
+    log.warn('EXIT_WITH_PARENT is set but there is no IPC channel to the parent; ignored');
+    return undefined;
+  }
+  process.channel.unref();
+  return new Promise((resolve) => {
+    if (!process.connected) resolve();
+    else process.once('disconnect', () => resolve());
+  });
+}
+
 async function main() {
+  const orphaned = parentGone();
   let config: ReturnType<typeof loadConfig>;
+  let emulators: ReturnType<typeof sandboxUrls>;
   try {
     config = loadConfig(process.env);
+    emulators = sandboxUrls(process.env.SANDBOX_SUPPLIER_URLS);
   } catch (err) {
     if (err instanceof ConfigError) {
       log.fatal(err.message);
@@ -37,7 +86,14 @@ async function main() {
     from: config.mailFrom,
     outboxDir: join(config.dataDir, 'outbox'),
   });
-  const runtime = await createRuntime({ config, database, mailer, logger: log });
+  if (emulators && !config.sandbox) log.warn('SANDBOX_SUPPLIER_URLS is ignored outside sandbox mode');
+  const runtime = await createRuntime({
+    config,
+    database,
+    mailer,
+    logger: log,
+    ...(emulators && config.sandbox ? { sandboxUrls: emulators } : {}),
+  });
   const app = runtime.app;
   const seeded = await app.services.auth.seedAdmin(config.admin.email, config.admin.password);
   const agency = config.sandbox ? await seedSandboxAgency(database.db, app.services.clock) : undefined;
@@ -86,6 +142,11 @@ async function main() {
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+  void orphaned?.then(async () => {
+    // Nobody is left to send SIGTERM: drain as for it, and make sure nothing keeps the process alive.
+    setTimeout(() => process.exit(0), config.http.shutdownGraceMs + 5000).unref();
+    await stop('parent exited');
+  });
 }
 
 main().catch((err) => {

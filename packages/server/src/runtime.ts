@@ -29,7 +29,7 @@ import {
 } from './domains/transport/index.ts';
 import type { Clock } from './internal/clock.ts';
 import { systemClock } from './internal/clock.ts';
-import type { Config } from './internal/config.ts';
+import { type Config, ConfigError } from './internal/config.ts';
 import { JobRunner } from './jobs/runner.ts';
 import type { OpenApiDoc } from './kernel/contract.ts';
 import { HttpError } from './kernel/errors.ts';
@@ -47,7 +47,8 @@ export interface RuntimeOptions {
   logger: PinoLogger;
   clock?: Clock;
   contract?: OpenApiDoc;
-  /** Sandbox emulator URLs already started by the caller (tests); otherwise sandbox mode starts them. */
+  /** Sandbox emulator URLs already started by the caller (tests, or SANDBOX_SUPPLIER_URLS: several
+   * processes sharing one set of emulators); otherwise sandbox mode starts them. */
   sandboxUrls?: SandboxSuppliers['urls'];
   /** Emulator latency when this runtime starts the emulators itself; default a realistic 50-250 ms. */
   sandboxLatencyMs?: number | { min: number; max: number };
@@ -66,6 +67,16 @@ export interface Runtime {
   sandboxUrls: SandboxSuppliers['urls'] | undefined;
   /** Ends running searches, stops the job runner and the emulators it started; the caller closes the db. */
   close(): Promise<void>;
+}
+
+/** Search tuning knobs read straight from env (not part of `Config`: operators rarely touch them). */
+function envNumber(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0)
+    throw new ConfigError(`${name} must be a non-negative number, got "${raw}"`);
+  return n;
 }
 
 /** The booking domains' view of the registry: a flight supplier by name and the payment provider. */
@@ -144,8 +155,9 @@ export async function createRuntime(o: RuntimeOptions): Promise<Runtime> {
     databaseUrl: database.kind === 'postgres' ? config.databaseUrl : undefined,
     schema: o.schema,
     ttlSeconds: config.searchTtlSeconds,
-    heartbeatMs: Number(process.env.SEARCH_HEARTBEAT_SECONDS ?? 15) * 1000,
-    pollMs: Number(process.env.SEARCH_POLL_MS ?? 1000),
+    heartbeatMs: envNumber('SEARCH_HEARTBEAT_SECONDS', 15) * 1000,
+    pollMs: envNumber('SEARCH_POLL_MS', 1000),
+    orphanGraceMs: envNumber('SEARCH_ORPHAN_GRACE_SECONDS', 10) * 1000,
   });
   const app = createApp({
     config,
@@ -167,6 +179,7 @@ export async function createRuntime(o: RuntimeOptions): Promise<Runtime> {
       ...bookingJobHandlers(booking),
       ...hotelJobHandlers(services),
       ...transportJobHandlers(services),
+      ...search.jobHandlers,
     },
   });
   if (o.startJobs !== false) jobs.start();

@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import type { MarkupRule } from '../domains/markup/engine.ts';
 import { loadMarkupRules } from '../domains/markup/markup-store.ts';
 import type { Clock } from '../internal/clock.ts';
+import { enqueue } from '../jobs/runner.ts';
 import { badRequest } from '../kernel/errors.ts';
 import type { Logger } from '../kernel/types.ts';
 import type { Db } from '../storage/schema.ts';
@@ -17,6 +18,14 @@ import type { CircuitBreakerRegistry } from './circuit-breaker.ts';
 import { insertEvents, type LogEvent, realTimers, type Timers } from './event-log.ts';
 import type { GdsConfigStore, GdsSettings } from './gds-config.ts';
 import type { SearchNotifier } from './notifier.ts';
+import {
+  closingEvents,
+  DEFAULT_ORPHAN_GRACE_MS,
+  type DeadlinePayload,
+  finalStatus,
+  SEARCH_DEADLINE_QUEUE,
+  searchDeadline,
+} from './orphans.ts';
 import type { SupplierStats } from './supplier-stats.ts';
 import { type SearchStatus, type SupplierOutcome, searchDb, type Vertical } from './tables.ts';
 import { type SearchableSupplier, VERTICALS, type VerticalSpec } from './verticals.ts';
@@ -36,6 +45,9 @@ export interface SearchEngineDeps {
   clock: Clock;
   /** SEARCH_TTL_SECONDS */
   ttlSeconds: number;
+  /** SEARCH_ORPHAN_GRACE_SECONDS: after the slowest supplier's deadline, how long until a search whose
+   * process died is closed by another (orphans.ts). */
+  orphanGraceMs?: number;
   timers?: Timers;
   log?: Logger;
   loadRules?: (db: Db, companyId: number | null) => Promise<MarkupRule[]>;
@@ -53,6 +65,9 @@ export interface Starter {
 }
 
 class SupplierTimeout extends Error {}
+
+/** The session was closed by the orphan sweeper while this process still ran it: drop what is left. */
+class SearchClosed extends Error {}
 
 const newOfferId = (): string => `of_${randomBytes(12).toString('base64url')}`;
 
@@ -73,12 +88,6 @@ function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
       },
     );
   });
-}
-
-export function finalStatus(outcomes: SupplierOutcome[]): SearchStatus {
-  const ok = outcomes.filter((o) => o === 'completed').length;
-  if (ok === outcomes.length) return 'completed';
-  return ok === 0 ? 'failed' : 'partial';
 }
 
 export class SearchEngine {
@@ -112,24 +121,38 @@ export class SearchEngine {
     const id = `${spec.idPrefix}${randomBytes(12).toString('base64url')}`;
     const now = this.#d.clock.now();
     const expires = new Date(now.getTime() + this.#d.ttlSeconds * 1000);
-    await searchDb(this.#d.db)
-      .insertInto('search_sessions')
-      .values({
-        id,
-        vertical,
-        status: 'initiated',
-        user_id: by.userId,
-        company_id: by.companyId,
-        request: JSON.stringify(request),
-        suppliers: JSON.stringify(plan.map((s) => s.name)),
-        total_suppliers: plan.length,
-        created_at: now,
-        expires_at: expires,
-      })
-      .execute();
+    const deadline = searchDeadline(
+      now,
+      plan.map((s) => settings[s.name]?.timeout_ms ?? 0),
+      this.#d.orphanGraceMs ?? DEFAULT_ORPHAN_GRACE_MS,
+    );
+    // The session and its deadline job commit together: no search exists that nobody would ever close.
+    const jobId = await this.#d.db.transaction().execute(async (trx) => {
+      await searchDb(trx)
+        .insertInto('search_sessions')
+        .values({
+          id,
+          vertical,
+          status: 'initiated',
+          user_id: by.userId,
+          company_id: by.companyId,
+          request: JSON.stringify(request),
+          suppliers: JSON.stringify(plan.map((s) => s.name)),
+          total_suppliers: plan.length,
+          created_at: now,
+          expires_at: expires,
+        })
+        .execute();
+      const payload: DeadlinePayload = { search_id: id };
+      return enqueue(trx, SEARCH_DEADLINE_QUEUE, payload, { runAt: deadline }, this.#d.clock);
+    });
 
-    const run = this.#run(id, spec, request, by, plan, settings, expires)
-      .catch((err) => this.#d.log?.error({ err, search_id: id }, 'search fan-out failed'))
+    const run = this.#run(id, spec, request, by, plan, settings, expires, jobId)
+      .catch((err) =>
+        err instanceof SearchClosed
+          ? this.#d.log?.warn({ search_id: id }, 'search was closed at its deadline; dropped late results')
+          : this.#d.log?.error({ err, search_id: id }, 'search fan-out failed'),
+      )
       .finally(() => this.#running.delete(run));
     this.#running.add(run);
     return { id, status: 'initiated', expires_at: expires };
@@ -154,9 +177,13 @@ export class SearchEngine {
     plan: SearchableSupplier<unknown, unknown>[],
     settings: Record<string, GdsSettings>,
     expiresAt: Date,
+    deadlineJob: string | undefined,
   ): Promise<void> {
     const db = searchDb(this.#d.db);
     const rules = spec.marksUp ? await (this.#d.loadRules ?? loadMarkupRules)(this.#d.db, by.companyId) : [];
+    // Aborted when the sweeper has closed this search: the suppliers still running are not waited for.
+    const closed = new AbortController();
+    const stop = AbortSignal.any([this.#closing.signal, closed.signal]);
     let seq = 0;
     let totalOffers = 0;
     // One append at a time: seq commits in order, so a reader that saw n has seen everything before n.
@@ -164,16 +191,17 @@ export class SearchEngine {
       .updateTable('search_sessions')
       .set({ status: 'in_progress' })
       .where('id', '=', id)
+      .where('status', '=', 'initiated')
       .execute()
       .then(() => undefined);
     const append = (build: () => { events: LogEvent[]; offers: OfferRow[]; finished?: SearchStatus }) => {
       chain = chain.then(async () => {
         const { events, offers, finished } = build();
-        await db.transaction().execute(async (trx) => {
-          if (offers.length > 0) await trx.insertInto('search_offers').values(offers).execute();
-          await insertEvents(trx, id, events);
+        await this.#d.db.transaction().execute(async (kt) => {
+          const trx = searchDb(kt);
           const done = events.filter((e) => e.event === 'supplier_done').length;
-          await trx
+          // The session row first: it is the lock the orphan sweeper takes too, and a closed log stays closed.
+          const open = await trx
             .updateTable('search_sessions')
             .set((eb) => ({
               completed_suppliers: eb('completed_suppliers', '+', done),
@@ -181,9 +209,24 @@ export class SearchEngine {
               ...(finished ? { status: finished, finished_at: this.#d.clock.now() } : {}),
             }))
             .where('id', '=', id)
-            .execute();
+            .where('status', 'in', ['initiated', 'in_progress'])
+            .returning('id')
+            .executeTakeFirst();
+          if (!open) throw new SearchClosed();
+          if (offers.length > 0) await trx.insertInto('search_offers').values(offers).execute();
+          await insertEvents(trx, id, events);
+          if (finished && deadlineJob) {
+            await kt
+              .deleteFrom('jobs')
+              .where('id', '=', deadlineJob)
+              .where('status', '=', 'queued')
+              .execute();
+          }
         });
         await this.#d.notifier.publish(id).catch((err) => this.#d.log?.warn({ err }, 'search notify failed'));
+      });
+      chain.catch((err) => {
+        if (err instanceof SearchClosed) closed.abort(err);
       });
       return chain;
     };
@@ -191,7 +234,7 @@ export class SearchEngine {
     const outcomes = await Promise.all(
       plan.map(async (supplier) => {
         const cfg = settings[supplier.name] as GdsSettings;
-        const { outcome, offers } = await this.#call(spec, supplier, request, cfg);
+        const { outcome, offers } = await this.#call(spec, supplier, request, cfg, stop);
         const kept = offers.slice(0, cfg.max_results);
         await append(() => {
           const events: LogEvent[] = [];
@@ -236,18 +279,7 @@ export class SearchEngine {
       }),
     );
     const status = finalStatus(outcomes);
-    await append(() => ({
-      events: [
-        {
-          seq: ++seq,
-          event: 'status_update',
-          data: { status: status === 'failed' ? 'failed' : 'completed' },
-        },
-        { seq: ++seq, event: 'done', data: { status, total_offers: totalOffers } },
-      ],
-      offers: [],
-      finished: status,
-    }));
+    await append(() => ({ events: closingEvents(seq, status, totalOffers), offers: [], finished: status }));
   }
 
   /** One supplier's part: breaker, deadline, stats. Never throws. */
@@ -256,6 +288,7 @@ export class SearchEngine {
     supplier: SearchableSupplier<unknown, unknown>,
     request: Record<string, unknown>,
     cfg: GdsSettings,
+    stop: AbortSignal,
   ): Promise<{ outcome: SupplierOutcome; offers: unknown[] }> {
     const breaker = this.#d.breakers.get(supplier.name);
     if (!breaker.canPass()) return { outcome: 'skipped', offers: [] };
@@ -264,8 +297,9 @@ export class SearchEngine {
       () => ac.abort(new SupplierTimeout('supplier deadline')),
       cfg.timeout_ms,
     );
-    const onClose = () => ac.abort(this.#closing.signal.reason);
-    this.#closing.signal.addEventListener('abort', onClose, { once: true });
+    const onClose = () => ac.abort(stop.reason);
+    if (stop.aborted) onClose();
+    else stop.addEventListener('abort', onClose, { once: true });
     const t0 = performance.now();
     try {
       const query = spec.query(request, cfg.max_results);
@@ -275,7 +309,7 @@ export class SearchEngine {
       return { outcome: 'completed', offers };
     } catch (err) {
       const latency = performance.now() - t0;
-      if (this.#closing.signal.aborted) {
+      if (stop.aborted) {
         breaker.onCancel();
         return { outcome: 'failed', offers: [] };
       }
@@ -288,7 +322,7 @@ export class SearchEngine {
       return { outcome: timedOut ? 'timed_out' : 'failed', offers: [] };
     } finally {
       this.#timers.clearTimeout(timer);
-      this.#closing.signal.removeEventListener('abort', onClose);
+      stop.removeEventListener('abort', onClose);
     }
   }
 }

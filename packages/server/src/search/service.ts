@@ -5,6 +5,7 @@
  */
 
 import { type Clock, systemClock } from '../internal/clock.ts';
+import type { JobHandler } from '../jobs/runner.ts';
 import type { Logger } from '../kernel/types.ts';
 import type { Db } from '../storage/schema.ts';
 import type { SupplierRegistry } from '../suppliers/registry.ts';
@@ -12,6 +13,7 @@ import { type BreakerConfig, CircuitBreakerRegistry } from './circuit-breaker.ts
 import { SearchEngine } from './engine.ts';
 import { realTimers, type Timers } from './event-log.ts';
 import { LocalNotifier, PgNotifier, type SearchNotifier } from './notifier.ts';
+import { searchJobHandlers } from './orphans.ts';
 import type { ReaderDeps } from './readers.ts';
 import { SupplierStats } from './supplier-stats.ts';
 
@@ -29,6 +31,9 @@ export interface SearchServiceOptions {
   heartbeatMs?: number;
   /** SEARCH_POLL_MS: fallback re-read of the event log, default 1000. */
   pollMs?: number;
+  /** SEARCH_ORPHAN_GRACE_SECONDS: a search whose process died is closed this long after its slowest
+   * supplier's deadline (default 10 s). */
+  orphanGraceMs?: number;
   breakerConfig?: Partial<BreakerConfig>;
   timers?: Timers;
   log?: Logger;
@@ -46,6 +51,8 @@ export interface SearchService {
   clock: Clock;
   db: Db;
   batchDeadline(seconds: number, signal: AbortSignal): Promise<void>;
+  /** For the job runner: closes searches whose process died mid fan-out (orphans.ts). */
+  jobHandlers: Record<string, JobHandler>;
   /** Ends running fan-outs (each finishes its log with `done`), then stops listening. */
   close(): Promise<void>;
 }
@@ -96,6 +103,7 @@ export async function createSearchService(o: SearchServiceOptions): Promise<Sear
     notifier,
     clock,
     ttlSeconds: o.ttlSeconds,
+    ...(o.orphanGraceMs !== undefined ? { orphanGraceMs: o.orphanGraceMs } : {}),
     timers,
     ...(o.log ? { log: o.log } : {}),
   });
@@ -117,6 +125,7 @@ export async function createSearchService(o: SearchServiceOptions): Promise<Sear
     clock,
     db: o.db,
     batchDeadline: o.batchDeadline ?? sleepDeadline(timers),
+    jobHandlers: searchJobHandlers({ db: o.db, notifier, clock, ...(o.log ? { log: o.log } : {}) }),
     async close() {
       await engine.close();
       await notifier.close();

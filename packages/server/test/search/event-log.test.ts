@@ -35,7 +35,11 @@ function manualTimers() {
     },
     clearTimeout: (h) => void pending.delete(h as number),
     fire(ms) {
-      for (const [k, v] of [...pending]) if (v.ms === ms) pending.delete(k), v.fn();
+      for (const [k, v] of [...pending]) {
+        if (v.ms !== ms) continue;
+        pending.delete(k);
+        v.fn();
+      }
     },
   };
   return t;
