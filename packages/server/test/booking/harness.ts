@@ -23,7 +23,13 @@ import { MemoryMailer } from '../../src/mail/mailer.ts';
 import { searchDb } from '../../src/search/tables.ts';
 import { flightVertical } from '../../src/search/verticals.ts';
 import { type Database, openDatabase } from '../../src/storage/database.ts';
-import type { FlightSearchQuery, SupplierFlightOffer } from '../../src/suppliers/ports.ts';
+import type {
+  Currency,
+  FlightSearchLeg,
+  FlightSearchQuery,
+  FlightSupplierName,
+  SupplierFlightOffer,
+} from '../../src/suppliers/ports.ts';
 import { realContract } from '../helpers/contract.ts';
 
 process.env.PASSWORD_SCRYPT_N ??= '1024';
@@ -51,7 +57,7 @@ export interface World {
   user(o?: { role?: Role; companyId?: number | null }): Promise<{ id: string; token: string }>;
   /** Seeds a search with the supplier's offers for `caller`; returns the stored offer ids and offers. */
   seedOffers(
-    supplier: 'duffel' | 'mystifly',
+    supplier: FlightSupplierName,
     caller: { userId: string; companyId: number | null },
     q?: Partial<FlightSearchQuery>,
   ): Promise<{ offer_id: string; offer: SupplierFlightOffer }[]>;
@@ -67,9 +73,46 @@ const config: Config = loadConfig({
   AUTH_STATUS_CACHE_MS: '0',
 });
 
+/** Each supplier's sandbox route and currency for `seedOffers`. */
+export const SANDBOX_ROUTES: Record<FlightSupplierName, { leg: FlightSearchLeg; currency: Currency }> = {
+  duffel: { leg: { origin: 'LHR', destination: 'BCN', departureDate: '2026-12-20' }, currency: 'GBP' },
+  amadeus: { leg: { origin: 'LHR', destination: 'DXB', departureDate: '2026-12-20' }, currency: 'EUR' },
+  mystifly: { leg: { origin: 'DAC', destination: 'LHR', departureDate: '2026-12-20' }, currency: 'USD' },
+};
+
+/** A one-adult economy search on the supplier's sandbox route, with `q` on top. */
+export function sandboxQuery(
+  supplier: FlightSupplierName,
+  q: Partial<FlightSearchQuery> = {},
+): FlightSearchQuery {
+  const route = SANDBOX_ROUTES[supplier];
+  return {
+    legs: [route.leg],
+    journeyType: 'OneWay',
+    adults: 1,
+    children: 0,
+    infants: 0,
+    childAges: [],
+    cabinClass: 'Economy',
+    currency: route.currency,
+    maxResults: 50,
+    ...q,
+  };
+}
+
+/** An offer of a seeded search that every booking operation can work on, per supplier. */
+export function pickBookable<T extends { offer: SupplierFlightOffer }>(
+  supplier: FlightSupplierName,
+  offers: T[],
+): T | undefined {
+  // Duffel: W6 sells no services and low-cost content cannot be held; Mystifly: LCC tickets are not IATA.
+  if (supplier === 'duffel') return offers.find((o) => !o.offer.lcc && o.offer.validating_carrier !== 'W6');
+  return offers.find((o) => !o.offer.lcc);
+}
+
 export async function startMocks(): Promise<MockServers> {
   return startMockServers({
-    suppliers: ['duffel', 'mystifly', 'stripe'],
+    suppliers: ['amadeus', 'duffel', 'mystifly', 'stripe'],
     options: { latencyMs: 0, seed: 11 },
   });
 }
@@ -82,6 +125,7 @@ export async function createWorld(
   const mailer = new MemoryMailer();
   const clock = new ManualClock(new Date());
   const suppliers = sandboxBookingSuppliers({
+    amadeus: mocks.urls.amadeus,
     duffel: mocks.urls.duffel,
     mystifly: mocks.urls.mystifly,
     stripe: mocks.urls.stripe as string,
@@ -157,24 +201,7 @@ export async function createWorld(
   const seedOffers: World['seedOffers'] = async (name, caller, q = {}) => {
     const supplier = suppliers.flight(name);
     if (!supplier) throw new Error(`no ${name}`);
-    const query: FlightSearchQuery = {
-      legs: [
-        {
-          origin: name === 'duffel' ? 'LHR' : 'DAC',
-          destination: name === 'duffel' ? 'BCN' : 'LHR',
-          departureDate: '2026-12-20',
-        },
-      ],
-      journeyType: 'OneWay',
-      adults: 1,
-      children: 0,
-      infants: 0,
-      childAges: [],
-      cabinClass: 'Economy',
-      currency: name === 'duffel' ? 'GBP' : 'USD',
-      maxResults: 50,
-      ...q,
-    };
+    const query = sandboxQuery(name, q);
     const offers = await supplier.search(query);
     const searchId = `fs_test${++seq}`;
     const sdb = searchDb(database.db);

@@ -1,18 +1,29 @@
 /** Pricing before booking: revalidation, upsell, bags and fare rules, all resolved from offer_id. */
-import { randomBytes } from 'node:crypto';
 import { badRequest } from '../../kernel/errors.ts';
 import type { RequestContext } from '../../kernel/types.ts';
-import { searchDb } from '../../search/tables.ts';
-import type { BagSelection, SupplierFlightOffer } from '../../suppliers/ports.ts';
+import {
+  newOfferId,
+  presentFlightOffer,
+  type ResolvedFlightOffer,
+  resolveFlightOffer,
+  saveDerivedOffer,
+} from '../../search/resolve-offer.ts';
+import type { BagSelection, FlightOffer, SupplierFlightOffer } from '../../suppliers/ports.ts';
 import type { BookingDeps } from './deps.ts';
-import { presentOffer, type ResolvedOffer, resolveOffer } from './offers.ts';
 import { callerOf, loadBooking } from './store.ts';
 import { flightSupplierOf, supplierFailure } from './suppliers.ts';
 import { parseJson } from './tables.ts';
 
+/** The booking operations' contract lists offer_expired as a 400. */
+export const BOOKING_OFFER = { expiredStatus: 400 } as const;
+
+/** Where derived offers stand in their search: after its own offers, upsell alternatives before bag offers. */
+const UPSELL_POSITION = 100_000;
+const BAGS_POSITION = 200_000;
+
 const OFFER_CODES = { failed: 'supplier_error', notFound: 'offer_not_found' } as const;
 
-function checkCurrency(r: ResolvedOffer, currency: unknown) {
+function checkCurrency(r: ResolvedFlightOffer, currency: unknown) {
   if (currency !== undefined && currency !== r.offer.price.currency) {
     throw badRequest(
       'currency_mismatch',
@@ -29,26 +40,36 @@ export class PricingService {
 
   async #resolve(ctx: RequestContext) {
     const body = ctx.body as { offer_id: string; currency?: string };
-    const r = await resolveOffer(this.#d.db, body.offer_id, callerOf(ctx), this.#d.clock.now());
+    const r = await this.#offer(ctx, body.offer_id);
     checkCurrency(r, body.currency);
     return { r, supplier: flightSupplierOf(this.#d.suppliers, r.supplier) };
   }
 
-  /** A price change is reported explicitly: price_changed with the previous and the new total. */
+  #offer(ctx: RequestContext, offerId: string) {
+    return resolveFlightOffer(this.#d.db, offerId, callerOf(ctx), this.#d.clock, BOOKING_OFFER);
+  }
+
+  /**
+   * A price change is reported explicitly: price_changed with the previous and the new total. A bag offer
+   * is re-priced with its bags, so its total compares like for like.
+   */
   async revalidate(ctx: RequestContext) {
     const { r, supplier } = await this.#resolve(ctx);
     const verbose = ctx.query.verbose === true;
+    const call = { signal: ctx.signal };
     try {
-      const p = await supplier.price(
-        r.supplierOffer,
-        { bags: verbose, fareRules: verbose },
-        { signal: ctx.signal },
-      );
-      const offer = presentOffer(r, p.offer);
+      const include = { bags: verbose, fareRules: verbose };
+      const p = r.bags
+        ? {
+            ...(await supplier.repriceWithBags(r.supplierOffer, r.bags.selections, call)),
+            ...(verbose ? { fare_rules: await supplier.fareRules(r.supplierOffer, call) } : {}),
+          }
+        : await supplier.price(r.supplierOffer, include, call);
+      const offer = presentFlightOffer(r, p.offer);
       return {
         offer,
         available: true,
-        price_changed: (offer.price as { total_minor: number }).total_minor !== r.offer.price.total_minor,
+        price_changed: offer.price.total_minor !== r.offer.price.total_minor,
         previous_total_minor: r.offer.price.total_minor,
         ...(verbose ? { fare_rules: p.fare_rules ?? [], bag_options: p.bag_options ?? [] } : {}),
       };
@@ -82,28 +103,15 @@ export class PricingService {
         notFound: 'offer_not_found',
       });
     }
-    const sdb = searchDb(this.#d.db);
-    const expires = new Date(r.supplierOffer.expires_at);
-    const alternatives: Record<string, unknown>[] = [];
+    const alternatives: FlightOffer[] = [];
     for (const [i, a] of alts.entries()) {
-      const id = `of_${randomBytes(12).toString('base64url')}`;
-      const offer = presentOffer(r, a, id);
+      const offer = presentFlightOffer(r, a, newOfferId());
       alternatives.push(offer);
-      await sdb
-        .insertInto('search_offers')
-        .values({
-          offer_id: id,
-          search_id: r.search_id,
-          supplier: r.supplier,
-          position: 100_000 + i,
-          offer: JSON.stringify(offer),
-          supplier_ref: JSON.stringify(a.supplier_ref ?? null),
-          total_minor: (offer.price as { total_minor: number }).total_minor,
-          expires_at: Number.isNaN(expires.getTime())
-            ? new Date(this.#d.clock.now().getTime() + 900_000)
-            : expires,
-        })
-        .execute();
+      await saveDerivedOffer(this.#d.db, r, {
+        offer,
+        supplier_ref: a.supplier_ref,
+        position: UPSELL_POSITION + i,
+      });
     }
     return { offer_id: r.offer_id, alternatives };
   }
@@ -112,10 +120,10 @@ export class PricingService {
     const { r, supplier } = await this.#resolve(ctx);
     try {
       const p = await supplier.price(r.supplierOffer, { bags: true }, { signal: ctx.signal });
-      const offer = presentOffer(r, p.offer);
+      const offer = presentFlightOffer(r, p.offer);
       return {
         offer,
-        price_changed: (offer.price as { total_minor: number }).total_minor !== r.offer.price.total_minor,
+        price_changed: offer.price.total_minor !== r.offer.price.total_minor,
         previous_total_minor: r.offer.price.total_minor,
         bag_options: p.bag_options ?? [],
       };
@@ -128,10 +136,22 @@ export class PricingService {
     }
   }
 
-  /** The returned total includes the bags (bags_minor is the part of it they account for). */
+  /**
+   * The returned offer's total includes the bags (bags_minor is the part of it they account for). With bags
+   * chosen it is a new offer of the same search: booking its offer_id books the bags. A bag offer re-priced
+   * again starts from the offer it was made from, so the new selections replace the old.
+   */
   async repriceBags(ctx: RequestContext) {
-    const { r, supplier } = await this.#resolve(ctx);
+    const given = await this.#resolve(ctx);
+    const supplier = given.supplier;
+    const r = given.r.bags ? await this.#offer(ctx, given.r.bags.base_offer_id) : given.r;
     const selections = ((ctx.body as { selections?: BagSelection[] }).selections ?? []) as BagSelection[];
+    const unnamed = selections.findIndex((sel) => !sel.bag_option_id);
+    if (unnamed >= 0)
+      throw badRequest(
+        'invalid_bag_selection',
+        `selections[${unnamed}]: bag_option_id is required; take it from the bag catalogue.`,
+      );
     let p: Awaited<ReturnType<typeof supplier.repriceWithBags>>;
     try {
       p = await supplier.repriceWithBags(r.supplierOffer, selections, { signal: ctx.signal });
@@ -144,13 +164,23 @@ export class PricingService {
         notFound: 'offer_not_found',
       });
     }
-    const offer = presentOffer(r, p.offer);
-    const total = (offer.price as { total_minor: number }).total_minor;
-    // The bag charge is what the selected options cost; adapters fold it into the offer price differently.
-    const bags = selections.reduce((sum, sel) => {
+    // The bag charge is what the selected options cost; adapters fold it into the offer price (base).
+    let bags = 0;
+    for (const sel of selections) {
       const opt = (p.bag_options ?? []).find((o) => o.bag_option_id === sel.bag_option_id);
-      return sum + (opt ? opt.price.amount_minor * sel.quantity : 0);
-    }, 0);
+      if (!opt) throw badRequest('invalid_bag_selection', `Unknown bag option ${sel.bag_option_id}.`);
+      bags += opt.price.amount_minor * sel.quantity;
+    }
+    const offer = presentFlightOffer(r, p.offer, selections.length > 0 ? newOfferId() : r.offer_id);
+    if (selections.length > 0) {
+      await saveDerivedOffer(this.#d.db, r, {
+        offer,
+        supplier_ref: p.offer.supplier_ref,
+        bags: { selections, amount_minor: bags, base_offer_id: r.offer_id },
+        position: BAGS_POSITION,
+      });
+    }
+    const total = offer.price.total_minor;
     return {
       offer,
       bags_minor: bags,

@@ -6,8 +6,10 @@ import { randomBytes } from 'node:crypto';
 import { writeAudit } from '../../audit/audit-log.ts';
 import { badRequest, HttpError, notFound, notSupported } from '../../kernel/errors.ts';
 import type { HandlerResult, RequestContext } from '../../kernel/types.ts';
+import { resolveFlightOffer } from '../../search/resolve-offer.ts';
 import type { Db } from '../../storage/schema.ts';
 import {
+  type BagSelection,
   type PassengerInput,
   SupplierError,
   type SupplierFlightOffer,
@@ -16,8 +18,8 @@ import {
 import type { AfterAuthorize, PaymentService } from '../payment/service.ts';
 import { latestPayment } from '../payment/store.ts';
 import type { BookingDeps } from './deps.ts';
-import { resolveOffer } from './offers.ts';
 import { normalizePassengers } from './passengers.ts';
+import { BOOKING_OFFER } from './pricing.ts';
 import { applyOrder, queueReconciliation } from './reconciliation.ts';
 import { canTransition, nextStatus } from './state-machine.ts';
 import { type BookingRow, callerOf, findBooking, loadBooking, toRow, transition } from './store.ts';
@@ -52,8 +54,7 @@ export class BookingService {
   async #placeOrder(
     b: Pick<BookingRow, 'supplier' | 'payment_mode' | 'client_reference' | 'order_remarks'>,
     offer: SupplierFlightOffer,
-    passengers: PassengerInput[],
-    contact: CreateBody['contact'],
+    input: { passengers: PassengerInput[]; contact: CreateBody['contact']; bags: BagSelection[] },
     signal?: AbortSignal,
   ): Promise<Outcome> {
     const supplier = flightSupplierOf(this.#d.suppliers, b.supplier);
@@ -61,7 +62,15 @@ export class BookingService {
     const hold = supplier.capabilities.holdOrders && !offer.lcc;
     try {
       const order = await supplier.createOrder(
-        { offer, passengers, contact, hold, remarks: b.order_remarks, client_reference: b.client_reference },
+        {
+          offer,
+          passengers: input.passengers,
+          contact: input.contact,
+          hold,
+          remarks: b.order_remarks,
+          client_reference: b.client_reference,
+          ...(input.bags.length > 0 ? { bags: input.bags } : {}),
+        },
         { signal },
       );
       if (order.status === 'pending')
@@ -78,6 +87,8 @@ export class BookingService {
         case 'rejected':
         case 'sold_out':
         case 'invalid_request':
+        // The supplier cannot book this as asked (e.g. bags on a held order): a refusal, not an outage.
+        case 'unsupported':
           throw badRequest('supplier_rejected', `The supplier rejected the reservation: ${err.message}`);
         case 'offer_expired':
           throw badRequest('offer_expired', 'The offer has expired; search again.');
@@ -96,7 +107,13 @@ export class BookingService {
   async createPnr(ctx: RequestContext): Promise<HandlerResult> {
     const body = ctx.body as CreateBody;
     const now = this.#d.clock.now();
-    const r = await resolveOffer(this.#d.db, body.offer_id, callerOf(ctx), now);
+    const r = await resolveFlightOffer(
+      this.#d.db,
+      body.offer_id,
+      callerOf(ctx),
+      this.#d.clock,
+      BOOKING_OFFER,
+    );
     if (body.currency !== r.offer.price.currency) {
       throw badRequest('currency_mismatch', `The offer is priced in ${r.offer.price.currency}.`);
     }
@@ -108,12 +125,20 @@ export class BookingService {
       client_reference: `bk_${randomBytes(10).toString('hex')}`,
       order_remarks: body.order_remarks ?? [],
     } as const;
+    // Bags chosen on a re-price (a bag offer's id) go to the supplier with the order.
+    const bags = r.bags?.selections ?? [];
     const outcome =
       mode === 'PAYMENT_FIRST'
         ? null
-        : await this.#placeOrder(draft, r.supplierOffer, passengers, body.contact, ctx.signal);
+        : await this.#placeOrder(
+            draft,
+            r.supplierOffer,
+            { passengers, contact: body.contact, bags },
+            ctx.signal,
+          );
     const { supplier_ref, ...offerNoRef } = r.supplierOffer;
     const p = r.offer.price;
+    const bagsMinor = r.bags?.amount_minor ?? 0;
     return ctx.transaction(async (trx) => {
       const t = this.#d.clock.now();
       const inserted = await bookingDb(trx)
@@ -123,17 +148,18 @@ export class BookingService {
           ...draft,
           order_remarks: json(draft.order_remarks),
           offer_id: r.offer_id,
-          offer: json(offerNoRef),
+          offer: json({ ...offerNoRef, bag_selections: bags }),
           supplier_ref: json(supplier_ref ?? null),
           passengers: json(passengers),
           contact: json(body.contact),
           flights: json(r.supplierOffer.slices.flatMap((s) => s.segments)),
           pricing: json({
             currency: p.currency,
-            base_minor: p.base_minor,
+            // Adapters count a bag charge in the offer's base fare; the booking shows it on its own.
+            base_minor: p.total_minor - p.taxes_minor - p.markup_minor - bagsMinor,
             taxes_minor: p.taxes_minor,
             markup_minor: p.markup_minor,
-            bags_minor: 0,
+            bags_minor: bagsMinor,
             total_minor: p.total_minor,
           }),
           commission:
@@ -184,14 +210,18 @@ export class BookingService {
   /** PAYMENT_FIRST: the authorization exists; now the supplier order is placed. */
   async afterAuthorized(ctx: RequestContext, b: BookingRow): Promise<AfterAuthorize | undefined> {
     if (b.payment_mode !== 'PAYMENT_FIRST' || b.supplier_order_ref) return undefined;
-    const offer = { ...(b.offer as object), supplier_ref: b.supplier_ref } as SupplierFlightOffer;
+    const { bag_selections, ...stored } = b.offer as { bag_selections?: BagSelection[] };
+    const offer = { ...stored, supplier_ref: b.supplier_ref } as SupplierFlightOffer;
     let outcome: Outcome;
     try {
       outcome = await this.#placeOrder(
         b,
         offer,
-        b.passengers as unknown as PassengerInput[],
-        b.contact,
+        {
+          passengers: b.passengers as unknown as PassengerInput[],
+          contact: b.contact,
+          bags: bag_selections ?? [],
+        },
         ctx.signal,
       );
     } catch (err) {

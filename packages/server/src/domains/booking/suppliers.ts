@@ -4,6 +4,7 @@
  * the emulators' URLs; the registry can implement this interface directly.
  */
 import { HttpError, notSupported } from '../../kernel/errors.ts';
+import { AmadeusFlightAdapter } from '../../suppliers/amadeus/index.ts';
 import { DuffelFlightAdapter } from '../../suppliers/duffel/index.ts';
 import { MystiflyAdapter } from '../../suppliers/mystifly/index.ts';
 import {
@@ -31,6 +32,13 @@ export function sandboxBookingSuppliers(
   extra: Partial<Record<FlightSupplierName, FlightSupplier>> = {},
 ): BookingSuppliers {
   const flights: Partial<Record<string, FlightSupplier>> = { ...extra };
+  if (urls.amadeus)
+    flights.amadeus ??= new AmadeusFlightAdapter({
+      clientId: 'sandbox-client-id',
+      clientSecret: 'sandbox-client-secret',
+      baseUrl: urls.amadeus,
+      timeoutMs: 10_000,
+    });
   if (urls.duffel)
     flights.duffel ??= new DuffelFlightAdapter({
       token: 'duffel_test_sandbox',

@@ -1,6 +1,7 @@
 import type {
   AncillaryItem,
   AncillaryPurchaseProduct,
+  BagOption,
   BagSelection,
   CallOptions,
   CreateFlightOrderInput,
@@ -27,9 +28,12 @@ import type {
 import { SupplierError } from '../ports.ts';
 import { AmadeusClient, type AmadeusClientConfig, toSupplierError } from './client.ts';
 import {
+  applyBags,
   arr,
+  bagChargeMinor,
   bagOptionsFrom,
   CLIENT_REF_PREFIX,
+  chosenBags,
   fareRulesFrom,
   fromMinor,
   obj,
@@ -138,34 +142,41 @@ export class AmadeusFlightAdapter implements FlightSupplier {
     return arr(res.data).map((o) => offerFromAmadeus(o, this.#expiry()));
   }
 
+  /**
+   * The offer with `selections` on it (see `applyBags`), and the bag catalogue when a selection names an
+   * option from it.
+   */
+  async #withBags(
+    ref: Wire,
+    selections: BagSelection[],
+    opts?: CallOptions,
+  ): Promise<{ ref: Wire; options?: BagOption[] }> {
+    if (!selections.some((b) => b.bag_option_id !== undefined))
+      return { ref: applyBags(ref, selections, {}) };
+    const catalogue = await this.#price(ref, ['bags'], opts);
+    return {
+      ref: applyBags(ref, selections, obj(catalogue.included.bags)),
+      options: bagOptionsFrom(catalogue.included, catalogue.offer),
+    };
+  }
+
   /** Chargeable bags ride on the offer (fareDetailsBySegment.additionalServices) and are priced with it. */
   async repriceWithBags(
     offer: SupplierFlightOffer,
     selections: BagSelection[],
     opts?: CallOptions,
   ): Promise<PricedFlightOffer> {
-    const ref = structuredClone(obj(offer.supplier_ref));
-    const ourToAmadeus = new Map([...segmentIdMap(ref)].map(([a, ours]) => [ours, a]));
-    for (const tp of arr(ref.travelerPricings)) {
-      if (tp.travelerType === 'HELD_INFANT') continue;
-      for (const fd of arr(tp.fareDetailsBySegment)) {
-        const qty = selections
-          .filter(
-            (b) =>
-              (!b.traveler_id || b.traveler_id === s(tp.travelerId)) &&
-              (!b.segment_id || ourToAmadeus.get(b.segment_id) === s(fd.segmentId)),
-          )
-          .reduce((n, b) => n + b.quantity, 0);
-        if (qty > 0)
-          fd.additionalServices = { ...obj(fd.additionalServices), chargeableCheckedBags: { quantity: qty } };
-      }
-    }
+    const given = obj(offer.supplier_ref);
+    const { ref, options } = await this.#withBags(given, selections, opts);
     const { offer: raw } = await this.#price(ref, [], opts);
     const priced = offerFromAmadeus(raw, this.#expiry());
+    // Whether the fare moved: the bags, old and new, are not part of that question.
+    const fare = (total: number, w: Wire) => total - bagChargeMinor(w);
     return {
       offer: priced,
-      price_changed: priced.price.total_minor !== offer.price.total_minor,
+      price_changed: fare(priced.price.total_minor, raw) !== fare(offer.price.total_minor, given),
       previous_total_minor: offer.price.total_minor,
+      ...(options ? { bag_options: options } : {}),
     };
   }
 
@@ -189,7 +200,7 @@ export class AmadeusFlightAdapter implements FlightSupplier {
     const body = {
       data: {
         type: 'flight-order',
-        flightOffers: [input.offer.supplier_ref],
+        flightOffers: [await this.#orderOffer(input, opts)],
         travelers: travelersFrom(input.passengers, input.contact),
         remarks: { general },
         ticketingAgreement: input.hold ? { option: 'DELAY_TO_CANCEL', delay: '6D' } : { option: 'CONFIRM' },
@@ -212,6 +223,45 @@ export class AmadeusFlightAdapter implements FlightSupplier {
       await this.#run((sdk) => sdk.booking.flightOrders.post(JSON.stringify(body)), opts, true),
     );
     return orderFromAmadeus(obj(res.data), false);
+  }
+
+  /**
+   * The flight offer to book. The GDS books what the offer carries and re-checks its price, so selected
+   * bags must be on the offer and priced with it: an offer re-priced with exactly these bags goes as it is,
+   * otherwise the bags are put on and the offer priced again. A fare that moved meanwhile is price_changed,
+   * as the order itself would answer.
+   */
+  async #orderOffer(input: CreateFlightOrderInput, opts?: CallOptions): Promise<Wire> {
+    const ref = obj(input.offer.supplier_ref);
+    const bags = input.bags ?? [];
+    if (bags.length === 0) return ref;
+    try {
+      return await this.#pricedWithBags(input.offer, ref, bags, opts);
+    } catch (e) {
+      // Nothing is booked before the order call: a pricing call that timed out did no harm.
+      if (e instanceof SupplierError && e.kind === 'timeout')
+        throw new SupplierError('amadeus', 'unavailable', e.message, { cause: e });
+      throw e;
+    }
+  }
+
+  async #pricedWithBags(
+    offer: SupplierFlightOffer,
+    ref: Wire,
+    bags: BagSelection[],
+    opts?: CallOptions,
+  ): Promise<Wire> {
+    const { ref: bagged } = await this.#withBags(ref, bags, opts);
+    if (chosenBags(bagged) === chosenBags(ref)) return ref;
+    const { offer: priced } = await this.#price(bagged, [], opts);
+    const price = obj(priced.price);
+    const total = toMinor(price.grandTotal ?? price.total, s(price.currency));
+    if (total - bagChargeMinor(priced) !== offer.price.total_minor - bagChargeMinor(ref)) {
+      throw new SupplierError('amadeus', 'price_changed', 'The fare changed when the bags were priced', {
+        details: { old_total_minor: offer.price.total_minor, new_total_minor: total },
+      });
+    }
+    return priced;
   }
 
   async getOrder(orderRef: string, opts?: CallOptions): Promise<SupplierFlightOrder> {

@@ -1,16 +1,18 @@
-import type {
-  BagOption,
-  CabinClass,
-  ContactInput,
-  Currency,
-  FareRule,
-  FlightSearchQuery,
-  FlightSegment,
-  FlightSlice,
-  PassengerInput,
-  SupplierFlightOffer,
-  SupplierFlightOrder,
-  TicketDocument,
+import {
+  type BagOption,
+  type BagSelection,
+  type CabinClass,
+  type ContactInput,
+  type Currency,
+  type FareRule,
+  type FlightSearchQuery,
+  type FlightSegment,
+  type FlightSlice,
+  type PassengerInput,
+  SupplierError,
+  type SupplierFlightOffer,
+  type SupplierFlightOrder,
+  type TicketDocument,
 } from '../ports.ts';
 
 /** Maps between Amadeus Self-Service wire shapes and the flight port's shapes. */
@@ -113,7 +115,8 @@ export function offerFromAmadeus(raw: Wire, expiresAt: string): SupplierFlightOf
     };
   });
   const total = toMinor(price.grandTotal ?? price.total, currency);
-  const base = toMinor(price.base, currency);
+  // Chargeable bags priced on the offer count in its base fare, as on every flight port (not as taxes).
+  const base = toMinor(price.base, currency) + bagChargeMinor(raw);
   const rules = arr(obj(raw.fareRules).rules);
   const rule = (cat: string): Wire | undefined => rules.find((r) => r.category === cat);
   const brand = s(fd0.brandedFare);
@@ -184,6 +187,80 @@ export function bagOptionsFrom(included: Wire, raw: Wire): BagOption[] {
       price: { currency, amount_minor: toMinor(price.amount, currency) },
     };
   });
+}
+
+/** What the chargeable bags on a priced offer cost (its `price.additionalServices` of type CHECKED_BAGS). */
+export function bagChargeMinor(raw: Wire): number {
+  const price = obj(raw.price);
+  const currency = s(price.currency);
+  return arr(price.additionalServices)
+    .filter((x) => x.type === 'CHECKED_BAGS')
+    .reduce((n, x) => n + toMinor(x.amount, currency), 0);
+}
+
+/** The chargeable bags on an offer, traveler by segment, as a comparable string. */
+export function chosenBags(raw: Wire): string {
+  const out: string[] = [];
+  for (const tp of arr(raw.travelerPricings))
+    for (const fd of arr(tp.fareDetailsBySegment)) {
+      const n = Number(obj(obj(fd.additionalServices).chargeableCheckedBags).quantity ?? 0);
+      if (n > 0) out.push(`${s(tp.travelerId)}/${s(fd.segmentId)}=${n}`);
+    }
+  return out.sort().join(',');
+}
+
+const badBags = (message: string) => new SupplierError('amadeus', 'invalid_request', message);
+
+/**
+ * The offer with the selected chargeable bags on its fare details (`additionalServices.chargeableCheckedBags`),
+ * replacing any chosen before; the GDS prices them when the offer is priced. A selection naming a bag option
+ * (`bagOptions`: pricing's `included.bags`) buys that option's bags on every segment it covers (Amadeus sells
+ * them by itinerary) for the traveler named, else the option's first traveler, so it costs the option's
+ * price times `quantity`. A selection without an option adds `quantity` bags on each matching segment for
+ * each matching traveler.
+ */
+export function applyBags(raw: Wire, selections: BagSelection[], bagOptions: Wire): Wire {
+  const ref = structuredClone(raw);
+  const toAmadeus = new Map([...segmentIdMap(ref)].map(([a, ours]) => [ours, a]));
+  const counts = new Map<string, number>();
+  const add = (traveler: string, segment: string, n: number) => {
+    const key = `${traveler}/${segment}`;
+    counts.set(key, (counts.get(key) ?? 0) + n);
+  };
+  for (const sel of selections) {
+    const segment = sel.segment_id === undefined ? undefined : toAmadeus.get(sel.segment_id);
+    if (sel.segment_id !== undefined && segment === undefined)
+      throw badBags(`Segment ${sel.segment_id} is not on the offer`);
+    if (sel.bag_option_id !== undefined) {
+      const opt = obj(bagOptions[sel.bag_option_id]);
+      if (Object.keys(opt).length === 0) throw badBags(`Unknown bag option ${sel.bag_option_id}`);
+      const travelers = arr(opt.travelerIds).map(s);
+      const segments = arr(opt.segmentIds).map(s);
+      const traveler = sel.traveler_id ?? travelers[0];
+      if (traveler === undefined || !travelers.includes(traveler))
+        throw badBags(`Bag option ${sel.bag_option_id} is not sold to traveler ${traveler ?? '?'}`);
+      if (segment !== undefined && !segments.includes(segment))
+        throw badBags(`Bag option ${sel.bag_option_id} does not cover segment ${sel.segment_id}`);
+      for (const seg of segments) add(traveler, seg, Number(opt.quantity ?? 1) * sel.quantity);
+      continue;
+    }
+    for (const tp of arr(ref.travelerPricings)) {
+      if (tp.travelerType === 'HELD_INFANT') continue;
+      if (sel.traveler_id !== undefined && sel.traveler_id !== s(tp.travelerId)) continue;
+      for (const fd of arr(tp.fareDetailsBySegment))
+        if (segment === undefined || segment === s(fd.segmentId))
+          add(s(tp.travelerId), s(fd.segmentId), sel.quantity);
+    }
+  }
+  for (const tp of arr(ref.travelerPricings))
+    for (const fd of arr(tp.fareDetailsBySegment)) {
+      const { chargeableCheckedBags: _old, ...services } = obj(fd.additionalServices);
+      const n = counts.get(`${s(tp.travelerId)}/${s(fd.segmentId)}`) ?? 0;
+      if (n > 0) services.chargeableCheckedBags = { quantity: n };
+      if (Object.keys(services).length > 0) fd.additionalServices = services;
+      else delete fd.additionalServices;
+    }
+  return ref;
 }
 
 export const CLIENT_REF_PREFIX = 'CLIENT-REF';
