@@ -2,6 +2,7 @@
 // `pnpm test`: every check the project has, in one command, ending with one line `N passed, N failed`.
 // Each step is a check; vitest's tests are counted one by one from its JSON report. Storage-facing
 // suites run twice when TEST_DATABASE_URL names a PostgreSQL server: once on embedded PGlite, once on it.
+// The SDK's examples also run on Node 22 when TRAVEL_NODE22 (or .tools/node22, which .ci/run installs) has one.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +11,8 @@ import { join } from 'node:path';
 const root = new URL('..', import.meta.url).pathname;
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 const pgUrl = process.env.TEST_DATABASE_URL;
+const node22 =
+  process.env.TRAVEL_NODE22 || [join(root, '.tools/node22/node_modules/node/bin/node')].find(existsSync);
 const reports = mkdtempSync(join(tmpdir(), 'travel-test-'));
 let passed = 0;
 let failed = 0;
@@ -57,10 +60,18 @@ check('openapi.json lint (redocly)', bin('redocly'), ['lint', 'openapi.json', '-
 check('format and lint (biome)', bin('biome'), ['check', '.']);
 // The CLI typechecks against the SDK's built declarations, so build first.
 check('build (tsup: sdk, cli)', 'pnpm', ['-r', '--if-present', 'build']);
+// The SDK's budgets, on the build just made (offline: size-limit bundles locally, attw runs `npm pack`).
+const sdk = ['--filter', '@travel/sdk', 'exec'];
+check('sdk size budget (size-limit: hand-written core <= 15 KB min+gzip)', 'pnpm', [...sdk, 'size-limit']);
+check('sdk published types (@arethetypeswrong/cli --pack)', 'pnpm', [...sdk, 'attw', '--pack', '.']);
 check('typecheck (tsc, strict)', bin('tsc'), ['-p', 'tsconfig.json']);
 
 const noPg = { TEST_DATABASE_URL: '' };
-vitest('vitest (embedded PGlite)', [], noPg);
+vitest('vitest (embedded PGlite)', [], { ...noPg, TRAVEL_NODE22: node22 ?? '' });
+if (!node22)
+  process.stdout.write(
+    '\n(no Node 22 in TRAVEL_NODE22 or .tools/node22: SDK examples ran on this Node only; .ci/run installs it)\n',
+  );
 if (pgUrl)
   vitest('vitest server suites (PostgreSQL server)', ['--project', 'server'], { TEST_DATABASE_URL: pgUrl });
 else

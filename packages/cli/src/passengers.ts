@@ -124,3 +124,14 @@ export async function promptPassengers(
   }
   return passengers;
 }
+
+/** Contact email and phone for a hotel or transfer booking; the email defaults to the login's. */
+export async function promptContact(ctx: Ctx): Promise<{ email: string; phone: string }> {
+  const nonEmpty = (v: string) => (v.trim() ? true : 'required');
+  const email = await ctx.prompter.input('Contact email', {
+    default: ctx.profile().email ?? '',
+    validate: nonEmpty,
+  });
+  const phone = await ctx.prompter.input('Contact phone', { validate: nonEmpty });
+  return { email: email.trim(), phone: phone.trim() };
+}

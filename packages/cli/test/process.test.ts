@@ -31,6 +31,18 @@ it('the real server (createRuntime) answers every operation these tests need: no
     'capturePayment',
     'issueTickets',
     'performTicketAction',
+    // tmux.test.ts (hotel and transfer pickers) and run-smoke.test.ts (smoke sweep)
+    'searchHotels',
+    'checkHotelRate',
+    'bookHotel',
+    'getHotelBooking',
+    'searchTransport',
+    'quoteTransport',
+    'bookTransport',
+    'getTransportBooking',
+    'cancelBooking',
+    'refundPayment',
+    'companyListBookings',
   ];
   expect(used.filter((op) => unimplemented.has(op))).toEqual([]);
   expect(agent).not.toBeNull();
@@ -205,7 +217,7 @@ describe('travel search and book (process)', () => {
   );
 
   it.skipIf(needs('searchFlights', 'streamFlightOffers', 'createPnr', 'getBooking'))(
-    'needs: createPnr — book flag-driven; a re-run replays the same booking; PENDING exits 6',
+    'needs: createPnr — book flag-driven; a re-run replays the same booking, --new books again; PENDING exits 6',
     async () => {
       const configDir = await loggedIn(agent ?? admin);
       const search = await runCli(
@@ -240,6 +252,9 @@ describe('travel search and book (process)', () => {
       expect(b.booking_id).toBe(a.booking_id);
       expect(b.key_source).toBe('journal');
       expect(again.stderr).toContain('Re-sending idempotency key');
+      const fresh = JSON.parse((await runCli([...args, '--new'], { env, configDir })).stdout);
+      expect(fresh.key_source).toBe('new');
+      expect(fresh.booking_id).not.toBe(a.booking_id);
 
       writeFileSync(
         pax,

@@ -3,7 +3,7 @@
  * screen out. Skips cleanly without tmux.
  */
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import { freshConfigDir } from './helpers/cli.ts';
+import { freshConfigDir, runCli } from './helpers/cli.ts';
 import { hasTmux, startTmux, type TmuxSession } from './helpers/tmux.ts';
 
 const url = inject('serverUrl');
@@ -16,6 +16,12 @@ const bookingWired =
     unimplemented.has(op),
   );
 
+const hotelWired =
+  agent !== null && !['searchHotels', 'checkHotelRate', 'bookHotel'].some((op) => unimplemented.has(op));
+const transferWired =
+  agent !== null &&
+  !['searchTransport', 'quoteTransport', 'bookTransport'].some((op) => unimplemented.has(op));
+
 let session: TmuxSession | undefined;
 afterEach(() => session?.kill());
 
@@ -26,6 +32,38 @@ const baseEnv = (configDir: string) => ({
   CI: '',
   TERM: 'xterm-256color',
 });
+
+const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+
+/** A stored agent login (through pipes: the login prompt itself is the first test's subject). */
+async function agentConfigDir(): Promise<string> {
+  const configDir = freshConfigDir();
+  const who = agent ?? admin;
+  const login = await runCli(['login', '--email', who.email, '--password-stdin'], {
+    env: { TRAVEL_BASE_URL: url },
+    input: who.password,
+    configDir,
+  });
+  expect(login.code, login.stderr).toBe(0);
+  return configDir;
+}
+
+/** Answers the contact questions, the price question, and returns the booking's id from the record. */
+async function contactPriceAndBook(s: TmuxSession): Promise<number> {
+  await s.waitFor('Contact email');
+  s.send('C-u');
+  s.type('ada@example.org');
+  s.send('Enter');
+  await s.waitFor('Contact phone');
+  s.type('+447700900123');
+  s.send('Enter');
+  await s.waitFor(/Book for [A-Z]{3} \d+\.\d\d\?/, 30_000);
+  s.send('Enter');
+  const screen = await s.waitFor(/\[exit \d\]/, 60_000);
+  expect(screen).toContain('outcome: confirmed');
+  expect(screen).toContain('[exit 0]');
+  return Number(/booking_id: (\d+)/.exec(screen)?.[1]);
+}
 
 describe.skipIf(!hasTmux || !url)('in a terminal (tmux)', () => {
   it('login prompts for email and password, masks the password, stores the login', async () => {
@@ -132,4 +170,111 @@ describe.skipIf(!hasTmux || !url)('in a terminal (tmux)', () => {
       expect(screen).toContain('[exit 0]');
     },
   );
+
+  it.skipIf(!hotelWired)(
+    'needs: hotel search + booking — search hotel, pick a rate, name the guest, confirm the price, booked',
+    async () => {
+      const configDir = await agentConfigDir();
+      session = startTmux(
+        [
+          'search',
+          'hotel',
+          '--destination',
+          'DXB',
+          '--check-in',
+          inDays(50),
+          '--check-out',
+          inDays(52),
+          '--adults',
+          '1',
+        ],
+        baseEnv(configDir),
+      );
+      const picker = await session.waitFor('Pick a rate to book', 60_000);
+      expect(picker).toMatch(/[✔⚠] hotelbeds\s+(done|timed out) · \d+ offers/);
+      expect(picker).toMatch(/price\s+hotel\s+stars\s+room\s+board\s+refundable\s+supplier/);
+      expect(picker).toMatch(/❯ 1\. [A-Z]{3} \d+\.\d\d {2}/);
+      session.send('Enter'); // the cheapest rate
+      await session.waitFor('Guest 1 (room 1): first name');
+      session.type('Ada');
+      session.send('Enter');
+      await session.waitFor('Guest 1 (room 1): last name');
+      session.type('Lovelace');
+      session.send('Enter');
+      const id = await contactPriceAndBook(session);
+      session.kill();
+
+      const show = await runCli(['hotel', 'show', String(id), '--json'], {
+        env: { TRAVEL_BASE_URL: url },
+        configDir,
+      });
+      expect(show.code, show.stderr).toBe(0);
+      expect(JSON.parse(show.stdout)).toMatchObject({
+        booking_id: id,
+        status: 'confirmed',
+        guests: [{ room: 1, type: 'AD', first_name: 'Ada', last_name: 'Lovelace' }],
+        contact_email: 'ada@example.org',
+      });
+    },
+  );
+
+  it.skipIf(!transferWired)(
+    'needs: transfer search + booking — search transport, pick a transfer, the lead passenger, confirm, booked',
+    async () => {
+      const configDir = await agentConfigDir();
+      session = startTmux(
+        [
+          'search',
+          'transport',
+          '--pickup',
+          'DXB',
+          '--dropoff',
+          'Dubai Marina',
+          '--at',
+          `${inDays(50)}T14:30`,
+          '--passengers',
+          '2',
+        ],
+        baseEnv(configDir),
+      );
+      const picker = await session.waitFor('Pick a transfer to book', 60_000);
+      expect(picker).toMatch(/price\s+type\s+vehicle\s+provider\s+duration\s+supplier\s+quote/);
+      expect(picker).toMatch(/❯ 1\. [A-Z]{3} \d+\.\d\d {2}/);
+      session.send('Enter'); // the cheapest transfer
+      await session.waitFor('Lead passenger: first name');
+      session.type('Ada');
+      session.send('Enter');
+      await session.waitFor('Lead passenger: last name');
+      session.type('Lovelace');
+      session.send('Enter');
+      const id = await contactPriceAndBook(session);
+      session.kill();
+
+      const show = await runCli(['transfer', 'show', String(id), '--json'], {
+        env: { TRAVEL_BASE_URL: url },
+        configDir,
+      });
+      expect(show.code, show.stderr).toBe(0);
+      expect(JSON.parse(show.stdout)).toMatchObject({
+        booking_id: id,
+        status: 'confirmed',
+        passengers: [{ first_name: 'Ada', last_name: 'Lovelace' }],
+        contact: { email: 'ada@example.org', phone: '+447700900123' },
+      });
+    },
+  );
+
+  it('a search picker answered "Done" books nothing and exits 0', async () => {
+    const configDir = await agentConfigDir();
+    session = startTmux(
+      ['search', 'hotel', '--destination', 'DXB', '--check-in', inDays(50), '--check-out', inDays(51)],
+      baseEnv(configDir),
+    );
+    await session.waitFor('Pick a rate to book', 60_000);
+    session.send('Up'); // wraps round to the last choice: Done
+    session.send('Enter');
+    const screen = await session.waitFor(/\[exit \d\]/);
+    expect(screen).toContain('[exit 0]');
+    expect(screen).not.toContain('Guest 1');
+  });
 });

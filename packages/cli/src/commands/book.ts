@@ -18,7 +18,7 @@ import { ExitCode } from '../exit-codes.ts';
 import { chooseIdempotencyKey, journalKey } from '../journal.ts';
 import { integer, oneOf, requireValue } from '../parse.ts';
 import { loadPassengersFile, type Passenger, promptPassengers } from '../passengers.ts';
-import { money } from '../ui/table.ts';
+import { confirmCheckedPrice } from '../price-check.ts';
 import { bookingLines } from '../views/booking.ts';
 
 export const PAYMENT_MODES = ['PNR_FIRST', 'PAYMENT_FIRST', 'PNR_ONLY'] as const;
@@ -130,19 +130,7 @@ async function confirmPrice(ctx: Ctx, offerId: string, currency: string, yes: bo
   const check = await ctx
     .client()
     .bookings.revalidate({ offer_id: offerId, currency: currency as CreateBookingRequest['currency'] });
-  if (!check.available)
-    throw new CliError(`offer ${offerId} is no longer available; search again`, ExitCode.conflict);
-  const price = money(check.offer.price.total_minor, check.offer.price.currency);
-  if (check.price_changed) {
-    ctx.io.err(
-      ctx.io.c.yellow(
-        `The price changed from ${money(check.previous_total_minor, check.offer.price.currency)} to ${price}.`,
-      ),
-    );
-  }
-  if (yes) return;
-  if (!(await ctx.prompter.confirm(`Book for ${price}?`, true)))
-    throw new CliError('not booked', ExitCode.failed);
+  await confirmCheckedPrice(ctx, check, `offer ${offerId}`, yes);
 }
 
 export async function runBook(options: BookOptions, ctx: Ctx): Promise<void> {

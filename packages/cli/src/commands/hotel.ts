@@ -1,5 +1,9 @@
-/** `travel hotel book|show|cancel`: idempotent booking (502 polled by the SDK), guarded cancel. */
+/**
+ * `travel hotel book|show|cancel`: idempotent booking (502 polled by the SDK), guarded cancel. The search
+ * picker books through `runHotelBookOffer`, which asks for what the flags would give.
+ */
 import { readFile } from 'node:fs/promises';
+import type { BodyOf, HotelOffer } from '@travel/sdk';
 import { Command } from 'commander';
 import { action, examples, output, requireToken } from '../command-kit.ts';
 import type { Ctx, Deps } from '../context.ts';
@@ -7,6 +11,8 @@ import { CliError, UsageError } from '../errors.ts';
 import { ExitCode } from '../exit-codes.ts';
 import { type Guard, parseGuard, typeToConfirm } from '../guard.ts';
 import { numericId, oneOf, requireValue } from '../parse.ts';
+import { promptContact } from '../passengers.ts';
+import { confirmCheckedPrice } from '../price-check.ts';
 
 const PROVIDERS = ['hotelbeds', 'duffel_stays'] as const;
 
@@ -50,10 +56,13 @@ export async function readJsonList(path: string, flag: string): Promise<unknown[
   throw new UsageError(`${flag} ${path}: expected a non-empty JSON array`);
 }
 
+type HotelBookBody = BodyOf<'/api/v1/hotel/book', 'post'>;
+type HotelGuest = HotelBookBody['guests'][number];
+
 export async function runHotelBook(o: HotelBookOptions, ctx: Ctx) {
   requireToken(ctx);
-  const guests = (await readJsonList(o.guestsFile, '--guests')) as never;
-  const result = await ctx.client().hotels.book(
+  const guests = (await readJsonList(o.guestsFile, '--guests')) as HotelGuest[];
+  await submitHotelBooking(
     {
       rate_key: o.rateKey,
       provider: o.provider,
@@ -62,8 +71,63 @@ export async function runHotelBook(o: HotelBookOptions, ctx: Ctx) {
       contact_phone: o.contactPhone,
       ...(o.reference ? { client_ref: o.reference } : {}),
     },
-    o.idempotencyKey ? { idempotencyKey: o.idempotencyKey } : {},
+    o.idempotencyKey,
+    ctx,
   );
+}
+
+/**
+ * From the `travel search hotel` picker: names the guests the rate was priced for, asks for a contact,
+ * shows the price the provider quotes now and books on a yes.
+ */
+export async function runHotelBookOffer(offer: HotelOffer, ctx: Ctx) {
+  requireToken(ctx);
+  const guests = await promptHotelGuests(ctx, offer);
+  const contact = await promptContact(ctx);
+  const check = await ctx.client().hotels.checkRate({ rate_key: offer.rate_key, provider: offer.supplier });
+  await confirmCheckedPrice(ctx, check, `the rate at ${offer.hotel.name}`, false);
+  await submitHotelBooking(
+    {
+      rate_key: offer.rate_key,
+      provider: offer.supplier,
+      guests,
+      contact_email: contact.email,
+      contact_phone: contact.phone,
+    },
+    undefined,
+    ctx,
+  );
+}
+
+/** One guest per person the rate was priced for, spread over its rooms so that every room has an adult. */
+async function promptHotelGuests(
+  ctx: Ctx,
+  rate: Pick<HotelOffer, 'rooms' | 'adults' | 'children'>,
+): Promise<HotelGuest[]> {
+  const p = ctx.prompter;
+  const nonEmpty = (v: string) => (v.trim() ? true : 'required');
+  const guests: HotelGuest[] = [];
+  for (let i = 0; i < rate.adults + rate.children; i++) {
+    const child = i >= rate.adults;
+    const room = (i % rate.rooms) + 1;
+    const label = `Guest ${i + 1} (room ${room}${child ? ', child' : ''})`;
+    const first_name = (await p.input(`${label}: first name`, { validate: nonEmpty })).trim();
+    const last_name = (await p.input(`${label}: last name`, { validate: nonEmpty })).trim();
+    if (!child) {
+      guests.push({ room, type: 'AD', first_name, last_name });
+      continue;
+    }
+    const age = await p.input(`${label}: age`, {
+      validate: (v) => (/^\d+$/.test(v.trim()) && Number(v) <= 17 ? true : 'an age from 0 to 17'),
+    });
+    guests.push({ room, type: 'CH', first_name, last_name, age: Number(age) });
+  }
+  return guests;
+}
+
+/** The one booking call of both ways in: prints the outcome, exits 6 while pending, 1 when refused. */
+async function submitHotelBooking(body: HotelBookBody, idempotencyKey: string | undefined, ctx: Ctx) {
+  const result = await ctx.client().hotels.book(body, idempotencyKey ? { idempotencyKey } : {});
   output(ctx, {
     outcome: result.outcome,
     booking_id: result.booking_id,

@@ -1,4 +1,7 @@
-/** `travel search hotel`: like flights, one line per provider, a ranked table, --json / --ndjson. */
+/**
+ * `travel search hotel`: like flights, one line per provider, a ranked table, --json / --ndjson; on a
+ * terminal a picker that goes straight on to booking the rate.
+ */
 import type { HotelOffer } from '@travel/sdk';
 import { Command } from 'commander';
 import { action, examples, requireToken } from '../command-kit.ts';
@@ -8,6 +11,7 @@ import { resolveAgentCodes } from '../identity.ts';
 import { integer, isoDate, type OutputModeFlags, requireValue } from '../parse.ts';
 import { followOfferStream } from '../search-stream.ts';
 import { money, renderTable } from '../ui/table.ts';
+import { runHotelBookOffer } from './hotel.ts';
 import { type OutputMode, outputMode } from './search-flight.ts';
 
 export interface HotelSearchOptions {
@@ -89,28 +93,38 @@ export async function runHotelSearch(options: HotelSearchOptions, ctx: Ctx): Pro
       offers,
     });
   if (options.mode === 'ndjson') return;
-  const rows = offers
-    .slice(0, options.limit)
-    .map((o, i) => [
-      String(i + 1),
-      money(o.price.total_minor, o.price.currency),
-      o.hotel.name,
-      `${o.hotel.star_rating}*`,
-      o.room.room_name,
-      o.room.board_name,
-      o.refundable ? 'yes' : 'no',
-      o.supplier,
-      o.rate_key.length > 24 ? `${o.rate_key.slice(0, 24)}…` : o.rate_key,
-    ]);
+  const shown = offers.slice(0, options.limit);
+  const rows = shown.map((o, i) => [
+    String(i + 1),
+    money(o.price.total_minor, o.price.currency),
+    o.hotel.name,
+    `${o.hotel.star_rating}*`,
+    o.room.room_name,
+    o.room.board_name,
+    o.refundable ? 'yes' : 'no',
+    o.supplier,
+    o.rate_key.length > 24 ? `${o.rate_key.slice(0, 24)}…` : o.rate_key,
+  ]);
   for (const line of renderTable(
     ['#', 'price', 'hotel', 'stars', 'room', 'board', 'refundable', 'supplier', 'rate key'],
     rows,
   ))
     ctx.io.out(line);
-  ctx.io.err(
-    `${offers.length} offers, search ${search.searchId} (${result.status}); book with: travel hotel book --rate-key … (full keys in --json)`,
-  );
+  const summary = `${offers.length} offers, search ${search.searchId} (${result.status})`;
+  if (options.mode !== 'interactive' || shown.length === 0) {
+    ctx.io.err(`${summary}; book with: travel hotel book --rate-key … (full keys in --json)`);
+    return;
+  }
+  ctx.io.err(summary);
+  const picked = await ctx.prompter.select<HotelOffer | null>('Pick a rate to book', [
+    ...shown.map((o, i) => ({ name: `${i + 1}. ${hotelSummary(o)}`, value: o })),
+    { name: 'Done (book nothing)', value: null },
+  ]);
+  if (picked) await runHotelBookOffer(picked, ctx);
 }
+
+const hotelSummary = (o: HotelOffer) =>
+  `${money(o.price.total_minor, o.price.currency)}  ${o.hotel.name} ${o.hotel.star_rating}*  ${o.room.room_name}, ${o.room.board_name}  ${o.refundable ? 'refundable' : 'non-refundable'}  ${o.supplier}`;
 
 export function searchHotelCommand(deps: Deps): Command {
   return examples(

@@ -1,4 +1,7 @@
-/** `travel search transport`: ground transfers, streamed like the other searches. */
+/**
+ * `travel search transport`: ground transfers, streamed like the other searches; on a terminal a picker
+ * that goes straight on to booking the transfer.
+ */
 import type { TransferOffer } from '@travel/sdk';
 import { Command } from 'commander';
 import { action, examples, requireToken } from '../command-kit.ts';
@@ -7,6 +10,7 @@ import { integer, isoDateTime, type OutputModeFlags, oneOf, requireValue } from 
 import { followOfferStream } from '../search-stream.ts';
 import { duration, money, renderTable } from '../ui/table.ts';
 import { type OutputMode, outputMode } from './search-flight.ts';
+import { runTransferBookOffer } from './transfer.ts';
 
 const TYPES = ['PRIVATE', 'SHARED', 'TAXI', 'HOURLY'] as const;
 
@@ -80,27 +84,40 @@ export async function runTransportSearch(options: TransportSearchOptions, ctx: C
       offers,
     });
   if (options.mode === 'ndjson') return;
-  const rows = offers
-    .slice(0, options.limit)
-    .map((o, i) => [
-      String(i + 1),
-      money(o.price.total_minor, o.price.currency),
-      o.transfer_type,
-      o.vehicle.description,
-      o.provider_name,
-      duration(o.duration_minutes ?? undefined),
-      o.supplier,
-      o.quote_id,
-    ]);
+  const shown = offers.slice(0, options.limit);
+  const rows = shown.map((o, i) => [
+    String(i + 1),
+    money(o.price.total_minor, o.price.currency),
+    o.transfer_type,
+    o.vehicle.description,
+    o.provider_name,
+    duration(o.duration_minutes ?? undefined),
+    o.supplier,
+    // Quote ids run to hundreds of characters; the full one is in --json (and the picker books it).
+    o.quote_id.length > 24 ? `${o.quote_id.slice(0, 24)}…` : o.quote_id,
+  ]);
   for (const line of renderTable(
     ['#', 'price', 'type', 'vehicle', 'provider', 'duration', 'supplier', 'quote'],
     rows,
   ))
     ctx.io.out(line);
-  ctx.io.err(
-    `${offers.length} offers, search ${search.searchId} (${result.status}); book with: travel transfer book --quote <quote> --provider <supplier>`,
-  );
+  const summary = `${offers.length} offers, search ${search.searchId} (${result.status})`;
+  if (options.mode !== 'interactive' || shown.length === 0) {
+    ctx.io.err(
+      `${summary}; book with: travel transfer book --quote <quote> --provider <supplier> (full quotes in --json)`,
+    );
+    return;
+  }
+  ctx.io.err(summary);
+  const picked = await ctx.prompter.select<TransferOffer | null>('Pick a transfer to book', [
+    ...shown.map((o, i) => ({ name: `${i + 1}. ${transferSummary(o)}`, value: o })),
+    { name: 'Done (book nothing)', value: null },
+  ]);
+  if (picked) await runTransferBookOffer(picked, ctx);
 }
+
+const transferSummary = (o: TransferOffer) =>
+  `${money(o.price.total_minor, o.price.currency)}  ${o.transfer_type}  ${o.vehicle.description}  ${o.provider_name}  ${duration(o.duration_minutes ?? undefined)}  ${o.supplier}`;
 
 export function searchTransportCommand(deps: Deps): Command {
   return examples(

@@ -277,9 +277,12 @@ function stepTable(steps: StepRecord[], ctx: Ctx): string[] {
 export async function runSmokeSweep(tag: string | undefined, all: boolean, ctx: Ctx): Promise<void> {
   if (!tag && !all) throw new UsageError('missing --tag (or --all for every smoke booking)');
   const client = await smokeClient(ctx);
-  const prefix = tag ? smokeRef(tag) : 'smoke:';
-  const rows = (await listBookings(ctx, { status: undefined, limit: 1000, search: 'smoke' })).filter((b) =>
-    b.client_ref?.startsWith(prefix),
+  // A tag matches its own client_ref exactly: run `gh-7-1` must not sweep run `gh-7-10`.
+  const ref = tag ? smokeRef(tag) : undefined;
+  const mine = (clientRef: string | null | undefined) =>
+    ref ? clientRef === ref : Boolean(clientRef?.startsWith('smoke:'));
+  const rows = (await listBookings(ctx, { status: undefined, limit: 1000, search: ref ?? 'smoke:' })).filter(
+    (b) => mine(b.client_ref),
   );
   const done = new Set(['cancelled', 'refunded', 'expired', 'pnr_failed']);
   const records: StepRecord[] = [];
@@ -294,7 +297,7 @@ export async function runSmokeSweep(tag: string | undefined, all: boolean, ctx: 
       records.push({ ...r, step: `${b.booking_id}: ${r.step.replace('cleanup: ', '')}` });
   }
   output(ctx, { tag: tag ?? null, found: rows.length, actions: records }, () => {
-    ctx.io.err(`${rows.length} smoke bookings match ${prefix}*`);
+    ctx.io.err(`${rows.length} smoke bookings match ${ref ?? 'smoke:*'}`);
     for (const line of stepTable(records, ctx)) ctx.io.out(line);
   });
   if (records.some((r) => r.result === 'failed'))

@@ -1,4 +1,8 @@
-/** `travel transfer book|show|cancel`. */
+/**
+ * `travel transfer book|show|cancel`. The search picker books through `runTransferBookOffer`, which asks
+ * for what the flags would give.
+ */
+import type { BodyOf, TransferOffer } from '@travel/sdk';
 import { Command } from 'commander';
 import { action, examples, output, requireToken } from '../command-kit.ts';
 import type { Ctx, Deps } from '../context.ts';
@@ -6,6 +10,8 @@ import { CliError } from '../errors.ts';
 import { ExitCode } from '../exit-codes.ts';
 import { type Guard, parseGuard, typeToConfirm } from '../guard.ts';
 import { numericId, oneOf, requireValue } from '../parse.ts';
+import { promptContact } from '../passengers.ts';
+import { confirmCheckedPrice } from '../price-check.ts';
 import { readJsonList } from './hotel.ts';
 
 const PROVIDERS = ['hotelbeds_transfers', 'amadeus_transfers'] as const;
@@ -41,10 +47,12 @@ export function parseTransferBookOptions(raw: {
   };
 }
 
+type TransferBookBody = BodyOf<'/api/v1/transport/book', 'post'>;
+
 export async function runTransferBook(o: TransferBookOptions, ctx: Ctx) {
   requireToken(ctx);
-  const passengers = (await readJsonList(o.passengersFile, '--passengers')) as never;
-  const result = await ctx.client().transfers.book(
+  const passengers = (await readJsonList(o.passengersFile, '--passengers')) as TransferBookBody['passengers'];
+  await submitTransferBooking(
     {
       quote_id: o.quoteId,
       provider: o.provider,
@@ -52,8 +60,38 @@ export async function runTransferBook(o: TransferBookOptions, ctx: Ctx) {
       contact: { email: o.contactEmail, phone: o.contactPhone },
       ...(o.flightNumber ? { flight_number: o.flightNumber } : {}),
     },
-    o.idempotencyKey ? { idempotencyKey: o.idempotencyKey } : {},
+    o.idempotencyKey,
+    ctx,
   );
+}
+
+/**
+ * From the `travel search transport` picker: asks for the lead passenger (the provider needs no other
+ * names) and a contact, shows the price the provider quotes now and books on a yes.
+ */
+export async function runTransferBookOffer(offer: TransferOffer, ctx: Ctx) {
+  requireToken(ctx);
+  const nonEmpty = (v: string) => (v.trim() ? true : 'required');
+  const first_name = (await ctx.prompter.input('Lead passenger: first name', { validate: nonEmpty })).trim();
+  const last_name = (await ctx.prompter.input('Lead passenger: last name', { validate: nonEmpty })).trim();
+  const contact = await promptContact(ctx);
+  const check = await ctx.client().transfers.quote({ quote_id: offer.quote_id, provider: offer.supplier });
+  await confirmCheckedPrice(ctx, check, `the ${offer.provider_name} transfer`, false);
+  await submitTransferBooking(
+    {
+      quote_id: offer.quote_id,
+      provider: offer.supplier,
+      passengers: [{ first_name, last_name }],
+      contact,
+    },
+    undefined,
+    ctx,
+  );
+}
+
+/** The one booking call of both ways in: prints the outcome, exits 6 while pending, 1 when refused. */
+async function submitTransferBooking(body: TransferBookBody, idempotencyKey: string | undefined, ctx: Ctx) {
+  const result = await ctx.client().transfers.book(body, idempotencyKey ? { idempotencyKey } : {});
   output(ctx, {
     outcome: result.outcome,
     booking_id: result.booking_id,

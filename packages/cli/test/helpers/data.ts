@@ -1,5 +1,5 @@
 /** Contract-shaped sample data for run-function tests. */
-import type { Booking, FlightOffer } from '@travel/sdk';
+import type { Booking, FlightOffer, HotelOffer, TransferOffer } from '@travel/sdk';
 
 export function offer(
   id: string,
@@ -86,4 +86,55 @@ export function booking(status: Booking['status'], overrides: Partial<Booking> =
     updated_at: '2026-06-01T10:00:00Z',
     ...overrides,
   } as Booking;
+}
+
+export function hotelOffer(rateKey: string, total: number, over: Partial<HotelOffer> = {}): HotelOffer {
+  return {
+    offer_id: `ho_${rateKey}`,
+    search_id: 'hs_1',
+    supplier: 'hotelbeds',
+    rate_key: rateKey,
+    rate_type: 'BOOKABLE',
+    hotel: {
+      hotel_id: 'h1',
+      name: 'Palm View',
+      star_rating: 4,
+      address: '1 Palm Road',
+      city: 'Dubai',
+      country: 'AE',
+      latitude: 25.1,
+      longitude: 55.1,
+      distance_km: null,
+    },
+    room: { room_type: 'DBL', room_name: 'Double', board: 'RO', board_name: 'Room only' },
+    check_in: '2026-12-20',
+    check_out: '2026-12-23',
+    nights: 3,
+    rooms: 1,
+    adults: 2,
+    children: 0,
+    price: { currency: 'GBP', base_minor: total - 1000, taxes_minor: 1000, total_minor: total },
+    refundable: true,
+    cancellation_policies: [],
+    ...over,
+  } as HotelOffer;
+}
+
+export function transferOffer(quoteId: string, total: number): TransferOffer {
+  return {
+    offer_id: `to_${quoteId}`,
+    search_id: 'ts_1',
+    supplier: 'hotelbeds_transfers',
+    quote_id: quoteId,
+    transfer_type: 'PRIVATE',
+    vehicle: { category: 'CAR', description: 'Car Standard', max_passengers: 3, max_luggage: 3 },
+    provider_name: 'Hotelbeds',
+    pickup: { location: 'DXB', datetime: '2026-12-20T14:30' },
+    dropoff: { location: 'Dubai Marina' },
+    duration_minutes: 25,
+    distance_km: 30,
+    price: { currency: 'EUR', total_minor: total },
+    cancellation_policies: [],
+    expires_at: '2026-06-01T11:00:00Z',
+  } as TransferOffer;
 }
