@@ -4,6 +4,7 @@
  * the fan-out, so any number of readers, in any process, cost it nothing.
  */
 
+import { sql } from 'kysely';
 import type { Clock } from '../internal/clock.ts';
 import type { SseMessage } from '../kernel/types.ts';
 import type { Db } from '../storage/schema.ts';
@@ -172,12 +173,26 @@ export interface StoredOffer {
   total_minor: number;
 }
 
+/**
+ * The search's results: exactly the offers its suppliers answered. The engine stores each with the `offer`
+ * event announcing it (position = that event's seq, same transaction); the booking domain stores offers
+ * derived from them (upsell alternatives, bag re-prices) in the same table so they resolve by offer_id,
+ * but never logs them. Only offers the log announced are results, so derived rows stay out of the batch
+ * and results page exactly as they stay out of the streams.
+ */
 export async function searchOffers(db: Db, searchId: string): Promise<StoredOffer[]> {
   const rows = await searchDb(db)
-    .selectFrom('search_offers')
-    .select(['supplier', 'offer', 'total_minor'])
-    .where('search_id', '=', searchId)
-    .orderBy('position')
+    .selectFrom('search_offers as o')
+    .innerJoin('search_events as e', (j) =>
+      j
+        .onRef('e.search_id', '=', 'o.search_id')
+        .onRef('e.seq', '=', 'o.position')
+        .on('e.event', '=', 'offer'),
+    )
+    .select(['o.supplier', 'o.offer', 'o.total_minor'])
+    .where('o.search_id', '=', searchId)
+    .where(sql<string>`e.data -> 'offer' ->> 'offer_id'`, '=', sql.ref<string>('o.offer_id'))
+    .orderBy('o.position')
     .execute();
   return rows.map((r) => ({
     supplier: r.supplier,

@@ -20,17 +20,23 @@ export interface SearchSession {
   finished_at: Date | null;
 }
 
-/** Who is reading: the caller's user and company (null company = own searches only, unless platform). */
+/** Who is reading: the caller's user, company and role (what decides which searches they see). */
 export type Caller = Pick<AuthContext, 'userId' | 'companyId' | 'role'>;
 
 export const FINAL_STATUSES: readonly SearchStatus[] = ['completed', 'partial', 'failed'];
 export const isFinal = (s: SearchStatus): boolean => FINAL_STATUSES.includes(s);
 
-/** A super_admin sees every search; others their company's, or their own when they have no company. */
+/**
+ * The same rule as bookings (booking/store.ts `canSee`): a super_admin sees every search; company staff
+ * and admins their company's; a customer, or anyone without a company, only their own. Customers attached
+ * to a company (self-registration with a company_code) are separate travellers, so a colleague's search,
+ * and the offers in it, are as unknown to them as a missing one.
+ */
 export function canRead(caller: Caller, s: Pick<SearchSession, 'user_id' | 'company_id'>): boolean {
   if (caller.role === 'super_admin') return true;
   if (s.user_id === caller.userId) return true;
-  return caller.companyId !== null && s.company_id !== null && s.company_id === caller.companyId;
+  if (caller.role === 'customer' || caller.companyId === null) return false;
+  return s.company_id !== null && s.company_id === caller.companyId;
 }
 
 export async function findSession(db: Db, id: string): Promise<SearchSession | undefined> {
