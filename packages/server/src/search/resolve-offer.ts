@@ -100,7 +100,9 @@ export async function resolveOffer(
       'The search this offer came from has expired; search again.',
     );
   }
-  const { ref, bags } = unwrapRef(parseJson(row.supplier_ref));
+  // Not parseJson: a hotel rate_key or transfer quote id is stored as a JSON string and arrives as a
+  // plain string, which must not be parsed a second time.
+  const { ref, bags } = unwrapRef(row.supplier_ref);
   return {
     offer_id: row.offer_id,
     search_id: row.search_id,

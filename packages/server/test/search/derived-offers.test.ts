@@ -11,7 +11,6 @@ import type { Mailer } from '../../src/mail/mailer.ts';
 import { searchOffers } from '../../src/search/readers.ts';
 import {
   newOfferId,
-  type ResolvedOffer,
   resolveOffer,
   saveDerivedOffer,
 } from '../../src/search/resolve-offer.ts';
@@ -152,19 +151,9 @@ describe('derived offers stay out of a search’s results', () => {
     const full = await collect(await routes.streamHotelOffers!(ctx({ params: { search_id: id } })));
     const answered = offerIds(full, 'hotel_offer');
     expect(answered.length).toBeGreaterThan(0);
-    // What saveDerivedOffer takes from the offer it derives from (resolveOffer is for flight offers).
-    const row = await searchDb(h.database.db)
-      .selectFrom('search_offers')
-      .select(['supplier', 'offer', 'supplier_ref', 'expires_at'])
-      .where('offer_id', '=', answered[0]!)
-      .executeTakeFirstOrThrow();
-    const from = {
-      search_id: id,
-      supplier: row.supplier,
-      offer: row.offer,
-      supplier_ref: row.supplier_ref,
-      expires_at: new Date(row.expires_at),
-    } as unknown as ResolvedOffer;
+    // A hotel offer resolves like a flight offer; its supplier ref is the rate key as a plain string.
+    const from = await resolveOffer(h.database.db, answered[0]!, ctx().auth!, h.clock);
+    expect(from.supplier_ref).toBe((from.offer as { rate_key: string }).rate_key);
     const extra = [
       { offer_id: newOfferId(), position: 1 },
       { offer_id: newOfferId(), position: 100_000 },
