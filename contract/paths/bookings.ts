@@ -1,4 +1,4 @@
-import { bool, flightBookingIdParam, queryParam, ref, str } from '../lib.ts';
+import { bool, errorResponse, flightBookingIdParam, queryParam, ref, str } from '../lib.ts';
 import { type OpDef, surface } from '../op.ts';
 import { badRequest, bookingPending, notFound, notSupported, ok } from './shared.ts';
 
@@ -99,6 +99,11 @@ const defs: OpDef[] = [
         'payment_declined',
       ),
       ...notFound('offer_not_found'),
+      // The spec's "500: internal error or booking creation failed": the second has its own code.
+      500: errorResponse(500, ['booking_failed'], {
+        description:
+          'Nothing was booked and nothing committed, so the Idempotency-Key is released: `booking_failed` when the supplier could not take the booking (unreachable before acting, or refusing our credentials); `internal_error` for any other failure. A retry runs anew; unlike a 502, no booking exists.',
+      }),
       ...bookingPending(),
     },
     extraCodes: { 401: ['invalid_api_key'] },

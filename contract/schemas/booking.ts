@@ -475,8 +475,40 @@ export const schemas: Record<string, Json> = {
         checked_bag_weight_kg: nullable(num({ minimum: 0 })),
       }),
     ),
-    purchased_bags: arr(ref('Ancillary'), { description: 'Chargeable bags sold on the booking (EMD).' }),
+    purchased_bags: arr(ref('PurchasedBag'), {
+      description:
+        'Chargeable bags on the booking: those booked with the PNR (bought_with booking) first, then those bought as ancillaries.',
+    }),
     bag_options: arr(ref('BagOption'), { description: 'Bags that can still be bought.' }),
+  }),
+  PurchasedBag: obj({
+    bought_with: strEnum(['booking', 'ancillary'], {
+      description:
+        'booking: chosen on a bag re-price (POST /api/v1/bookings/bags/reprice) and booked with the PNR, its price part of the booking’s pricing.bags_minor; ancillary: bought after booking through ancillaries/purchase.',
+    }),
+    ancillary_id: nullable(
+      int({ format: 'int64', description: 'The ancillary; null for a bag booked with the PNR.' }),
+    ),
+    bag_option_id: nullable(
+      str({ description: 'The bag option booked with the PNR; null for an ancillary.' }),
+    ),
+    code: str(),
+    rfic: str(),
+    rfisc: str(),
+    booking_method: str({ description: '`bag_offer` for a bag booked with the PNR.' }),
+    provider: str(),
+    tsm_reference: nullable(str({ description: 'Ancillaries only.' })),
+    emd_number: nullable(str({ description: 'Ancillaries only, once issued.' })),
+    status: ref('PurchasedBagStatus'),
+    quantity: int({ minimum: 1 }),
+    passenger_ids: arr(str()),
+    segment_ids: arr(str()),
+    price: ref('Money', { description: 'For the whole quantity.' }),
+    created_at: dateTime(),
+  }),
+  PurchasedBagStatus: strEnum(['pending', 'held', 'issued', 'voided', 'removed', 'refunded', 'failed'], {
+    description:
+      'An ancillary’s AncillaryStatus. A bag booked with the PNR: held (on the supplier order, not yet ticketed); pending (not on the order yet: the supplier sells no services on an unpaid hold, e.g. Duffel; added right after the hold is paid, at ticketing); issued (on the paid, ticketed order); failed (the supplier would not add it once paid; the reason is in the booking’s audit trail).',
   }),
   SsrResult: objReq(
     {

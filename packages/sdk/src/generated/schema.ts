@@ -4459,11 +4459,48 @@ export interface components {
                 checked_bags: number;
                 checked_bag_weight_kg: number | null;
             }[];
-            /** @description Chargeable bags sold on the booking (EMD). */
-            purchased_bags: components["schemas"]["Ancillary"][];
+            /** @description Chargeable bags on the booking: those booked with the PNR (bought_with booking) first, then those bought as ancillaries. */
+            purchased_bags: components["schemas"]["PurchasedBag"][];
             /** @description Bags that can still be bought. */
             bag_options: components["schemas"]["BagOption"][];
         };
+        PurchasedBag: {
+            /**
+             * @description booking: chosen on a bag re-price (POST /api/v1/bookings/bags/reprice) and booked with the PNR, its price part of the booking’s pricing.bags_minor; ancillary: bought after booking through ancillaries/purchase.
+             * @enum {string}
+             */
+            bought_with: "booking" | "ancillary";
+            /**
+             * Format: int64
+             * @description The ancillary; null for a bag booked with the PNR.
+             */
+            ancillary_id: number | null;
+            /** @description The bag option booked with the PNR; null for an ancillary. */
+            bag_option_id: string | null;
+            code: string;
+            rfic: string;
+            rfisc: string;
+            /** @description `bag_offer` for a bag booked with the PNR. */
+            booking_method: string;
+            provider: string;
+            /** @description Ancillaries only. */
+            tsm_reference: string | null;
+            /** @description Ancillaries only, once issued. */
+            emd_number: string | null;
+            status: components["schemas"]["PurchasedBagStatus"];
+            quantity: number;
+            passenger_ids: string[];
+            segment_ids: string[];
+            /** @description For the whole quantity. */
+            price: components["schemas"]["Money"];
+            /** Format: date-time */
+            created_at: string;
+        };
+        /**
+         * @description An ancillary’s AncillaryStatus. A bag booked with the PNR: held (on the supplier order, not yet ticketed); pending (not on the order yet: the supplier sells no services on an unpaid hold, e.g. Duffel; added right after the hold is paid, at ticketing); issued (on the paid, ticketed order); failed (the supplier would not add it once paid; the reason is in the booking’s audit trail).
+         * @enum {string}
+         */
+        PurchasedBagStatus: "pending" | "held" | "issued" | "voided" | "removed" | "refunded" | "failed";
         SsrResult: {
             /** Format: int64 */
             booking_id: number;
@@ -9379,7 +9416,7 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
-            /** @description Internal error; nothing was committed. */
+            /** @description Nothing was booked and nothing committed, so the Idempotency-Key is released: `booking_failed` when the supplier could not take the booking (unreachable before acting, or refusing our credentials); `internal_error` for any other failure. A retry runs anew; unlike a 502, no booking exists. */
             500: {
                 headers: {
                     [name: string]: unknown;

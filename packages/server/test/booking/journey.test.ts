@@ -16,8 +16,8 @@ flightJourney(
     // Full-service content with services (W6 sells none; low-cost content cannot be held).
     pick: (offers) => offers.find((o) => !o.offer.lcc && o.offer.validating_carrier !== 'W6'),
     // Duffel sells no services on a hold order ("not supported for hold orders yet"), and a PNR_FIRST
-    // booking holds: the bags are priced, and booking them is refused.
-    bagsAtBooking: false,
+    // booking holds: the bags are priced into the booking and added once the hold is paid (ticketing).
+    bagsOnOrder: 'once_paid',
     bagsInOrder: (raw) =>
       list(raw.services)
         .filter((x) => x.type === 'baggage')
@@ -34,7 +34,7 @@ flightJourney(
     pick: (offers) => offers[0],
     // The flexible brand: refundable and changeable, with bags of its own to add to.
     chooseUpsell: (alternatives) => alternatives.find((a) => a.fare_brand === 'FLEX'),
-    bagsAtBooking: true,
+    bagsOnOrder: 'with_pnr',
     // One bag option covers its whole itinerary: count the bags of the first segment booked.
     bagsInOrder: (raw) => {
       const offer = list(raw.flightOffers)[0] ?? {};

@@ -21,10 +21,11 @@ export interface JourneyProfile {
   /** The branded-fare alternative to book, where the supplier upsells. */
   chooseUpsell?(alternatives: FlightOffer[]): FlightOffer | undefined;
   /**
-   * Whether bags chosen on a re-price can be booked with the PNR. False where the supplier sells none on
-   * a held order: booking the bag offer is then refused (400 supplier_rejected) and the plain one booked.
+   * When the bags of a bag offer reach the supplier's order: `with_pnr` on the order the PNR creates, or
+   * `once_paid` where the supplier sells no services on a held order (Duffel): the booking remembers them,
+   * prices them from the start, and they are added right after the hold is paid, at ticketing.
    */
-  bagsAtBooking: boolean;
+  bagsOnOrder: 'with_pnr' | 'once_paid';
   /** Chargeable bags in the supplier's own order (`GET …/order` raw). */
   bagsInOrder(raw: Record<string, unknown>): number;
   /** A seat the sandbox airline refuses although the map may show it. */
@@ -41,7 +42,7 @@ export function flightJourney(p: JourneyProfile, ctx: { w: World }) {
     companyId: number;
     searched: Seeded;
     offerId: string;
-    bagged: { offer_id: string; bags_minor: number; total_minor: number } | undefined;
+    bagged: { offer_id: string; bags_minor: number; total_minor: number };
     bookingId: number;
     pnr: string;
     total: number;
@@ -144,7 +145,7 @@ export function flightJourney(p: JourneyProfile, ctx: { w: World }) {
         bags_minor: r.body.bags_minor,
         total_minor: r.body.offer.price.total_minor,
       };
-      if (p.bagsAtBooking) s.offerId = s.bagged.offer_id;
+      s.offerId = s.bagged.offer_id;
     });
 
     it('fare rules by offer; unknown offer 404, malformed 400', async () => {
@@ -195,13 +196,6 @@ export function flightJourney(p: JourneyProfile, ctx: { w: World }) {
         payment_mode: 'PNR_FIRST',
         client_ref: clientRef,
       };
-      if (!p.bagsAtBooking && s.bagged) {
-        const withBags = await as('POST', '/api/v1/bookings/createPnr', {
-          key: `${p.supplier}-create-bags`,
-          body: { ...body, offer_id: s.bagged.offer_id },
-        });
-        refused('createPnr', withBags, 'supplier_rejected');
-      }
       const key = `${p.supplier}-create-1`;
       const r = await as('POST', '/api/v1/bookings/createPnr', { key, body });
       check('createPnr', r);
@@ -210,11 +204,10 @@ export function flightJourney(p: JourneyProfile, ctx: { w: World }) {
       expect(r.body.offer_id).toBe(s.offerId);
       const pr = r.body.pricing;
       expect(pr.base_minor + pr.taxes_minor + pr.markup_minor + pr.bags_minor).toBe(pr.total_minor);
-      if (p.bagsAtBooking && s.bagged) {
-        expect(pr.bags_minor).toBe(s.bagged.bags_minor);
-        expect(pr.bags_minor).toBeGreaterThan(0);
-        expect(pr.total_minor).toBe(s.bagged.total_minor);
-      } else expect(pr.bags_minor).toBe(0);
+      // The bags are priced into the booking from the start, whenever the supplier takes them.
+      expect(pr.bags_minor).toBe(s.bagged.bags_minor);
+      expect(pr.bags_minor).toBeGreaterThan(0);
+      expect(pr.total_minor).toBe(s.bagged.total_minor);
       s.bookingId = r.body.booking_id;
       s.pnr = r.body.pnr;
       s.total = pr.total_minor;
@@ -231,15 +224,29 @@ export function flightJourney(p: JourneyProfile, ctx: { w: World }) {
       expect(n).toHaveLength(1);
     });
 
-    it('reads the booking by id and by PNR; the supplier order carries the bags and the total', async () => {
+    it('reads the booking by id and by PNR; the supplier order carries the bags (or will, once paid)', async () => {
       check('getBooking', await as('GET', B()));
       const byPnr = await as('GET', `/api/v1/bookings/${s.pnr}`);
       expect(byPnr.body.booking_id).toBe(s.bookingId);
       const o = await as('GET', `${B()}/order`);
       check('getBookingOrder', o);
       const pricing = (await booking()).pricing;
-      expect(o.body.total.amount_minor).toBe(pricing.total_minor - pricing.markup_minor);
-      expect(p.bagsInOrder(o.body.raw)).toBe(p.bagsAtBooking ? 1 : 0);
+      const later = p.bagsOnOrder === 'once_paid';
+      expect(o.body.total.amount_minor).toBe(
+        pricing.total_minor - pricing.markup_minor - (later ? pricing.bags_minor : 0),
+      );
+      expect(p.bagsInOrder(o.body.raw)).toBe(later ? 0 : 1);
+      const bags = await as('GET', `${B()}/baggage`);
+      check('getBaggage', bags);
+      expect(bags.body.purchased_bags).toEqual([
+        expect.objectContaining({
+          bought_with: 'booking',
+          ancillary_id: null,
+          status: later ? 'pending' : 'held',
+          quantity: 1,
+          price: { currency, amount_minor: s.bagged.bags_minor },
+        }),
+      ]);
       check('getBookingOrderByReference', await as('GET', `${B()}/order/by-reference?reference=${s.pnr}`));
       refused(
         'getBookingOrderByReference',
@@ -367,6 +374,19 @@ export function flightJourney(p: JourneyProfile, ctx: { w: World }) {
       );
     });
 
+    it('after ticketing the bags booked with the PNR are on the supplier order, paid within the total', async () => {
+      const o = await as('GET', `${B()}/order`);
+      check('getBookingOrder', o);
+      expect(p.bagsInOrder(o.body.raw)).toBe(1);
+      const pricing = (await booking()).pricing;
+      expect(o.body.total.amount_minor).toBe(pricing.total_minor - pricing.markup_minor);
+      const bags = await as('GET', `${B()}/baggage`);
+      check('getBaggage', bags);
+      expect(bags.body.purchased_bags).toEqual([
+        expect.objectContaining({ bought_with: 'booking', status: 'issued', quantity: 1 }),
+      ]);
+    });
+
     it('document: one coupon per flight; ticket status and servicing as the supplier exposes them', async () => {
       const d = await as('GET', `${B()}/ticket/document`);
       check('getTicketDocument', d);
@@ -459,6 +479,12 @@ export function flightJourney(p: JourneyProfile, ctx: { w: World }) {
         await as('POST', `${B()}/ancillaries/emd`, { body: {} }),
         'no_pending_ancillaries',
       );
+      // The baggage view lists both bags: the one booked with the PNR and the one bought as an ancillary.
+      const bags = await as('GET', `${B()}/baggage`);
+      check('getBaggage', bags);
+      const bought = bags.body.purchased_bags as { bought_with: string; ancillary_id: number | null }[];
+      expect(bought.map((x) => x.bought_with)).toEqual(['booking', 'ancillary']);
+      expect(bought[1]?.ancillary_id).toBe(emd.body.ancillaries[0].ancillary_id);
     });
 
     it('void: the quote changes nothing, the confirm voids and the booking follows the ticket', async () => {

@@ -18,6 +18,8 @@ const s = {} as {
   bookingId: number;
   total: number;
   voidRequest: string;
+  /** What each servicing read showed: the request's state and the booking's status right after. */
+  trail: string[];
 };
 const B = () => `/api/v1/bookings/${s.bookingId}`;
 const as = (method: string, path: string, o: { body?: unknown; key?: string } = {}) =>
@@ -177,12 +179,14 @@ describe('flight booking on mystifly: PAYMENT_FIRST, asynchronous ticketing, ser
   it('the servicing list follows the request to Completed; the document then shows the void', async () => {
     const order = ['Requested', 'InProcess', 'Completed'];
     const seen: string[] = [];
+    s.trail = [];
     for (let i = 0; i < 5 && seen.at(-1) !== 'Completed'; i++) {
       const sv = await as('GET', `${B()}/servicing`);
       check('listServicingRequests', sv);
       const req = sv.body.items.find((x: { request_id: string }) => x.request_id === s.voidRequest);
       expect(req).toMatchObject({ type: 'void' });
       seen.push(req.state);
+      s.trail.push(`${req.state}:${(await booking()).status}`);
     }
     expect(seen.at(-1)).toBe('Completed');
     expect(seen.map((x) => order.indexOf(x))).toEqual([...seen.map((x) => order.indexOf(x))].sort());
@@ -191,7 +195,68 @@ describe('flight booking on mystifly: PAYMENT_FIRST, asynchronous ticketing, ser
     expect(d.body.tickets[0].coupons.every((x: { status: string }) => x.status === 'VOID')).toBe(true);
   });
 
-  // Reported to the ticketing domain: a consolidator's void completes after the confirm, and nothing then
-  // moves the booking to follow its (now VOID) ticket document; it stays `ticketed`.
-  it.todo('the booking follows the ticket document once the consolidator completes the void');
+  it('the booking follows the ticket document once the consolidator completes the void', async () => {
+    // Ticketed while the request is worked; the servicing read that sees it Completed voids the booking.
+    expect(s.trail.at(-1)).toBe('Completed:cancelled');
+    expect(s.trail.slice(0, -1).every((x) => x.endsWith(':ticketed'))).toBe(true);
+    const st = await as('GET', `${B()}/ticket/status`);
+    check('getTicketStatus', st);
+    expect(st.body.raw_status).toBe('7');
+    expect((await booking()).status).toBe('cancelled');
+    refused('performTicketAction', await as('POST', `${B()}/ticket/void?confirm=true`), 'not_ticketed');
+    // A void settles the tickets with the consolidator; the customer's money moves only by a refund.
+    const h = await as('GET', `${B()}/payment/history`);
+    check('getPaymentHistory', h);
+    expect(h.body.payments.map((x: { state: string }) => x.state)).toEqual(['CAPTURED']);
+    const r = await as('POST', `${B()}/payment/refund`, { key: 'myst-refund-1' });
+    check('refundPayment', r);
+    expect([r.body.state, r.body.refunded_minor]).toEqual(['REFUNDED', s.total]);
+    expect((await booking()).status).toBe('refunded');
+  });
+});
+
+describe('mystifly: a void completed while nobody reads the servicing list', () => {
+  const v = {} as { bookingId: number; total: number; voidRequest: string };
+  const V = () => `/api/v1/bookings/${v.bookingId}`;
+
+  it('is followed by the ticket status reads', async () => {
+    const companyId = await ctx.w.company();
+    s.agent = await ctx.w.user({ companyId });
+    const offers = await ctx.w.seedOffers('mystifly', { userId: s.agent.id, companyId });
+    const hit = offers.find((o) => !o.offer.lcc && o.offer.refundable);
+    const body = { offer_id: hit?.offer_id, currency, passengers: [passenger()], contact };
+    const created = await as('POST', '/api/v1/bookings/createPnr', { key: 'myst-v-create', body });
+    check('createPnr', created);
+    v.bookingId = created.body.booking_id;
+    v.total = created.body.pricing.total_minor;
+    const auth = await as('POST', `${V()}/authorize`, {
+      key: 'myst-v-auth',
+      body: { token: 'tok_sandbox_ok', currency, amount_minor: v.total },
+    });
+    check('authorizePayment', auth);
+    check('issueTickets', await as('POST', `${V()}/ticket`, { key: 'myst-v-ticket', body: {} }));
+    for (let i = 0; i < 5 && (await as('GET', `${V()}/ticket/status`)).body.issued !== true; i++);
+    expect((await as('GET', V())).body.status).toBe('ticketed');
+    check('performTicketAction', await as('POST', `${V()}/ticket/void`));
+    const c = await as('POST', `${V()}/ticket/void?confirm=true`);
+    check('performTicketAction', c);
+    expect(c.body).toMatchObject({ determination: 'request_raised', booking_status: 'ticketed' });
+    // Half an hour on, the consolidator has worked the request without being asked (emulator clock).
+    const mfRef = (await as('GET', V())).body.supplier_order_ref as string;
+    const ptr = ctx.w.mocks.states.mystifly?.bookings.get(mfRef)?.ptrs.at(-1);
+    expect(ptr?.id).toBe(c.body.servicing_request_id);
+    if (ptr) ptr.createdAt -= 31 * 60_000;
+    expect((await as('GET', V())).body.status).toBe('ticketed');
+    const seen: string[] = [];
+    for (let i = 0; i < 3 && !seen.at(-1)?.startsWith('7:'); i++) {
+      const st = await as('GET', `${V()}/ticket/status`);
+      check('getTicketStatus', st);
+      seen.push(`${st.body.raw_status}:${(await as('GET', V())).body.status}`);
+    }
+    // Ticketed while the request is in process; voided by the read that sees the void done (7 Voided).
+    expect(seen.at(-1)).toBe('7:cancelled');
+    expect(seen.slice(0, -1).every((x) => x === '6:ticketed')).toBe(true);
+    const d = await as('GET', `${V()}/ticket/document`);
+    expect(d.body.tickets[0].coupons.every((x: { status: string }) => x.status === 'VOID')).toBe(true);
+  });
 });

@@ -175,3 +175,36 @@ for (const supplier of SUPPLIERS) {
     });
   });
 }
+
+describe('createPnr 500 booking_failed', () => {
+  it('nothing reached the supplier (it refused our credentials): 500, nothing stored, the key released', async () => {
+    const companyId = await ctx.w.company();
+    const agent = await ctx.w.user({ companyId });
+    const offers = await ctx.w.seedOffers('mystifly', { userId: agent.id, companyId });
+    const offerId = pickBookable('mystifly', offers)?.offer_id;
+    const body = {
+      offer_id: offerId,
+      currency: SANDBOX_ROUTES.mystifly.currency,
+      passengers: [passenger()],
+      contact,
+      client_ref: 'booking-failed-1',
+    };
+    ctx.w.mocks.states.mystifly?.faults.fail(401, { path: /\/Book\/Flight$/ });
+    const create = () =>
+      ctx.w.req('POST', '/api/v1/bookings/createPnr', { token: agent.token, key: 'bf-1', body });
+    const r = await create();
+    // A 500 the contract lists for createPnr beside internal_error: "booking creation failed".
+    refused('createPnr', r, 'booking_failed', 500);
+    expect(r.body.request_id).toBeTruthy();
+    const rows = await ctx.w.database.db
+      .withTables<{ flight_bookings: { id: number; client_ref: string } }>()
+      .selectFrom('flight_bookings')
+      .select('id')
+      .where('client_ref', '=', body.client_ref)
+      .execute();
+    expect(rows).toHaveLength(0);
+    // Not stored: the same key runs anew and books.
+    const again = await create();
+    expect([again.status, again.body.status]).toEqual([200, 'confirmed']);
+  });
+});

@@ -12,6 +12,7 @@ import {
   SupplierError,
   type SupplierFlightOffer,
 } from '../../suppliers/ports.ts';
+import { type BookedBag, bookedBags, passengerIds, unitPrice } from '../booking/bags.ts';
 import type { BookingDeps } from '../booking/deps.ts';
 import { type BookingRow, loadBooking } from '../booking/store.ts';
 import { flightSupplierOf, supplierFailure } from '../booking/suppliers.ts';
@@ -130,9 +131,20 @@ export class AncillaryService {
         checked_bag_weight_kg: offer.baggage?.checked_bag_weight_kg ?? null,
       })),
     );
-    const purchased = (await listAncillaries(this.#d.db, b.id)).filter(
+    const ancillaries = (await listAncillaries(this.#d.db, b.id)).filter(
       (a) => a.code.startsWith('XBAG') || a.kind === 'bag' || a.rfic === 'C',
     );
+    // Bags booked with the PNR first (a bag offer), then those bought as ancillaries after booking.
+    const booked = bookedBags(b);
+    const purchased = [
+      ...booked.map((bag) => bookedBagView(b, bag, booked)),
+      ...ancillaries.map((a) => ({
+        ...ancillaryView(a),
+        bought_with: 'ancillary' as const,
+        bag_option_id: null,
+        quantity: 1,
+      })),
+    ];
     let bagOptions: unknown[] = [];
     const supplier = this.#d.suppliers.flight(b.supplier);
     if (supplier && !['ticketed', 'cancelled', 'refunded', 'expired'].includes(b.status)) {
@@ -145,7 +157,7 @@ export class AncillaryService {
     return {
       booking_id: b.id,
       allowances,
-      purchased_bags: purchased.map(ancillaryView),
+      purchased_bags: purchased,
       bag_options: bagOptions,
     };
   }
@@ -366,6 +378,30 @@ export class AncillaryService {
     }
     return { booking_id: b.id, results };
   }
+}
+
+/** A bag booked with the PNR, in the shape of a purchased bag (openapi `PurchasedBag`). */
+function bookedBagView(b: BookingRow, bag: BookedBag, all: BookedBag[]) {
+  const covers = bag.segment_id ? [bag.segment_id] : (bag.option?.segment_ids ?? []);
+  return {
+    bought_with: 'booking' as const,
+    ancillary_id: null,
+    bag_option_id: bag.bag_option_id,
+    code: alias(bag.bag_option_id),
+    rfic: 'C',
+    rfisc: '',
+    booking_method: 'bag_offer',
+    provider: String(b.offer.validating_carrier ?? b.supplier),
+    tsm_reference: null,
+    emd_number: null,
+    status: bag.status,
+    quantity: bag.quantity,
+    passenger_ids: passengerIds(b, bag),
+    // An option that names no segments covers every one.
+    segment_ids: covers.length > 0 ? covers : b.flights.map((f) => String(f.segment_id)),
+    price: { currency: b.pricing.currency, amount_minor: unitPrice(b, bag, all) * bag.quantity },
+    created_at: b.created_at.toISOString(),
+  };
 }
 
 /**

@@ -3,12 +3,14 @@ import { badRequest } from '../../kernel/errors.ts';
 import type { RequestContext } from '../../kernel/types.ts';
 import {
   newOfferId,
+  type OfferBags,
   presentFlightOffer,
   type ResolvedFlightOffer,
   resolveFlightOffer,
   saveDerivedOffer,
 } from '../../search/resolve-offer.ts';
-import type { BagSelection, FlightOffer, SupplierFlightOffer } from '../../suppliers/ports.ts';
+import type { BagOption, BagSelection, FlightOffer, SupplierFlightOffer } from '../../suppliers/ports.ts';
+import type { PricedBags } from './bags.ts';
 import type { BookingDeps } from './deps.ts';
 import { callerOf, loadBooking } from './store.ts';
 import { flightSupplierOf, supplierFailure } from './suppliers.ts';
@@ -166,17 +168,26 @@ export class PricingService {
     }
     // The bag charge is what the selected options cost; adapters fold it into the offer price (base).
     let bags = 0;
+    const options: BagOption[] = [];
     for (const sel of selections) {
       const opt = (p.bag_options ?? []).find((o) => o.bag_option_id === sel.bag_option_id);
       if (!opt) throw badRequest('invalid_bag_selection', `Unknown bag option ${sel.bag_option_id}.`);
       bags += opt.price.amount_minor * sel.quantity;
+      if (!options.includes(opt)) options.push(opt);
     }
     const offer = presentFlightOffer(r, p.offer, selections.length > 0 ? newOfferId() : r.offer_id);
     if (selections.length > 0) {
+      // The options chosen are kept as priced: a booking of this offer shows its bags from them (bags.ts).
+      const priced: OfferBags & PricedBags = {
+        selections,
+        amount_minor: bags,
+        base_offer_id: r.offer_id,
+        options,
+      };
       await saveDerivedOffer(this.#d.db, r, {
         offer,
         supplier_ref: p.offer.supplier_ref,
-        bags: { selections, amount_minor: bags, base_offer_id: r.offer_id },
+        bags: priced,
         position: BAGS_POSITION,
       });
     }

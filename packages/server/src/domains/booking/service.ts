@@ -17,6 +17,7 @@ import {
 } from '../../suppliers/ports.ts';
 import type { AfterAuthorize, PaymentService } from '../payment/service.ts';
 import { latestPayment } from '../payment/store.ts';
+import { bagsOncePaid, bookBags, bookedBags, saveBookedBags } from './bags.ts';
 import type { BookingDeps } from './deps.ts';
 import { normalizePassengers } from './passengers.ts';
 import { BOOKING_OFFER } from './pricing.ts';
@@ -40,7 +41,10 @@ interface CreateBody {
   order_remarks?: string[];
 }
 
-type Outcome = { kind: 'order'; order: SupplierFlightOrder } | { kind: 'unknown'; error: string };
+/** `bagsLater`: the order was held without its bags, which the supplier takes once it is paid (bags.ts). */
+type Outcome =
+  | { kind: 'order'; order: SupplierFlightOrder; bagsLater: boolean }
+  | { kind: 'unknown'; error: string; bagsLater: boolean };
 
 export class BookingService {
   readonly #d: BookingDeps;
@@ -60,8 +64,8 @@ export class BookingService {
     const supplier = flightSupplierOf(this.#d.suppliers, b.supplier);
     // Held where the supplier can (the PNR waits for our payment); low-cost content is instant-only.
     const hold = supplier.capabilities.holdOrders && !offer.lcc;
-    try {
-      const order = await supplier.createOrder(
+    const create = (bags: BagSelection[]) =>
+      supplier.createOrder(
         {
           offer,
           passengers: input.passengers,
@@ -69,25 +73,38 @@ export class BookingService {
           hold,
           remarks: b.order_remarks,
           client_reference: b.client_reference,
-          ...(input.bags.length > 0 ? { bags: input.bags } : {}),
+          ...(bags.length > 0 ? { bags } : {}),
         },
         { signal },
       );
+    let bagsLater = false;
+    try {
+      let order: SupplierFlightOrder;
+      try {
+        order = await create(input.bags);
+      } catch (err) {
+        const refusedBags = err instanceof SupplierError && err.kind === 'unsupported';
+        if (!(refusedBags && hold && input.bags.length > 0)) throw err;
+        // The supplier sells no services on a held order (Duffel): hold it without the bags, which the
+        // booking keeps (priced in from the start) and ticketing adds right after paying the hold.
+        bagsLater = true;
+        order = await create([]);
+      }
       if (order.status === 'pending')
-        return { kind: 'unknown', error: 'the supplier reported the order as pending' };
+        return { kind: 'unknown', error: 'the supplier reported the order as pending', bagsLater };
       if (order.status === 'rejected')
         throw badRequest('supplier_rejected', 'The supplier rejected the reservation.');
-      return { kind: 'order', order };
+      return { kind: 'order', order, bagsLater };
     } catch (err) {
       if (!(err instanceof SupplierError)) throw err;
       switch (err.kind) {
         case 'unknown_outcome':
         case 'timeout':
-          return { kind: 'unknown', error: err.message };
+          return { kind: 'unknown', error: err.message, bagsLater };
         case 'rejected':
         case 'sold_out':
         case 'invalid_request':
-        // The supplier cannot book this as asked (e.g. bags on a held order): a refusal, not an outage.
+        // The supplier cannot book this as asked: a refusal, not an outage.
         case 'unsupported':
           throw badRequest('supplier_rejected', `The supplier rejected the reservation: ${err.message}`);
         case 'offer_expired':
@@ -148,7 +165,11 @@ export class BookingService {
           ...draft,
           order_remarks: json(draft.order_remarks),
           offer_id: r.offer_id,
-          offer: json({ ...offerNoRef, bag_selections: bags }),
+          offer: json({
+            ...offerNoRef,
+            bag_selections: bags,
+            booked_bags: outcome?.bagsLater ? bagsOncePaid(bookBags(r.bags)) : bookBags(r.bags),
+          }),
           supplier_ref: json(supplier_ref ?? null),
           passengers: json(passengers),
           contact: json(body.contact),
@@ -232,17 +253,20 @@ export class BookingService {
         apply: (trx, bk, now) => transition(trx, bk, 'pnr_rejected', now),
       };
     }
+    const later = outcome.bagsLater;
+    const keepBags = (trx: Db, bk: BookingRow, now: Date) =>
+      later ? saveBookedBags(trx, bk, bagsOncePaid(bookedBags(bk)), now) : bk;
     if (outcome.kind === 'unknown') {
       return {
         apply: async (trx, bk, now) => {
           const after = await transition(trx, bk, 'pnr_unknown', now);
           await queueReconciliation(trx, bk.id, this.#d.clock);
-          return after;
+          return keepBags(trx, after, now);
         },
       };
     }
     const order = outcome.order;
-    return { apply: (trx, bk, now) => applyOrder(trx, bk, order, now) };
+    return { apply: async (trx, bk, now) => keepBags(trx, await applyOrder(trx, bk, order, now), now) };
   }
 
   async get(ctx: RequestContext) {

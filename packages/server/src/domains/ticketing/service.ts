@@ -1,16 +1,25 @@
 /**
  * Ticketing: issue (capturing an authorized payment first unless capture=false; a captured payment is
- * left alone), async status, documents, void/refund/reissue with confirm semantics, servicing list.
+ * left alone; bags the supplier takes only on a paid order added right after), async status, documents,
+ * void/refund/reissue with confirm semantics, servicing list. The booking follows its tickets: on a
+ * confirmed action, and on any read (status, document, servicing) that finds a consolidator's request done.
  */
 import { writeAudit } from '../../audit/audit-log.ts';
 import { badRequest, notFound, notSupported } from '../../kernel/errors.ts';
 import type { HandlerResult, RequestContext } from '../../kernel/types.ts';
 import type { Db } from '../../storage/schema.ts';
-import { SupplierError, type TicketAction, type TicketDocument } from '../../suppliers/ports.ts';
+import {
+  type ServicingRequest,
+  SupplierError,
+  type TicketAction,
+  type TicketDocument,
+} from '../../suppliers/ports.ts';
+import { addBagsOncePaid, bagsIssued, bookedBags } from '../booking/bags.ts';
 import type { BookingDeps } from '../booking/deps.ts';
-import { type BookingEvent, canTransition } from '../booking/state-machine.ts';
+import { type BookingEvent, type BookingStatus, canTransition } from '../booking/state-machine.ts';
 import { type BookingRow, findBooking, loadBooking, transition, updateBooking } from '../booking/store.ts';
 import { flightSupplierOf, supplierFailure } from '../booking/suppliers.ts';
+import { json } from '../booking/tables.ts';
 import { idemKey, type PaymentService } from '../payment/service.ts';
 import { latestPayment, paymentWithTransactions } from '../payment/store.ts';
 import { saveTickets, storedTickets } from './store.ts';
@@ -50,6 +59,7 @@ export class TicketingService {
     const supplier = flightSupplierOf(this.#d.suppliers, b.supplier);
     let result: Awaited<ReturnType<typeof supplier.issueTicket>>;
     try {
+      // What the supplier's order costs; bags waiting for the payment are paid for as they are added.
       const amount = b.supplier_total_minor ?? b.pricing.total_minor - b.pricing.markup_minor;
       result = await supplier.issueTicket(
         b.supplier_order_ref,
@@ -59,10 +69,21 @@ export class TicketingService {
     } catch (err) {
       return supplierFailure(err, { failed: 'ticketing_failed', unsupported: 'ticketing_failed' });
     }
+    // The order is paid now: bags the supplier would not take on the hold are added right after.
+    const added = await addBagsOncePaid(supplier, b, b.supplier_order_ref, ctx.signal);
     return ctx.transaction(async (trx) => {
       const now = this.#d.clock.now();
       let fresh = (await findBooking(trx, b.id, { forUpdate: true })) as BookingRow;
-      fresh = await updateBooking(trx, b.id, now, { ticket_raw_status: result.raw_status });
+      const bags = added?.bags ?? bookedBags(fresh);
+      fresh = await updateBooking(trx, b.id, now, {
+        ticket_raw_status: result.raw_status,
+        ...(bags.length > 0
+          ? { offer: json({ ...fresh.offer, booked_bags: result.issued ? bagsIssued(bags) : bags }) }
+          : {}),
+        ...(added?.added_minor
+          ? { supplier_total_minor: (fresh.supplier_total_minor ?? 0) + added.added_minor }
+          : {}),
+      });
       if (result.issued) {
         fresh = await transition(trx, fresh, 'ticket_issued', now);
         await saveTickets(trx, b.id, result.tickets, now);
@@ -74,6 +95,20 @@ export class TicketingService {
         changes: { raw_status: result.raw_status },
         companyId: b.company_id,
       });
+      if (added) {
+        const failed = added.bags.filter((x) => x.status === 'failed');
+        await writeAudit(trx, ctx, {
+          entity: 'booking',
+          entityId: b.id,
+          action: failed.length > 0 ? 'bags_failed' : 'bags_added',
+          ...(failed.length > 0 ? { reason: failed.map((x) => x.reason).join('; ') } : {}),
+          changes: {
+            added_minor: added.added_minor,
+            bags: added.bags.map((x) => ({ bag_option_id: x.bag_option_id, status: x.status })),
+          },
+          companyId: b.company_id,
+        });
+      }
       const pay = await latestPayment(trx, b.id);
       return {
         status: 200,
@@ -114,10 +149,22 @@ export class TicketingService {
       await this.#d.db.transaction().execute(async (trx) => {
         const now = this.#d.clock.now();
         const fresh = (await findBooking(trx, b.id, { forUpdate: true })) as BookingRow;
+        const bags = bookedBags(fresh);
         if (canTransition(fresh.status, 'ticket_issued'))
-          await transition(trx, fresh, 'ticket_issued', now, { ticket_raw_status: s.raw_status });
+          await transition(trx, fresh, 'ticket_issued', now, {
+            ticket_raw_status: s.raw_status,
+            ...(bags.length > 0 ? { offer: json({ ...fresh.offer, booked_bags: bagsIssued(bags) }) } : {}),
+          });
         await saveTickets(trx, b.id, docs, now);
       });
+      // Issued and already voided or refunded before anyone looked: the booking follows at once.
+      if (settledBy(docs))
+        await this.#followTickets(ctx, b, { docs, cause: `ticket status ${s.raw_status}` });
+    } else if (s.issued && s.raw_status !== b.ticket_raw_status && FOLLOWS.includes(b.status)) {
+      // The ticket changed at the supplier since we last looked (a consolidator completing a void or a
+      // refund request): the booking follows its document.
+      await this.#followTickets(ctx, b, { cause: `ticket status ${s.raw_status} (${s.raw_status_text})` });
+      await updateBooking(this.#d.db, b.id, this.#d.clock.now(), { ticket_raw_status: s.raw_status });
     }
     return {
       booking_id: b.id,
@@ -127,10 +174,13 @@ export class TicketingService {
     };
   }
 
+  /** The booking follows the document it reads (coupons all VOID or REFUNDED). */
   async document(ctx: RequestContext) {
     const b = await loadBooking(this.#d.db, ctx, ctx.params.booking_id);
     const docs = await this.#documents(b);
     if (docs.length === 0) throw notFound('ticket_not_found', 'The booking has no tickets yet.');
+    if (FOLLOWS.includes(b.status) && settledBy(docs))
+      await this.#followTickets(ctx, b, { docs, cause: 'ticket document read' });
     return { booking_id: b.id, pnr: b.pnr, tickets: docs };
   }
 
@@ -186,29 +236,34 @@ export class TicketingService {
     }
     let status = b.status;
     if (r.confirmed && r.permitted) {
-      status = await this.#follow(ctx, b, action, r.coupon_status);
+      status = await this.#followTickets(ctx, b, { coupon: r.coupon_status, cause: `${action} confirmed` });
     }
     const { action: _a, ...rest } = r;
     return { booking_id: b.id, action, ...rest, booking_status: status };
   }
 
-  /** On a confirmed, permitted action the booking follows the ticket document (its coupons). */
-  async #follow(ctx: RequestContext, b: BookingRow, action: TicketAction, coupon?: string) {
-    const docs = await this.#documents(b).catch(() => [] as TicketDocument[]);
-    const coupons = docs.flatMap((d) => d.coupons.map((c) => c.status));
-    const all = (s: string) => coupons.length > 0 && coupons.every((c) => c === s);
-    let event: BookingEvent | null = null;
-    if (all('VOID') || coupon === 'VOID') event = 'ticket_voided';
-    else if (all('REFUNDED') || coupon === 'REFUNDED') event = 'ticket_refunded';
+  /**
+   * The booking follows its ticket document: coupons all VOID -> ticket_voided, all REFUNDED ->
+   * ticket_refunded. Runs on a confirmed action (whose coupon status the supplier may report before its
+   * documents show it) and whenever a read finds a servicing request done later (consolidators).
+   */
+  async #followTickets(
+    ctx: RequestContext,
+    b: BookingRow,
+    o: { docs?: TicketDocument[]; coupon?: string | undefined; cause: string },
+  ) {
+    const docs = o.docs ?? (await this.#documents(b).catch(() => [] as TicketDocument[]));
+    const event = settledBy(docs) ?? COUPON_EVENTS[o.coupon ?? ''] ?? null;
     return this.#d.db.transaction().execute(async (trx: Db) => {
       const fresh = (await findBooking(trx, b.id, { forUpdate: true })) as BookingRow;
-      if (docs.length > 0) await saveTickets(trx, b.id, docs, this.#d.clock.now());
+      if (docs.length > 0 && !o.docs) await saveTickets(trx, b.id, docs, this.#d.clock.now());
       if (!event || !canTransition(fresh.status, event)) return fresh.status;
       const after = await transition(trx, fresh, event, this.#d.clock.now());
       await writeAudit(trx, ctx, {
         entity: 'booking',
         entityId: b.id,
-        action: `ticket_${action}`,
+        action: event === 'ticket_voided' ? 'ticket_void' : 'ticket_refund',
+        reason: o.cause,
         changes: { from: fresh.status, to: after.status },
         companyId: b.company_id,
       });
@@ -223,9 +278,9 @@ export class TicketingService {
     if (!supplier.capabilities.servicing)
       throw notSupported('not_supported_by_provider', `Supplier ${b.supplier} has no servicing requests.`);
     if (!b.supplier_order_ref) return { booking_id: b.id, items: [], message: 'No records found.' };
+    let items: ServicingRequest[];
     try {
-      const items = await supplier.listServicing(b.supplier_order_ref, { signal: ctx.signal });
-      return { booking_id: b.id, items, message: items.length === 0 ? 'No records found.' : null };
+      items = await supplier.listServicing(b.supplier_order_ref, { signal: ctx.signal });
     } catch (err) {
       return supplierFailure(err, {
         failed: 'ticket_action_failed',
@@ -233,5 +288,25 @@ export class TicketingService {
         notFound: 'booking_not_found',
       });
     }
+    // A void or refund the consolidator has completed: the booking follows the tickets. (Quotes complete
+    // at once and look the same here; their document shows live coupons, which moves nothing.)
+    const done = items.find((x) => x.type !== 'reissue' && x.state === 'Completed');
+    if (done && FOLLOWS.includes(b.status))
+      await this.#followTickets(ctx, b, { cause: `servicing request ${done.request_id} completed` });
+    return { booking_id: b.id, items, message: items.length === 0 ? 'No records found.' : null };
   }
+}
+
+/** Statuses a booking holding live tickets can be in (ticket_voided and ticket_refunded leave from them). */
+const FOLLOWS: readonly BookingStatus[] = ['ticketed', 'confirmed', 'paid'];
+
+const COUPON_EVENTS: Record<string, BookingEvent> = { VOID: 'ticket_voided', REFUNDED: 'ticket_refunded' };
+
+/** The booking event a document settles: every coupon VOID, or every coupon REFUNDED. */
+function settledBy(docs: TicketDocument[]): BookingEvent | null {
+  const coupons = docs.flatMap((d) => d.coupons.map((c) => c.status));
+  if (coupons.length === 0) return null;
+  for (const [status, event] of Object.entries(COUPON_EVENTS))
+    if (coupons.every((c) => c === status)) return event;
+  return null;
 }

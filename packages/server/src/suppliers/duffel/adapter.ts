@@ -30,8 +30,11 @@ import { ticketAction } from './ticket-actions.ts';
 
 /**
  * Duffel (NDC aggregator) as a FlightSupplier, through the official client. Instant orders are ticketed
- * on creation; hold orders are ticketed by paying them (`issueTicket`). Duffel has no branded-fare
- * upsell, notes, FOID or commission updates, and no separate ticket status: those throw 'unsupported'.
+ * on creation; hold orders are ticketed by paying them (`issueTicket`). Duffel takes no services on a hold
+ * order: `createOrder` refuses bags on one ('unsupported'), and the booking then holds without them and
+ * adds them with `purchaseAncillaries` (POST /air/orders/{id}/services) once `issueTicket` has paid.
+ * Duffel has no branded-fare upsell, notes, FOID or commission updates, and no separate ticket status:
+ * those throw 'unsupported'.
  */
 export class DuffelFlightAdapter implements FlightSupplier {
   readonly name = 'duffel' as const;
@@ -134,6 +137,7 @@ export class DuffelFlightAdapter implements FlightSupplier {
     const bags = input.bags ?? [];
     if (input.hold && bags.length > 0) {
       // Duffel: services must be omitted from hold orders ("we do not support services for hold orders").
+      // Refused before any call, so the caller can hold without them and add them once paid.
       throw new SupplierError(
         'duffel',
         'unsupported',
@@ -382,13 +386,17 @@ export class DuffelFlightAdapter implements FlightSupplier {
     const before = new Set((await this.order(orderRef, opts)).services.map((s) => s.id));
     let totalMinor = 0;
     let currency = '';
-    const add = products.map((p) => {
+    // The same service asked for more than once is one service of that quantity (two bags of a kind).
+    const add: { id: string; quantity: number }[] = [];
+    for (const p of products) {
       const svc = available.find((s) => s.id === p.code);
       if (!svc) throw new SupplierError('duffel', 'invalid_request', `Unknown service ${p.code}`);
       currency = svc.total_currency;
       totalMinor += toMinor(svc.total_amount, currency);
-      return { id: svc.id, quantity: 1 };
-    });
+      const same = add.find((x) => x.id === svc.id);
+      if (same) same.quantity += 1;
+      else add.push({ id: svc.id, quantity: 1 });
+    }
     const body = {
       add_services: add,
       payment: { type: 'balance' as const, amount: toAmount(totalMinor, currency), currency },
