@@ -2,7 +2,8 @@
 // `pnpm test`: every check the project has, in one command, ending with one line `N passed, N failed`.
 // Each step is a check; vitest's tests are counted one by one from its JSON report. Storage-facing
 // suites run twice when TEST_DATABASE_URL names a PostgreSQL server: once on embedded PGlite, once on it.
-// The SDK's examples also run on Node 22 when TRAVEL_NODE22 (or .tools/node22, which .ci/run installs) has one.
+// The SDK's examples also run on Node 22 when TRAVEL_NODE22 (or .tools/node22, which .ci/run installs) has one,
+// and its built package on Bun and Deno when TRAVEL_BUN / TRAVEL_DENO (or .tools/bun, .tools/deno) have them.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +14,8 @@ const bin = (name) => join(root, 'node_modules', '.bin', name);
 const pgUrl = process.env.TEST_DATABASE_URL;
 const node22 =
   process.env.TRAVEL_NODE22 || [join(root, '.tools/node22/node_modules/node/bin/node')].find(existsSync);
+const bun = process.env.TRAVEL_BUN || [join(root, '.tools/bun/node_modules/.bin/bun')].find(existsSync);
+const deno = process.env.TRAVEL_DENO || [join(root, '.tools/deno/node_modules/.bin/deno')].find(existsSync);
 const reports = mkdtempSync(join(tmpdir(), 'travel-test-'));
 let passed = 0;
 let failed = 0;
@@ -67,10 +70,19 @@ check('sdk published types (@arethetypeswrong/cli --pack)', 'pnpm', [...sdk, 'at
 check('typecheck (tsc, strict)', bin('tsc'), ['-p', 'tsconfig.json']);
 
 const noPg = { TEST_DATABASE_URL: '' };
-vitest('vitest (embedded PGlite)', [], { ...noPg, TRAVEL_NODE22: node22 ?? '' });
+vitest('vitest (embedded PGlite)', [], {
+  ...noPg,
+  TRAVEL_NODE22: node22 ?? '',
+  TRAVEL_BUN: bun ?? '',
+  TRAVEL_DENO: deno ?? '',
+});
 if (!node22)
   process.stdout.write(
     '\n(no Node 22 in TRAVEL_NODE22 or .tools/node22: SDK examples ran on this Node only; .ci/run installs it)\n',
+  );
+if (!bun || !deno)
+  process.stdout.write(
+    `\n(no ${bun ? 'Deno' : deno ? 'Bun' : 'Bun or Deno'} in TRAVEL_BUN/TRAVEL_DENO or .tools: SDK runtime tests skipped it; .ci/run installs both)\n`,
   );
 if (pgUrl)
   vitest('vitest server suites (PostgreSQL server)', ['--project', 'server'], { TEST_DATABASE_URL: pgUrl });
