@@ -13,7 +13,7 @@ const root = new URL('..', import.meta.url).pathname;
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 const pgUrl = process.env.TEST_DATABASE_URL;
 const node22 =
-  process.env.TRAVEL_NODE22 || [join(root, '.tools/node22/node_modules/node/bin/node')].find(existsSync);
+  process.env.TRAVEL_NODE22 || [join(root, '.tools/node22/node_modules/.bin/node')].find(existsSync);
 const bun = process.env.TRAVEL_BUN || [join(root, '.tools/bun/node_modules/.bin/bun')].find(existsSync);
 const deno = process.env.TRAVEL_DENO || [join(root, '.tools/deno/node_modules/.bin/deno')].find(existsSync);
 const reports = mkdtempSync(join(tmpdir(), 'travel-test-'));
