@@ -43,6 +43,17 @@ it('the real server (createRuntime) answers every operation these tests need: no
     'cancelBooking',
     'refundPayment',
     'companyListBookings',
+    // run-servicing.test.ts (airlines, seats, ancillaries, hotel and transfer servicing)
+    'searchAirlines',
+    'getSeatMap',
+    'selectSeat',
+    'issueSeats',
+    'getAncillaryCatalogue',
+    'purchaseAncillaries',
+    'issueAncillaryEmds',
+    'cancelAncillaries',
+    'cancelHotelBooking',
+    'cancelTransportBooking',
   ];
   expect(used.filter((op) => unimplemented.has(op))).toEqual([]);
   expect(agent).not.toBeNull();

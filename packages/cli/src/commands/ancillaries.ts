@@ -2,8 +2,9 @@
 import { Command } from 'commander';
 import { action, examples, output, requireToken } from '../command-kit.ts';
 import type { Ctx, Deps } from '../context.ts';
-import { UsageError } from '../errors.ts';
-import { bookingRef, oneOf, requireValue } from '../parse.ts';
+import { CliError, UsageError } from '../errors.ts';
+import { ExitCode } from '../exit-codes.ts';
+import { bookingRef, numericId, oneOf } from '../parse.ts';
 import { money, renderTable } from '../ui/table.ts';
 
 const GROUPS = ['BG', 'ST', 'ML'] as const;
@@ -62,9 +63,22 @@ export async function runAncillariesEmd(ref: string, ctx: Ctx) {
   output(ctx, await ctx.client().ancillaries.issueEmd(ref, {}));
 }
 
+/**
+ * The server answers 200 with one outcome per item; an item the supplier could not cancel is `failed`
+ * there, so the command exits 1 (after printing the outcomes) instead of reporting success.
+ */
 export async function runAncillariesCancel(ref: string, ids: number[], ctx: Ctx) {
   requireToken(ctx);
-  output(ctx, await ctx.client().ancillaries.cancel(ref, ids.length ? { ancillary_ids: ids } : {}));
+  const result = await ctx.client().ancillaries.cancel(ref, ids.length ? { ancillary_ids: ids } : {});
+  output(ctx, result);
+  const failed = result.results.filter((r) => r.outcome === 'failed');
+  if (failed.length > 0)
+    throw new CliError(
+      `${failed.length} of ${result.results.length} ancillaries of booking ${ref} were not cancelled: ${failed
+        .map((r) => `${r.ancillary_id} (${r.reason ?? 'no reason given'})`)
+        .join(', ')}`,
+      ExitCode.failed,
+    );
 }
 
 export function ancillariesCommand(deps: Deps): Command {
@@ -117,7 +131,7 @@ export function ancillariesCommand(deps: Deps): Command {
           action(deps, (ctx, raw: { id?: string[] }, [ref]) =>
             runAncillariesCancel(
               bookingRef(ref),
-              (raw.id ?? []).map((id) => Number(requireValue(id, '--id'))),
+              (raw.id ?? []).map((id) => numericId(id, '--id')),
               ctx,
             ),
           ),
