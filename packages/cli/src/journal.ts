@@ -10,6 +10,7 @@ import type { Passenger } from './passengers.ts';
 export function journalKey(input: {
   profile: string;
   offerId: string;
+  currency: string;
   passengers: Passenger[];
   reference: string | undefined;
 }): string {
@@ -17,7 +18,14 @@ export function journalKey(input: {
   const people = input.passengers
     .map((p) => `${p.type}|${p.first_name.toUpperCase()}|${p.last_name.toUpperCase()}|${p.date_of_birth}`)
     .sort();
-  const canonical = JSON.stringify([input.profile, input.offerId, people, input.reference ?? '']);
+  // The currency is part of the request: a re-run that corrects it is another request, not a replay.
+  const canonical = JSON.stringify([
+    input.profile,
+    input.offerId,
+    input.currency,
+    people,
+    input.reference ?? '',
+  ]);
   return createHash('sha256').update(canonical).digest('hex');
 }
 

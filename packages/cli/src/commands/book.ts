@@ -142,6 +142,7 @@ export async function runBook(options: BookOptions, ctx: Ctx): Promise<void> {
   const entryKey = journalKey({
     profile: ctx.profileName,
     offerId: input.offerId,
+    currency: input.currency,
     passengers: input.passengers,
     reference: options.reference,
   });
@@ -151,7 +152,7 @@ export async function runBook(options: BookOptions, ctx: Ctx): Promise<void> {
   });
   if (choice.source === 'journal') {
     io.err(
-      `Re-sending idempotency key ${choice.idempotencyKey} from ${choice.previous?.createdAt} (same offer, travellers and reference): the server replays that booking. --new books again.`,
+      `Re-sending idempotency key ${choice.idempotencyKey} from ${choice.previous?.createdAt} (same offer, currency, travellers and reference): the server replays that booking. --new books again.`,
     );
   }
   // Written before sending: if we crash mid-request, the next run still replays this key.
