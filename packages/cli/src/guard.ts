@@ -14,7 +14,9 @@ export interface Guard {
 export function parseGuard(raw: { confirm?: boolean; yes?: boolean }, interactive: boolean): Guard {
   const guard = { confirm: Boolean(raw.confirm), yes: Boolean(raw.yes) };
   if (guard.confirm && !guard.yes && !interactive) {
-    throw new UsageError('--confirm without a terminal also needs --yes (there is nobody to type the confirmation)');
+    throw new UsageError(
+      '--confirm without a terminal also needs --yes (there is nobody to type the confirmation)',
+    );
   }
   return guard;
 }

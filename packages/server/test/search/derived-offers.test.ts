@@ -9,11 +9,7 @@ import { searchRoutes } from '../../src/domains/search/routes.ts';
 import type { Routes, SseMessage } from '../../src/kernel/types.ts';
 import type { Mailer } from '../../src/mail/mailer.ts';
 import { searchOffers } from '../../src/search/readers.ts';
-import {
-  newOfferId,
-  resolveOffer,
-  saveDerivedOffer,
-} from '../../src/search/resolve-offer.ts';
+import { newOfferId, resolveOffer, saveDerivedOffer } from '../../src/search/resolve-offer.ts';
 import { searchDb } from '../../src/search/tables.ts';
 import { collect, ctx, flightBody, futureDate, type Harness, harness } from './harness.ts';
 

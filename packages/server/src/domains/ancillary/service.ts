@@ -70,7 +70,7 @@ export class AncillaryService {
     };
     this.#checkSeat(b, req);
     const [r] = await this.#request(supplier, orderRef, [req], ctx.signal);
-    if (!r || !r.accepted)
+    if (!r?.accepted)
       throw badRequest('seat_unavailable', r?.reason ?? `Seat ${req.seat_number} is not available.`);
     await saveSeats(this.#d.db, b.id, [r], this.#d.clock.now());
     return { ...r, booking_id: b.id };

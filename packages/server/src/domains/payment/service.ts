@@ -184,7 +184,7 @@ export class PaymentService {
   }
 
   /** Captures at the provider and records it; used by capture and by ticketing (capture=true). */
-  async captureNow(db: Db, b: BookingRow, p: PaymentRow, amount: number | undefined, key: string) {
+  async captureNow(_db: Db, b: BookingRow, p: PaymentRow, amount: number | undefined, key: string) {
     nextPaymentState(p.state, 'capture');
     const capturable = p.amount_minor - p.captured_minor;
     const amt = amount ?? capturable;
