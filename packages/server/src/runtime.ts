@@ -20,6 +20,7 @@ import {
 import { referenceRoutes } from './domains/reference/routes.ts';
 import { gdsAdminRoutes } from './domains/search/gds-routes.ts';
 import { searchRoutes } from './domains/search/routes.ts';
+import { ticketingJobHandlers } from './domains/ticketing/service.ts';
 import {
   adminTransportRoutes,
   companyTransportRoutes,
@@ -177,6 +178,7 @@ export async function createRuntime(o: RuntimeOptions): Promise<Runtime> {
     log: logger,
     handlers: {
       ...bookingJobHandlers(booking),
+      ...ticketingJobHandlers(booking),
       ...hotelJobHandlers(services),
       ...transportJobHandlers(services),
       ...search.jobHandlers,

@@ -3,8 +3,10 @@
  * left alone; bags the supplier takes only on a paid order added right after), async status, documents,
  * void/refund/reissue with confirm semantics, servicing list. The booking follows its tickets: on a
  * confirmed action, and on any read (status, document, servicing) that finds a consolidator's request done.
+ * A booking nobody reads is followed by a durable job (follow-up.ts) that runs the same reads.
  */
 import { writeAudit } from '../../audit/audit-log.ts';
+import type { Job, JobHandler } from '../../jobs/runner.ts';
 import { badRequest, notFound, notSupported } from '../../kernel/errors.ts';
 import type { HandlerResult, RequestContext } from '../../kernel/types.ts';
 import type { Db } from '../../storage/schema.ts';
@@ -13,6 +15,7 @@ import {
   SupplierError,
   type TicketAction,
   type TicketDocument,
+  type TicketStatus,
 } from '../../suppliers/ports.ts';
 import { addBagsOncePaid, bagsIssued, bookedBags } from '../booking/bags.ts';
 import type { BookingDeps } from '../booking/deps.ts';
@@ -20,9 +23,18 @@ import { type BookingEvent, type BookingStatus, canTransition } from '../booking
 import { type BookingRow, findBooking, loadBooking, transition, updateBooking } from '../booking/store.ts';
 import { flightSupplierOf, supplierFailure } from '../booking/suppliers.ts';
 import { json } from '../booking/tables.ts';
-import { idemKey, type PaymentService } from '../payment/service.ts';
+import { idemKey, PaymentService } from '../payment/service.ts';
 import { latestPayment, paymentWithTransactions } from '../payment/store.ts';
+import {
+  FOLLOW_UP_LIMIT_MS,
+  type FollowUpPayload,
+  queueTicketFollowUp,
+  TICKET_FOLLOW_UP_QUEUE,
+} from './follow-up.ts';
 import { saveTickets, storedTickets } from './store.ts';
+
+/** Who moves the booking: the caller of a read endpoint, or the follow-up job (null: system). */
+type Actor = RequestContext | null;
 
 export class TicketingService {
   readonly #d: BookingDeps;
@@ -87,6 +99,9 @@ export class TicketingService {
       if (result.issued) {
         fresh = await transition(trx, fresh, 'ticket_issued', now);
         await saveTickets(trx, b.id, result.tickets, now);
+      } else if (supplier.capabilities.asyncTicketing && supplier.capabilities.ticketStatus) {
+        // In process at the supplier: a job reads the status until the tickets are issued.
+        await queueTicketFollowUp(trx, this.#d.clock, { booking_id: b.id, kind: 'issue' });
       }
       await writeAudit(trx, ctx, {
         entity: 'booking',
@@ -134,9 +149,25 @@ export class TicketingService {
         `Supplier ${b.supplier} issues tickets synchronously; there is no ticketing status.`,
       );
     if (!b.supplier_order_ref) throw notFound('booking_not_found', 'The booking has no supplier order yet.');
-    let s: Awaited<ReturnType<typeof supplier.ticketStatus>>;
+    const s = await this.#readStatus(ctx, b, ctx.signal);
+    return {
+      booking_id: b.id,
+      issued: s.issued,
+      raw_status: s.raw_status,
+      raw_status_text: s.raw_status_text,
+    };
+  }
+
+  /**
+   * Reads the supplier's ticket status and moves the booking on (issued -> ticketed with its documents; a
+   * later raw status -> the booking follows its tickets). GET …/ticket/status and the follow-up job.
+   */
+  async #readStatus(actor: Actor, b: BookingRow, signal?: AbortSignal): Promise<TicketStatus> {
+    const supplier = flightSupplierOf(this.#d.suppliers, b.supplier);
+    const ref = b.supplier_order_ref as string;
+    let s: TicketStatus;
     try {
-      s = await supplier.ticketStatus(b.supplier_order_ref, { signal: ctx.signal });
+      s = await supplier.ticketStatus(ref, { signal });
     } catch (err) {
       return supplierFailure(err, {
         failed: 'ticketing_failed',
@@ -145,33 +176,38 @@ export class TicketingService {
       });
     }
     if (s.issued && b.status !== 'ticketed' && canTransition(b.status, 'ticket_issued')) {
-      const docs = await supplier.ticketDocuments(b.supplier_order_ref).catch(() => [] as TicketDocument[]);
+      const docs = await supplier.ticketDocuments(ref).catch(() => [] as TicketDocument[]);
       await this.#d.db.transaction().execute(async (trx) => {
         const now = this.#d.clock.now();
         const fresh = (await findBooking(trx, b.id, { forUpdate: true })) as BookingRow;
         const bags = bookedBags(fresh);
-        if (canTransition(fresh.status, 'ticket_issued'))
+        if (canTransition(fresh.status, 'ticket_issued')) {
           await transition(trx, fresh, 'ticket_issued', now, {
             ticket_raw_status: s.raw_status,
             ...(bags.length > 0 ? { offer: json({ ...fresh.offer, booked_bags: bagsIssued(bags) }) } : {}),
           });
+          if (!actor)
+            await writeAudit(trx, null, {
+              entity: 'booking',
+              entityId: b.id,
+              action: 'ticketed',
+              reason: `ticket status ${s.raw_status} read by the follow-up job`,
+              changes: { raw_status: s.raw_status },
+              companyId: b.company_id,
+            });
+        }
         await saveTickets(trx, b.id, docs, now);
       });
       // Issued and already voided or refunded before anyone looked: the booking follows at once.
       if (settledBy(docs))
-        await this.#followTickets(ctx, b, { docs, cause: `ticket status ${s.raw_status}` });
+        await this.#followTickets(actor, b, { docs, cause: `ticket status ${s.raw_status}` });
     } else if (s.issued && s.raw_status !== b.ticket_raw_status && FOLLOWS.includes(b.status)) {
       // The ticket changed at the supplier since we last looked (a consolidator completing a void or a
       // refund request): the booking follows its document.
-      await this.#followTickets(ctx, b, { cause: `ticket status ${s.raw_status} (${s.raw_status_text})` });
+      await this.#followTickets(actor, b, { cause: `ticket status ${s.raw_status} (${s.raw_status_text})` });
       await updateBooking(this.#d.db, b.id, this.#d.clock.now(), { ticket_raw_status: s.raw_status });
     }
-    return {
-      booking_id: b.id,
-      issued: s.issued,
-      raw_status: s.raw_status,
-      raw_status_text: s.raw_status_text,
-    };
+    return s;
   }
 
   /** The booking follows the document it reads (coupons all VOID or REFUNDED). */
@@ -236,7 +272,15 @@ export class TicketingService {
     }
     let status = b.status;
     if (r.confirmed && r.permitted) {
-      status = await this.#followTickets(ctx, b, { coupon: r.coupon_status, cause: `${action} confirmed` });
+      status = await this.#followTickets(ctx, b, {
+        coupon: r.coupon_status,
+        cause: `${action} confirmed`,
+        // Left pending at a consolidator: a job follows the request until the tickets show it.
+        followUp:
+          supplier.capabilities.servicing || supplier.capabilities.ticketStatus
+            ? { request_id: r.servicing_request_id ?? null }
+            : undefined,
+      });
     }
     const { action: _a, ...rest } = r;
     return { booking_id: b.id, action, ...rest, booking_status: status };
@@ -248,18 +292,32 @@ export class TicketingService {
    * documents show it) and whenever a read finds a servicing request done later (consolidators).
    */
   async #followTickets(
-    ctx: RequestContext,
+    actor: Actor,
     b: BookingRow,
-    o: { docs?: TicketDocument[]; coupon?: string | undefined; cause: string },
+    o: {
+      docs?: TicketDocument[];
+      coupon?: string | undefined;
+      cause: string;
+      /** Queue the follow-up job (same transaction) when the booking does not move now. */
+      followUp?: { request_id: string | null } | undefined;
+    },
   ) {
     const docs = o.docs ?? (await this.#documents(b).catch(() => [] as TicketDocument[]));
     const event = settledBy(docs) ?? COUPON_EVENTS[o.coupon ?? ''] ?? null;
     return this.#d.db.transaction().execute(async (trx: Db) => {
       const fresh = (await findBooking(trx, b.id, { forUpdate: true })) as BookingRow;
       if (docs.length > 0 && !o.docs) await saveTickets(trx, b.id, docs, this.#d.clock.now());
-      if (!event || !canTransition(fresh.status, event)) return fresh.status;
+      if (!event || !canTransition(fresh.status, event)) {
+        if (o.followUp && FOLLOWS.includes(fresh.status))
+          await queueTicketFollowUp(trx, this.#d.clock, {
+            booking_id: b.id,
+            kind: 'servicing',
+            request_id: o.followUp.request_id,
+          });
+        return fresh.status;
+      }
       const after = await transition(trx, fresh, event, this.#d.clock.now());
-      await writeAudit(trx, ctx, {
+      await writeAudit(trx, actor, {
         entity: 'booking',
         entityId: b.id,
         action: event === 'ticket_voided' ? 'ticket_void' : 'ticket_refund',
@@ -271,16 +329,12 @@ export class TicketingService {
     });
   }
 
-  /** "No records found." means no request was ever raised: an empty list, not an error. */
-  async servicing(ctx: RequestContext) {
-    const b = await loadBooking(this.#d.db, ctx, ctx.params.booking_id);
+  /** Reads the servicing list; a completed void/refund moves the booking. GET …/servicing and the job. */
+  async #readServicing(actor: Actor, b: BookingRow, signal?: AbortSignal): Promise<ServicingRequest[]> {
     const supplier = flightSupplierOf(this.#d.suppliers, b.supplier);
-    if (!supplier.capabilities.servicing)
-      throw notSupported('not_supported_by_provider', `Supplier ${b.supplier} has no servicing requests.`);
-    if (!b.supplier_order_ref) return { booking_id: b.id, items: [], message: 'No records found.' };
     let items: ServicingRequest[];
     try {
-      items = await supplier.listServicing(b.supplier_order_ref, { signal: ctx.signal });
+      items = await supplier.listServicing(b.supplier_order_ref as string, { signal });
     } catch (err) {
       return supplierFailure(err, {
         failed: 'ticket_action_failed',
@@ -292,10 +346,74 @@ export class TicketingService {
     // at once and look the same here; their document shows live coupons, which moves nothing.)
     const done = items.find((x) => x.type !== 'reissue' && x.state === 'Completed');
     if (done && FOLLOWS.includes(b.status))
-      await this.#followTickets(ctx, b, { cause: `servicing request ${done.request_id} completed` });
+      await this.#followTickets(actor, b, { cause: `servicing request ${done.request_id} completed` });
+    return items;
+  }
+
+  /**
+   * The follow-up job: re-reads the status (issue) or the servicing list (void/refund) the way the read
+   * endpoints do. Still pending -> throws, so the runner retries with backoff; past the bound -> gives up
+   * with an audit entry. Done, moved on, or turned down by the consolidator -> nothing more to follow.
+   */
+  async followUp(job: Job): Promise<void> {
+    const p = job.payload as FollowUpPayload;
+    const { db, clock } = this.#d;
+    const b = await findBooking(db, p.booking_id);
+    if (!b?.supplier_order_ref) return;
+    const supplier = flightSupplierOf(this.#d.suppliers, b.supplier);
+    let pending: string;
+    if (p.kind === 'issue') {
+      if (b.status === 'ticketed' || !canTransition(b.status, 'ticket_issued')) return;
+      const s = await this.#readStatus(null, b);
+      if (s.issued) return;
+      pending = `ticket status ${s.raw_status} (${s.raw_status_text})`;
+    } else {
+      if (!FOLLOWS.includes(b.status)) return;
+      let req: ServicingRequest | undefined;
+      if (supplier.capabilities.servicing) {
+        const items = await this.#readServicing(null, b);
+        req = items.find((x) => x.request_id === p.request_id);
+        if (req && !SERVICING_PENDING.includes(req.state)) return; // rejected or withdrawn: tickets stand
+      } else await this.#readStatus(null, b);
+      const after = await findBooking(db, b.id);
+      if (!after || !FOLLOWS.includes(after.status)) return;
+      pending = req ? `servicing request ${req.request_id} ${req.state}` : 'servicing request pending';
+    }
+    const expired = clock.now().getTime() >= new Date(p.since).getTime() + FOLLOW_UP_LIMIT_MS;
+    if (job.attempts >= job.maxAttempts || expired) {
+      await writeAudit(db, null, {
+        entity: 'booking',
+        entityId: b.id,
+        action: 'ticket_follow_up_abandoned',
+        reason: `${p.kind} still pending at the supplier after ${job.attempts} attempts since ${p.since}: ${pending}`,
+        changes: { kind: p.kind, request_id: p.request_id ?? null, attempts: job.attempts },
+        companyId: b.company_id,
+      });
+      return;
+    }
+    throw new Error(`still pending at the supplier: ${pending}`);
+  }
+
+  /** "No records found." means no request was ever raised: an empty list, not an error. */
+  async servicing(ctx: RequestContext) {
+    const b = await loadBooking(this.#d.db, ctx, ctx.params.booking_id);
+    const supplier = flightSupplierOf(this.#d.suppliers, b.supplier);
+    if (!supplier.capabilities.servicing)
+      throw notSupported('not_supported_by_provider', `Supplier ${b.supplier} has no servicing requests.`);
+    if (!b.supplier_order_ref) return { booking_id: b.id, items: [], message: 'No records found.' };
+    const items = await this.#readServicing(ctx, b, ctx.signal);
     return { booking_id: b.id, items, message: items.length === 0 ? 'No records found.' : null };
   }
 }
+
+/** The handler of the follow-up queue (follow-up.ts); wired next to the booking jobs. */
+export function ticketingJobHandlers(d: BookingDeps): Record<string, JobHandler> {
+  const t = new TicketingService(d, new PaymentService(d));
+  return { [TICKET_FOLLOW_UP_QUEUE]: (job) => t.followUp(job) };
+}
+
+/** Servicing states a request leaves the consolidator's hands in without moving the tickets. */
+const SERVICING_PENDING: readonly string[] = ['Requested', 'InProcess', 'Completed'];
 
 /** Statuses a booking holding live tickets can be in (ticket_voided and ticket_refunded leave from them). */
 const FOLLOWS: readonly BookingStatus[] = ['ticketed', 'confirmed', 'paid'];
