@@ -1,71 +1,21 @@
 /**
- * The ground-transfer booking state machine: the one table every operation (book, reconciliation, cancel, admin
- * override) goes through to move a transport booking. Statuses are the contract's `TransportBookingStatus`.
- * A booking is born `pending` (written before the supplier is called) and settles from there.
+ * The ground-transfer booking state machine: the reservation table shared with hotels
+ * (`../hotel/shared/state-machine.ts`), under the transport names.
  */
-import { badRequest } from '../../kernel/errors.ts';
+import {
+  nextReservationStatus,
+  RESERVATION_STATUSES,
+  type ReservationEvent,
+  type ReservationStatus,
+} from '../hotel/shared/state-machine.ts';
 
-export const TRANSPORT_BOOKING_STATUSES = [
-  'pending',
-  'confirmed',
-  'on_request',
-  'cancelled',
-  'rejected',
-  'failed',
-] as const;
-export type TransportBookingStatus = (typeof TRANSPORT_BOOKING_STATUSES)[number];
+export const TRANSPORT_BOOKING_STATUSES = RESERVATION_STATUSES;
+export type TransportBookingStatus = ReservationStatus;
+export type TransportBookingEvent = ReservationEvent;
 
-export type TransportBookingEvent =
-  | 'supplier_confirmed'
-  | 'supplier_on_request'
-  | 'supplier_rejected'
-  | 'supplier_failed'
-  | 'supplier_cancelled'
-  | 'cancel'
-  | 'override';
-
-const ALL = TRANSPORT_BOOKING_STATUSES;
-
-/** event -> the statuses it may leave from, and where it goes ('given' = the caller names the target). */
-export const TRANSPORT_TRANSITIONS: Record<
-  TransportBookingEvent,
-  { from: readonly TransportBookingStatus[]; to: TransportBookingStatus | 'given' }
-> = {
-  // the supplier's answer to book, or reconciliation's finding; on_request (held by the provider) confirms later
-  supplier_confirmed: { from: ['pending', 'on_request'], to: 'confirmed' },
-  supplier_on_request: { from: ['pending'], to: 'on_request' },
-  supplier_rejected: { from: ['pending'], to: 'rejected' },
-  // no reservation exists at the supplier (definitive refusal other than a rejection, or never found)
-  supplier_failed: { from: ['pending'], to: 'failed' },
-  // reconciliation finds the supplier already cancelled it
-  supplier_cancelled: { from: ['pending', 'confirmed', 'on_request'], to: 'cancelled' },
-  // a pending booking cannot be cancelled: we do not yet know whether the supplier holds it
-  cancel: { from: ['confirmed', 'on_request'], to: 'cancelled' },
-  // the admin's audited escape hatch: any status to any status
-  override: { from: ALL, to: 'given' },
-};
-
-export function canTransition(from: TransportBookingStatus, event: TransportBookingEvent): boolean {
-  return TRANSPORT_TRANSITIONS[event].from.includes(from);
-}
-
-/** Where `event` moves a booking in `from`; 400 `invalid_booking_state` when it may not. */
-export function nextTransportStatus(
+/** Where `event` moves a transport booking in `from`; 400 `invalid_booking_state` when it may not. */
+export const nextTransportStatus = (
   from: TransportBookingStatus,
   event: TransportBookingEvent,
   given?: TransportBookingStatus,
-): TransportBookingStatus {
-  const row = TRANSPORT_TRANSITIONS[event];
-  if (!row.from.includes(from)) {
-    throw badRequest(
-      'invalid_booking_state',
-      `A transport booking in status ${from} cannot take ${event.replace(/_/g, ' ')}.`,
-    );
-  }
-  if (row.to !== 'given') return row.to;
-  if (!given) throw new Error(`${event} needs a target status`);
-  return given;
-}
-
-export const isTransportBookingStatus = (s: string): s is TransportBookingStatus =>
-  (TRANSPORT_BOOKING_STATUSES as readonly string[]).includes(s);
+): TransportBookingStatus => nextReservationStatus('transport booking', from, event, given);
