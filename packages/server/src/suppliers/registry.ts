@@ -7,6 +7,7 @@
  */
 
 import type { MockSupplier } from '@travel/mock-server';
+import { createRefSigner, type RefSigner, refSecretFromEnv } from '../internal/signed-ref.ts';
 import { GdsConfigStore, type GdsSettings } from '../search/gds-config.ts';
 import type { Vertical } from '../search/tables.ts';
 import type { SearchableSupplier } from '../search/verticals.ts';
@@ -28,6 +29,7 @@ import type {
   TransferSupplierName,
 } from './ports.ts';
 import { SANDBOX_CREDENTIALS } from './sandbox.ts';
+import { signedHotelSupplier, signedTransferSupplier } from './signed-refs.ts';
 import { StripeAdapter } from './stripe/index.ts';
 
 export const FLIGHT_SUPPLIERS: readonly FlightSupplierName[] = ['amadeus', 'duffel', 'mystifly'];
@@ -63,6 +65,8 @@ export interface SupplierRegistryOptions {
   gdsDefaults?: Record<string, Partial<GdsSettings>>;
   /** Clock for adapters that check offer/quote expiry (tests align it with the emulators'). */
   now?: () => number;
+  /** Signs the rate keys and quote ids clients hand back; default from SUPPLIER_REF_SECRET. */
+  refSigner?: RefSigner;
 }
 
 class ConfigMissing extends Error {}
@@ -231,6 +235,15 @@ async function optionalAdapter(o: SupplierRegistryOptions, dir: string): Promise
   return new Cls({ ...c, ...fetchOpt(o), ...clock(o) });
 }
 
+/** Hotel and transfer adapters hand out and take back only references this service signed. */
+function signRefs(name: string, adapter: unknown, signer: RefSigner): unknown {
+  if ((HOTEL_SUPPLIERS as readonly string[]).includes(name))
+    return signedHotelSupplier(adapter as HotelSupplier, signer);
+  if ((TRANSFER_SUPPLIERS as readonly string[]).includes(name))
+    return signedTransferSupplier(adapter as TransferSupplier, signer);
+  return adapter;
+}
+
 /** Which suppliers to build: all (sandbox, SUPPLIERS=live) or the listed ones (strict). */
 function wanted(o: SupplierRegistryOptions): { names: Set<string> | null; strict: boolean } {
   const v = o.config.suppliers.trim();
@@ -248,6 +261,7 @@ function wanted(o: SupplierRegistryOptions): { names: Set<string> | null; strict
 
 export async function createSupplierRegistry(o: SupplierRegistryOptions): Promise<SupplierRegistry> {
   const { names, strict } = wanted(o);
+  const signer = o.refSigner ?? createRefSigner(refSecretFromEnv(o.env ?? process.env, o.config.sandbox));
   const built = new Map<string, unknown>();
   const all = [...FLIGHT_SUPPLIERS, ...HOTEL_SUPPLIERS, ...TRANSFER_SUPPLIERS, 'stripe'];
   for (const name of all) {
@@ -255,7 +269,7 @@ export async function createSupplierRegistry(o: SupplierRegistryOptions): Promis
     try {
       const adapter =
         name === 'amadeus_transfers' ? await optionalAdapter(o, 'amadeus-transfers') : BUILDERS[name]?.(o);
-      if (adapter) built.set(name, adapter);
+      if (adapter) built.set(name, signRefs(name, adapter, signer));
     } catch (err) {
       // Live mode without a supplier's credentials just leaves it out, unless it was asked for by name.
       if (!(err instanceof ConfigMissing) || strict) throw err;

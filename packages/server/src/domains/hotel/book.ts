@@ -17,7 +17,7 @@ import { validateGuests } from './guests.ts';
 import { HOTEL_KIND } from './shared/kind.ts';
 import { getRow } from './shared/queries.ts';
 import { dropReconcile, enqueueReconcile, moveStatus, runReconcileAt } from './shared/status-change.ts';
-import { type CodeMap, supplierHttpError } from './shared/supplier-errors.ts';
+import { type CodeMap, logSupplierError, sentenceFor } from './shared/supplier-errors.ts';
 import { json, serviceDb } from './shared/tables.ts';
 import { type HotelBookingEvent, type HotelBookingStatus, nextHotelStatus } from './state-machine.ts';
 import { hotelBookingView } from './view.ts';
@@ -60,6 +60,10 @@ const EVENT_OF: Record<SupplierHotelBooking['status'], HotelBookingEvent | null>
   pending: null,
 };
 
+/** What the audit trail keeps of a refusal: its kind and the supplier's code, not its prose. */
+export const supplierReason = (e: SupplierError): string =>
+  e.supplierCode ? `${e.kind} (${e.supplier} ${e.supplierCode})` : e.kind;
+
 export const newClientReference = (prefix: string): string => `${prefix}${randomBytes(8).toString('hex')}`;
 
 export async function bookHotel(deps: HotelDeps, ctx: RequestContext): Promise<HandlerResult> {
@@ -67,7 +71,7 @@ export async function bookHotel(deps: HotelDeps, ctx: RequestContext): Promise<H
   const auth = ctx.auth;
   if (!auth) throw new Error('bookHotel needs an authenticated caller');
   const supplier = hotelSupplier(deps, body.provider, 'invalid_rate_key');
-  const check = await checkRate(supplier, body.rate_key, ctx.signal, RECHECK_CODES);
+  const check = await checkRate(supplier, body.rate_key, ctx.signal, RECHECK_CODES, ctx.log);
   if (!check.available) throw badRequest('sold_out', 'The rate is no longer available.');
   if (check.price_changed) {
     throw badRequest(
@@ -179,11 +183,11 @@ async function settle(
       await moveStatus(trx, HOTEL_KIND, row, nextHotelStatus(from, event), deps.clock, {
         ctx,
         action: event,
-        reason: outcome.message,
+        reason: supplierReason(outcome),
       });
       await dropReconcile(trx, HOTEL_KIND, id);
-      const http = supplierHttpError(outcome, { [outcome.kind]: [400, code] });
-      return error(400, code, http.message, { booking_id: id });
+      logSupplierError(ctx.log, outcome, code);
+      return error(400, code, sentenceFor(code), { booking_id: id });
     }
     // unknown outcome, timeout, unavailable: the supplier may hold it; reconciliation finds out
     await runReconcileAt(trx, HOTEL_KIND, id, deps.clock.now());

@@ -44,7 +44,7 @@ export async function cancelHotelBooking(
       'hotel booking cancelled at provider',
     );
   } catch (err) {
-    throw supplierHttpError(err, CANCEL_CODES);
+    throw supplierHttpError(err, CANCEL_CODES, ctx.log);
   }
   if (!done.cancelled) throw badRequest('cancellation_failed', 'The provider did not cancel the booking.');
   return ctx.transaction(async (trx) => {

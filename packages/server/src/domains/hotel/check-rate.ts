@@ -1,6 +1,6 @@
 /** POST /hotel/check-rate: the rate's availability and current price, with the old total when it moved. */
 import { badRequest } from '../../kernel/errors.ts';
-import type { RequestContext } from '../../kernel/types.ts';
+import type { Logger, RequestContext } from '../../kernel/types.ts';
 import type { HotelRateCheck, HotelSupplier } from '../../suppliers/ports.ts';
 import type { HotelDeps } from './deps.ts';
 import { findSearchOffer } from './shared/offer-lookup.ts';
@@ -24,11 +24,12 @@ export async function checkRate(
   rateKey: string,
   signal: AbortSignal,
   codes: CodeMap = CHECK_CODES,
+  log?: Logger,
 ): Promise<HotelRateCheck> {
   try {
     return await supplier.checkRate(rateKey, { signal });
   } catch (err) {
-    throw supplierHttpError(err, codes);
+    throw supplierHttpError(err, codes, log);
   }
 }
 
@@ -36,7 +37,7 @@ export async function checkRate(
 export async function checkHotelRate(deps: HotelDeps, ctx: RequestContext) {
   const body = ctx.body as { rate_key: string; provider: string };
   const supplier = hotelSupplier(deps, body.provider, 'unsupported_provider');
-  const check = await checkRate(supplier, body.rate_key, ctx.signal);
+  const check = await checkRate(supplier, body.rate_key, ctx.signal, CHECK_CODES, ctx.log);
   const seen = await findSearchOffer(deps.db, body.provider, 'rate_key', body.rate_key);
   return {
     status: 200,

@@ -12,7 +12,7 @@ import {
   type SupplierTransferBooking,
   type TransferPassengerInput,
 } from '../../suppliers/ports.ts';
-import { newClientReference } from '../hotel/book.ts';
+import { newClientReference, supplierReason } from '../hotel/book.ts';
 import { TRANSPORT_KIND } from '../hotel/shared/kind.ts';
 import { getRow } from '../hotel/shared/queries.ts';
 import {
@@ -21,7 +21,7 @@ import {
   moveStatus,
   runReconcileAt,
 } from '../hotel/shared/status-change.ts';
-import type { CodeMap } from '../hotel/shared/supplier-errors.ts';
+import { type CodeMap, logSupplierError, sentenceFor } from '../hotel/shared/supplier-errors.ts';
 import { json, type ServiceDb, serviceDb } from '../hotel/shared/tables.ts';
 import type { TransportDeps } from './deps.ts';
 import { quote, transferSupplier } from './quote.ts';
@@ -73,7 +73,7 @@ export async function bookTransport(deps: TransportDeps, ctx: RequestContext): P
   const auth = ctx.auth;
   if (!auth) throw new Error('bookTransport needs an authenticated caller');
   const supplier = transferSupplier(deps, body.provider, 'invalid_quote');
-  const q = await quote(supplier, body.quote_id, ctx.signal, REQUOTE_CODES);
+  const q = await quote(supplier, body.quote_id, ctx.signal, REQUOTE_CODES, ctx.log);
   if (!q.available) throw badRequest('sold_out', 'The transfer is no longer available.');
   if (q.price_changed) {
     throw badRequest(
@@ -187,10 +187,11 @@ async function settle(
       await moveStatus(trx, TRANSPORT_KIND, row, nextTransportStatus(from, event), deps.clock, {
         ctx,
         action: event,
-        reason: outcome.message,
+        reason: supplierReason(outcome),
       });
       await dropReconcile(trx, TRANSPORT_KIND, id);
-      return error(400, code, `The supplier answered: ${outcome.message}`);
+      logSupplierError(ctx.log, outcome, code);
+      return error(400, code, sentenceFor(code));
     }
     await runReconcileAt(trx, TRANSPORT_KIND, id, deps.clock.now());
     return pending(ctx, id);

@@ -40,7 +40,7 @@ export async function cancelTransportBooking(
       signal: ctx.signal,
     });
   } catch (err) {
-    throw supplierHttpError(err, CANCEL_CODES);
+    throw supplierHttpError(err, CANCEL_CODES, ctx.log);
   }
   if (!done.cancelled) throw badRequest('cancellation_failed', 'The provider did not cancel the booking.');
   const total = Number(row.total_minor);

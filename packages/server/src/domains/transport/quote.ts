@@ -1,6 +1,6 @@
 /** POST /transport/quote: the quote's availability and current price, with the total the caller saw. */
 import { badRequest } from '../../kernel/errors.ts';
-import type { RequestContext } from '../../kernel/types.ts';
+import type { Logger, RequestContext } from '../../kernel/types.ts';
 import type { TransferOffer, TransferSupplier } from '../../suppliers/ports.ts';
 import { findSearchOffer } from '../hotel/shared/offer-lookup.ts';
 import { type CodeMap, supplierHttpError } from '../hotel/shared/supplier-errors.ts';
@@ -24,18 +24,19 @@ export async function quote(
   quoteId: string,
   signal: AbortSignal,
   codes: CodeMap = QUOTE_CODES,
+  log?: Logger,
 ): Promise<{ available: boolean; offer: TransferOffer; price_changed: boolean }> {
   try {
     return await supplier.quote(quoteId, { signal });
   } catch (err) {
-    throw supplierHttpError(err, codes);
+    throw supplierHttpError(err, codes, log);
   }
 }
 
 export async function quoteTransport(deps: TransportDeps, ctx: RequestContext) {
   const body = ctx.body as { quote_id: string; provider: string };
   const supplier = transferSupplier(deps, body.provider, 'unsupported_provider');
-  const q = await quote(supplier, body.quote_id, ctx.signal);
+  const q = await quote(supplier, body.quote_id, ctx.signal, QUOTE_CODES, ctx.log);
   const seen = await findSearchOffer(deps.db, body.provider, 'quote_id', body.quote_id);
   // The port reports only that the price moved; the previous total is the one the search stored.
   const previous = q.price_changed && seen ? seen.total_minor : q.offer.price.total_minor;

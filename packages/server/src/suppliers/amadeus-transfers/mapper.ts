@@ -29,13 +29,31 @@ export interface QuoteKey {
   totalMinor: number;
 }
 export const encodeQuote = (k: QuoteKey): string => Buffer.from(JSON.stringify(k)).toString('base64url');
+/** The SDK appends the offer id to a query string unencoded: only a plain id may reach it. */
+const OFFER_ID = /^[A-Za-z0-9_-]{1,128}$/;
+
 export function decodeQuote(id: string): QuoteKey | undefined {
+  let k: Partial<QuoteKey> | undefined;
   try {
-    const k = JSON.parse(Buffer.from(id, 'base64url').toString()) as QuoteKey;
-    return k && typeof k.offerId === 'string' ? k : undefined;
+    k = JSON.parse(Buffer.from(id, 'base64url').toString()) as Partial<QuoteKey>;
   } catch {
     return undefined;
   }
+  const q = k?.query as Partial<TransferSearchQuery> | undefined;
+  const ok =
+    !!k &&
+    typeof k.offerId === 'string' &&
+    OFFER_ID.test(k.offerId) &&
+    Number.isInteger(k.totalMinor) &&
+    !!q &&
+    typeof q === 'object' &&
+    typeof q.pickup_location === 'string' &&
+    typeof q.dropoff_location === 'string' &&
+    typeof q.pickup_datetime === 'string' &&
+    Number.isInteger(q.passengers) &&
+    Number.isInteger(q.luggage) &&
+    typeof q.currency === 'string';
+  return ok ? (k as QuoteKey) : undefined;
 }
 
 const TYPES = ['PRIVATE', 'SHARED', 'TAXI', 'HOURLY'] as const;

@@ -2,6 +2,7 @@ import type * as nodeHttp from 'node:http';
 import { createRequire } from 'node:module';
 import type { CallOptions, SupplierName } from '../ports.ts';
 import { SupplierError } from '../ports.ts';
+import { supplierUrl, UNSAFE_URL } from '../supplier-url.ts';
 
 /**
  * A thin wrapper over the official `amadeus` Node client: it owns the OAuth2 token, we add deadlines,
@@ -55,12 +56,28 @@ interface AmadeusSdk {
 
 const require = createRequire(import.meta.url);
 const AmadeusCtor = require('amadeus') as new (opts: Record<string, unknown>) => AmadeusSdk;
-// Resolved per request through the CommonJS module object, as the SDK itself does, so that anything
-// instrumenting node:http (APM agents, msw/node in tests) sees these requests too.
-const plainHttp = {
-  request: (o: nodeHttp.RequestOptions) =>
-    (require('node:http') as typeof nodeHttp).request({ ...o, protocol: 'http:' }),
-};
+
+/**
+ * The `http` module handed to the SDK: every request it makes (token, search, the generic
+ * `client.get/post` paths we build) passes the supplier URL guard against the configured base first.
+ * The modules are resolved per request through the CommonJS module object, as the SDK itself does, so
+ * that anything instrumenting node:http (APM agents, msw/node in tests) sees these requests too.
+ */
+function guardedHttp(supplier: SupplierName, baseUrl: string, ssl: boolean) {
+  const base = new URL(baseUrl);
+  const port = Number(base.port || (ssl ? 443 : 80));
+  return {
+    request: (o: nodeHttp.RequestOptions) => {
+      if (o.host !== base.hostname || Number(o.port) !== port)
+        throw new SupplierError(supplier, 'invalid_request', `Refused a ${supplier} request off its host`, {
+          supplierCode: UNSAFE_URL,
+        });
+      supplierUrl(supplier, baseUrl, String(o.path ?? '/'));
+      const mod = require(ssl ? 'node:https' : 'node:http') as typeof nodeHttp;
+      return mod.request({ ...o, protocol: ssl ? 'https:' : 'http:' });
+    },
+  };
+}
 
 export interface AmadeusClientConfig {
   clientId: string;
@@ -100,8 +117,9 @@ export class AmadeusClient {
       ssl,
       logLevel: 'silent',
       // The client reads options as `options[key] || env || default`, so `ssl: false` falls back to true and
-      // it would speak TLS to a plain-HTTP emulator. Its documented `http` option lets us hand it node:http.
-      ...(ssl ? {} : { http: plainHttp }),
+      // it would speak TLS to a plain-HTTP emulator. Its documented `http` option lets us hand it node:http
+      // (or node:https), behind the supplier URL guard.
+      http: guardedHttp(supplier, config.baseUrl, ssl),
     });
     this.#timeoutMs = config.timeoutMs ?? 20_000;
     this.#supplier = supplier;
@@ -146,7 +164,8 @@ export class AmadeusClient {
       const res = await Promise.race([fn(this.sdk), deadline]);
       return { status: res.statusCode, body: res.result as T };
     } catch (e) {
-      if ((e as { failure?: unknown }).failure) throw e;
+      // A refused URL is ours, not a network failure: it keeps its kind.
+      if (e instanceof SupplierError || (e as { failure?: unknown }).failure) throw e;
       throw this.#failure(this.#classify(e));
     } finally {
       clearTimeout(timer);

@@ -29,7 +29,7 @@ export class DuffelStaysAdapter implements HotelSupplier {
   readonly #seen = new Map<string, number>();
 
   constructor(config: DuffelClientConfig & { now?: () => number; maxHotels?: number }) {
-    this.#duffel = createDuffel(config);
+    this.#duffel = createDuffel(config, 'duffel_stays');
     this.#timeoutMs = config.timeoutMs ?? 30_000;
     this.#now = config.now ?? Date.now;
   }

@@ -1,5 +1,6 @@
 import { Duffel, DuffelError } from '@duffel/api';
 import { type CallOptions, SupplierError, type SupplierErrorKind, type SupplierName } from '../ports.ts';
+import { supplierUrl } from '../supplier-url.ts';
 
 /**
  * The official `@duffel/api` client, pointed at the emulator (sandbox) or api.duffel.com (live). It issues
@@ -16,11 +17,24 @@ export interface DuffelClientConfig {
   timeoutMs?: number;
 }
 
-export function createDuffel(config: DuffelClientConfig): Duffel {
+/** The one method every resource of the client calls, at call time (`this.client.request`). */
+interface DuffelTransport {
+  request: (o: { path: string }) => Promise<unknown>;
+}
+
+export function createDuffel(config: DuffelClientConfig, supplier: SupplierName = 'duffel'): Duffel {
   // The client resolves relative paths (`air/orders`) against basePath: keep a trailing slash so a path
   // prefix (`http://host/duffel`) survives URL resolution.
   const basePath = config.baseUrl.endsWith('/') ? config.baseUrl : `${config.baseUrl}/`;
-  return new Duffel({ token: config.token, basePath });
+  const duffel = new Duffel({ token: config.token, basePath });
+  // Every resource path (ids interpolated unencoded by the client) passes the supplier URL guard.
+  const transport = (duffel as unknown as { client: DuffelTransport }).client;
+  const send = transport.request;
+  transport.request = async (o) => {
+    supplierUrl(supplier, basePath, o.path);
+    return send(o);
+  };
+  return duffel;
 }
 
 const CODE_KINDS: Record<string, SupplierErrorKind> = {

@@ -11,6 +11,7 @@ import type {
   TransferSupplier,
 } from '../ports.ts';
 import { SupplierError } from '../ports.ts';
+import { pathSegment } from '../supplier-url.ts';
 
 interface HbService {
   direction: string;
@@ -32,9 +33,21 @@ interface HbTransferBooking {
   cancellationAmount?: number;
 }
 
-/** What our opaque quote_id carries: the search to re-run and the services chosen. */
+type PlaceType = 'IATA' | 'GPS' | 'ATLAS';
+type Place = [PlaceType, string];
+
+/**
+ * What our quote_id carries: the validated fields the availability request is rebuilt from (never a
+ * path), the services chosen and the total seen. The registry signs it; `decode` re-validates every
+ * field anyway, so even a quote_id we signed cannot put anything but these values into a request.
+ */
 interface QuoteRef {
-  path: string;
+  from: Place;
+  to: Place;
+  /** Outbound and optional return date-times, `YYYY-MM-DDTHH:MM:SS`. */
+  out: string;
+  back?: string;
+  pax: number;
   group: string;
   rateKeys: string[];
   total: number;
@@ -42,12 +55,45 @@ interface QuoteRef {
   dropoff: string;
   datetime: string;
 }
+type SearchRef = Omit<QuoteRef, 'group' | 'rateKeys' | 'total'>;
 
-function endpoint(location: string): [string, string] {
+const PLACE_CODE: Record<PlaceType, RegExp> = {
+  IATA: /^[A-Z]{3}$/,
+  GPS: /^-?\d{1,3}(\.\d{1,10})?,-?\d{1,3}(\.\d{1,10})?$/,
+  // Free text (an address, a hotel name) or an ATLAS code: letters, digits and light punctuation only.
+  ATLAS: /^(?!\.{1,2}$)[\p{L}\p{N} ,.'&()-]{1,120}$/u,
+};
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/;
+
+function endpoint(location: string): Place {
   const t = location.trim();
   if (/^[A-Za-z]{3}$/.test(t)) return ['IATA', t.toUpperCase()];
   if (/^-?\d+(\.\d+)?\s*,\s*-?\d+(\.\d+)?$/.test(t)) return ['GPS', t.replace(/\s/g, '')];
   return ['ATLAS', t];
+}
+
+const isPlace = (p: unknown): p is Place =>
+  Array.isArray(p) &&
+  p.length === 2 &&
+  typeof p[1] === 'string' &&
+  Object.hasOwn(PLACE_CODE, p[0]) &&
+  PLACE_CODE[p[0] as PlaceType].test(p[1]);
+
+function invalid(what: string): never {
+  throw new SupplierError('hotelbeds_transfers', 'invalid_request', what);
+}
+
+/** The availability path, from validated fields only. */
+function availabilityPath(r: SearchRef): string {
+  if (!isPlace(r.from) || !isPlace(r.to)) invalid('Unsupported pickup or drop-off location');
+  if (!DATE_TIME.test(r.out) || (r.back !== undefined && !DATE_TIME.test(r.back)))
+    invalid('Unsupported pickup or return date-time');
+  if (!Number.isInteger(r.pax) || r.pax < 1 || r.pax > 99) invalid('Unsupported passenger count');
+  const seg = (v: string) => pathSegment('hotelbeds_transfers', v);
+  return (
+    `/transfer-api/1.0/availability/en/from/${r.from[0]}/${seg(r.from[1])}/to/${r.to[0]}/${seg(r.to[1])}` +
+    `/${r.out}${r.back ? `/${r.back}` : ''}/${r.pax}/0/0`
+  );
 }
 
 const withSeconds = (dt: string) => (dt.length === 16 ? `${dt}:00` : dt.slice(0, 19));
@@ -63,15 +109,28 @@ export class HotelbedsTransfersAdapter implements TransferSupplier {
     this.now = config.now ?? Date.now;
   }
 
-  private async offers(ref: Omit<QuoteRef, 'group' | 'rateKeys' | 'total'>, opts?: CallOptions) {
-    const res = await this.client.call<{ services: HbService[] }>('GET', ref.path, undefined, opts);
+  private async offers(ref: SearchRef, opts?: CallOptions) {
+    const path = availabilityPath(ref);
+    const res = await this.client.call<{ services: HbService[] }>('GET', path, undefined, opts);
     const groups = new Map<string, HbService[]>();
     for (const s of res?.services ?? []) groups.set(groupOf(s), [...(groups.get(groupOf(s)) ?? []), s]);
     return [...groups.entries()].map(([group, services]) => {
       const first = services[0] as HbService;
       const currency = first.price.currencyId as Currency;
       const total = services.reduce((sum, s) => sum + toMinor(s.price.totalAmount, currency), 0);
-      const q: QuoteRef = { ...ref, group, rateKeys: services.map((s) => s.rateKey), total };
+      const q: QuoteRef = {
+        from: ref.from,
+        to: ref.to,
+        out: ref.out,
+        ...(ref.back ? { back: ref.back } : {}),
+        pax: ref.pax,
+        pickup: ref.pickup,
+        dropoff: ref.dropoff,
+        datetime: ref.datetime,
+        group,
+        rateKeys: services.map((s) => s.rateKey),
+        total,
+      };
       const offer: TransferOffer = {
         supplier: 'hotelbeds_transfers',
         quote_id: Buffer.from(JSON.stringify(q)).toString('base64url'),
@@ -97,16 +156,13 @@ export class HotelbedsTransfersAdapter implements TransferSupplier {
   }
 
   async search(query: TransferSearchQuery, opts?: CallOptions): Promise<TransferOffer[]> {
-    const [fromType, fromCode] = endpoint(query.pickup_location);
-    const [toType, toCode] = endpoint(query.dropoff_location);
-    const out = withSeconds(query.pickup_datetime);
-    const back = query.return_datetime ? `/${withSeconds(query.return_datetime)}` : '';
-    const path =
-      `/transfer-api/1.0/availability/en/from/${fromType}/${encodeURIComponent(fromCode)}` +
-      `/to/${toType}/${encodeURIComponent(toCode)}/${out}${back}/${query.passengers}/0/0`;
     const offers = await this.offers(
       {
-        path,
+        from: endpoint(query.pickup_location),
+        to: endpoint(query.dropoff_location),
+        out: withSeconds(query.pickup_datetime),
+        ...(query.return_datetime ? { back: withSeconds(query.return_datetime) } : {}),
+        pax: query.passengers,
         pickup: query.pickup_location,
         dropoff: query.dropoff_location,
         datetime: query.pickup_datetime,
@@ -120,18 +176,35 @@ export class HotelbedsTransfersAdapter implements TransferSupplier {
     );
   }
 
+  /** A quote id back from a caller: every field checked before anything is built from it. */
   private decode(quoteId: string): QuoteRef {
+    let q: Partial<QuoteRef> | undefined;
     try {
-      const q = JSON.parse(Buffer.from(quoteId, 'base64url').toString('utf8')) as QuoteRef;
-      if (typeof q.path === 'string' && Array.isArray(q.rateKeys)) return q;
+      q = JSON.parse(Buffer.from(quoteId, 'base64url').toString('utf8')) as Partial<QuoteRef>;
     } catch {
-      /* fall through */
+      q = undefined;
     }
-    throw new SupplierError(
-      'hotelbeds_transfers',
-      'invalid_request',
-      'quote_id is not a Hotelbeds transfer quote',
-    );
+    const text = (v: unknown, max: number) => typeof v === 'string' && v.length <= max;
+    if (
+      !q ||
+      typeof q !== 'object' ||
+      !isPlace(q.from) ||
+      !isPlace(q.to) ||
+      !DATE_TIME.test(String(q.out)) ||
+      (q.back !== undefined && !DATE_TIME.test(String(q.back))) ||
+      !Number.isInteger(q.pax) ||
+      !text(q.group, 200) ||
+      !Array.isArray(q.rateKeys) ||
+      q.rateKeys.length === 0 ||
+      q.rateKeys.length > 10 ||
+      !q.rateKeys.every((k) => text(k, 1000)) ||
+      !Number.isInteger(q.total) ||
+      !text(q.pickup, 200) ||
+      !text(q.dropoff, 200) ||
+      !text(q.datetime, 40)
+    )
+      invalid('quote_id is not a Hotelbeds transfer quote');
+    return q as QuoteRef;
   }
 
   async quote(quoteId: string, opts?: CallOptions) {
@@ -202,7 +275,7 @@ export class HotelbedsTransfersAdapter implements TransferSupplier {
   async getBooking(bookingRef: string, opts?: CallOptions): Promise<SupplierTransferBooking> {
     const res = await this.client.call<{ bookings: HbTransferBooking[] }>(
       'GET',
-      `/transfer-api/1.0/bookings/en/reference/${encodeURIComponent(bookingRef)}`,
+      `/transfer-api/1.0/bookings/en/reference/${pathSegment('hotelbeds_transfers', bookingRef)}`,
       undefined,
       opts,
     );
@@ -226,7 +299,7 @@ export class HotelbedsTransfersAdapter implements TransferSupplier {
   async cancel(bookingRef: string, _confirmationNumber: string, opts?: CallOptions) {
     const res = await this.client.call<{ bookings: HbTransferBooking[] }>(
       'DELETE',
-      `/transfer-api/1.0/booking/en/reference/${encodeURIComponent(bookingRef)}`,
+      `/transfer-api/1.0/booking/en/reference/${pathSegment('hotelbeds_transfers', bookingRef)}`,
       undefined,
       { ...opts, effect: true },
     );

@@ -10,6 +10,7 @@ import type {
   SupplierHotelBooking,
 } from '../ports.ts';
 import { SupplierError } from '../ports.ts';
+import { pathSegment } from '../supplier-url.ts';
 import { HotelbedsClient, type HotelbedsConfig, policies, toMinor } from './client.ts';
 
 interface HbRate {
@@ -235,7 +236,7 @@ export class HotelbedsAdapter implements HotelSupplier {
   async getBooking(bookingRef: string, opts?: CallOptions): Promise<SupplierHotelBooking> {
     const res = await this.client.call<{ booking: HbBooking }>(
       'GET',
-      `/hotel-api/1.0/bookings/${encodeURIComponent(bookingRef)}`,
+      `/hotel-api/1.0/bookings/${pathSegment('hotelbeds', bookingRef)}`,
       undefined,
       opts,
     );
@@ -270,7 +271,7 @@ export class HotelbedsAdapter implements HotelSupplier {
     const flag = simulate ? 'SIMULATION' : 'CANCELLATION';
     const res = await this.client.call<{ booking: HbBooking }>(
       'DELETE',
-      `/hotel-api/1.0/bookings/${encodeURIComponent(bookingRef)}?cancellationFlag=${flag}`,
+      `/hotel-api/1.0/bookings/${pathSegment('hotelbeds', bookingRef)}?cancellationFlag=${flag}`,
       undefined,
       { ...opts, effect: !simulate },
     );

@@ -12,6 +12,7 @@ import {
   type SupplierErrorKind,
   type SupplierName,
 } from '../ports.ts';
+import { supplierUrl } from '../supplier-url.ts';
 
 export interface HotelbedsConfig {
   baseUrl: string;
@@ -58,13 +59,15 @@ export class HotelbedsClient {
     body: unknown,
     opts: CallOptions & { effect?: boolean } = {},
   ): Promise<T | undefined> {
+    // Before any credential is computed: a URL off the supplier's origin is never requested.
+    const url = supplierUrl(this.supplier, this.config.baseUrl, path);
     const timeout = AbortSignal.timeout(this.config.timeoutMs ?? 30_000);
     const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
     const headers = this.headers();
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     let res: Response;
     try {
-      res = await (this.config.fetch ?? fetch)(`${this.config.baseUrl.replace(/\/$/, '')}${path}`, {
+      res = await (this.config.fetch ?? fetch)(url, {
         method,
         headers,
         body: body === undefined ? undefined : JSON.stringify(body),

@@ -18,6 +18,7 @@ import type {
   TicketStatus,
 } from '../ports.ts';
 import { SupplierError } from '../ports.ts';
+import { pathSegment } from '../supplier-url.ts';
 import { MystiflyClient, type MystiflyConfig, OnePointError, toSupplierError } from './client.ts';
 import {
   airTraveler,
@@ -208,7 +209,7 @@ export class MystiflyAdapter implements FlightSupplier {
     const data = await guard(() =>
       this.client.call<{ TripDetailsResult: { TravelItinerary: OpTravelItinerary } }>(
         'GET',
-        `/api/v1/TripDetails/${encodeURIComponent(orderRef)}`,
+        `/api/v1/TripDetails/${pathSegment('mystifly', orderRef)}`,
         undefined,
         opts,
       ),

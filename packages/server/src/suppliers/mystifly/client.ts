@@ -4,6 +4,7 @@
  * errors inside HTTP 200 bodies (`Success: false, Errors: [{ Code, Message }]`).
  */
 import { type CallOptions, SupplierError, type SupplierErrorKind } from '../ports.ts';
+import { supplierUrl } from '../supplier-url.ts';
 
 export interface MystiflyConfig {
   baseUrl: string;
@@ -139,7 +140,7 @@ export class MystiflyClient {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (method === 'POST') headers['content-type'] = 'application/json';
     if (token) headers.authorization = `Bearer ${token}`;
-    const url = `${this.config.baseUrl.replace(/\/$/, '')}${path}`;
+    const url = supplierUrl('mystifly', this.config.baseUrl, path);
     let res: Response;
     try {
       res = await this.fetchFn(url, {

@@ -5,6 +5,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import Stripe from 'stripe';
+import { assertSupplierUrl } from '../supplier-url.ts';
 
 export interface StripeConfig {
   /** `http://127.0.0.1:12111` (emulator) or `https://api.stripe.com`. */
@@ -28,6 +29,8 @@ export function createStripeClient(config: StripeConfig): Stripe {
   const url = new URL(config.baseUrl);
   const baseFetch = config.fetch ?? fetch;
   const signalledFetch: typeof fetch = (input, init) => {
+    // The client builds each URL from host, port and a path with our ids in it: the guard checks it.
+    assertSupplierUrl('stripe', config.baseUrl, input instanceof Request ? input.url : input);
     const outer = callSignal.getStore();
     if (!outer) return baseFetch(input, init);
     const signal = init?.signal ? AbortSignal.any([init.signal, outer]) : outer;
