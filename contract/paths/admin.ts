@@ -14,7 +14,7 @@ import {
   str,
 } from '../lib.ts';
 import { type OpDef, type Role, surface } from '../op.ts';
-import { badRequest, notFound, ok } from './shared.ts';
+import { badRequest, moneyInProgress, notFound, ok, paymentPending } from './shared.ts';
 
 const SA: Role[] = ['super_admin'];
 const admin = (d: Omit<OpDef, 'auth' | 'roles'>): OpDef => ({ auth: 'role', roles: SA, ...d });
@@ -372,15 +372,17 @@ const defs: OpDef[] = [
     tenant: true,
     parameters: [idParam('payment_id', 'payment')],
     body: ref('ManualRefundRequest'),
-    responses: ok('Payment', 'Refunded.'),
+    responses: { ...ok('Payment', 'Refunded.'), ...paymentPending() },
     errors: {
       ...badRequest(
         'invalid_payment_state',
         'amount_exceeds_refundable',
         'currency_mismatch',
         'refund_failed',
+        'not_captured',
       ),
       ...notFound('payment_not_found'),
+      ...moneyInProgress(),
     },
   }),
   // --- reports ----------------------------------------------------------------------------------------

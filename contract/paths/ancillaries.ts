@@ -1,6 +1,6 @@
 import { bool, flightBookingIdParam, queryParam, ref, str, strEnum } from '../lib.ts';
 import { type OpDef, surface } from '../op.ts';
-import { badRequest, notFound, ok } from './shared.ts';
+import { badRequest, moneyInProgress, notFound, ok } from './shared.ts';
 
 const bookingNotFound = () => notFound('booking_not_found');
 
@@ -67,6 +67,7 @@ const defs: OpDef[] = [
     errors: {
       ...badRequest('paid_seats_unavailable', 'seat_pricing_failed', 'no_pending_seats'),
       ...bookingNotFound(),
+      ...moneyInProgress(),
     },
   },
   {
@@ -131,6 +132,7 @@ const defs: OpDef[] = [
     errors: {
       ...badRequest('ancillaries_unsupported', 'purchase_failed', 'invalid_product'),
       ...bookingNotFound(),
+      ...moneyInProgress(),
     },
   },
   {
@@ -148,6 +150,7 @@ const defs: OpDef[] = [
     errors: {
       ...badRequest('emd_issue_failed', 'no_pending_ancillaries', 'ancillaries_unsupported'),
       ...notFound('booking_not_found', 'ancillary_not_found'),
+      ...moneyInProgress(),
     },
   },
   {

@@ -1,6 +1,6 @@
 import { bool, errorResponse, flightBookingIdParam, queryParam, ref, str } from '../lib.ts';
 import { type OpDef, surface } from '../op.ts';
-import { badRequest, bookingPending, notFound, notSupported, ok } from './shared.ts';
+import { badRequest, bookingPending, moneyInProgress, notFound, notSupported, ok } from './shared.ts';
 
 const bookingNotFound = () => notFound('booking_not_found');
 const offerErrors = (...extra400: string[]) => ({
@@ -129,7 +129,11 @@ const defs: OpDef[] = [
     auth: 'user',
     parameters: [flightBookingIdParam()],
     responses: ok('BookingCancellation', 'Cancelled.'),
-    errors: { ...badRequest('cancellation_failed', 'invalid_booking_state'), ...bookingNotFound() },
+    errors: {
+      ...badRequest('cancellation_failed', 'invalid_booking_state', 'void_failed', 'refund_failed'),
+      ...bookingNotFound(),
+      ...moneyInProgress(),
+    },
   },
   {
     method: 'get',

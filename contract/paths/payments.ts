@@ -1,6 +1,6 @@
 import { flightBookingIdParam, int, queryParam, ref, str } from '../lib.ts';
 import { type OpDef, surface } from '../op.ts';
-import { badRequest, notFound, ok } from './shared.ts';
+import { badRequest, moneyInProgress, notFound, ok, paymentPending } from './shared.ts';
 
 const paymentNotFound = () => notFound('booking_not_found', 'payment_not_found');
 const reason = () =>
@@ -13,12 +13,12 @@ const defs: OpDef[] = [
     operationId: 'authorizePayment',
     summary: 'Authorize a payment for the booking',
     description:
-      'Authorizes (holds) the amount with the payment provider; capture happens later (capture or ticket). Sandbox tokens: tok_sandbox_ok succeeds, tok_sandbox_decline is declined (400 payment_declined).',
+      'Authorizes (holds) the amount with the payment provider; capture happens later (capture or ticket). One live payment per booking: concurrent calls are serialized, the loser gets 409 operation_in_progress or 400 invalid_payment_state. Sandbox tokens: tok_sandbox_ok succeeds, tok_sandbox_decline is declined (400 payment_declined); tok_sandbox_error_after_create, tok_sandbox_connection_reset and tok_sandbox_timeout authorize but lose the answer (202 pending, settled by reconciliation).',
     auth: 'user',
     idem: true,
     parameters: [flightBookingIdParam()],
     body: ref('AuthorizeRequest'),
-    responses: ok('Payment', 'Authorized (state AUTHORIZED).'),
+    responses: { ...ok('Payment', 'Authorized (state AUTHORIZED).'), ...paymentPending() },
     errors: {
       ...badRequest(
         'payment_declined',
@@ -28,6 +28,7 @@ const defs: OpDef[] = [
         'amount_mismatch',
       ),
       ...notFound('booking_not_found'),
+      ...moneyInProgress(),
     },
   },
   {
@@ -43,10 +44,11 @@ const defs: OpDef[] = [
       flightBookingIdParam(),
       queryParam('amount_minor', int({ minimum: 1 }), { description: 'Default: the full authorization.' }),
     ],
-    responses: ok('Payment', 'Captured.'),
+    responses: { ...ok('Payment', 'Captured.'), ...paymentPending() },
     errors: {
       ...badRequest('invalid_payment_state', 'amount_exceeds_capturable', 'capture_failed'),
       ...paymentNotFound(),
+      ...moneyInProgress(),
     },
   },
   {
@@ -58,10 +60,11 @@ const defs: OpDef[] = [
     auth: 'user',
     idem: true,
     parameters: [flightBookingIdParam(), reason()],
-    responses: ok('Payment', 'Voided.'),
+    responses: { ...ok('Payment', 'Voided.'), ...paymentPending() },
     errors: {
       ...badRequest('invalid_payment_state', 'already_captured', 'void_failed'),
       ...paymentNotFound(),
+      ...moneyInProgress(),
     },
   },
   {
@@ -80,10 +83,11 @@ const defs: OpDef[] = [
       }),
       reason(),
     ],
-    responses: ok('Payment', 'Refunded.'),
+    responses: { ...ok('Payment', 'Refunded.'), ...paymentPending() },
     errors: {
       ...badRequest('invalid_payment_state', 'not_captured', 'amount_exceeds_refundable', 'refund_failed'),
       ...paymentNotFound(),
+      ...moneyInProgress(),
     },
   },
   {

@@ -33,6 +33,25 @@ export const supplierUnavailable = (): Record<string, Json> => ({
   503: errorResponse(503, ['supplier_unavailable']),
 });
 
+/**
+ * 409 `operation_in_progress`: another operation that moves money or changes the payment or ticket state
+ * of the same booking is in flight (one at a time per booking; issue 13). Retry once it has settled.
+ */
+export const moneyInProgress = (): Record<string, Json> => ({
+  409: errorResponse(409, ['operation_in_progress'], {
+    description:
+      'Conflict: `idempotency_in_progress` (the same Idempotency-Key is still running) or `operation_in_progress` (another money or ticketing operation on this booking is in flight; retry once it has settled).',
+  }),
+});
+
+/** 202: the payment provider may have acted but its answer was lost; settled by reconciliation. */
+export const paymentPending = (): Record<string, Json> => ({
+  202: jsonResponse(
+    'Outcome pending: the payment provider may have acted but did not confirm (timeout, reset, 5xx after create). The body is the payment as recorded, with `outcome: "pending"` and a plain `message`; a reconciliation job asks the provider by reference and settles it within seconds to minutes (read payment/history). Nothing is charged twice; do not retry with a new Idempotency-Key.',
+    ref('PendingPayment'),
+  ),
+});
+
 /** 502 booking pending (createPnr, hotel book, transport book). */
 export const bookingPending = (): Record<string, Json> => ({
   502: errorResponse(502, ['booking_pending'], {

@@ -1,6 +1,6 @@
-import { bool, flightBookingIdParam, pathParam, queryParam, ref, str } from '../lib.ts';
+import { bool, flightBookingIdParam, jsonResponse, pathParam, queryParam, ref, str } from '../lib.ts';
 import { type OpDef, surface } from '../op.ts';
-import { badRequest, notFound, notSupported, ok } from './shared.ts';
+import { badRequest, moneyInProgress, notFound, notSupported, ok } from './shared.ts';
 
 const defs: OpDef[] = [
   {
@@ -15,7 +15,13 @@ const defs: OpDef[] = [
     parameters: [flightBookingIdParam()],
     body: ref('TicketRequest'),
     bodyRequired: false,
-    responses: ok('TicketIssueResult', 'Tickets issued (or issuance in process).'),
+    responses: {
+      ...ok('TicketIssueResult', 'Tickets issued (or issuance in process).'),
+      202: jsonResponse(
+        'Outcome pending: the supplier (or the payment provider, for the capture) may have acted but did not confirm. `outcome: "pending"` and a plain `message`; a reconciliation job reads the supplier by the order reference and the booking becomes ticketed once tickets are found. A supplier answer proving the tickets exist ("ALREADY TICKETED", a 5xx after the payment was taken) is settled as ticketed at once (200). Do not retry with a new Idempotency-Key.',
+        ref('PendingTicketIssue'),
+      ),
+    },
     errors: {
       ...badRequest(
         'invalid_booking_state',
@@ -23,8 +29,10 @@ const defs: OpDef[] = [
         'invalid_payment_state',
         'ticketing_failed',
         'already_ticketed',
+        'capture_failed',
       ),
       ...notFound('booking_not_found'),
+      ...moneyInProgress(),
     },
   },
   {
@@ -72,6 +80,7 @@ const defs: OpDef[] = [
       ...badRequest('not_ticketed', 'ticket_action_failed'),
       ...notFound('booking_not_found'),
       ...notSupported(),
+      ...moneyInProgress(),
     },
   },
   {

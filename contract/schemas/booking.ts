@@ -345,6 +345,28 @@ export const schemas: Record<string, Json> = {
     },
     { description: 'An e-ticket (mirrors `TicketDocument` in the supplier ports).' },
   ),
+  PendingPayment: {
+    allOf: [
+      ref('Payment'),
+      obj({
+        outcome: strEnum(['pending'], { description: 'The provider has not confirmed the outcome yet.' }),
+        message: str({ description: 'What happened and what to do, in plain words.' }),
+      }),
+    ],
+    description:
+      'A payment whose last movement is awaiting the provider’s confirmation (a `pending` transaction; an authorization shows state PENDING).',
+  },
+  PendingTicketIssue: {
+    allOf: [
+      ref('TicketIssueResult'),
+      obj({
+        outcome: strEnum(['pending'], { description: 'The supplier has not confirmed the outcome yet.' }),
+        message: str({ description: 'What happened and what to do, in plain words.' }),
+      }),
+    ],
+    description:
+      'Ticketing (or its capture) whose outcome is unknown: issued=false, raw_status "pending"; reconciliation reads the supplier and the booking becomes ticketed once tickets are found.',
+  },
   TicketIssueResult: obj({
     booking_id: bookingId(),
     status: ref('BookingStatus'),

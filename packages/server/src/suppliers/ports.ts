@@ -794,4 +794,9 @@ export interface PaymentProvider {
     opts: CallOptions & { idempotencyKey: string },
   ): Promise<{ refund_ref: string; amount_minor: number; payment: ProviderPayment }>;
   get(paymentRef: string, opts?: CallOptions): Promise<ProviderPayment>;
+  /**
+   * The authorization created with metadata `intent_ref` = `ref` (reconciliation of an authorize whose
+   * answer was lost), or null when the provider holds none.
+   */
+  findByReference?(ref: string, opts?: CallOptions): Promise<ProviderPayment | null>;
 }

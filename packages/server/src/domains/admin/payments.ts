@@ -1,14 +1,17 @@
 /**
- * Admin: payments across tenants, the settlement report and manual refunds. A manual refund goes through
- * the payment domain's `refundNow` (provider first, keyed by the request's Idempotency-Key so a retry
- * never refunds twice), then one transaction records it, audits it and stores the idempotent response.
+ * Admin: payments across tenants, the settlement report and manual refunds. A manual refund is a money
+ * operation like any other: decided under the booking lock with its intent written ahead, then the
+ * provider (keyed by the request's Idempotency-Key so a retry never refunds twice), then one transaction
+ * records it, audits it and stores the idempotent response (202 pending when the answer was lost).
  */
 import { sql } from 'kysely';
 import { writeAudit } from '../../audit/audit-log.ts';
 import { badRequest, notFound } from '../../kernel/errors.ts';
 import type { Routes } from '../../kernel/types.ts';
 import { findBooking } from '../booking/store.ts';
-import { idemKey, PaymentService } from '../payment/service.ts';
+import { beginOp } from '../payment/money-ops.ts';
+import { idemKey, movementDetail, PaymentService } from '../payment/service.ts';
+import { findPaymentById } from '../payment/store.ts';
 import type { AccountsDeps } from './deps.ts';
 import { dayRange, num, ok, pageBody, paging, periodRange } from './http.ts';
 import { findPayment, listPaymentRows, paymentsWithTransactions } from './payment-queries.ts';
@@ -88,9 +91,22 @@ export function adminPaymentRoutes(d: AccountsDeps): Routes {
       if (!b) throw notFound('payment_not_found', 'Payment not found.');
       if (!service) throw badRequest('refund_failed', 'No payment provider is configured.');
       const key = `pay${p.id}:manual-refund:${idemKey(ctx)}`;
-      const write = await service.refundNow(b, p, body.amount_minor, body.reason, key);
-      return ctx.transaction(async (trx) => {
-        const pay = await write(trx);
+      // Serialized with every other money operation of the booking, written ahead (payment/money-ops.ts).
+      const { op, result: plan } = await beginOp({
+        db,
+        clock,
+        bookingId: b.id,
+        kind: 'manual_refund',
+        key,
+        requestId: ctx.requestId,
+        check: async (trx, locked) => {
+          const fresh = await findPaymentById(trx, p.id, true);
+          if (!fresh) throw notFound('payment_not_found', 'Payment not found.');
+          return service.planMovement(trx, locked, fresh, 'refund', body.amount_minor, body.reason, key);
+        },
+        detail: (pl) => ({ payment_id: pl.payment.id, detail: movementDetail(pl) }),
+      });
+      return service.runMovement(ctx, op, b.id, plan, async (trx, pay, pending) => {
         await writeAudit(trx, ctx, {
           entity: 'payment',
           entityId: p.id,
@@ -102,11 +118,10 @@ export function adminPaymentRoutes(d: AccountsDeps): Routes {
             currency: body.currency,
             from: p.state,
             to: pay.state,
+            ...(pending ? { outcome: 'pending' } : {}),
           },
           companyId: b.company_id,
         });
-        const [view] = await paymentsWithTransactions(trx, [pay]);
-        return ok(view);
       });
     },
   };

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { badRequest, notFound } from '../../kernel/errors.ts';
 import type { RequestContext } from '../../kernel/types.ts';
+import type { Db } from '../../storage/schema.ts';
 import {
   type AncillaryPurchaseProduct,
   type FlightSupplier,
@@ -16,6 +17,8 @@ import { type BookedBag, bookedBags, passengerIds, unitPrice } from '../booking/
 import type { BookingDeps } from '../booking/deps.ts';
 import { type BookingRow, loadBooking } from '../booking/store.ts';
 import { flightSupplierOf, supplierFailure } from '../booking/suppliers.ts';
+import { beginOp, failOp, settleOp } from '../payment/money-ops.ts';
+import { idemKey } from '../payment/service.ts';
 import { nextAncillaryStatus } from './state-machine.ts';
 import {
   ancillaryView,
@@ -39,6 +42,39 @@ export class AncillaryService {
       throw badRequest(unsupportedCode, `Supplier ${b.supplier} does not support this.`);
     if (!b.supplier_order_ref) throw badRequest(unsupportedCode, 'The booking has no supplier order yet.');
     return { b, supplier, orderRef: b.supplier_order_ref };
+  }
+
+  /**
+   * A paid service change (seat issuance, ancillary purchase, EMD): one at a time per booking, decided
+   * under the booking lock with its intent row written ahead (payment/money-ops.ts); a concurrent caller
+   * gets 409 `operation_in_progress` or, once this one has settled, the operation's own 400.
+   */
+  async #serialized<T, R>(
+    ctx: RequestContext,
+    b: BookingRow,
+    kind: 'seats_issue' | 'ancillary_purchase' | 'emd',
+    check: (trx: Db, b: BookingRow) => Promise<T>,
+    run: (t: T) => Promise<R>,
+  ): Promise<R> {
+    const { db, clock } = this.#d;
+    const { op, result } = await beginOp({
+      db,
+      clock,
+      bookingId: b.id,
+      kind,
+      key: `bk${b.id}:${kind}:${idemKey(ctx)}`,
+      requestId: ctx.requestId,
+      check,
+    });
+    let r: R;
+    try {
+      r = await run(result);
+    } catch (err) {
+      await failOp(db, clock, op.id, `${kind}: ${(err as Error).message}`);
+      throw err;
+    }
+    await settleOp(db, op.id, 'done', clock.now(), { outcome: 'ok' });
+    return r;
   }
 
   async seatMap(ctx: RequestContext) {
@@ -102,21 +138,34 @@ export class AncillaryService {
   async issueSeats(ctx: RequestContext) {
     const { b, supplier, orderRef } = await this.#ctx(ctx, 'seats', 'paid_seats_unavailable');
     const issue = ctx.query.issue_emd_documents !== false;
-    if ((await pendingSeats(this.#d.db, b.id)).length === 0)
-      throw badRequest('no_pending_seats', 'No chargeable seat is waiting to be priced.');
-    let r: Awaited<ReturnType<FlightSupplier['issueSeats']>>;
-    try {
-      r = await supplier.issueSeats(orderRef, issue, { signal: ctx.signal });
-    } catch (err) {
-      return supplierFailure(err, { failed: 'seat_pricing_failed', unsupported: 'paid_seats_unavailable' });
-    }
-    await saveSeats(this.#d.db, b.id, r.priced, this.#d.clock.now());
-    return {
-      booking_id: b.id,
-      priced: r.priced,
-      emds: issue ? r.emds : [],
-      documents_issued: issue && r.emds.length > 0,
-    };
+    return this.#serialized(
+      ctx,
+      b,
+      'seats_issue',
+      async (trx) => {
+        if ((await pendingSeats(trx, b.id)).length === 0)
+          throw badRequest('no_pending_seats', 'No chargeable seat is waiting to be priced.');
+        return null;
+      },
+      async () => {
+        let r: Awaited<ReturnType<FlightSupplier['issueSeats']>>;
+        try {
+          r = await supplier.issueSeats(orderRef, issue, { signal: ctx.signal });
+        } catch (err) {
+          return supplierFailure(err, {
+            failed: 'seat_pricing_failed',
+            unsupported: 'paid_seats_unavailable',
+          });
+        }
+        await saveSeats(this.#d.db, b.id, r.priced, this.#d.clock.now());
+        return {
+          booking_id: b.id,
+          priced: r.priced,
+          emds: issue ? r.emds : [],
+          documents_issued: issue && r.emds.length > 0,
+        };
+      },
+    );
   }
 
   async baggage(ctx: RequestContext) {
@@ -240,99 +289,117 @@ export class AncillaryService {
         if (!b.flights.some((f) => f.segment_id === s))
           throw badRequest('invalid_product', `Segment ${s} is not on the booking.`);
     }
-    let bought: Awaited<ReturnType<FlightSupplier['purchaseAncillaries']>>;
-    try {
-      const catalogue = products.some((p) => isAlias(p.code))
-        ? await supplier.ancillaryCatalogue(orderRef, '', { signal: ctx.signal })
-        : [];
-      const real = products.map((p) => ({
-        ...p,
-        code: catalogue.find((i) => alias(i.code) === p.code)?.code ?? p.code,
-      }));
-      bought = (await supplier.purchaseAncillaries(orderRef, real, { signal: ctx.signal })).map((x) => ({
-        ...x,
-        code: alias(x.code),
-      }));
-    } catch (err) {
-      if (err instanceof SupplierError && err.kind === 'invalid_request')
-        throw badRequest('invalid_product', err.message);
-      return supplierFailure(err, { failed: 'purchase_failed', unsupported: 'ancillaries_unsupported' });
-    }
-    const now = this.#d.clock.now();
-    const rows = await this.#d.db.transaction().execute(async (trx) => {
-      const out = [];
-      for (const [i, p] of bought.entries()) {
-        const src = products.find((x) => x.code === p.code) ?? products[i] ?? products[0];
-        out.push(
-          await insertAncillary(
-            trx,
-            {
-              booking_id: b.id,
-              kind: src?.rfic === 'C' ? 'bag' : 'service',
-              code: p.code,
-              rfic: src?.rfic ?? '',
-              rfisc: src?.rfisc ?? '',
-              booking_method: src?.booking_method ?? '',
-              provider: src?.provider ?? b.supplier,
-              tsm_reference: p.tsm_reference,
-              emd_number: null,
-              status: 'held',
-              passenger_ids: p.passenger_ids,
-              segment_ids: p.segment_ids,
-              price: p.price,
-            },
-            now,
-          ),
-        );
-      }
-      return out;
-    });
-    return {
-      booking_id: b.id,
-      tsm_references: rows.map((r) => r.tsm_reference),
-      ancillaries: rows.map(ancillaryView),
-    };
+    return this.#serialized(
+      ctx,
+      b,
+      'ancillary_purchase',
+      async () => null,
+      async () => {
+        let bought: Awaited<ReturnType<FlightSupplier['purchaseAncillaries']>>;
+        try {
+          const catalogue = products.some((p) => isAlias(p.code))
+            ? await supplier.ancillaryCatalogue(orderRef, '', { signal: ctx.signal })
+            : [];
+          const real = products.map((p) => ({
+            ...p,
+            code: catalogue.find((i) => alias(i.code) === p.code)?.code ?? p.code,
+          }));
+          bought = (await supplier.purchaseAncillaries(orderRef, real, { signal: ctx.signal })).map((x) => ({
+            ...x,
+            code: alias(x.code),
+          }));
+        } catch (err) {
+          if (err instanceof SupplierError && err.kind === 'invalid_request')
+            throw badRequest('invalid_product', err.message);
+          return supplierFailure(err, { failed: 'purchase_failed', unsupported: 'ancillaries_unsupported' });
+        }
+        const now = this.#d.clock.now();
+        const rows = await this.#d.db.transaction().execute(async (trx) => {
+          const out = [];
+          for (const [i, p] of bought.entries()) {
+            const src = products.find((x) => x.code === p.code) ?? products[i] ?? products[0];
+            out.push(
+              await insertAncillary(
+                trx,
+                {
+                  booking_id: b.id,
+                  kind: src?.rfic === 'C' ? 'bag' : 'service',
+                  code: p.code,
+                  rfic: src?.rfic ?? '',
+                  rfisc: src?.rfisc ?? '',
+                  booking_method: src?.booking_method ?? '',
+                  provider: src?.provider ?? b.supplier,
+                  tsm_reference: p.tsm_reference,
+                  emd_number: null,
+                  status: 'held',
+                  passenger_ids: p.passenger_ids,
+                  segment_ids: p.segment_ids,
+                  price: p.price,
+                },
+                now,
+              ),
+            );
+          }
+          return out;
+        });
+        return {
+          booking_id: b.id,
+          tsm_references: rows.map((r) => r.tsm_reference),
+          ancillaries: rows.map(ancillaryView),
+        };
+      },
+    );
   }
 
   /** Omitted tsm_references: every held TSM. EMD numbers are those the supplier reads back. */
   async issueEmds(ctx: RequestContext) {
     const { b, supplier, orderRef } = await this.#ctx(ctx, 'ancillaries', 'ancillaries_unsupported');
-    const all = await listAncillaries(this.#d.db, b.id);
-    const wanted = (ctx.body as { tsm_references?: string[] } | undefined)?.tsm_references;
-    if (wanted)
-      for (const t of wanted)
-        if (!all.some((a) => a.tsm_reference === t))
-          throw notFound('ancillary_not_found', `TSM ${t} is not on the booking.`);
-    const held = all.filter(
-      (a) => nextAncillaryStatus(a.status, 'issue') && (!wanted || wanted.includes(a.tsm_reference)),
-    );
-    if (held.length === 0)
-      throw badRequest('no_pending_ancillaries', 'No held ancillary is waiting for an EMD.');
-    let emds: Awaited<ReturnType<FlightSupplier['issueEmds']>>;
-    try {
-      emds = await supplier.issueEmds(
-        orderRef,
-        held.map((a) => a.tsm_reference),
-        { signal: ctx.signal },
-      );
-    } catch (err) {
-      return supplierFailure(err, { failed: 'emd_issue_failed', unsupported: 'ancillaries_unsupported' });
-    }
-    const now = this.#d.clock.now();
-    await this.#d.db.transaction().execute(async (trx) => {
-      for (const a of held) {
-        const e = emds.find((x) => x.tsm_reference === a.tsm_reference);
-        if (e)
-          await updateAncillary(
-            trx,
-            a.id,
-            { status: nextAncillaryStatus(a.status, 'issue') as string, emd_number: e.emd_number },
-            now,
+    return this.#serialized(
+      ctx,
+      b,
+      'emd',
+      async (trx) => {
+        const all = await listAncillaries(trx, b.id);
+        const wanted = (ctx.body as { tsm_references?: string[] } | undefined)?.tsm_references;
+        if (wanted)
+          for (const t of wanted)
+            if (!all.some((a) => a.tsm_reference === t))
+              throw notFound('ancillary_not_found', `TSM ${t} is not on the booking.`);
+        const held = all.filter(
+          (a) => nextAncillaryStatus(a.status, 'issue') && (!wanted || wanted.includes(a.tsm_reference)),
+        );
+        if (held.length === 0)
+          throw badRequest('no_pending_ancillaries', 'No held ancillary is waiting for an EMD.');
+        return held;
+      },
+      async (held) => {
+        let emds: Awaited<ReturnType<FlightSupplier['issueEmds']>>;
+        try {
+          emds = await supplier.issueEmds(
+            orderRef,
+            held.map((a) => a.tsm_reference),
+            { signal: ctx.signal },
           );
-      }
-    });
-    const after = await listAncillaries(this.#d.db, b.id);
-    return { booking_id: b.id, emds, ancillaries: after.map(ancillaryView) };
+        } catch (err) {
+          return supplierFailure(err, { failed: 'emd_issue_failed', unsupported: 'ancillaries_unsupported' });
+        }
+        const now = this.#d.clock.now();
+        await this.#d.db.transaction().execute(async (trx) => {
+          for (const a of held) {
+            const e = emds.find((x) => x.tsm_reference === a.tsm_reference);
+            if (e)
+              await updateAncillary(
+                trx,
+                a.id,
+                { status: nextAncillaryStatus(a.status, 'issue') as string, emd_number: e.emd_number },
+                now,
+              );
+          }
+        });
+        const after = await listAncillaries(this.#d.db, b.id);
+        return { booking_id: b.id, emds, ancillaries: after.map(ancillaryView) };
+      },
+    );
   }
 
   /** Per item: issued EMD voided, unissued service removed; cancelled or refunded ones skipped. */

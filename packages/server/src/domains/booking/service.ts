@@ -15,14 +15,13 @@ import {
   type SupplierFlightOffer,
   type SupplierFlightOrder,
 } from '../../suppliers/ports.ts';
+import { cancelBooking } from '../payment/cancel.ts';
 import type { AfterAuthorize, PaymentService } from '../payment/service.ts';
-import { latestPayment } from '../payment/store.ts';
 import { bagsOncePaid, bookBags, bookedBags, saveBookedBags } from './bags.ts';
 import type { BookingDeps } from './deps.ts';
 import { normalizePassengers } from './passengers.ts';
 import { BOOKING_OFFER } from './pricing.ts';
 import { applyOrder, queueReconciliation } from './reconciliation.ts';
-import { canTransition, nextStatus } from './state-machine.ts';
 import { type BookingRow, callerOf, findBooking, loadBooking, toRow, transition } from './store.ts';
 import { flightSupplierOf, supplierFailure } from './suppliers.ts';
 import { bookingDb, json, parseJson } from './tables.ts';
@@ -393,71 +392,9 @@ export class BookingService {
     };
   }
 
-  /** Cancels at the supplier, then releases or refunds our payment as appropriate. */
+  /** Cancels at the supplier, then releases or refunds our payment (domains/payment/cancel.ts). */
   async cancel(ctx: RequestContext) {
-    const b0 = await loadBooking(this.#d.db, ctx, ctx.params.booking_id);
-    nextStatus(b0.status, 'cancel');
-    const currency = b0.pricing.currency as never;
-    let supplierRefund: number | null = null;
-    let supplierFee = 0;
-    if (b0.supplier_order_ref) {
-      const supplier = flightSupplierOf(this.#d.suppliers, b0.supplier);
-      try {
-        const c = await supplier.cancelOrder(b0.supplier_order_ref, { signal: ctx.signal });
-        if (!c.cancelled) throw badRequest('cancellation_failed', 'The supplier did not cancel the order.');
-        supplierRefund = c.refund?.amount_minor ?? null;
-        supplierFee = c.fee?.amount_minor ?? 0;
-      } catch (err) {
-        return supplierFailure(err, { failed: 'cancellation_failed', unsupported: 'cancellation_failed' });
-      }
-    }
-    const p = await latestPayment(this.#d.db, b0.id);
-    let write: ((trx: Db) => Promise<unknown>) | undefined;
-    let refund = 0;
-    let fee = supplierFee;
-    if (p?.state === 'AUTHORIZED')
-      write = await this.#payments.voidNow(b0, p, 'booking cancelled', `bk${b0.id}:cancel:void`);
-    else if (p && (p.state === 'CAPTURED' || p.state === 'SETTLED')) {
-      const refundable = p.captured_minor - p.refunded_minor;
-      // Before ticketing the supplier was never paid: the whole capture goes back. After, what it returns.
-      refund =
-        b0.status === 'ticketed' && supplierRefund !== null
-          ? Math.min(refundable, supplierRefund)
-          : refundable;
-      fee = refundable - refund;
-      if (refund > 0)
-        write = await this.#payments.refundNow(
-          b0,
-          p,
-          refund,
-          'booking cancelled',
-          `bk${b0.id}:cancel:refund`,
-        );
-    }
-    return ctx.transaction(async (trx) => {
-      const now = this.#d.clock.now();
-      const fresh = (await findBooking(trx, b0.id, { forUpdate: true })) as BookingRow;
-      let b = canTransition(fresh.status, 'cancel') ? await transition(trx, fresh, 'cancel', now) : fresh;
-      if (write) await write(trx);
-      b = (await findBooking(trx, b.id)) as BookingRow;
-      await writeAudit(trx, ctx, {
-        entity: 'booking',
-        entityId: b.id,
-        action: 'cancelled',
-        changes: { from: b0.status, to: b.status, refund_minor: refund, fee_minor: fee },
-        companyId: b.company_id,
-      });
-      return {
-        status: 200,
-        body: {
-          booking_id: b.id,
-          status: b.status,
-          cancelled: true,
-          refund: p ? { currency, amount_minor: refund } : null,
-          cancellation_fee: { currency, amount_minor: fee },
-        },
-      };
-    });
+    return cancelBooking(this.#d, this.#payments, ctx);
   }
 }
 

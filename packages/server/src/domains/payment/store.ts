@@ -111,6 +111,38 @@ export async function insertTransaction(db: Db, t: TxInput, now: Date) {
     .execute();
 }
 
+/** Settles the pending transaction row of one movement (matched by its provider idempotency key). */
+export async function settleTransaction(
+  db: Db,
+  paymentId: number,
+  key: string,
+  patch: {
+    status: 'succeeded' | 'failed';
+    provider_ref?: string | null;
+    failure_code?: string | null;
+    amount_minor?: number;
+  },
+) {
+  await bookingDb(db)
+    .updateTable('booking_payment_transactions')
+    .set(patch)
+    .where('payment_id', '=', paymentId)
+    .where('idempotency_key', '=', key)
+    .where('status', '=', 'pending')
+    .execute();
+}
+
+export async function findPaymentById(
+  db: Db,
+  id: number,
+  forUpdate = false,
+): Promise<PaymentRow | undefined> {
+  let q = bookingDb(db).selectFrom('booking_payments').selectAll().where('id', '=', id);
+  if (forUpdate) q = q.forUpdate();
+  const r = await q.executeTakeFirst();
+  return r ? num(r as never) : undefined;
+}
+
 export async function transactionsOf(db: Db, bookingId: number) {
   const rows = await bookingDb(db)
     .selectFrom('booking_payment_transactions')

@@ -23,7 +23,17 @@ import { type BookingEvent, type BookingStatus, canTransition } from '../booking
 import { type BookingRow, findBooking, loadBooking, transition, updateBooking } from '../booking/store.ts';
 import { flightSupplierOf, supplierFailure } from '../booking/suppliers.ts';
 import { json } from '../booking/tables.ts';
-import { idemKey, PaymentService } from '../payment/service.ts';
+import {
+  beginOp,
+  failOp,
+  findOp,
+  MONEY_RECONCILE_QUEUE,
+  type MoneyOp,
+  markPending,
+  opsDb,
+  settleOp,
+} from '../payment/money-ops.ts';
+import { idemKey, isAmbiguous, PaymentService } from '../payment/service.ts';
 import { latestPayment, paymentWithTransactions } from '../payment/store.ts';
 import {
   FOLLOW_UP_LIMIT_MS,
@@ -44,45 +54,105 @@ export class TicketingService {
     this.#payments = payments;
   }
 
+  /**
+   * Written ahead (money-ops.ts): under the booking lock the checks run and the intent (`ticket` op, and the
+   * pending capture when one is due) commits; then capture, then the supplier. A supplier failure is first
+   * checked against the supplier's own state: tickets found ("ALREADY TICKETED", a 5xx after the payment
+   * was taken) settle the booking as ticketed; an unknown outcome is answered 202 pending and the
+   * `money.reconcile` job reads the supplier until it knows; only a clear refusal is `ticketing_failed`.
+   */
   async issue(ctx: RequestContext): Promise<HandlerResult> {
-    const { db } = this.#d;
-    const b = await loadBooking(db, ctx, ctx.params.booking_id);
+    const { db, clock } = this.#d;
+    const b0 = await loadBooking(db, ctx, ctx.params.booking_id);
     const capture = (ctx.body as { capture?: boolean } | undefined)?.capture ?? true;
-    if (b.status === 'ticketed') throw badRequest('already_ticketed', 'The booking is already ticketed.');
-    if (!canTransition(b.status, 'ticket_issued'))
-      throw badRequest('invalid_booking_state', `A booking in status ${b.status} cannot be ticketed.`);
-    if (!b.supplier_order_ref)
-      throw badRequest('invalid_booking_state', 'The booking has no supplier order yet.');
-    let p = await latestPayment(db, b.id);
-    const paid = p && (p.state === 'AUTHORIZED' || p.state === 'CAPTURED' || p.state === 'SETTLED');
-    if (!paid && b.payment_mode !== 'PNR_ONLY')
-      throw badRequest('payment_required', 'Authorize a payment before ticketing.');
-    if (p?.state === 'AUTHORIZED' && capture) {
+    const key = `bk${b0.id}:ticket:${idemKey(ctx)}`;
+    const captureKey = `bk${b0.id}:ticket-capture:${idemKey(ctx)}`;
+    const { op, result: plan } = await beginOp({
+      db,
+      clock,
+      bookingId: b0.id,
+      kind: 'ticket',
+      key,
+      requestId: ctx.requestId,
+      check: async (trx, b) => {
+        if (b.status === 'ticketed') throw badRequest('already_ticketed', 'The booking is already ticketed.');
+        if (!canTransition(b.status, 'ticket_issued'))
+          throw badRequest('invalid_booking_state', `A booking in status ${b.status} cannot be ticketed.`);
+        if (!b.supplier_order_ref)
+          throw badRequest('invalid_booking_state', 'The booking has no supplier order yet.');
+        const p = await latestPayment(trx, b.id, true);
+        const paid = p && (p.state === 'AUTHORIZED' || p.state === 'CAPTURED' || p.state === 'SETTLED');
+        if (!paid && b.payment_mode !== 'PNR_ONLY')
+          throw badRequest('payment_required', 'Authorize a payment before ticketing.');
+        if (p?.state === 'AUTHORIZED' && capture)
+          return this.#payments.planMovement(trx, b, p, 'capture', undefined, null, captureKey);
+        return null;
+      },
+      detail: (pl) =>
+        pl
+          ? {
+              payment_id: pl.payment.id,
+              detail: { stage: 'capture', movement: 'capture', amount_minor: pl.amount, key: pl.key },
+            }
+          : { detail: { stage: 'issue' } },
+    });
+    if (plan) {
       // Committed on its own: money taken stays recorded even if the supplier then fails to ticket.
-      const write = await this.#payments.captureNow(
-        db,
-        b,
-        p,
-        undefined,
-        `bk${b.id}:ticket-capture:${idemKey(ctx)}`,
-      );
-      p = await db.transaction().execute((trx) => write(trx));
+      const r = await this.#payments.callMovement(plan, ctx.signal);
+      if (!r.ok && !r.ambiguous) {
+        await db.transaction().execute(async (trx) => {
+          await this.#payments.failMovement(trx, plan, r.error);
+          await settleOp(trx, op.id, 'failed', clock.now(), { outcome: r.error.message.slice(0, 500) });
+        });
+        throw badRequest('capture_failed', `The capture failed: ${r.error.message}`);
+      }
+      if (!r.ok) return this.#pending(ctx, op, b0.id, r.reason);
+      await db.transaction().execute(async (trx) => {
+        await this.#payments.recordMovement(trx, b0.id, plan, r, clock.now());
+        await opsDb(trx)
+          .updateTable('booking_money_ops')
+          .set({ detail: JSON.stringify({ stage: 'issue', captured: r.amount }) })
+          .where('id', '=', op.id)
+          .execute();
+      });
     }
+    const b = (await findBooking(db, b0.id)) as BookingRow;
+    const orderRef = b.supplier_order_ref as string;
     const supplier = flightSupplierOf(this.#d.suppliers, b.supplier);
     let result: Awaited<ReturnType<typeof supplier.issueTicket>>;
+    let settledBy: string | null = null;
     try {
       // What the supplier's order costs; bags waiting for the payment are paid for as they are added.
       const amount = b.supplier_total_minor ?? b.pricing.total_minor - b.pricing.markup_minor;
       result = await supplier.issueTicket(
-        b.supplier_order_ref,
+        orderRef,
         { currency: b.pricing.currency as never, amount_minor: amount },
         { signal: ctx.signal },
       );
     } catch (err) {
-      return supplierFailure(err, { failed: 'ticketing_failed', unsupported: 'ticketing_failed' });
+      // Did the supplier ticket after all (an earlier attempt, or an answer lost after it acted)?
+      const probe = await this.#probeIssued(b).catch(() => null);
+      if (probe?.issued) {
+        settledBy = `issued at the supplier despite: ${(err as Error).message}`.slice(0, 500);
+        ctx.log.warn(
+          { booking: b.id, err: (err as Error).message },
+          'ticketing settled from the supplier state',
+        );
+        result = { issued: true, raw_status: probe.raw_status, tickets: probe.tickets };
+      } else if (isAmbiguous(err) || (err instanceof SupplierError && err.kind === 'unavailable' && !probe)) {
+        return this.#pending(
+          ctx,
+          op,
+          b.id,
+          `ticket: ${(err as SupplierError).supplierCode ?? (err as SupplierError).kind}`,
+        );
+      } else {
+        await failOp(db, clock, op.id, `ticket: ${(err as Error).message}`);
+        return supplierFailure(err, { failed: 'ticketing_failed', unsupported: 'ticketing_failed' });
+      }
     }
     // The order is paid now: bags the supplier would not take on the hold are added right after.
-    const added = await addBagsOncePaid(supplier, b, b.supplier_order_ref, ctx.signal);
+    const added = await addBagsOncePaid(supplier, b, orderRef, ctx.signal);
     return ctx.transaction(async (trx) => {
       const now = this.#d.clock.now();
       let fresh = (await findBooking(trx, b.id, { forUpdate: true })) as BookingRow;
@@ -97,7 +167,8 @@ export class TicketingService {
           : {}),
       });
       if (result.issued) {
-        fresh = await transition(trx, fresh, 'ticket_issued', now);
+        if (canTransition(fresh.status, 'ticket_issued'))
+          fresh = await transition(trx, fresh, 'ticket_issued', now);
         await saveTickets(trx, b.id, result.tickets, now);
       } else if (supplier.capabilities.asyncTicketing && supplier.capabilities.ticketStatus) {
         // In process at the supplier: a job reads the status until the tickets are issued.
@@ -107,9 +178,11 @@ export class TicketingService {
         entity: 'booking',
         entityId: b.id,
         action: result.issued ? 'ticketed' : 'ticketing_requested',
+        ...(settledBy ? { reason: settledBy } : {}),
         changes: { raw_status: result.raw_status },
         companyId: b.company_id,
       });
+      await settleOp(trx, op.id, 'done', now, { outcome: settledBy ?? result.raw_status });
       if (added) {
         const failed = added.bags.filter((x) => x.status === 'failed');
         await writeAudit(trx, ctx, {
@@ -137,6 +210,129 @@ export class TicketingService {
         },
       };
     });
+  }
+
+  /** 202: the ticketing (or its capture) outcome is unknown; the `money.reconcile` job settles it. */
+  async #pending(
+    ctx: RequestContext,
+    op: MoneyOp,
+    bookingId: number,
+    reason: string,
+  ): Promise<HandlerResult> {
+    ctx.log.warn({ booking: bookingId, op: op.id, reason }, 'ticketing outcome unknown: pending');
+    return ctx.transaction(async (trx) => {
+      await markPending(trx, this.#d.clock, op.id, reason);
+      const fresh = (await findBooking(trx, bookingId)) as BookingRow;
+      const pay = await latestPayment(trx, bookingId);
+      return {
+        status: 202,
+        body: {
+          booking_id: bookingId,
+          status: fresh.status,
+          issued: false,
+          raw_status: 'pending',
+          tickets: [],
+          payment: pay ? await paymentWithTransactions(trx, pay) : null,
+          outcome: 'pending' as const,
+          message: TICKETING_PENDING_MESSAGE,
+        },
+      };
+    });
+  }
+
+  /** Whether the supplier holds issued tickets for the order (status where it has one, else documents). */
+  async #probeIssued(
+    b: BookingRow,
+  ): Promise<{ issued: boolean; raw_status: string; tickets: TicketDocument[] }> {
+    const supplier = flightSupplierOf(this.#d.suppliers, b.supplier);
+    const ref = b.supplier_order_ref as string;
+    if (supplier.capabilities.ticketStatus) {
+      const s = await supplier.ticketStatus(ref);
+      if (!s.issued) return { issued: false, raw_status: s.raw_status, tickets: [] };
+      const tickets = await supplier.ticketDocuments(ref).catch(() => [] as TicketDocument[]);
+      return { issued: true, raw_status: s.raw_status, tickets };
+    }
+    const tickets = await supplier.ticketDocuments(ref);
+    return { issued: tickets.length > 0, raw_status: tickets.length > 0 ? 'issued' : 'unknown', tickets };
+  }
+
+  /**
+   * The `money.reconcile` job: payment ops go to the payment service; a ticket op reads the supplier until
+   * it knows (tickets found: ticketed; none after TICKET_RECONCILE_ATTEMPTS looks: failed, with an audit
+   * entry, the booking left as it is); a ticket void/refund follows the document; an op of another kind
+   * that is still open after its request died is closed as abandoned.
+   */
+  async reconcileMoney(job: Job): Promise<void> {
+    const { db, clock } = this.#d;
+    const { op_id } = job.payload as { op_id: number };
+    const op = await findOp(db, op_id);
+    if (!op || (op.status !== 'requested' && op.status !== 'pending')) return;
+    const payKinds = ['authorize', 'capture', 'void', 'refund', 'manual_refund', 'cancel'];
+    if (payKinds.includes(op.kind) || (op.kind === 'ticket' && op.detail.stage === 'capture'))
+      return this.#payments.reconcile(job, op);
+    const b = await findBooking(db, op.booking_id);
+    if (!b?.supplier_order_ref) {
+      await failOp(db, clock, op.id, 'abandoned: no supplier order');
+      return;
+    }
+    const giveUp = job.attempts >= TICKET_RECONCILE_ATTEMPTS;
+    if (op.kind === 'ticket') {
+      const probe = await this.#probeIssued(b).catch(() => null);
+      if (probe?.issued) {
+        await db.transaction().execute(async (trx) => {
+          const now = clock.now();
+          const fresh = (await findBooking(trx, b.id, { forUpdate: true })) as BookingRow;
+          const bags = bookedBags(fresh);
+          if (canTransition(fresh.status, 'ticket_issued'))
+            await transition(trx, fresh, 'ticket_issued', now, {
+              ticket_raw_status: probe.raw_status,
+              ...(bags.length > 0 ? { offer: json({ ...fresh.offer, booked_bags: bagsIssued(bags) }) } : {}),
+            });
+          await saveTickets(trx, b.id, probe.tickets, now);
+          await writeAudit(trx, null, {
+            entity: 'booking',
+            entityId: b.id,
+            action: 'ticketed',
+            reason: `reconciled: tickets found at the supplier (${op.outcome ?? 'outcome unknown'})`,
+            changes: { raw_status: probe.raw_status },
+            companyId: b.company_id,
+          });
+          await settleOp(trx, op.id, 'done', now, { outcome: `reconciled: ${probe.raw_status}` });
+        });
+        return;
+      }
+      if (!giveUp)
+        throw new Error(
+          `ticketing still unconfirmed at the supplier (${probe?.raw_status ?? 'unreachable'})`,
+        );
+      await db.transaction().execute(async (trx) => {
+        await writeAudit(trx, null, {
+          entity: 'booking',
+          entityId: b.id,
+          action: 'ticketing_unconfirmed',
+          reason: `no tickets at the supplier after ${job.attempts} looks (${op.outcome ?? 'request died'})`,
+          changes: { op_id: op.id },
+          companyId: b.company_id,
+        });
+        await settleOp(trx, op.id, 'failed', clock.now(), {
+          outcome: 'reconciled: no tickets at the supplier',
+        });
+      });
+      return;
+    }
+    if (op.kind === 'ticket_void' || op.kind === 'ticket_refund') {
+      const docs = await this.#documents(b).catch(() => [] as TicketDocument[]);
+      const event = settledBy(docs);
+      if (event || giveUp) {
+        if (event) await this.#followTickets(null, b, { docs, cause: `reconciled ${op.kind}` });
+        await settleOp(db, op.id, event ? 'done' : 'failed', clock.now(), {
+          outcome: event ? `reconciled: ${event}` : 'reconciled: tickets unchanged',
+        });
+        return;
+      }
+      throw new Error(`${op.kind} still unconfirmed at the supplier`);
+    }
+    await failOp(db, clock, op.id, `abandoned: the ${op.kind} request ended without settling`);
   }
 
   /** Async issuance (Placed, then Ticketed): reading the status also completes the booking when issued. */
@@ -262,12 +458,51 @@ export class TicketingService {
       };
     }
     const supplier = flightSupplierOf(this.#d.suppliers, b.supplier);
+    const raise = confirm && action !== 'reissue';
+    // A confirmed void or refund moves the tickets: one at a time per booking, written ahead.
+    const op = raise
+      ? (
+          await beginOp({
+            db: this.#d.db,
+            clock: this.#d.clock,
+            bookingId: b.id,
+            kind: action === 'void' ? 'ticket_void' : 'ticket_refund',
+            key: `bk${b.id}:ticket-${action}:${idemKey(ctx)}`,
+            requestId: ctx.requestId,
+            check: async (_trx, fresh) => {
+              if (!fresh.supplier_order_ref || !['ticketed', 'confirmed', 'paid'].includes(fresh.status))
+                throw badRequest(
+                  'not_ticketed',
+                  `A booking in status ${fresh.status} has no ticket to ${action}.`,
+                );
+              return null;
+            },
+          })
+        ).op
+      : null;
     let r: Awaited<ReturnType<typeof supplier.ticketAction>>;
     try {
-      r = await supplier.ticketAction(b.supplier_order_ref, action, confirm && action !== 'reissue', note, {
+      r = await supplier.ticketAction(b.supplier_order_ref, action, raise, note, {
         signal: ctx.signal,
       });
     } catch (err) {
+      if (op && isAmbiguous(err)) {
+        await this.#d.db
+          .transaction()
+          .execute((trx) =>
+            markPending(trx, this.#d.clock, op.id, `${action}: ${err.supplierCode ?? err.kind}`),
+          );
+        return {
+          booking_id: b.id,
+          action,
+          confirmed: true,
+          permitted: true,
+          determination: 'pending_confirmation',
+          message: `The supplier did not confirm the ${action} (its answer was lost). It is being settled with the supplier; the booking follows the ticket document once it shows the ${action}. Do not raise it again.`,
+          booking_status: b.status,
+        };
+      }
+      if (op) await failOp(this.#d.db, this.#d.clock, op.id, `${action}: ${(err as Error).message}`);
       return supplierFailure(err, { failed: 'ticket_action_failed', unsupported: 501 });
     }
     let status = b.status;
@@ -282,6 +517,10 @@ export class TicketingService {
             : undefined,
       });
     }
+    if (op)
+      await settleOp(this.#d.db, op.id, 'done', this.#d.clock.now(), {
+        outcome: `${r.determination}${r.confirmed && r.permitted ? '' : ' (not raised)'}`,
+      });
     const { action: _a, ...rest } = r;
     return { booking_id: b.id, action, ...rest, booking_status: status };
   }
@@ -409,8 +648,17 @@ export class TicketingService {
 /** The handler of the follow-up queue (follow-up.ts); wired next to the booking jobs. */
 export function ticketingJobHandlers(d: BookingDeps): Record<string, JobHandler> {
   const t = new TicketingService(d, new PaymentService(d));
-  return { [TICKET_FOLLOW_UP_QUEUE]: (job) => t.followUp(job) };
+  return {
+    [TICKET_FOLLOW_UP_QUEUE]: (job) => t.followUp(job),
+    [MONEY_RECONCILE_QUEUE]: (job) => t.reconcileMoney(job),
+  };
 }
+
+/** Looks at the supplier (with the runner's backoff) before an unconfirmed ticketing is given up. */
+const TICKET_RECONCILE_ATTEMPTS = 8;
+
+export const TICKETING_PENDING_MESSAGE =
+  'The supplier (or the payment provider) did not confirm the outcome: its answer was lost or timed out. Nothing is done twice: the outcome is being settled with the supplier and the booking moves to ticketed once tickets are found. Read the booking or ticket/document; do not retry with a new Idempotency-Key.';
 
 /** Servicing states a request leaves the consolidator's hands in without moving the tickets. */
 const SERVICING_PENDING: readonly string[] = ['Requested', 'InProcess', 'Completed'];

@@ -124,6 +124,16 @@ export class StripeAdapter implements PaymentProvider {
     );
   }
 
+  /** Search by metadata `intent_ref` (write-ahead reference of an authorization). */
+  findByReference(ref: string, opts: CallOptions = {}): Promise<ProviderPayment | null> {
+    if (!/^[\w-]{1,100}$/.test(ref)) throw new Error('invalid payment reference');
+    return this.call(false, opts, async () => {
+      const found = await this.stripe.paymentIntents.search({ query: `metadata['intent_ref']:'${ref}'` });
+      const pi = found.data[0];
+      return pi ? toProviderPayment(pi) : null;
+    });
+  }
+
   private async call<T>(effect: boolean, opts: CallOptions, fn: () => Promise<T>): Promise<T> {
     try {
       return await withSignal(opts.signal, fn);

@@ -1,0 +1,257 @@
+/**
+ * Intent rows of money and ticket-state operations (migration 0060, `booking_money_ops`).
+ *
+ * Every operation that moves money or changes a booking's payment or ticket state runs in three steps:
+ * 1. `beginOp`: one short transaction locks the booking row (`SELECT … FOR UPDATE`), refuses a booking with
+ *    an operation already in flight (409 `operation_in_progress`), runs the operation's own checks on the
+ *    locked row (its 400s), and commits the intent row (`requested`) with its deterministic `reference`
+ *    (the provider's Idempotency-Key) and a `money.reconcile` job due after `RECONCILE_FIRST_DELAY_MS`.
+ * 2. The provider or supplier call, outside any transaction (PGlite is one connection; see its dialect).
+ * 3. `settleOp` in the transaction that records the outcome (`done` / `failed`), or `markPending` when the
+ *    outcome is unknown: the job is re-armed to run at once and settles it by asking the provider.
+ * A crash between 1 and 3 leaves the row `requested` and its job due: the job settles it the same way.
+ * The partial unique index `booking_money_ops_one_in_flight` backs the lock: one in-flight op per booking.
+ */
+import { createHash } from 'node:crypto';
+import type { Clock } from '../../internal/clock.ts';
+import { enqueue } from '../../jobs/runner.ts';
+import { conflict, HttpError } from '../../kernel/errors.ts';
+import type { Db } from '../../storage/schema.ts';
+import { json } from '../../storage/schema.ts';
+import { type BookingRow, findBooking } from '../booking/store.ts';
+
+export const MONEY_RECONCILE_QUEUE = 'money.reconcile';
+/** The job's first look, when the request itself may still be settling the op (longer than its calls). */
+export const RECONCILE_FIRST_DELAY_MS = 120_000;
+/** An op answered pending is looked at again this soon (then the runner's backoff). */
+export const RECONCILE_PENDING_DELAY_MS = 2_000;
+export const RECONCILE_MAX_ATTEMPTS = 20;
+
+export type OpKind =
+  | 'authorize'
+  | 'capture'
+  | 'void'
+  | 'refund'
+  | 'manual_refund'
+  | 'ticket'
+  | 'ticket_void'
+  | 'ticket_refund'
+  | 'seats_issue'
+  | 'ancillary_purchase'
+  | 'emd'
+  | 'cancel';
+
+export type OpStatus = 'requested' | 'pending' | 'done' | 'failed';
+
+export interface MoneyOp {
+  id: number;
+  booking_id: number;
+  kind: OpKind;
+  status: OpStatus;
+  reference: string;
+  payment_id: number | null;
+  detail: Record<string, unknown>;
+  request_id: string | null;
+  outcome: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+interface MoneyOpsTable {
+  id: import('kysely').Generated<number>;
+  booking_id: number;
+  kind: string;
+  status: string;
+  reference: string;
+  payment_id: number | null;
+  detail: import('kysely').ColumnType<Record<string, unknown>, string | undefined, string>;
+  request_id: string | null;
+  outcome: string | null;
+  created_at: import('kysely').ColumnType<Date, Date | undefined, Date>;
+  updated_at: import('kysely').ColumnType<Date, Date | undefined, Date>;
+}
+
+export const opsDb = (db: Db) =>
+  db.withTables<{ booking_money_ops: MoneyOpsTable }>() as unknown as import('kysely').Kysely<{
+    booking_money_ops: MoneyOpsTable;
+  }>;
+
+const toOp = (r: Record<string, unknown>): MoneyOp => ({
+  ...(r as unknown as MoneyOp),
+  id: Number(r.id),
+  booking_id: Number(r.booking_id),
+  payment_id: r.payment_id === null ? null : Number(r.payment_id),
+  detail: (typeof r.detail === 'string' ? JSON.parse(r.detail) : r.detail) as Record<string, unknown>,
+  created_at: new Date(r.created_at as string),
+  updated_at: new Date(r.updated_at as string),
+});
+
+/** A provider reference short enough for metadata and search queries, derived from the full key. */
+export const referenceOf = (key: string) =>
+  `mo_${createHash('sha256').update(key).digest('hex').slice(0, 32)}`;
+
+export const IN_PROGRESS = 'operation_in_progress';
+
+const inProgress = (kind: string) =>
+  conflict(
+    IN_PROGRESS,
+    `Another money or ticketing operation (${kind}) on this booking is in flight; retry once it has settled.`,
+  );
+
+export async function inFlightOp(db: Db, bookingId: number): Promise<MoneyOp | undefined> {
+  const r = await opsDb(db)
+    .selectFrom('booking_money_ops')
+    .selectAll()
+    .where('booking_id', '=', bookingId)
+    .where('status', 'in', ['requested', 'pending'])
+    .executeTakeFirst();
+  return r ? toOp(r as never) : undefined;
+}
+
+export async function findOp(db: Db, id: number, forUpdate = false): Promise<MoneyOp | undefined> {
+  let q = opsDb(db).selectFrom('booking_money_ops').selectAll().where('id', '=', id);
+  if (forUpdate) q = q.forUpdate();
+  const r = await q.executeTakeFirst();
+  return r ? toOp(r as never) : undefined;
+}
+
+const isUniqueViolation = (err: unknown) => (err as { code?: string })?.code === '23505';
+
+export interface BeginOptions<T> {
+  db: Db;
+  clock: Clock;
+  bookingId: number;
+  kind: OpKind;
+  /** The provider's Idempotency-Key (or the supplier reference) this op carries. */
+  key: string;
+  requestId?: string | null;
+  /** The operation's checks on the locked booking; throws its 400s; may write in `trx` (e.g. a PENDING payment). */
+  check: (trx: Db, b: BookingRow) => Promise<T>;
+  /** What the op row records besides (payment id, amounts...). */
+  detail?: (r: T) => { payment_id?: number | null; detail?: Record<string, unknown> };
+}
+
+/**
+ * Step 1: locks the booking, refuses a concurrent op (409), runs `check` under the lock and commits the
+ * intent row with its reconciliation job. Returns the op and the check's result.
+ */
+export async function beginOp<T>(
+  o: BeginOptions<T>,
+): Promise<{ op: MoneyOp; booking: BookingRow; result: T }> {
+  try {
+    return await o.db.transaction().execute(async (trx) => {
+      const b = await findBooking(trx, o.bookingId, { forUpdate: true });
+      if (!b) throw new HttpError(404, 'booking_not_found', 'Booking not found.');
+      const busy = await inFlightOp(trx, b.id);
+      if (busy) throw inProgress(busy.kind);
+      const result = await o.check(trx, b);
+      const extra = o.detail?.(result) ?? {};
+      const now = o.clock.now();
+      const row = await opsDb(trx)
+        .insertInto('booking_money_ops')
+        .values({
+          booking_id: b.id,
+          kind: o.kind,
+          status: 'requested',
+          reference: o.key,
+          payment_id: extra.payment_id ?? null,
+          detail: json(extra.detail ?? {}),
+          request_id: o.requestId ?? null,
+          outcome: null,
+          created_at: now,
+          updated_at: now,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      const op = toOp(row as never);
+      await enqueue(
+        trx,
+        MONEY_RECONCILE_QUEUE,
+        { op_id: op.id, booking_id: b.id, kind: o.kind },
+        {
+          dedupeKey: `${MONEY_RECONCILE_QUEUE}:${op.id}`,
+          runAt: new Date(now.getTime() + RECONCILE_FIRST_DELAY_MS),
+          maxAttempts: RECONCILE_MAX_ATTEMPTS,
+        },
+        o.clock,
+      );
+      return { op, booking: b, result };
+    });
+  } catch (err) {
+    // Two transactions that passed the lock at once (only possible without it): the index decides.
+    if (isUniqueViolation(err)) throw inProgress(o.kind);
+    throw err;
+  }
+}
+
+/** Step 3: the op's outcome, in the transaction that records it. A settled op is left alone. */
+export async function settleOp(
+  trx: Db,
+  opId: number,
+  status: 'done' | 'failed',
+  now: Date,
+  patch: { outcome?: string; payment_id?: number | null; detail?: Record<string, unknown> } = {},
+): Promise<boolean> {
+  const r = await opsDb(trx)
+    .updateTable('booking_money_ops')
+    .set({
+      status,
+      updated_at: now,
+      ...(patch.outcome !== undefined ? { outcome: patch.outcome } : {}),
+      ...(patch.payment_id !== undefined ? { payment_id: patch.payment_id } : {}),
+      ...(patch.detail !== undefined ? { detail: json(patch.detail) } : {}),
+    })
+    .where('id', '=', opId)
+    .where('status', 'in', ['requested', 'pending'])
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+/** The outcome is unknown: the op stays in flight as `pending` and its job runs at once. */
+export async function markPending(
+  trx: Db,
+  clock: Clock,
+  opId: number,
+  reason: string,
+  detail?: Record<string, unknown>,
+): Promise<void> {
+  const now = clock.now();
+  await opsDb(trx)
+    .updateTable('booking_money_ops')
+    .set({
+      status: 'pending',
+      outcome: reason.slice(0, 500),
+      updated_at: now,
+      ...(detail ? { detail: json(detail) } : {}),
+    })
+    .where('id', '=', opId)
+    .where('status', 'in', ['requested', 'pending'])
+    .execute();
+  await trx
+    .updateTable('jobs')
+    .set({
+      status: 'queued',
+      run_at: new Date(now.getTime() + RECONCILE_PENDING_DELAY_MS),
+      locked_at: null,
+      locked_by: null,
+      updated_at: now,
+    })
+    .where('dedupe_key', '=', `${MONEY_RECONCILE_QUEUE}:${opId}`)
+    .where('status', '=', 'queued')
+    .execute();
+}
+
+/** Ends an op that could not start (a refusal after the intent row, e.g. the provider said no at once). */
+export async function failOp(db: Db, clock: Clock, opId: number, outcome: string): Promise<void> {
+  await settleOp(db, opId, 'failed', clock.now(), { outcome: outcome.slice(0, 500) });
+}
+
+export async function opsOf(db: Db, bookingId: number): Promise<MoneyOp[]> {
+  const rows = await opsDb(db)
+    .selectFrom('booking_money_ops')
+    .selectAll()
+    .where('booking_id', '=', bookingId)
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => toOp(r as never));
+}

@@ -1,0 +1,299 @@
+/**
+ * (Copied from test/booking/harness.ts with two changes: the Stripe adapter answers within `stripeTimeoutMs`
+ * without retries, so a hanging provider is a fast test; the job runner knows the money and ticketing queues.)
+ * A booking test world: the sandbox emulators over real HTTP, an app on a database that can be closed
+ * and reopened (PGlite in a temp directory), dispatch without a socket, and offers seeded the way the
+ * search engine stores them.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import { type MockServers, startMockServers } from '../../../mock-server/src/index.ts';
+import { type App, createApp } from '../../src/app.ts';
+import type { AccountsDeps } from '../../src/domains/admin/deps.ts';
+import { adminPaymentRoutes } from '../../src/domains/admin/payments.ts';
+import {
+  type BookingSuppliers,
+  bookingJobHandlers,
+  bookingRoutes,
+  sandboxBookingSuppliers,
+} from '../../src/domains/booking/routes.ts';
+import { ticketingJobHandlers } from '../../src/domains/ticketing/service.ts';
+import { ManualClock } from '../../src/internal/clock.ts';
+import { type Config, loadConfig } from '../../src/internal/config.ts';
+import { JobRunner } from '../../src/jobs/runner.ts';
+import type { Role } from '../../src/kernel/types.ts';
+import { MemoryMailer } from '../../src/mail/mailer.ts';
+import { searchDb } from '../../src/search/tables.ts';
+import { flightVertical } from '../../src/search/verticals.ts';
+import { type Database, openDatabase } from '../../src/storage/database.ts';
+import type {
+  Currency,
+  FlightSearchLeg,
+  FlightSearchQuery,
+  FlightSupplierName,
+  SupplierFlightOffer,
+} from '../../src/suppliers/ports.ts';
+import { StripeAdapter } from '../../src/suppliers/stripe/index.ts';
+import { realContract } from '../helpers/contract.ts';
+
+process.env.PASSWORD_SCRYPT_N ??= '1024';
+
+export interface Res<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export interface World {
+  app: App;
+  database: Database;
+  mailer: MemoryMailer;
+  clock: ManualClock;
+  mocks: MockServers;
+  suppliers: BookingSuppliers;
+  runner: JobRunner;
+  req<T = any>(
+    method: string,
+    path: string,
+    o?: { token?: string; body?: unknown; key?: string },
+  ): Promise<Res<T>>;
+  company(): Promise<number>;
+  user(o?: { role?: Role; companyId?: number | null }): Promise<{ id: string; token: string }>;
+  /** Seeds a search with the supplier's offers for `caller`; returns the stored offer ids and offers. */
+  seedOffers(
+    supplier: FlightSupplierName,
+    caller: { userId: string; companyId: number | null },
+    q?: Partial<FlightSearchQuery>,
+  ): Promise<{ offer_id: string; offer: SupplierFlightOffer }[]>;
+  /** Closes the app and its database, keeping the data directory (a server restart). */
+  restart(): Promise<World>;
+  close(): Promise<void>;
+}
+
+let seq = 0;
+const config: Config = loadConfig({
+  SUPPLIERS: 'sandbox',
+  PUBLIC_BASE_URL: 'http://travel.test',
+  AUTH_STATUS_CACHE_MS: '0',
+});
+
+/** Each supplier's sandbox route and currency for `seedOffers`. */
+export const SANDBOX_ROUTES: Record<FlightSupplierName, { leg: FlightSearchLeg; currency: Currency }> = {
+  duffel: { leg: { origin: 'LHR', destination: 'BCN', departureDate: '2026-12-20' }, currency: 'GBP' },
+  amadeus: { leg: { origin: 'LHR', destination: 'DXB', departureDate: '2026-12-20' }, currency: 'EUR' },
+  mystifly: { leg: { origin: 'DAC', destination: 'LHR', departureDate: '2026-12-20' }, currency: 'USD' },
+};
+
+/** A one-adult economy search on the supplier's sandbox route, with `q` on top. */
+export function sandboxQuery(
+  supplier: FlightSupplierName,
+  q: Partial<FlightSearchQuery> = {},
+): FlightSearchQuery {
+  const route = SANDBOX_ROUTES[supplier];
+  return {
+    legs: [route.leg],
+    journeyType: 'OneWay',
+    adults: 1,
+    children: 0,
+    infants: 0,
+    childAges: [],
+    cabinClass: 'Economy',
+    currency: route.currency,
+    maxResults: 50,
+    ...q,
+  };
+}
+
+/** An offer of a seeded search that every booking operation can work on, per supplier. */
+export function pickBookable<T extends { offer: SupplierFlightOffer }>(
+  supplier: FlightSupplierName,
+  offers: T[],
+): T | undefined {
+  // Duffel: W6 sells no services and low-cost content cannot be held; Mystifly: LCC tickets are not IATA.
+  if (supplier === 'duffel') return offers.find((o) => !o.offer.lcc && o.offer.validating_carrier !== 'W6');
+  return offers.find((o) => !o.offer.lcc);
+}
+
+export async function startMocks(): Promise<MockServers> {
+  return startMockServers({
+    suppliers: ['amadeus', 'duffel', 'mystifly', 'stripe'],
+    options: { latencyMs: 0, seed: 11 },
+  });
+}
+
+export async function createWorld(
+  mocks: MockServers,
+  dataDir = mkdtempSync(join(tmpdir(), 'money-')),
+  stripeFetch?: typeof fetch,
+): Promise<World> {
+  const database = await openDatabase({ dataDir });
+  const mailer = new MemoryMailer();
+  const clock = new ManualClock(new Date());
+  const base = sandboxBookingSuppliers({
+    amadeus: mocks.urls.amadeus,
+    duffel: mocks.urls.duffel,
+    mystifly: mocks.urls.mystifly,
+    stripe: mocks.urls.stripe as string,
+  });
+  const stripe = new StripeAdapter({
+    baseUrl: mocks.urls.stripe as string,
+    secretKey: 'sk_test_sandbox',
+    timeoutMs: 400,
+    maxNetworkRetries: 0,
+    ...(stripeFetch ? { fetch: stripeFetch } : {}),
+  });
+  const suppliers: BookingSuppliers = { flight: base.flight, payments: () => stripe };
+  const deps = { db: database.db, clock, mailer, suppliers };
+  const app = createApp({
+    config,
+    database,
+    mailer,
+    clock,
+    contract: realContract(),
+    logger: pino({ level: process.env.TEST_LOG_LEVEL || 'silent' }),
+    routes: () => ({
+      ...bookingRoutes(deps),
+      ...adminPaymentRoutes(deps as unknown as AccountsDeps),
+    }),
+  });
+  const runner = new JobRunner({
+    db: database.db,
+    handlers: { ...bookingJobHandlers(deps), ...ticketingJobHandlers(deps) },
+    clock,
+    backoffBaseMs: 1000,
+  });
+
+  const req: World['req'] = async (method, path, o = {}) => {
+    const headers: Record<string, string> = {};
+    if (method === 'POST' || method === 'PATCH') headers['content-type'] = 'application/json';
+    if (o.token) headers.authorization = `Bearer ${o.token}`;
+    if (o.key) headers['idempotency-key'] = o.key;
+    const body = method === 'POST' || method === 'PATCH' ? JSON.stringify(o.body ?? {}) : undefined;
+    const res = await app.handle(new Request(`http://travel.test${path}`, { method, headers, body }), {});
+    const text = await res.text();
+    return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+  };
+
+  const company = async () => {
+    const code = `MO${++seq}${Date.now() % 100000}`;
+    const row = await database.db
+      .insertInto('companies')
+      .values({
+        company_name: `Company ${code}`,
+        company_code: code,
+        contact_email: `ops@${code.toLowerCase()}.test`,
+        settings: '{}',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  };
+
+  const user: World['user'] = async (u = {}) => {
+    const id = `u-mo-${++seq}-${Math.random().toString(36).slice(2, 8)}`;
+    const role = u.role ?? 'company_staff';
+    await database.db
+      .insertInto('users')
+      .values({
+        id,
+        email: `${id}@example.test`,
+        password_hash: 'x',
+        full_name: 'Test User',
+        role,
+        status: 'active',
+        company_id: u.companyId ?? null,
+        email_verified_at: clock.now(),
+      })
+      .execute();
+    const token = await app.services.tokens.signAccess({
+      userId: id,
+      email: `${id}@example.test`,
+      role,
+      companyId: u.companyId ?? null,
+    });
+    return { id, token };
+  };
+
+  const seedOffers: World['seedOffers'] = async (name, caller, q = {}) => {
+    const supplier = suppliers.flight(name);
+    if (!supplier) throw new Error(`no ${name}`);
+    const query = sandboxQuery(name, q);
+    const offers = await supplier.search(query);
+    const searchId = `fs_test${++seq}`;
+    const sdb = searchDb(database.db);
+    const expires = new Date(clock.now().getTime() + 900_000);
+    await sdb
+      .insertInto('search_sessions')
+      .values({
+        id: searchId,
+        vertical: 'flight',
+        status: 'completed',
+        user_id: caller.userId,
+        company_id: caller.companyId,
+        request: '{}',
+        suppliers: JSON.stringify([name]),
+        created_at: clock.now(),
+        expires_at: expires,
+      })
+      .execute();
+    const out: { offer_id: string; offer: SupplierFlightOffer }[] = [];
+    for (const [i, o] of offers.entries()) {
+      const offerId = `of_t${seq}_${i}`;
+      const p = flightVertical.present(o, { offerId, searchId, rules: [], companyId: caller.companyId });
+      await sdb
+        .insertInto('search_offers')
+        .values({
+          offer_id: offerId,
+          search_id: searchId,
+          supplier: name,
+          position: i,
+          offer: JSON.stringify(p.offer),
+          supplier_ref: JSON.stringify(p.supplierRef ?? null),
+          total_minor: p.totalMinor,
+          expires_at: expires,
+        })
+        .execute();
+      out.push({ offer_id: offerId, offer: o });
+    }
+    return out;
+  };
+
+  const close = async () => {
+    await runner.stop();
+    await database.close();
+  };
+  return {
+    app,
+    database,
+    mailer,
+    clock,
+    mocks,
+    suppliers,
+    runner,
+    req,
+    company,
+    user,
+    seedOffers,
+    close,
+    restart: async () => {
+      await close();
+      return createWorld(mocks, dataDir, stripeFetch);
+    },
+  };
+}
+
+export const passenger = (last = 'RAHMAN', extra: Record<string, unknown> = {}) => ({
+  type: 'ADT',
+  title: 'MS',
+  first_name: 'Ayesha',
+  last_name: last,
+  gender: 'F',
+  date_of_birth: '1990-04-02',
+  nationality: 'GB',
+  document: { type: 'passport', number: 'A1234567', expiry: '2031-01-01', issuing_country: 'GB' },
+  ...extra,
+});
+
+export const contact = { email: 'ayesha@example.test', phone: '+447700900123' };
