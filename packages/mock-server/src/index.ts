@@ -97,6 +97,8 @@ export interface MockServers {
   /** `http://127.0.0.1:port` per started supplier (no trailing slash). */
   urls: Partial<Record<MockSupplier, string>>;
   states: MockStates;
+  /** Requests each emulator has received so far (any path, any answer), e.g. to prove one got none. */
+  requests(): Partial<Record<MockSupplier, number>>;
   /** Stops every server, dropping open connections. */
   close: () => Promise<void>;
 }
@@ -109,6 +111,7 @@ export async function startMockServers(opts: StartMockServersOptions = {}): Prom
   const urls: Partial<Record<MockSupplier, string>> = {};
   const states: Record<string, unknown> = {};
   const served: ServedHandlers[] = [];
+  const counts: Partial<Record<MockSupplier, number>> = {};
   try {
     for (const [index, supplier] of MOCK_SUPPLIERS.entries()) {
       if (!wanted.includes(supplier)) continue;
@@ -121,6 +124,10 @@ export async function startMockServers(opts: StartMockServersOptions = {}): Prom
         notFound,
       });
       served.push(server);
+      counts[supplier] = 0;
+      server.server.on('request', () => {
+        counts[supplier] = (counts[supplier] ?? 0) + 1;
+      });
       const made = create({ ...opts.options, baseUrl: server.url });
       handlers.push(...made.handlers);
       urls[supplier] = server.url;
@@ -133,6 +140,7 @@ export async function startMockServers(opts: StartMockServersOptions = {}): Prom
   return {
     urls,
     states: states as MockStates,
+    requests: () => ({ ...counts }),
     close: async () => {
       await Promise.all(served.map((s) => s.close()));
     },

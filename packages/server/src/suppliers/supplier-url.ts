@@ -77,8 +77,10 @@ export function supplierUrl(supplier: SupplierName, base: string, path: string):
   const pathname = q === -1 ? path : path.slice(0, q);
   if (path.includes('#')) refuse(supplier, 'a fragment in the path');
   if (pathname.startsWith('//')) refuse(supplier, 'a network-path reference');
-  // `host:18299/x` or `https:evil` would parse as a scheme, not as a path.
-  if (!pathname.startsWith('/') && /^[^/]*:/.test(pathname)) refuse(supplier, 'a scheme in the path');
+  // `host:18299/x` or `https:evil` would parse as a scheme, not as a path; `.attacker.example/x` is what
+  // would extend the host when concatenated. A relative path starts with a plain name (`air/orders`).
+  if (!pathname.startsWith('/') && (/^[^/]*:/.test(pathname) || !/^[A-Za-z0-9_]/.test(pathname)))
+    refuse(supplier, 'not a path on the supplier');
   checkPath(supplier, pathname);
   const joined = pathname.startsWith('/') ? `${prefix.slice(0, -1)}${path}` : `${prefix}${path}`;
   let url: URL;

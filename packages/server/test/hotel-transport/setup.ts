@@ -2,7 +2,7 @@
  * The app with the hotel and transport domains mounted on the real contract, the sandbox suppliers on
  * loopback emulators, and a job runner on the test clock (tests call `runOnce`, never sleep).
  */
-import { startMockServers } from '@travel/mock-server';
+import { type MockServers, startMockServers } from '@travel/mock-server';
 import { adminHotelRoutes } from '../../src/domains/hotel/admin-routes.ts';
 import { companyHotelRoutes } from '../../src/domains/hotel/company-routes.ts';
 import { customerHotelRoutes } from '../../src/domains/hotel/customer-routes.ts';
@@ -22,13 +22,15 @@ export interface World {
   t: TestApp;
   registry: SupplierRegistry;
   jobs: JobRunner;
+  /** The emulators (their request counters prove a refused reference reached no supplier). */
+  mocks: MockServers;
   close(): Promise<void>;
 }
 
 export async function world(): Promise<World> {
   const mocks = await startMockServers({
     options: { latencyMs: 0, seed: 1 },
-    suppliers: ['amadeus', 'duffel', 'hotelbeds', 'hotelbeds-transfers'],
+    suppliers: ['amadeus', 'duffel', 'mystifly', 'hotelbeds', 'hotelbeds-transfers'],
   });
   let registry: SupplierRegistry | undefined;
   // The registry needs the app's database, which exists only once the app does: resolve lazily.
@@ -70,6 +72,7 @@ export async function world(): Promise<World> {
     t,
     registry,
     jobs,
+    mocks,
     async close() {
       await t.close();
       await mocks.close();
