@@ -62,6 +62,8 @@ Conventions:
 - Another tenant’s resource answers exactly like a missing one (404).
 - \`Idempotency-Key\`: required where \`x-idempotency: required\`, honoured on every other POST/PATCH (\`x-idempotency: optional\`). Same key → original result; same key + different body → 422 \`idempotency_key_reused\`; same key while running → 409 \`idempotency_in_progress\`.
 - 429 carries \`Retry-After\`.
+- HTTP: \`HEAD\` is answered wherever \`GET\` is (same headers, no body); \`OPTIONS\` on any path answers 204 with \`Allow\` (and the CORS preflight for an allowed origin, \`CORS_ORIGINS\`); any other method a path does not list answers 405 \`method_not_allowed\` with \`Allow\`. Request headers over 16 KiB answer 431 \`request_header_fields_too_large\`; a request that is not valid HTTP/1.1 answers 400 \`malformed_request\` and the connection is closed. A body over the limit answers 413 and the rest of it is read and dropped (up to 4 MiB) or the connection is closed (\`Connection: close\`).
+- Every response carries \`X-Content-Type-Options: nosniff\` and, unless stated otherwise, \`Cache-Control: no-store\` (responses carry the caller’s data or tokens).
 - Searches are asynchronous; expired searches answer 410, unknown ones 404.
 
 Extensions: \`x-roles\` (roles allowed), \`x-tenant\` (scoped to the caller’s company), \`x-idempotency\`, \`x-sse\` (text/event-stream), \`x-rate-limited\`, \`x-error-codes\`, \`x-addition\` (not in the spec; documented addition).`;
@@ -155,12 +157,6 @@ export function buildDocument(): Json {
           scheme: 'bearer',
           bearerFormat: 'JWT',
           description: 'Access token from POST /api/v1/auth/login: `Authorization: Bearer <access_token>`.',
-        },
-        apiKeyAuth: {
-          type: 'apiKey',
-          in: 'header',
-          name: 'X-API-Key',
-          description: 'Server-to-server agency integrations (createPnr only).',
         },
       },
       schemas,

@@ -93,7 +93,6 @@ function resolve(node: Json): Json {
 }
 const params = (o: Op): Json[] => (o.op.parameters ?? []) as Json[];
 const idemHeader = (o: Op) => params(o).find((p) => p.in === 'header' && p.name === 'Idempotency-Key');
-const takesInput = (o: Op) => params(o).length > 0 || o.op.requestBody !== undefined;
 
 describe('operations', () => {
   it('contract/endpoints.txt has the 173 operations of the spec', () => {
@@ -182,8 +181,6 @@ describe('security and roles', () => {
   it('guard none has security []; everything else bearerAuth', () => {
     for (const o of ops) {
       if (PUBLIC.has(o.key)) expect(o.op.security, o.key).toEqual([]);
-      else if (o.key === 'POST /api/v1/bookings/createPnr')
-        expect(o.op.security).toEqual([{ bearerAuth: [] }, { apiKeyAuth: [] }]);
       else expect(o.op.security, o.key).toEqual([{ bearerAuth: [] }]);
     }
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({
@@ -191,11 +188,13 @@ describe('security and roles', () => {
       scheme: 'bearer',
       bearerFormat: 'JWT',
     });
-    expect(doc.components.securitySchemes.apiKeyAuth).toMatchObject({
-      type: 'apiKey',
-      in: 'header',
-      name: 'X-API-Key',
-    });
+  });
+
+  it('declares only security schemes the server implements (no X-API-Key until API keys exist)', () => {
+    expect(Object.keys(doc.components.securitySchemes)).toEqual(['bearerAuth']);
+    for (const o of ops)
+      for (const s of (o.op.security ?? []) as Json[])
+        for (const name of Object.keys(s)) expect(name, o.key).toBe('bearerAuth');
   });
 
   it('admin, company and customer operations carry x-roles and the right tenancy', () => {
@@ -293,13 +292,17 @@ describe('errors', () => {
     }
   });
 
-  it('422 on every operation that takes input; 415 and 413 on every POST and PATCH; 500 everywhere', () => {
+  it('422 and 431 on every operation; 415 and 413 on every POST and PATCH, 413 on DELETE; 500 everywhere', () => {
     for (const o of ops) {
-      if (takesInput(o)) expect(o.op.responses['422'], o.key).toBeDefined();
+      // The kernel checks every query parameter sent (a NUL anywhere is 422), and the transport refuses
+      // oversized headers (431) before routing: any operation can answer both.
+      expect(o.op.responses['422']?.['x-error-codes'], o.key).toContain('validation_error');
+      expect(o.op.responses['431']?.['x-error-codes'], o.key).toEqual(['request_header_fields_too_large']);
       if (o.method === 'post' || o.method === 'patch') {
         expect(o.op.responses['415'], o.key).toBeDefined();
         expect(o.op.responses['413'], o.key).toBeDefined();
       }
+      if (o.method === 'delete') expect(o.op.responses['413'], o.key).toBeDefined();
       expect(o.op.responses['500'], o.key).toBeDefined();
     }
   });

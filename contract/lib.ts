@@ -257,6 +257,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   415: 'The POST or PATCH body is not `application/json`.',
   422: 'Request validation error.',
   429: 'Rate limit exceeded; retry after `Retry-After` seconds.',
+  431: 'The request headers exceed the size limit (16 KiB in total); nothing was read or done.',
   500: 'Internal error; nothing was committed.',
   501: 'Not supported by the booking’s provider.',
   502: 'The supplier did not confirm or reject in time.',

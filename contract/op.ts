@@ -2,7 +2,7 @@
  * `op({...})`: one operation of the contract. It derives from a few facts (guard, roles, tenant, idem,
  * sse, rate limiting) everything that is the same across operations: security, `x-roles`, `x-tenant`,
  * `x-idempotency` with the `Idempotency-Key` header, and the common error responses (401, 403, 413, 415,
- * 422, 429, 500) with their stable codes.
+ * 422, 429, 431, 500) with their stable codes.
  */
 import {
   errorResponse,
@@ -35,8 +35,6 @@ export interface OpDef {
   rateLimited?: boolean;
   /** Not in the spec's endpoint list: a documented addition. */
   addition?: boolean;
-  /** Also accept the `apiKeyAuth` scheme (server-to-server). */
-  apiKey?: boolean;
   parameters?: Json[];
   /** Request body schema (JSON). */
   body?: Schema;
@@ -89,7 +87,6 @@ export function op(def: OpDef, tag: string): BuiltOp {
       false,
     );
   }
-  const takesInput = parameters.length > 0 || requestBody !== undefined;
 
   const responses: Record<string, Json> = { ...def.responses, ...(def.errors ?? {}) };
   const add = (status: number, codes: string[]) => {
@@ -115,21 +112,25 @@ export function op(def: OpDef, tag: string): BuiltOp {
     add(413, ['payload_too_large']);
     add(415, ['unsupported_media_type']);
   }
-  if (takesInput) {
+  // A DELETE may carry a body too, and the kernel reads it under the same limit.
+  if (def.method === 'delete') add(413, ['payload_too_large']);
+  // Every operation: the kernel checks every query parameter it is sent, declared or not (a NUL, a lone
+  // surrogate: `string_nul`, ...), so even an operation without parameters can answer 422.
+  {
     const codes = ['validation_error'];
     if (isWrite) codes.push('idempotency_key_reused');
     add(422, [...codes, ...(def.extraCodes?.[422] ?? [])]);
   }
   if (def.rateLimited) add(429, ['rate_limited']);
+  // Every operation: the transport refuses request headers over the size limit before routing.
+  add(431, ['request_header_fields_too_large']);
   add(500, ['internal_error']);
 
   const sorted: Record<string, Json> = {};
   for (const key of Object.keys(responses).sort()) sorted[key] = responses[key] as Json;
 
-  let security: Json[];
-  if (!authenticated) security = [];
-  else if (def.apiKey) security = [{ bearerAuth: [] }, { apiKeyAuth: [] }];
-  else security = [{ bearerAuth: [] }];
+  // Only schemes the server implements: API keys (`X-API-Key`) come back with their implementation.
+  const security: Json[] = authenticated ? [{ bearerAuth: [] }] : [];
 
   const operation: Json = {
     operationId: def.operationId,

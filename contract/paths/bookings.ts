@@ -82,9 +82,8 @@ const defs: OpDef[] = [
     operationId: 'createPnr',
     summary: 'Create a flight booking (PNR)',
     description:
-      'Books the offer. A repeat with the same Idempotency-Key returns the first result. 502 means booking pending confirmation: the supplier neither confirmed nor rejected; the body carries booking_id (status pending_pnr); reconciliation is queued. Poll GET /api/v1/bookings/{booking_id}; do NOT retry (a retry may create a duplicate reservation). Accepts a user bearer token or, for server-to-server agency integrations, an API key (`X-API-Key`).',
+      'Books the offer. A repeat with the same Idempotency-Key returns the first result. 502 means booking pending confirmation: the supplier neither confirmed nor rejected; the body carries booking_id (status pending_pnr); reconciliation is queued. Poll GET /api/v1/bookings/{booking_id}; do NOT retry (a retry may create a duplicate reservation).',
     auth: 'user',
-    apiKey: true,
     idem: true,
     body: ref('CreateBookingRequest'),
     responses: ok('FlightBooking', 'Booking created.'),

@@ -1,4 +1,4 @@
-import { bool, jsonResponse, queryParam, str } from '../lib.ts';
+import { bool, errorResponse, jsonResponse, queryParam, str } from '../lib.ts';
 import { type OpDef, surface } from '../op.ts';
 import { badRequest, ok } from './shared.ts';
 
@@ -8,13 +8,23 @@ const health = (path: string, operationId: string, alias: string): OpDef => ({
   operationId,
   summary: `Health check${alias}`,
   description:
-    'Aggregated availability of the cache and the document store (database). Four aliases answer identically. 200 when ok or degraded, 503 when down.',
+    'Aggregated availability of the cache and the document store (database). Four aliases answer identically (`/health/` and `/api/v1/health/` also without the trailing slash). 200 when ok or degraded, 503 when down.',
   auth: 'none',
   responses: {
     ...ok('Health', 'ok or degraded.'),
     503: jsonResponse('A required component is down.', { $ref: '#/components/schemas/Health' }),
   },
 });
+
+/** METRICS_TOKEN: when the operator sets it, the metrics endpoints need it as a Bearer token. */
+const metricsGuard = {
+  401: errorResponse(401, ['not_authenticated', 'invalid_token'], {
+    description:
+      'METRICS_TOKEN is set and the request does not send it as `Authorization: Bearer <METRICS_TOKEN>`.',
+  }),
+};
+const metricsNote =
+  ' When the server sets METRICS_TOKEN, send it as `Authorization: Bearer <METRICS_TOKEN>` (else 401).';
 
 const devOnly = 'Development use: enabled in sandbox mode only; elsewhere it answers 403 development_only.';
 
@@ -28,25 +38,30 @@ const defs: OpDef[] = [
     path: '/metrics/cache',
     operationId: 'getCacheMetrics',
     summary: 'Cache metrics',
+    description: metricsNote.trim(),
     auth: 'none',
     responses: ok('CacheMetrics', 'Cache metrics.'),
+    errors: metricsGuard,
   },
   {
     method: 'get',
     path: '/metrics/combined',
     operationId: 'getCombinedMetrics',
     summary: 'Combined metrics',
+    description: metricsNote.trim(),
     auth: 'none',
     responses: ok('CombinedMetrics', 'Cache, store, request and search metrics.'),
+    errors: metricsGuard,
   },
   {
     method: 'get',
     path: '/metrics/redis',
     operationId: 'getCacheStoreMetrics',
     summary: 'Cache-store metrics',
-    description: 'Metrics of the cache store (the spec’s “redis”; the store behind the cache).',
+    description: `Metrics of the cache store (the spec’s “redis”; the store behind the cache).${metricsNote}`,
     auth: 'none',
     responses: ok('CacheStoreMetrics', 'Cache-store metrics.'),
+    errors: metricsGuard,
   },
   {
     method: 'get',
@@ -126,8 +141,7 @@ const defs: OpDef[] = [
     path: '/metrics',
     operationId: 'getPrometheusMetrics',
     summary: 'Prometheus metrics',
-    description:
-      'Addition (not in the spec): Prometheus text exposition format (requests by operation and status, latencies, supplier calls, circuit states, active streams).',
+    description: `Addition (not in the spec): Prometheus text exposition format (requests by operation and status, latencies, supplier calls, circuit states, active streams).${metricsNote}`,
     auth: 'none',
     addition: true,
     responses: {
@@ -136,6 +150,7 @@ const defs: OpDef[] = [
         content: { 'text/plain; version=0.0.4': { schema: str() } },
       },
     },
+    errors: metricsGuard,
   },
 ];
 

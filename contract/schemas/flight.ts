@@ -275,8 +275,9 @@ export const schemas: Record<string, Json> = {
     ['rules'],
   ),
   // --- reference -----------------------------------------------------------------------------------
-  MatchType: strEnum(['exact_code', 'name', 'city', 'country', 'fuzzy', 'geo'], {
-    description: 'Why the suggestion matched.',
+  MatchType: strEnum(['exact_code', 'prefix', 'token', 'fuzzy'], {
+    description:
+      'Why the suggestion matched, best first: `exact_code` the query is its IATA or ICAO code; `prefix` every query word matches a word and the query begins its name, city or an alias; `token` every query word matches a word somewhere (exactly or as a prefix); `fuzzy` at least one word matched only within a small edit distance (a typo).',
   }),
   AirlineSuggestion: obj({
     id: int(),
@@ -304,7 +305,11 @@ export const schemas: Record<string, Json> = {
     match_type: ref('MatchType'),
     similarity_score: num({ minimum: 0, maximum: 1 }),
     distance_km: nullable(
-      num({ minimum: 0, description: 'Only for geographic searches (near_lat/near_lon).' }),
+      num({
+        minimum: 0,
+        description:
+          'Kilometres from near_lat/near_lon on geographic searches; always present, null otherwise.',
+      }),
     ),
   }),
   AirportSearchResponse: obj({

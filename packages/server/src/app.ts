@@ -12,7 +12,9 @@ import { TokenService } from './internal/tokens.ts';
 import type { OpenApiDoc } from './kernel/contract.ts';
 import { createKernel, type Kernel } from './kernel/kernel.ts';
 import { HttpMetrics } from './kernel/metrics.ts';
+import { corsPolicy } from './kernel/middleware/cors.ts';
 import { PrincipalStore } from './kernel/principal.ts';
+import type { ResponseViolation } from './kernel/response-validator.ts';
 import type { Routes } from './kernel/types.ts';
 import type { Mailer } from './mail/mailer.ts';
 import { RateLimitStore } from './rate-limit/rate-limit-store.ts';
@@ -27,6 +29,8 @@ export interface AppDeps {
   contract?: OpenApiDoc;
   clock?: Clock;
   logger?: PinoLogger;
+  /** Told of every response that breaks the contract (with RESPONSE_VALIDATION log or strict). */
+  onResponseViolation?: (v: ResponseViolation) => void;
   /** More domains' routes (operationId -> handler), merged over the kernel's own. */
   routes?: (shared: SharedServices) => Routes;
 }
@@ -129,6 +133,9 @@ export function createApp(deps: AppDeps): App {
     rateRules: { search: config.rateLimits.search, stream: config.rateLimits.stream },
     bodyLimitBytes: config.bodyLimitBytes,
     metrics,
+    cors: corsPolicy(config.corsOrigins),
+    responseValidation: config.responseValidation,
+    ...(deps.onResponseViolation ? { onResponseViolation: deps.onResponseViolation } : {}),
   });
   return { handle: kernel.handle, kernel, services: { ...shared, auth, metrics }, runMaintenance };
 }

@@ -24,7 +24,7 @@ describe('routing', () => {
   test('wrong method is 405 with Allow', async () => {
     const r = await t.request('DELETE', '/api/v1/test/widgets');
     expect(r.status).toBe(405);
-    expect(r.headers.get('allow')).toBe('GET, HEAD, POST');
+    expect(r.headers.get('allow')).toBe('GET, HEAD, OPTIONS, POST');
     expect(r.body.code).toBe('method_not_allowed');
   });
   test('an operation without a handler is 501 not_implemented', async () => {

@@ -1,11 +1,14 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { fixtureContract } from './fixtures/contract.ts';
+import type { OpenApiDoc } from '../src/kernel/contract.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
-import { expectMatchesContract } from './helpers/contract.ts';
+import { expectMatchesContract, realContract } from './helpers/contract.ts';
+
+// The real contract, so every response here is also checked by the kernel's response validator (strict).
+const contract = realContract() as OpenApiDoc;
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ contract });
 });
 afterAll(() => t.close());
 
@@ -18,7 +21,7 @@ describe('platform endpoints', () => {
       expect(r.body.status).toBe('ok');
       expect(r.body.components.database).toMatchObject({ status: 'ok', latency_ms: expect.any(Number) });
       expect(r.body.components.cache).toMatchObject({ status: 'ok', latency_ms: expect.any(Number) });
-      expectMatchesContract('getHealth', 200, r.body, fixtureContract);
+      expectMatchesContract('getHealth', 200, r.body);
     },
   );
 
@@ -50,6 +53,7 @@ describe('platform endpoints', () => {
 
   test('the dev conveniences are 403 outside sandbox mode', async () => {
     const live = await createTestApp({
+      contract,
       env: {
         SUPPLIERS: 'live',
         JWT_SECRET: 'x'.repeat(40),
@@ -58,8 +62,17 @@ describe('platform endpoints', () => {
       },
     });
     try {
-      expect((await live.request('POST', '/admin/cache/clear?confirm=true')).status).toBe(403);
-      expect((await live.request('POST', '/admin/maintenance/run')).status).toBe(403);
+      // The code the contract documents for both (x-error-codes: development_only).
+      for (const [id, path] of [
+        ['clearAllCache', '/admin/cache/clear?confirm=true'],
+        ['runMaintenance', '/admin/maintenance/run'],
+      ] as const) {
+        const r = await live.request('POST', path);
+        expect(r.status).toBe(403);
+        expect(r.body.code).toBe('development_only');
+        expectMatchesContract(id, 403, r.body);
+      }
+      expect(live.violations).toEqual([]);
     } finally {
       await live.close();
     }
@@ -77,5 +90,9 @@ describe('platform endpoints', () => {
     expect(docs.headers.get('content-type')).toContain('text/html');
     expect(docs.text).toContain("Scalar.createApiReference('#app'");
     expect(docs.text).not.toMatch(/<script[^>]+src="https?:/);
+  });
+
+  test('the strict response validator saw no violation in this file', () => {
+    expect(t.violations).toEqual([]);
   });
 });

@@ -24,6 +24,10 @@ export interface Config {
   publicBaseUrl: string;
   logLevel: string;
   bodyLimitBytes: number;
+  /** CORS_ORIGINS: browser origins allowed to call the API (`*:port` wildcards allowed). */
+  corsOrigins: string[];
+  /** RESPONSE_VALIDATION: check every response against the contract (`log`, `strict`; tests) or not (`off`). */
+  responseValidation: 'off' | 'log' | 'strict';
   /** The first key signs; every key verifies (rotation: prepend the new key, drop the old one later). */
   jwtKeys: JwtKey[];
   accessTokenTtlSeconds: number;
@@ -94,6 +98,27 @@ function checkKeys(keys: JwtKey[]): JwtKey[] {
   return keys;
 }
 
+/** CORS_ORIGINS, comma-separated; unset: none in live mode, any localhost port in sandbox. */
+function corsOrigins(env: NodeJS.ProcessEnv, sandbox: boolean): string[] {
+  if (env.CORS_ORIGINS === undefined)
+    return sandbox ? ['http://localhost:*', 'http://127.0.0.1:*', 'http://[::1]:*'] : [];
+  const list = env.CORS_ORIGINS.split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
+  for (const o of list) {
+    if (o !== '*' && !/^https?:\/\/[^/\s]+$/.test(o))
+      throw new ConfigError(`CORS_ORIGINS entries must look like "https://app.example.com", got "${o}"`);
+  }
+  return list;
+}
+
+function responseValidation(env: NodeJS.ProcessEnv): Config['responseValidation'] {
+  const v = env.RESPONSE_VALIDATION || 'off';
+  if (v !== 'off' && v !== 'log' && v !== 'strict')
+    throw new ConfigError(`RESPONSE_VALIDATION must be off, log or strict, got "${v}"`);
+  return v;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const suppliers = env.SUPPLIERS || 'sandbox';
   const sandbox = suppliers === 'sandbox';
@@ -120,6 +145,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicBaseUrl: (env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/$/, ''),
     logLevel: env.LOG_LEVEL || 'info',
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1024 * 1024),
+    corsOrigins: corsOrigins(env, sandbox),
+    responseValidation: responseValidation(env),
     jwtKeys: jwtKeys(env, sandbox),
     accessTokenTtlSeconds: int(env, 'ACCESS_TOKEN_TTL_SECONDS', 900),
     refreshTokenTtlSeconds: int(env, 'REFRESH_TOKEN_TTL_SECONDS', 30 * 24 * 3600),

@@ -40,6 +40,18 @@ export const tooManyRequests = (retryAfterSeconds: number, detail = 'Rate limit 
     headers: { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
   });
 
+/**
+ * The client went away before its request was read (a body cut off mid-stream). Not a server failure:
+ * logged at info, counted as 499 (the status nginx uses for it), and nothing is written back.
+ */
+export class ClientClosedRequest extends Error {
+  readonly status = 499;
+  constructor(cause?: unknown) {
+    super('The client closed the connection before the request was read.', { cause });
+    this.name = 'ClientClosedRequest';
+  }
+}
+
 export interface ValidationIssue {
   loc: (string | number)[];
   msg: string;

@@ -7,12 +7,13 @@ import type { Db } from '../storage/schema.ts';
 import { compose, type Middleware } from './compose.ts';
 import type { Exchange, KernelRequest, RequestUrl } from './context.ts';
 import { listOperations, type OpenApiDoc, type Operation } from './contract.ts';
-import { HttpError, notFound, notSupported, ValidationError } from './errors.ts';
+import { ClientClosedRequest, HttpError, notFound, notSupported, ValidationError } from './errors.ts';
 import type { HttpMetrics } from './metrics.ts';
 import { recordAccess } from './middleware/access-log.ts';
 import { authenticate, roles } from './middleware/auth.ts';
 import { bodyLimit } from './middleware/body-limit.ts';
 import { contentType } from './middleware/content-type.ts';
+import type { CorsPolicy } from './middleware/cors.ts';
 import { renderError } from './middleware/error-handler.ts';
 import { idempotency, storedForm } from './middleware/idempotency.ts';
 import { jsonBody } from './middleware/json-body.ts';
@@ -21,6 +22,11 @@ import { tenant } from './middleware/tenant.ts';
 import { validate } from './middleware/validate.ts';
 import type { PrincipalStore } from './principal.ts';
 import { KernelContext, KernelExchange } from './request-context.ts';
+import {
+  type ResponseValidationMode,
+  ResponseValidator,
+  type ResponseViolation,
+} from './response-validator.ts';
 import { Router } from './router.ts';
 import { SchemaCompiler } from './schema-compiler.ts';
 import { SSE_HEADERS, sseStream } from './sse.ts';
@@ -38,6 +44,15 @@ export interface KernelOptions {
   rateRules: Record<RateClass, RateRule>;
   bodyLimitBytes?: number;
   metrics?: HttpMetrics;
+  /** Cross-origin callers allowed (none when omitted). */
+  cors?: CorsPolicy;
+  /**
+   * Check every response of an operation against the contract: `log` logs a violation, `strict` also
+   * answers 500 instead (tests run strict, so a violation fails them). Default `off`.
+   */
+  responseValidation?: ResponseValidationMode;
+  /** Called with each violation found (after logging), in `log` and `strict` modes. */
+  onResponseViolation?: (v: ResponseViolation) => void;
 }
 
 export interface RequestInfo {
@@ -85,6 +100,12 @@ export interface Kernel {
 }
 
 const jsonHeaders = { 'content-type': 'application/json' };
+/**
+ * On every response (contracts §9): no MIME sniffing, and nothing stored by a browser or proxy cache,
+ * since most answers are a caller's own data or carry tokens. A handler may set its own cache-control
+ * for public data (the contract document).
+ */
+const HYGIENE_HEADERS = { 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' };
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
 /** `Object.fromEntries` of a web `Headers`, lower-cased names (as before, the last `set-cookie` wins). */
@@ -122,6 +143,9 @@ function normalizeHeaders(merged: Record<string, unknown>): Record<string, strin
   }
   return out;
 }
+
+const isAbort = (err: unknown) =>
+  err instanceof Error && (err.name === 'AbortError' || (err as { code?: string }).code === 'ABORT_ERR');
 
 export function createKernel(o: KernelOptions): Kernel {
   const operations = listOperations(o.doc);
@@ -215,7 +239,16 @@ export function createKernel(o: KernelOptions): Kernel {
 
   function toResponse(ex: Exchange, result: HandlerResult): Response {
     const headers: Record<string, string> = { ...ex.responseHeaders, ...(result.headers ?? {}) };
+    const head = ex.request.method === 'HEAD';
     if ('sse' in result) {
+      const sseHeaders = { ...ex.responseHeaders, ...SSE_HEADERS, ...(result.headers ?? {}) };
+      if (head) {
+        // HEAD: the stream's headers, and the stream itself is never started.
+        void result.sse[Symbol.asyncIterator]()
+          .return?.()
+          ?.catch(() => {});
+        return new Response(null, { status: result.status, headers: sseHeaders });
+      }
       active += 1;
       let closed = false;
       const body = sseStream(result.sse, {
@@ -229,10 +262,10 @@ export function createKernel(o: KernelOptions): Kernel {
         },
         onError: (err) => ex.ctx.log.error({ err }, 'stream failed'),
       });
-      return new Response(body, { status: result.status, headers: { ...SSE_HEADERS, ...headers } });
+      return new Response(body, { status: result.status, headers: sseHeaders });
     }
     if ('raw' in result) {
-      return new Response(result.raw as ConstructorParameters<typeof Response>[0], {
+      return new Response(head ? null : (result.raw as ConstructorParameters<typeof Response>[0]), {
         status: result.status,
         headers,
       });
@@ -240,10 +273,14 @@ export function createKernel(o: KernelOptions): Kernel {
     if (result.status === 204 || result.status === 304 || result.body === undefined) {
       return new Response(null, { status: result.status, headers });
     }
-    return new Response(JSON.stringify(result.body), {
-      status: result.status,
-      headers: { ...jsonHeaders, ...headers },
-    });
+    const text = JSON.stringify(result.body);
+    if (head) {
+      return new Response(null, {
+        status: result.status,
+        headers: { ...jsonHeaders, ...headers, 'content-length': String(Buffer.byteLength(text)) },
+      });
+    }
+    return new Response(text, { status: result.status, headers: { ...jsonHeaders, ...headers } });
   }
 
   /** The exchange and the handler's context for one request; log, headers and signal made when read. */
@@ -251,15 +288,61 @@ export function createKernel(o: KernelOptions): Kernel {
     const ex = new KernelExchange(input.request, input.url);
     const ctx = new KernelContext(input, o.logger, ex, makeTransaction);
     ex.ctx = ctx;
-    ex.responseHeaders['x-request-id'] = ctx.requestId;
+    const cors = o.cors?.responseHeaders(input.request.headers.get('origin'));
+    ex.responseHeaders = cors
+      ? { ...HYGIENE_HEADERS, ...cors, 'x-request-id': ctx.requestId }
+      : { ...HYGIENE_HEADERS, 'x-request-id': ctx.requestId };
     return ex;
+  }
+
+  /** OPTIONS on a known path: 204 with `Allow`, plus the CORS preflight answer for an allowed origin. */
+  function options(ex: Exchange): HandlerResult {
+    const allow = router.allowed(ex.url.pathname);
+    if (allow.length === 0) throw notFound('not_found', `No such path: ${ex.url.pathname}`);
+    const preflight = o.cors?.preflightHeaders(ex.request.headers.get('origin'), allow);
+    return { status: 204, headers: { allow: allow.join(', '), ...preflight } };
+  }
+
+  const validator =
+    o.responseValidation && o.responseValidation !== 'off' ? new ResponseValidator(o.doc) : undefined;
+  /** `RESPONSE_VALIDATION`: the finished result against the contract; in strict mode a violation is a 500. */
+  function checkResponse(ex: Exchange, result: HandlerResult): HandlerResult {
+    const op = ex.operation;
+    if (!validator || !op || result.status === 499) return result;
+    const body = 'sse' in result || 'raw' in result ? undefined : result.body;
+    const problems = validator.problems(op.operationId, result.status, body);
+    if (problems.length === 0) return result;
+    const violation: ResponseViolation = {
+      operationId: op.operationId,
+      method: ex.request.method,
+      path: ex.url.pathname,
+      status: result.status,
+      problems,
+    };
+    ex.ctx.log.error({ violation }, 'response does not match the contract');
+    o.onResponseViolation?.(violation);
+    if (o.responseValidation !== 'strict') return result;
+    return {
+      status: 500,
+      body: {
+        detail: `Response validation (strict): ${op.operationId} ${result.status} does not match the contract: ${problems.slice(0, 5).join('; ')}`,
+        code: 'internal_error',
+        request_id: ex.ctx.requestId,
+      },
+    };
   }
 
   /** Error handler, routing and the operation's chain (as the middleware did); then access log and metrics. */
   async function execute(ex: Exchange): Promise<HandlerResult> {
     try {
       try {
-        const found = router.lookup(ex.request.method, ex.url.pathname);
+        const method = ex.request.method;
+        if (method === 'OPTIONS') {
+          ex.result = options(ex);
+          return ex.result;
+        }
+        // HEAD is answered wherever GET is: the GET operation runs, the body is left out.
+        const found = router.lookup(method === 'HEAD' ? 'GET' : method, ex.url.pathname);
         if (found.kind === 'not_found') throw notFound('not_found', `No such path: ${ex.url.pathname}`);
         if (found.kind === 'method_not_allowed') {
           throw new HttpError(405, 'method_not_allowed', `${ex.request.method} is not allowed here.`, {
@@ -278,6 +361,10 @@ export function createKernel(o: KernelOptions): Kernel {
           if (r.status >= 500)
             ex.ctx.log.warn({ err, code: (r.body as { code?: string }).code }, 'request failed');
           ex.result = { status: r.status, body: r.body, headers: r.headers };
+        } else if (err instanceof ClientClosedRequest || (isAbort(err) && ex.ctx.signal.aborted)) {
+          // The client hung up: nothing to answer, and not a server failure (no 5xx, no error log).
+          ex.ctx.log.info({ reason: (err as Error).message }, 'client closed the request');
+          ex.result = { status: 499 };
         } else {
           ex.ctx.log.error({ err }, 'unhandled error');
           ex.result = {
@@ -286,6 +373,7 @@ export function createKernel(o: KernelOptions): Kernel {
           };
         }
       }
+      if (validator && ex.result) ex.result = checkResponse(ex, ex.result);
     } finally {
       recordAccess(ex, o.metrics, o.logger);
     }
@@ -334,7 +422,7 @@ export function createKernel(o: KernelOptions): Kernel {
       const headers = normalizeHeaders({ ...jsonHeaders, ...ex.responseHeaders, ...(result.headers ?? {}) });
       if (text === undefined) return { status, headers, body: null };
       headers['content-length'] = String(Buffer.byteLength(text));
-      return { status, headers, body: text };
+      return { status, headers, body: ex.request.method === 'HEAD' ? null : text };
     } finally {
       active -= 1;
     }

@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import type { Kernel } from './kernel.ts';
+import { mintRequestId } from './middleware/request-id.ts';
 import { NodeRequest, requestUrl } from './node-request.ts';
 
 export interface ServeOptions {
@@ -13,6 +14,12 @@ export interface ServeOptions {
   headersTimeoutMs?: number;
   /** 0: no whole-request limit (SSE streams are long-lived by design). */
   requestTimeoutMs?: number;
+  /**
+   * After an answer given before the request body was read (413, 415, 401 ...), up to this many bytes of
+   * the rest are read and dropped so the keep-alive connection stays usable; a longer body (declared or
+   * found) closes the connection instead. Default 4 MiB.
+   */
+  drainLimitBytes?: number;
 }
 
 export interface RunningServer {
@@ -74,8 +81,88 @@ async function writeResponse(res: ServerResponse, response: Response): Promise<v
   }
 }
 
-/** Methods a web `Request` refuses: they keep the `Request` path, which answers them 500 as before. */
+/** Methods a web `Request` refuses: a kernel without `dispatch` cannot see them; they are answered 405 here. */
 const FORBIDDEN = new Set(['CONNECT', 'TRACE', 'TRACK']);
+
+/** CONNECT targets a host, not one of our paths: the Allow of a 405 for it lists what any path may answer. */
+const ALL_METHODS = 'DELETE, GET, HEAD, OPTIONS, PATCH, POST, PUT';
+
+/** How long the rest of an unread body may take to arrive before the connection is cut. */
+const DRAIN_TIMEOUT_MS = 10_000;
+
+/** A whole HTTP/1.1 response with our JSON error body, for the paths that never reach the kernel. */
+function rawErrorResponse(status: number, reason: string, code: string, detail: string): string {
+  const body = JSON.stringify({ detail, code, request_id: mintRequestId() });
+  return [
+    `HTTP/1.1 ${status} ${reason}`,
+    ...(status === 405 ? [`Allow: ${ALL_METHODS}`] : []),
+    'Content-Type: application/json',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    'X-Content-Type-Options: nosniff',
+    'Cache-Control: no-store',
+    'Connection: close',
+    '',
+    body,
+  ].join('\r\n');
+}
+
+/** What node's parser refused, answered as the contract answers everything else (node would send no body). */
+function clientErrorResponse(code: string | undefined): string {
+  switch (code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return rawErrorResponse(
+        431,
+        'Request Header Fields Too Large',
+        'request_header_fields_too_large',
+        'The request headers exceed the size limit.',
+      );
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+    case 'HPE_HEADERS_TIMEOUT':
+      return rawErrorResponse(
+        408,
+        'Request Timeout',
+        'request_timeout',
+        'The request took too long to arrive.',
+      );
+    default:
+      return rawErrorResponse(400, 'Bad Request', 'malformed_request', 'The request is not valid HTTP/1.1.');
+  }
+}
+
+/**
+ * The kernel answered before the request body was read to its end (a 413, or a 415/401 that never
+ * looked at it). Node only discards the rest of a body nobody started reading, so a body the kernel
+ * began to read would otherwise sit unread and stall the keep-alive connection. A declared body beyond
+ * `limit` gets `Connection: close` (node ends the socket after the answer); anything else is read and
+ * dropped once the answer is out, and the socket is cut if more than `limit` bytes or DRAIN_TIMEOUT_MS
+ * pass.
+ */
+function settleUnreadBody(req: IncomingMessage, res: ServerResponse, limit: number): void {
+  if (req.complete || req.destroyed) return;
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) {
+    if (!res.headersSent) res.setHeader('connection', 'close');
+    return;
+  }
+  res.once('finish', () => {
+    if (req.complete || req.destroyed) return;
+    let seen = 0;
+    const cut = () => req.socket?.destroy();
+    const timer = setTimeout(cut, DRAIN_TIMEOUT_MS);
+    timer.unref();
+    req.removeAllListeners('data');
+    req.on('data', (chunk: Buffer) => {
+      seen += chunk.byteLength;
+      if (seen > limit) {
+        clearTimeout(timer);
+        cut();
+      }
+    });
+    req.once('end', () => clearTimeout(timer));
+    req.once('close', () => clearTimeout(timer));
+    req.resume();
+  });
+}
 
 /**
  * The only file that knows node:http. With a kernel that has `dispatch`, no web `Request`/`Response` is
@@ -83,6 +170,7 @@ const FORBIDDEN = new Set(['CONNECT', 'TRACE', 'TRACK']);
  * still come back as a `Response` and are streamed out. The client-gone signal is made only when read.
  */
 export function serve(kernel: Kernel, opts: ServeOptions): Promise<RunningServer> {
+  const drainLimit = opts.drainLimitBytes ?? 4 * 1024 * 1024;
   const fail = (res: ServerResponse) => {
     if (!res.headersSent) {
       res.writeHead(500, { 'content-type': 'application/json' });
@@ -100,6 +188,7 @@ export function serve(kernel: Kernel, opts: ServeOptions): Promise<RunningServer
         ip: req.socket.remoteAddress ?? 'unknown',
         signal: ac.signal,
       });
+      settleUnreadBody(req, res, drainLimit);
       await writeResponse(res, response);
     } catch {
       fail(res);
@@ -134,6 +223,7 @@ export function serve(kernel: Kernel, opts: ServeOptions): Promise<RunningServer
         signal,
         headers: () => request.record(),
       });
+      settleUnreadBody(req, res, drainLimit);
       if ('response' in reply) {
         await writeResponse(res, reply.response);
         return;
@@ -148,8 +238,36 @@ export function serve(kernel: Kernel, opts: ServeOptions): Promise<RunningServer
 
   const server = createServer((req, res) => {
     const dispatch = kernel.dispatch;
-    if (dispatch && !FORBIDDEN.has(req.method ?? 'GET')) void viaDispatch(dispatch, req, res);
-    else void viaResponse(req, res);
+    if (dispatch) void viaDispatch(dispatch, req, res);
+    else if (FORBIDDEN.has(req.method ?? 'GET')) {
+      res.writeHead(405, {
+        'content-type': 'application/json',
+        allow: ALL_METHODS,
+        'x-content-type-options': 'nosniff',
+      });
+      res.end(
+        JSON.stringify({
+          detail: `${req.method} is not allowed here.`,
+          code: 'method_not_allowed',
+          request_id: mintRequestId(),
+        }),
+      );
+    } else void viaResponse(req, res);
+  });
+  // Oversized headers (431), timeouts (408) and malformed requests (400) with our JSON body; a socket
+  // whose answer has started is only closed (anything written now would corrupt it).
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
+    const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+    if (err.code !== 'ECONNRESET' && socket.writable && !inFlight?.headersSent) {
+      socket.end(clientErrorResponse(err.code));
+      setTimeout(() => socket.destroy(), 1000).unref();
+    } else socket.destroy();
+  });
+  // CONNECT never reaches the request handler; it is no more allowed than TRACE.
+  server.on('connect', (req: IncomingMessage, socket: Socket) => {
+    socket.end(
+      rawErrorResponse(405, 'Method Not Allowed', 'method_not_allowed', `${req.method} is not allowed here.`),
+    );
   });
   server.keepAliveTimeout = opts.keepAliveTimeoutMs ?? 65_000;
   server.headersTimeout = opts.headersTimeoutMs ?? 66_000;

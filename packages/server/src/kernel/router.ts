@@ -14,17 +14,26 @@ export type RouteLookup =
 /** `/a/{b}/c` -> `/a/:b/c` (find-my-way's syntax). */
 const toRadix = (path: string) => path.replace(/\{([^}]+)\}/g, ':$1');
 
+/** The methods the contract can route; any other (TRACE, PROPFIND, ...) is a 405 on a known path. */
+const ROUTABLE = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
 /**
  * A radix router over the contract's paths. Every operation gets a route, including those without a
  * handler yet (they answer 501), so 404 means "not in the contract" and 405 means "wrong method".
+ * A contract path ending in `/` (`/health/`) also answers without it (`/health`), unless that is a
+ * contract path of its own.
  */
 export class Router {
   readonly #fmw = FindMyWay({ ignoreTrailingSlash: false, caseSensitive: true, maxParamLength: 500 });
   readonly #methodsByPath = new Map<string, Set<string>>();
 
   constructor(operations: Operation[]) {
+    const paths = new Set(operations.map((op) => op.path));
     for (const op of operations) {
       this.#fmw.on(op.method as 'GET', toRadix(op.path), () => {}, { operation: op });
+      const bare = op.path.slice(0, -1);
+      if (op.path.length > 1 && op.path.endsWith('/') && !paths.has(bare))
+        this.#fmw.on(op.method as 'GET', toRadix(bare), () => {}, { operation: op });
       const set = this.#methodsByPath.get(op.path) ?? new Set<string>();
       set.add(op.method);
       this.#methodsByPath.set(op.path, set);
@@ -32,25 +41,35 @@ export class Router {
   }
 
   lookup(method: string, path: string): RouteLookup {
-    const found = this.#fmw.find(method as 'GET', path);
+    const found = (ROUTABLE as readonly string[]).includes(method)
+      ? this.#fmw.find(method as 'GET', path)
+      : null;
     if (found) {
       const operation = (found.store as { operation: Operation }).operation;
       const params: Record<string, string> = {};
       for (const [k, v] of Object.entries(found.params)) if (v !== undefined) params[k] = v;
       return { kind: 'found', match: { operation, params } };
     }
+    const allow = this.allowed(path);
+    return allow.length > 0 ? { kind: 'method_not_allowed', allow } : { kind: 'not_found' };
+  }
+
+  /**
+   * The methods a path answers, sorted (empty when the path is not in the contract): its operations'
+   * methods, HEAD wherever GET, and OPTIONS (the kernel answers it on every known path).
+   */
+  allowed(path: string): string[] {
     const allow = new Set<string>();
-    for (const m of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']) {
-      const other = this.#fmw.find(m as 'GET', path);
+    for (const m of ROUTABLE) {
+      const other = this.#fmw.find(m, path);
       if (other)
         for (const x of this.#methodsByPath.get((other.store as { operation: Operation }).operation.path) ??
           [])
           allow.add(x);
     }
-    if (allow.size > 0) {
-      if (allow.has('GET')) allow.add('HEAD');
-      return { kind: 'method_not_allowed', allow: [...allow].sort() };
-    }
-    return { kind: 'not_found' };
+    if (allow.size === 0) return [];
+    if (allow.has('GET')) allow.add('HEAD');
+    allow.add('OPTIONS');
+    return [...allow].sort();
   }
 }

@@ -15,7 +15,7 @@ export function formatSse(m: SseMessage): string {
 
 export const SSE_HEADERS: Record<string, string> = {
   'content-type': 'text/event-stream; charset=utf-8',
-  'cache-control': 'no-cache, no-transform',
+  'cache-control': 'no-store, no-transform',
   'x-accel-buffering': 'no',
 };
 

@@ -1,8 +1,11 @@
+import { appendFileSync } from 'node:fs';
 import pino from 'pino';
+import { expect } from 'vitest';
 import { type App, createApp, type SharedServices } from '../../src/app.ts';
 import { ManualClock } from '../../src/internal/clock.ts';
 import { type Config, loadConfig } from '../../src/internal/config.ts';
 import type { OpenApiDoc } from '../../src/kernel/contract.ts';
+import type { ResponseViolation } from '../../src/kernel/response-validator.ts';
 import type { Role, Routes } from '../../src/kernel/types.ts';
 import { MemoryMailer } from '../../src/mail/mailer.ts';
 import type { Database } from '../../src/storage/database.ts';
@@ -43,7 +46,26 @@ export interface TestApp {
     email?: string;
   }): Promise<{ id: string; email: string; token: string }>;
   company(code?: string): Promise<number>;
+  /** Every response so far that broke the app's contract (strict mode also answered it 500). */
+  violations: ResponseViolation[];
   close(): Promise<void>;
+}
+
+/**
+ * Every test app checks each of its responses against its contract (the kernel's response validator).
+ * `strict` (the default) answers a violating response 500 with the problems in `detail`, so the test
+ * that provoked it fails; TEST_RESPONSE_VALIDATION=log keeps the response, and
+ * TEST_RESPONSE_VIOLATIONS_FILE appends each violation there as a JSON line (a survey across suites).
+ */
+export const testResponseValidation = (): 'log' | 'strict' =>
+  process.env.TEST_RESPONSE_VALIDATION === 'log' ? 'log' : 'strict';
+
+export function recordViolation(into: ResponseViolation[]): (v: ResponseViolation) => void {
+  return (v) => {
+    into.push(v);
+    const file = process.env.TEST_RESPONSE_VIOLATIONS_FILE;
+    if (file) appendFileSync(file, `${JSON.stringify({ ...v, test: expect.getState().currentTestName })}\n`);
+  };
 }
 
 let seq = 0;
@@ -58,6 +80,8 @@ export async function createTestApp(
     routes?: (s: SharedServices) => Routes;
     env?: Record<string, string>;
     clock?: ManualClock;
+    /** Default: silent (TEST_LOG_LEVEL to see logs). */
+    logger?: pino.Logger;
   } = {},
 ): Promise<TestApp> {
   const database = await testDatabase();
@@ -67,16 +91,21 @@ export async function createTestApp(
     SUPPLIERS: 'sandbox',
     PUBLIC_BASE_URL: 'http://travel.test',
     AUTH_STATUS_CACHE_MS: '0',
+    // The fixture contract is a kernel-test contract that declares no error statuses: apps on it are not
+    // checked. Every app on a real contract (`openapi.json`) is.
+    RESPONSE_VALIDATION: opts.contract ? testResponseValidation() : 'off',
     ...opts.env,
   });
+  const violations: ResponseViolation[] = [];
   const app = createApp({
     config,
     database,
     mailer,
     clock,
     contract: opts.contract ?? fixtureContract,
-    logger: pino({ level: process.env.TEST_LOG_LEVEL || 'silent' }),
+    logger: opts.logger ?? pino({ level: process.env.TEST_LOG_LEVEL || 'silent' }),
     routes: opts.routes,
+    onResponseViolation: recordViolation(violations),
   });
 
   const request = async (method: string, path: string, o: RequestOptions = {}): Promise<TestResponse> => {
@@ -150,6 +179,7 @@ export async function createTestApp(
     request,
     user,
     company,
+    violations,
     close: () => database.close(),
   };
 }

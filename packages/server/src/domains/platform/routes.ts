@@ -70,9 +70,10 @@ export function platformRoutes(d: PlatformDeps): Routes {
       expired_keys: 0,
     };
   };
+  // The contract's code for these (paths/platform.ts): `development_only`.
   const sandboxOnly = () => {
     if (!d.config.sandbox)
-      throw forbidden('sandbox_only', 'This development convenience answers only in sandbox mode.');
+      throw forbidden('development_only', 'This development convenience answers only in sandbox mode.');
   };
 
   return {
@@ -162,10 +163,18 @@ export function platformRoutes(d: PlatformDeps): Routes {
       headers: { 'content-type': 'application/json', 'cache-control': 'no-cache' },
       raw: d.contractJson,
     }),
-    'GET /docs': async () => ({
-      status: 200,
-      headers: { 'content-type': 'text/html; charset=utf-8' },
-      raw: await docsPage(),
-    }),
+    'GET /docs': async () => {
+      const page = await docsPage();
+      return {
+        status: 200,
+        headers: {
+          'content-type': 'text/html; charset=utf-8',
+          'content-security-policy': page.csp,
+          'x-frame-options': 'DENY',
+          'referrer-policy': 'no-referrer',
+        },
+        raw: page.html,
+      };
+    },
   };
 }
