@@ -4,7 +4,7 @@ import { TtlCache } from './cache/ttl-cache.ts';
 import { authRoutes } from './domains/auth/routes.ts';
 import { AuthService } from './domains/auth/service.ts';
 import { platformRoutes } from './domains/platform/routes.ts';
-import { IdempotencyStore } from './idempotency/idempotency-store.ts';
+import { IdempotencyStore, leaseSecondsFromEnv } from './idempotency/idempotency-store.ts';
 import type { Clock } from './internal/clock.ts';
 import { systemClock } from './internal/clock.ts';
 import type { Config } from './internal/config.ts';
@@ -12,6 +12,7 @@ import { TokenService } from './internal/tokens.ts';
 import type { OpenApiDoc } from './kernel/contract.ts';
 import { createKernel, type Kernel } from './kernel/kernel.ts';
 import { HttpMetrics } from './kernel/metrics.ts';
+import { protectMetrics } from './kernel/middleware/auth.ts';
 import { corsPolicy } from './kernel/middleware/cors.ts';
 import { PrincipalStore } from './kernel/principal.ts';
 import type { ResponseViolation } from './kernel/response-validator.ts';
@@ -82,7 +83,7 @@ export function createApp(deps: AppDeps): App {
   });
   const principals = new PrincipalStore({ db, cache, ttlMs: config.authStatusCacheMs, clock });
   const rateLimits = new RateLimitStore({ db, clock });
-  const idempotency = new IdempotencyStore({ db, clock });
+  const idempotency = new IdempotencyStore({ db, clock, leaseSeconds: leaseSecondsFromEnv() });
   const shared: SharedServices = {
     config,
     db,
@@ -106,18 +107,22 @@ export function createApp(deps: AppDeps): App {
 
   let kernel: Kernel | undefined;
   const routes: Routes = {
-    ...platformRoutes({
-      config,
-      cache,
-      metrics,
-      pingDatabase: () => database.ping(),
-      databaseKind: database.kind,
-      contractJson,
-      version,
-      startedAt: Date.now(),
-      inFlight: () => kernel?.inFlight() ?? 0,
-      runMaintenance,
-    }),
+    // METRICS_TOKEN, when set, guards /metrics and /metrics/* (kernel/middleware/auth.ts).
+    ...protectMetrics(
+      platformRoutes({
+        config,
+        cache,
+        metrics,
+        pingDatabase: () => database.ping(),
+        databaseKind: database.kind,
+        contractJson,
+        version,
+        startedAt: Date.now(),
+        inFlight: () => kernel?.inFlight() ?? 0,
+        runMaintenance,
+      }),
+      config.metricsToken,
+    ),
     ...authRoutes({ auth }),
     ...(deps.routes?.(shared) ?? {}),
   };

@@ -1,5 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { IdempotencyStore } from '../src/idempotency/idempotency-store.ts';
+import { idempotencyScope, requestHash } from '../src/kernel/middleware/idempotency.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
 import { testBackend } from './helpers/db.ts';
 import { createWidgetTable, testRoutes } from './helpers/test-routes.ts';
@@ -131,5 +133,122 @@ describe(`idempotency (${testBackend})`, () => {
     } finally {
       t.clock.advance(-25 * 3600 * 1000);
     }
+  });
+
+  test('a claim is a lease: lapsed without a heartbeat it is taken over, and the old holder loses it', async () => {
+    const store = new IdempotencyStore({ db: t.database.db, clock: t.clock, leaseSeconds: 2 });
+    const claim = { scope: 'lease-scope', caller: 'user:x', operationId: 'op', key: 'k', hash: 'h' };
+    const first = await store.claim(claim);
+    expect(first.kind).toBe('claimed');
+    const owner = first.kind === 'claimed' ? first.owner : '';
+    expect(await store.claim(claim)).toEqual({ kind: 'in_progress' });
+    // A heartbeat within the lease keeps it, however long the request runs.
+    t.clock.advance(1500);
+    expect(await store.renew(claim.scope, owner)).toBe(true);
+    t.clock.advance(1500);
+    expect(await store.claim(claim)).toEqual({ kind: 'in_progress' });
+    expect(await store.isHeld(claim.scope)).toBe(true);
+    // No heartbeat for a whole lease (the process died): the next request takes the key over.
+    t.clock.advance(2500);
+    expect(await store.isHeld(claim.scope)).toBe(false);
+    const second = await store.claim(claim);
+    expect(second.kind).toBe('claimed');
+    // The old holder, if it was only frozen, can neither renew nor release the new holder's claim.
+    expect(await store.renew(claim.scope, owner)).toBe(false);
+    await store.release(claim.scope, owner);
+    expect(await store.claim(claim)).toEqual({ kind: 'in_progress' });
+    if (second.kind === 'claimed') expect(await store.renew(claim.scope, second.owner)).toBe(true);
+  });
+
+  test('the key of a request whose process died is free again one lease later; the retry runs once', async () => {
+    const u = await t.user();
+    const body = { name: 'orphaned' };
+    const scope = idempotencyScope(`user:${u.id}`, 'createWidget', 'dead-key');
+    // What a process killed mid-request leaves: an in-progress claim nobody renews (lease 15 s).
+    await t.database.db
+      .insertInto('idempotency_keys')
+      .values({
+        scope,
+        caller: `user:${u.id}`,
+        operation_id: 'createWidget',
+        idem_key: 'dead-key',
+        request_hash: requestHash({ params: {}, query: {}, body }),
+        status: 'in_progress',
+        created_at: t.clock.now(),
+        locked_until: new Date(t.clock.now().getTime() + 15_000),
+        lease_owner: 'a-dead-process',
+      })
+      .execute();
+    const during = await post('dead-key', body, u.token);
+    expect([during.status, during.body.code]).toEqual([409, 'idempotency_in_progress']);
+    t.clock.advance(15_001);
+    const after = await post('dead-key', body, u.token);
+    expect(after.status).toBe(201);
+    expect(await widgets('orphaned')).toBe(1);
+    const replay = await post('dead-key', body, u.token);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(await widgets('orphaned')).toBe(1);
+  });
+});
+
+describe(`idempotency leases with a live request (${testBackend})`, () => {
+  let g: TestApp;
+  let release: () => void = () => {};
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const saved = process.env.IDEMPOTENCY_LEASE_SECONDS;
+
+  beforeAll(async () => {
+    process.env.IDEMPOTENCY_LEASE_SECONDS = '1';
+    try {
+      g = await createTestApp({ routes: (s) => testRoutes(s, { gate }) });
+    } finally {
+      if (saved === undefined) delete process.env.IDEMPOTENCY_LEASE_SECONDS;
+      else process.env.IDEMPOTENCY_LEASE_SECONDS = saved;
+    }
+    await createWidgetTable(g.database.db);
+  });
+  afterAll(() => g.close());
+
+  test('a running request renews its lease: past the lease it still holds the key (409), then replays', async () => {
+    const u = await g.user();
+    const send = () =>
+      g.request('POST', '/api/v1/test/widgets', {
+        token: u.token,
+        body: { name: 'slow' },
+        headers: { 'idempotency-key': 'slow-key' },
+      });
+    const first = send();
+    const row = () =>
+      g.database.db
+        .selectFrom('idempotency_keys')
+        .selectAll()
+        .where('idem_key', '=', 'slow-key')
+        .executeTakeFirst();
+    const deadline = Date.now() + 10_000;
+    while (!(await row())) {
+      if (Date.now() > deadline) throw new Error('the request never claimed its key');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    // Five leases pass on the clock; the heartbeat (every third of a lease) moves the lease on with it.
+    g.clock.advance(5_000);
+    for (;;) {
+      const r = await row();
+      if (r && new Date(r.locked_until).getTime() > g.clock.now().getTime()) break;
+      if (Date.now() > deadline) throw new Error('no heartbeat renewed the lease');
+      await new Promise((res) => setTimeout(res, 20));
+    }
+    const during = await send();
+    expect([during.status, during.body.code]).toEqual([409, 'idempotency_in_progress']);
+    release();
+    const done = await first;
+    expect(done.status).toBe(201);
+    const replay = await send();
+    expect([replay.status, replay.headers.get('idempotent-replayed')]).toEqual([201, 'true']);
+    const n = await sql<{ n: number }>`select count(*)::int as n from widgets where name = 'slow'`.execute(
+      g.database.db,
+    );
+    expect(n.rows[0]?.n).toBe(1);
   });
 });

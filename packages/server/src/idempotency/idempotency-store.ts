@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Clock } from '../internal/clock.ts';
 import type { Db } from '../storage/schema.ts';
@@ -10,7 +11,7 @@ export interface StoredResponse {
 }
 
 export type ClaimOutcome =
-  | { kind: 'claimed' }
+  | { kind: 'claimed'; owner: string }
   | { kind: 'replay'; response: StoredResponse }
   | { kind: 'in_progress' }
   | { kind: 'mismatch' };
@@ -18,24 +19,48 @@ export type ClaimOutcome =
 export interface IdempotencyStoreOptions {
   db: Db;
   clock: Clock;
-  /** How long a claimed key may stay in progress before another process may take it over. */
-  lockSeconds?: number;
+  /**
+   * How long a claim lives without a heartbeat. The holder renews it every third of this while its
+   * request runs, so only a dead (or frozen) process lets it lapse; another request may then take it
+   * over. Default 15 s (`IDEMPOTENCY_LEASE_SECONDS`).
+   */
+  leaseSeconds?: number;
   /** Keys are kept at least this long (contracts: 24 h). */
   retentionSeconds?: number;
 }
 
-/** Idempotency keys in the database, so that they hold across processes sharing it. */
+export const DEFAULT_LEASE_SECONDS = 15;
+
+/** `IDEMPOTENCY_LEASE_SECONDS` (default 15); at least 1 s, so a heartbeat can keep up with it. */
+export function leaseSecondsFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.IDEMPOTENCY_LEASE_SECONDS;
+  if (raw === undefined || raw.trim() === '') return DEFAULT_LEASE_SECONDS;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 1) throw new Error(`IDEMPOTENCY_LEASE_SECONDS must be >= 1, got "${raw}"`);
+  return n;
+}
+
+/**
+ * Idempotency keys in the database, so that they hold across processes sharing it. A claim is a lease
+ * owned by one request (`lease_owner`): renewed by that request's heartbeat, taken over only once it
+ * lapsed, and released or completed only by its owner's request.
+ */
 export class IdempotencyStore {
   readonly #db: Db;
   readonly #clock: Clock;
-  readonly #lockMs: number;
+  readonly leaseMs: number;
   readonly retentionMs: number;
 
   constructor(opts: IdempotencyStoreOptions) {
     this.#db = opts.db;
     this.#clock = opts.clock;
-    this.#lockMs = (opts.lockSeconds ?? 300) * 1000;
+    this.leaseMs = (opts.leaseSeconds ?? DEFAULT_LEASE_SECONDS) * 1000;
     this.retentionMs = (opts.retentionSeconds ?? 24 * 3600) * 1000;
+  }
+
+  /** How often a running request renews its lease: three times per lease. */
+  get heartbeatMs(): number {
+    return Math.max(100, Math.floor(this.leaseMs / 3));
   }
 
   /**
@@ -50,7 +75,8 @@ export class IdempotencyStore {
     hash: string;
   }): Promise<ClaimOutcome> {
     const now = this.#clock.now();
-    const lockedUntil = new Date(now.getTime() + this.#lockMs);
+    const lockedUntil = new Date(now.getTime() + this.leaseMs);
+    const owner = randomUUID();
     // An expired key is forgotten, so the key may be used anew.
     await this.#db
       .deleteFrom('idempotency_keys')
@@ -68,11 +94,12 @@ export class IdempotencyStore {
         status: 'in_progress',
         created_at: now,
         locked_until: lockedUntil,
+        lease_owner: owner,
       })
       .onConflict((oc) => oc.column('scope').doNothing())
       .returning('scope')
       .executeTakeFirst();
-    if (inserted) return { kind: 'claimed' };
+    if (inserted) return { kind: 'claimed', owner };
 
     const row = await this.#db
       .selectFrom('idempotency_keys')
@@ -91,16 +118,35 @@ export class IdempotencyStore {
         },
       };
     }
-    // In progress: taken over only when its holder's lock lapsed (the process died mid-request).
+    // In progress: taken over only when its holder stopped renewing (its process died mid-request).
+    // The handler then runs again; effects that may have happened are found by their write-ahead rows.
     const taken = await this.#db
       .updateTable('idempotency_keys')
-      .set({ locked_until: lockedUntil })
+      .set({ locked_until: lockedUntil, lease_owner: owner })
       .where('scope', '=', c.scope)
       .where('status', '=', 'in_progress')
       .where('locked_until', '<', now)
       .returning('scope')
       .executeTakeFirst();
-    return taken ? { kind: 'claimed' } : { kind: 'in_progress' };
+    return taken ? { kind: 'claimed', owner } : { kind: 'in_progress' };
+  }
+
+  /** The heartbeat: extends the lease while `owner` still holds it; false once it was lost. */
+  async renew(scope: string, owner: string): Promise<boolean> {
+    const r = await this.#db
+      .updateTable('idempotency_keys')
+      .set({ locked_until: new Date(this.#clock.now().getTime() + this.leaseMs) })
+      .where('scope', '=', scope)
+      .where('status', '=', 'in_progress')
+      .where('lease_owner', '=', owner)
+      .returning('scope')
+      .executeTakeFirst();
+    return r !== undefined;
+  }
+
+  /** Whether a live request holds `scope` now (its lease has not lapsed). */
+  async isHeld(scope: string, db: Db = this.#db): Promise<boolean> {
+    return isLeaseHeld(db, scope, this.#clock.now());
   }
 
   /** Records the response; call with the transaction that holds the effect so both commit together. */
@@ -113,18 +159,23 @@ export class IdempotencyStore {
         response_body: r.body === undefined ? null : json(r.body),
         response_headers: json(r.headers),
         completed_at: this.#clock.now(),
+        lease_owner: null,
       })
       .where('scope', '=', scope)
       .execute();
   }
 
-  /** Forgets an in-progress claim whose request committed nothing, so a retry runs anew. */
-  async release(scope: string): Promise<void> {
-    await this.#db
+  /**
+   * Forgets an in-progress claim whose request committed nothing, so a retry runs anew. Only the owner's:
+   * a request whose lease was taken over leaves the new holder's claim alone.
+   */
+  async release(scope: string, owner?: string): Promise<void> {
+    let q = this.#db
       .deleteFrom('idempotency_keys')
       .where('scope', '=', scope)
-      .where('status', '=', 'in_progress')
-      .execute();
+      .where('status', '=', 'in_progress');
+    if (owner !== undefined) q = q.where('lease_owner', '=', owner);
+    await q.execute();
   }
 
   /** Deletes keys past retention; returns how many. */
@@ -133,4 +184,16 @@ export class IdempotencyStore {
     const r = await sql`delete from idempotency_keys where created_at < ${cutoff}`.execute(this.#db);
     return Number(r.numAffectedRows ?? 0);
   }
+}
+
+/** Whether a live request holds `scope` at `now` (for reconciliation: its effect may still be under way). */
+export async function isLeaseHeld(db: Db, scope: string, now: Date): Promise<boolean> {
+  const row = await db
+    .selectFrom('idempotency_keys')
+    .select('scope')
+    .where('scope', '=', scope)
+    .where('status', '=', 'in_progress')
+    .where('locked_until', '>=', now)
+    .executeTakeFirst();
+  return row !== undefined;
 }

@@ -98,6 +98,8 @@ export interface IdempotencyKeysTable {
   created_at: Timestamp;
   locked_until: Timestamp;
   completed_at: Timestamp | null;
+  /** The request holding the lease while in progress (migration 0061). */
+  lease_owner: string | null;
 }
 
 export interface RateLimitCountersTable {

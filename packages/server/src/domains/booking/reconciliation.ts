@@ -1,9 +1,11 @@
 /**
- * Reconciliation of bookings whose supplier outcome is unknown (createPnr 502). The queue is the durable
- * job table (`booking.reconcile`): a job is enqueued in the same transaction as the pending booking, so
- * it survives a restart, and the kernel's runner retries it with exponential backoff.
+ * Reconciliation of bookings whose supplier outcome is unknown: createPnr's 502, and the `initiated` row
+ * createPnr writes ahead of its supplier call when the process died before settling it. The queue is the
+ * durable job table (`booking.reconcile`): a job is enqueued in the same transaction as the row, so it
+ * survives a restart, and the kernel's runner retries it with exponential backoff.
  */
 import { writeAudit } from '../../audit/audit-log.ts';
+import { isLeaseHeld } from '../../idempotency/idempotency-store.ts';
 import type { Clock } from '../../internal/clock.ts';
 import { enqueue, type Job, type JobHandler } from '../../jobs/runner.ts';
 import type { Db } from '../../storage/schema.ts';
@@ -17,18 +19,35 @@ import { bookingDb } from './tables.ts';
 export const RECONCILE_QUEUE = 'booking.reconcile';
 const dedupe = (id: number) => `${RECONCILE_QUEUE}:${id}`;
 
-/** Queues (or re-queues) the booking; an existing job row is reset to run now with fresh attempts. */
+/**
+ * How long after createPnr writes a booking ahead its supplier call may still create the order: longer
+ * than any adapter's timeout (Duffel 30 s), with room for a supplier that finishes a request whose caller
+ * is gone. `BOOKING_CALL_WINDOW_SECONDS`, default 120. Not found after it, there is no order.
+ */
+export function callWindowMs(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.BOOKING_CALL_WINDOW_SECONDS;
+  if (raw === undefined || raw.trim() === '') return 120_000;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0)
+    throw new Error(`BOOKING_CALL_WINDOW_SECONDS must be a non-negative number, got "${raw}"`);
+  return n * 1000;
+}
+
+/**
+ * Queues (or re-queues) the booking; an existing job row is reset with fresh attempts. It runs now, or at
+ * `runAt` (createPnr's write-ahead job: at the end of the call window, unless the call settles first).
+ */
 export async function queueReconciliation(
   db: Db,
   bookingId: number,
   clock: Clock,
-  opts: { force?: boolean } = {},
+  opts: { force?: boolean; runAt?: Date } = {},
 ) {
   const id = await enqueue(
     db,
     RECONCILE_QUEUE,
     { booking_id: bookingId, force: !!opts.force },
-    { dedupeKey: dedupe(bookingId), maxAttempts: 8 },
+    { dedupeKey: dedupe(bookingId), maxAttempts: 8, ...(opts.runAt ? { runAt: opts.runAt } : {}) },
     clock,
   );
   if (id) return;
@@ -36,7 +55,7 @@ export async function queueReconciliation(
     .updateTable('jobs')
     .set({
       status: 'queued',
-      run_at: clock.now(),
+      run_at: opts.runAt ?? clock.now(),
       attempts: 0,
       last_error: null,
       locked_at: null,
@@ -46,6 +65,16 @@ export async function queueReconciliation(
     })
     .where('dedupe_key', '=', dedupe(bookingId))
     .where('status', '!=', 'running')
+    .execute();
+}
+
+/** The booking settled without the job (its createPnr call answered): the queued job is done. */
+export async function reconciliationSettled(db: Db, bookingId: number, clock: Clock) {
+  await db
+    .updateTable('jobs')
+    .set({ status: 'done', updated_at: clock.now() })
+    .where('dedupe_key', '=', dedupe(bookingId))
+    .where('status', '=', 'queued')
     .execute();
 }
 
@@ -79,6 +108,15 @@ export function reconcileHandler(d: BookingDeps): JobHandler {
     if (!b) return;
     const waiting = b.status === 'pending_pnr' || b.status === 'initiated';
     if (!waiting && !force) return;
+    // PAYMENT_FIRST: createPnr never calls the supplier (authorize does), so there is nothing to find.
+    if (b.status === 'initiated' && b.payment_mode === 'PAYMENT_FIRST') return;
+    if (b.status === 'initiated') {
+      // Written ahead of a supplier call: while the request that wrote it lives, it settles the row itself.
+      if (b.idempotency_scope && (await isLeaseHeld(d.db, b.idempotency_scope, d.clock.now())))
+        throw new Error('the request that wrote the booking is still running');
+      if (d.clock.now().getTime() < b.created_at.getTime() + callWindowMs())
+        throw new Error('the supplier call may still be under way');
+    }
     const supplier = d.suppliers.flight(b.supplier);
     if (!supplier) throw new Error(`supplier ${b.supplier} unavailable`);
     const order = b.supplier_order_ref
@@ -87,10 +125,13 @@ export function reconcileHandler(d: BookingDeps): JobHandler {
     if (order?.status === 'pending') throw new Error('the supplier has not settled the order yet');
     await d.db.transaction().execute(async (trx) => {
       const fresh = (await findBooking(trx, id, { forUpdate: true })) as BookingRow;
+      // Settled meanwhile (the request answered, or a retry of it found the order): nothing to do.
+      if (!force && fresh.status !== 'pending_pnr' && fresh.status !== 'initiated') return;
       const now = d.clock.now();
       let after: BookingRow;
       if (order) after = await applyOrder(trx, fresh, order, now);
-      else if (job.attempts < job.maxAttempts)
+      // After the call window an `initiated` booking without an order has none: the call never acted.
+      else if (fresh.status !== 'initiated' && job.attempts < job.maxAttempts)
         throw new Error('no supplier order found for the client reference yet');
       else
         after = canTransition(fresh.status, 'pnr_rejected')

@@ -4,7 +4,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { writeAudit } from '../../audit/audit-log.ts';
+import { faultPoint } from '../../internal/fault-hooks.ts';
 import { badRequest, HttpError, notFound, notSupported } from '../../kernel/errors.ts';
+import { effectReference } from '../../kernel/middleware/idempotency.ts';
 import type { HandlerResult, RequestContext } from '../../kernel/types.ts';
 import { resolveFlightOffer } from '../../search/resolve-offer.ts';
 import type { Db } from '../../storage/schema.ts';
@@ -21,8 +23,16 @@ import { bagsOncePaid, bookBags, bookedBags, saveBookedBags } from './bags.ts';
 import type { BookingDeps } from './deps.ts';
 import { normalizePassengers } from './passengers.ts';
 import { BOOKING_OFFER } from './pricing.ts';
-import { applyOrder, queueReconciliation } from './reconciliation.ts';
-import { type BookingRow, callerOf, findBooking, loadBooking, toRow, transition } from './store.ts';
+import { applyOrder, callWindowMs, queueReconciliation, reconciliationSettled } from './reconciliation.ts';
+import {
+  type BookingRow,
+  callerOf,
+  findBooking,
+  findByClientReference,
+  loadBooking,
+  toRow,
+  transition,
+} from './store.ts';
 import { flightSupplierOf, supplierFailure } from './suppliers.ts';
 import { bookingDb, json, parseJson } from './tables.ts';
 import { bookingView } from './view.ts';
@@ -120,6 +130,13 @@ export class BookingService {
     }
   }
 
+  /**
+   * Write-ahead: the booking is committed `initiated` (with its reconciliation job, due at the end of the
+   * call window) before the supplier is called, under a client reference derived from the caller's
+   * Idempotency-Key and request. Then the supplier is called, then the row is settled. A process that dies
+   * anywhere in between leaves a row that reconciliation settles by that reference, and a retry of the key
+   * (its lease lapsed with the process) finds the row instead of ordering again (`#resume`).
+   */
   async createPnr(ctx: RequestContext): Promise<HandlerResult> {
     const body = ctx.body as CreateBody;
     const now = this.#d.clock.now();
@@ -135,40 +152,26 @@ export class BookingService {
     }
     const passengers = normalizePassengers(body.passengers, r.supplierOffer, now);
     const mode = body.payment_mode ?? 'PNR_FIRST';
-    const draft = {
-      supplier: r.supplier,
-      payment_mode: mode,
-      client_reference: `bk_${randomBytes(10).toString('hex')}`,
-      order_remarks: body.order_remarks ?? [],
-    } as const;
+    const effect = effectReference(ctx);
+    const clientReference = `bk_${effect ? effect.digest.slice(0, 20) : randomBytes(10).toString('hex')}`;
     // Bags chosen on a re-price (a bag offer's id) go to the supplier with the order.
     const bags = r.bags?.selections ?? [];
-    const outcome =
-      mode === 'PAYMENT_FIRST'
-        ? null
-        : await this.#placeOrder(
-            draft,
-            r.supplierOffer,
-            { passengers, contact: body.contact, bags },
-            ctx.signal,
-          );
     const { supplier_ref, ...offerNoRef } = r.supplierOffer;
     const p = r.offer.price;
     const bagsMinor = r.bags?.amount_minor ?? 0;
-    return ctx.transaction(async (trx) => {
+    const written = await this.#d.db.transaction().execute(async (trx) => {
       const t = this.#d.clock.now();
       const inserted = await bookingDb(trx)
         .insertInto('flight_bookings')
         .values({
           status: 'initiated',
-          ...draft,
-          order_remarks: json(draft.order_remarks),
+          supplier: r.supplier,
+          payment_mode: mode,
+          client_reference: clientReference,
+          idempotency_scope: effect?.scope ?? null,
+          order_remarks: json(body.order_remarks ?? []),
           offer_id: r.offer_id,
-          offer: json({
-            ...offerNoRef,
-            bag_selections: bags,
-            booked_bags: outcome?.bagsLater ? bagsOncePaid(bookBags(r.bags)) : bookBags(r.bags),
-          }),
+          offer: json({ ...offerNoRef, bag_selections: bags, booked_bags: bookBags(r.bags) }),
           supplier_ref: json(supplier_ref ?? null),
           passengers: json(passengers),
           contact: json(body.contact),
@@ -194,37 +197,126 @@ export class BookingService {
           created_at: t,
           updated_at: t,
         })
+        .onConflict((oc) => oc.column('client_reference').doNothing())
         .returningAll()
-        .executeTakeFirstOrThrow();
-      let b = toRow(inserted as never);
+        .executeTakeFirst();
+      if (!inserted) return undefined;
+      const b = toRow(inserted as never);
+      if (mode !== 'PAYMENT_FIRST')
+        await queueReconciliation(trx, b.id, this.#d.clock, {
+          runAt: new Date(t.getTime() + callWindowMs()),
+        });
+      return b;
+    });
+    // Written by an earlier attempt of this very request, whose process died: its truth, never a new order.
+    if (!written) return this.#resume(ctx, clientReference);
+
+    let outcome: Outcome | null = null;
+    if (mode !== 'PAYMENT_FIRST') {
+      await faultPoint('createPnr:before-supplier');
+      try {
+        outcome = await this.#placeOrder(
+          written,
+          r.supplierOffer,
+          { passengers, contact: body.contact, bags },
+          ctx.signal,
+        );
+      } catch (err) {
+        // A refusal (400) or "nothing happened" (500 booking_failed): no order exists, so the intent is
+        // withdrawn with its job. Any other failure leaves the row to reconciliation (the call may have acted).
+        if (err instanceof HttpError) await this.#withdraw(written.id);
+        throw err;
+      }
+      await faultPoint('createPnr:after-supplier');
+    }
+    return ctx.transaction((trx) => this.#settle(trx, ctx, written.id, outcome));
+  }
+
+  /** Removes a write-ahead row whose supplier call created nothing, and its reconciliation job. */
+  async #withdraw(id: number) {
+    await this.#d.db.transaction().execute(async (trx) => {
+      await reconciliationSettled(trx, id, this.#d.clock);
+      await bookingDb(trx)
+        .deleteFrom('flight_bookings')
+        .where('id', '=', id)
+        .where('status', '=', 'initiated')
+        .execute();
+    });
+  }
+
+  /**
+   * Settles the booking with the supplier's answer (`null`: PAYMENT_FIRST, no call) in the transaction
+   * that stores the response. A booking something else settled first (reconciliation) is answered as is.
+   */
+  async #settle(trx: Db, ctx: RequestContext, id: number, outcome: Outcome | null): Promise<HandlerResult> {
+    const t = this.#d.clock.now();
+    let b = (await findBooking(trx, id, { forUpdate: true })) as BookingRow;
+    const from = b.status;
+    if (outcome?.bagsLater && from === 'initiated')
+      b = await saveBookedBags(trx, b, bagsOncePaid(bookedBags(b)), t);
+    if (outcome?.kind === 'order' && (from === 'initiated' || from === 'pending_pnr')) {
+      b = await applyOrder(trx, b, outcome.order, t);
+      await reconciliationSettled(trx, b.id, this.#d.clock);
+    } else if (from === 'initiated') {
       if (outcome === null) b = await transition(trx, b, 'await_payment', t);
-      else if (outcome.kind === 'order') b = await applyOrder(trx, b, outcome.order, t);
       else {
         b = await transition(trx, b, 'pnr_unknown', t);
         await queueReconciliation(trx, b.id, this.#d.clock);
       }
+    }
+    await faultPoint('createPnr:before-commit');
+    if (from === 'initiated') {
       await writeAudit(trx, ctx, {
         entity: 'booking',
         entityId: b.id,
         action: 'created',
-        changes: { status: b.status, payment_mode: mode },
+        changes: { status: b.status, payment_mode: b.payment_mode },
         companyId: b.company_id,
       });
-      if (b.status === 'pending_pnr') {
-        return {
-          status: 502,
-          body: {
-            detail:
-              'Booking pending confirmation: the supplier neither confirmed nor rejected. Poll the booking; do not retry.',
-            code: 'booking_pending',
-            request_id: ctx.requestId,
-            booking_id: b.id,
-            status: 'pending_pnr',
-          },
-        };
+    }
+    if (b.status === 'pending_pnr') {
+      return {
+        status: 502,
+        body: {
+          detail:
+            'Booking pending confirmation: the supplier neither confirmed nor rejected. Poll the booking; do not retry.',
+          code: 'booking_pending',
+          request_id: ctx.requestId,
+          booking_id: b.id,
+          status: 'pending_pnr',
+        },
+      };
+    }
+    return { status: 200, body: bookingView(b) };
+  }
+
+  /**
+   * A retry of a createPnr whose earlier attempt wrote the booking and then died (its key's lease lapsed):
+   * the booking as it stands, after asking the supplier by the client reference when it is still
+   * unsettled. Found: settled from the order. Not found or unreachable: the 502 pending answer, and
+   * reconciliation decides. The supplier is never asked to order again.
+   */
+  async #resume(ctx: RequestContext, clientReference: string): Promise<HandlerResult> {
+    const b = await findByClientReference(this.#d.db, clientReference);
+    if (!b) throw new HttpError(500, 'booking_failed', 'The booking could not be created; retry later.');
+    let outcome: Outcome | null = null;
+    const unsettled = b.status === 'initiated' || b.status === 'pending_pnr';
+    if (unsettled && b.payment_mode !== 'PAYMENT_FIRST') {
+      const supplier = flightSupplierOf(this.#d.suppliers, b.supplier);
+      let order: SupplierFlightOrder | null = null;
+      try {
+        order = b.supplier_order_ref
+          ? await supplier.getOrder(b.supplier_order_ref, { signal: ctx.signal })
+          : await supplier.findOrderByClientReference(clientReference, { signal: ctx.signal });
+      } catch (err) {
+        ctx.log.warn({ err, booking_id: b.id }, 'order lookup on createPnr retry failed');
       }
-      return { status: 200, body: bookingView(b) };
-    });
+      outcome =
+        order && order.status !== 'pending'
+          ? { kind: 'order', order, bagsLater: false }
+          : { kind: 'unknown', error: 'the supplier has no settled order yet', bagsLater: false };
+    }
+    return ctx.transaction((trx) => this.#settle(trx, ctx, b.id, outcome));
   }
 
   /** PAYMENT_FIRST: the authorization exists; now the supplier order is placed. */

@@ -36,6 +36,7 @@ export interface BookingRow {
   ticketing_deadline: Date | null;
   ticket_raw_status: string | null;
   assigned_to_user_id: string | null;
+  idempotency_scope: string | null;
   user_id: string;
   company_id: number | null;
   created_at: Date;
@@ -69,6 +70,21 @@ export async function findBooking(db: Db, ref: string | number, opts: { forUpdat
   q = /^[0-9]+$/.test(s) ? q.where('id', '=', Number(s)) : q.where('pnr', '=', s.toUpperCase());
   if (opts.forUpdate) q = q.forUpdate();
   const r = await q.orderBy('id', 'desc').executeTakeFirst();
+  return r ? toRow(r as Raw) : undefined;
+}
+
+/** The booking written ahead under this supplier client reference (createPnr retries find it here). */
+export async function findByClientReference(
+  db: Db,
+  clientReference: string,
+  opts: { forUpdate?: boolean } = {},
+) {
+  let q = bookingDb(db)
+    .selectFrom('flight_bookings')
+    .selectAll()
+    .where('client_reference', '=', clientReference);
+  if (opts.forUpdate) q = q.forUpdate();
+  const r = await q.executeTakeFirst();
   return r ? toRow(r as Raw) : undefined;
 }
 

@@ -33,6 +33,8 @@ export interface FlightBookingsTable {
   ticketing_deadline: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   ticket_raw_status: string | null;
   assigned_to_user_id: string | null;
+  /** The idempotency scope of the createPnr that wrote the booking ahead of its supplier call (0061). */
+  idempotency_scope: ColumnType<string | null, string | null | undefined, string | null>;
   user_id: string;
   company_id: number | null;
   created_at: Created;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { IdempotencyStore, StoredResponse } from '../../idempotency/idempotency-store.ts';
 import type { Middleware } from '../compose.ts';
 import { conflict, HttpError, ValidationError } from '../errors.ts';
-import type { HandlerResult } from '../types.ts';
+import type { HandlerResult, RequestContext } from '../types.ts';
 
 import { renderError } from './error-handler.ts';
 
@@ -19,6 +19,37 @@ function canonical(v: unknown): string {
   return JSON.stringify(v) ?? 'null';
 }
 
+/** The key's scope: caller + operation + key, hashed (the primary key of `idempotency_keys`). */
+export function idempotencyScope(caller: string, operationId: string, key: string): string {
+  return createHash('sha256').update(`${caller}\u0000${operationId}\u0000${key}`).digest('hex');
+}
+
+const callerOf = (ctx: Pick<RequestContext, 'auth' | 'ip'>) =>
+  ctx.auth ? `user:${ctx.auth.userId}` : `ip:${ctx.ip}`;
+
+/** The hash of what the request asks for (params, query, body), as the middleware compares it. */
+export const requestHash = (ctx: Pick<RequestContext, 'params' | 'query' | 'body'>) =>
+  createHash('sha256')
+    .update(canonical({ params: ctx.params, query: ctx.query, body: ctx.body }))
+    .digest('hex');
+
+/**
+ * A name for this request's effect that every retry of it (same caller, operation, key and request)
+ * derives again: the reference a handler writes ahead and hands to the supplier, so a retry after a
+ * crash finds the effect instead of repeating it. Undefined without an Idempotency-Key.
+ */
+export function effectReference(
+  ctx: Pick<RequestContext, 'auth' | 'ip' | 'operationId' | 'headers' | 'params' | 'query' | 'body'>,
+): { scope: string; digest: string } | undefined {
+  const key = ctx.headers['idempotency-key'];
+  if (!key) return undefined;
+  const scope = idempotencyScope(callerOf(ctx), ctx.operationId, key);
+  const digest = createHash('sha256')
+    .update(`effect\u0000${scope}\u0000${requestHash(ctx)}`)
+    .digest('hex');
+  return { scope, digest };
+}
+
 /** An outcome that is a real answer and is stored; anything else (an internal failure) releases the key. */
 const storable = (status: number) => status < 500 || status === 502;
 
@@ -32,7 +63,8 @@ export function storedForm(r: HandlerResult): StoredResponse | undefined {
  * Contracts section 3. The key is scoped to caller + operation. The first response is stored (in the
  * handler's transaction when it uses `ctx.transaction`, else right after) and replayed with
  * `Idempotent-Replayed: true`. Same key, other request: 422 `idempotency_key_reused`. Same key while the
- * first is running: 409 `idempotency_in_progress`. An internal failure (5xx other than 502) releases it.
+ * first is running: 409 `idempotency_in_progress`; the claim is a lease renewed by a heartbeat while the
+ * request runs, so a key whose process died is free again within one lease (`IDEMPOTENCY_LEASE_SECONDS`). An internal failure (5xx other than 502) releases it.
  */
 export function idempotency(opts: { store: IdempotencyStore }): Middleware {
   return async function idempotencyMiddleware(ex, next) {
@@ -57,11 +89,9 @@ export function idempotency(opts: { store: IdempotencyStore }): Middleware {
         },
       ]);
     }
-    const caller = ex.ctx.auth ? `user:${ex.ctx.auth.userId}` : `ip:${ex.ctx.ip}`;
-    const scope = createHash('sha256').update(`${caller}\u0000${op.operationId}\u0000${key}`).digest('hex');
-    const hash = createHash('sha256')
-      .update(canonical({ params: ex.ctx.params, query: ex.ctx.query, body: ex.ctx.body }))
-      .digest('hex');
+    const caller = callerOf(ex.ctx);
+    const scope = idempotencyScope(caller, op.operationId, key);
+    const hash = requestHash(ex.ctx);
     const outcome = await opts.store.claim({ scope, caller, operationId: op.operationId, key, hash });
     if (outcome.kind === 'mismatch') {
       throw new ValidationError(
@@ -89,7 +119,15 @@ export function idempotency(opts: { store: IdempotencyStore }): Middleware {
     }
 
     const claim = { scope, stored: false };
+    const owner = outcome.owner;
     ex.idempotency = claim;
+    // The lease lives as long as this request: renewed while it runs, so a crash frees the key in one lease.
+    const heartbeat = setInterval(() => {
+      opts.store.renew(scope, owner).catch((err: unknown) => {
+        ex.ctx.log.warn({ err }, 'idempotency lease renewal failed');
+      });
+    }, opts.store.heartbeatMs);
+    heartbeat.unref();
     try {
       await next();
     } catch (err) {
@@ -102,10 +140,12 @@ export function idempotency(opts: { store: IdempotencyStore }): Middleware {
           await opts.store.complete(scope, rendered);
           claim.stored = true;
         } else {
-          await opts.store.release(scope);
+          await opts.store.release(scope, owner);
         }
       }
       throw err;
+    } finally {
+      clearInterval(heartbeat);
     }
     if (claim.stored) return;
     const stored = ex.result && storedForm(ex.result);
@@ -113,7 +153,7 @@ export function idempotency(opts: { store: IdempotencyStore }): Middleware {
       await opts.store.complete(scope, stored);
       claim.stored = true;
     } else {
-      await opts.store.release(scope);
+      await opts.store.release(scope, owner);
     }
   };
 }

@@ -1,0 +1,254 @@
+/**
+ * Fault injection with real processes: the production entry (`src/main.ts`) as a child on a database
+ * that outlives it (a PGlite DATA_DIR, or a fresh PostgreSQL database), against supplier emulators that
+ * run over HTTP in the test process, so supplier state outlives a kill -9 of the server. Each emulator's
+ * order-creation route sits behind a gate: closed, it holds calls while the test kills the caller, then,
+ * opened, lets them through to the emulator, which books for a caller that is gone (as a supplier does).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  amadeusHandlers,
+  duffelHandlers,
+  type MockSupplier,
+  mystiflyHandlers,
+  serveHandlers,
+  startMockServers,
+} from '@travel/mock-server';
+import { http, type RequestHandler } from 'msw';
+import { freshDatabase } from '../search/processes.ts';
+
+const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
+export type FlightSupplier = 'amadeus' | 'duffel' | 'mystifly';
+export const FLIGHT_SUPPLIERS: FlightSupplier[] = ['amadeus', 'duffel', 'mystifly'];
+
+/** Holds requests while closed; unlike a client-side gate it ignores the caller going away. */
+export class HoldGate {
+  #open = true;
+  #waiting: Array<() => void> = [];
+  #arrived = 0;
+  #watchers: Array<{ n: number; resolve: () => void }> = [];
+
+  close(): void {
+    this.#open = false;
+    this.#arrived = 0;
+  }
+  open(): void {
+    this.#open = true;
+    for (const go of this.#waiting.splice(0)) go();
+  }
+  arrived(n: number): Promise<void> {
+    if (this.#arrived >= n) return Promise.resolve();
+    return new Promise((resolve) => this.#watchers.push({ n, resolve }));
+  }
+  pass(): Promise<void> {
+    if (this.#open) return Promise.resolve();
+    this.#arrived += 1;
+    for (const w of this.#watchers.filter((x) => x.n <= this.#arrived)) w.resolve();
+    this.#watchers = this.#watchers.filter((x) => x.n > this.#arrived);
+    return new Promise((resolve) => this.#waiting.push(resolve));
+  }
+}
+
+const ORDER_PATHS: Record<FlightSupplier, string> = {
+  amadeus: '/v1/booking/flight-orders',
+  duffel: '/air/orders',
+  mystifly: '/api/v1/Book/Flight',
+};
+
+/** One order at a supplier: the client reference we sent and its PNR. */
+export interface SupplierOrder {
+  ref: string | undefined;
+  pnr: string;
+}
+
+export interface FaultEmulators {
+  urls: Partial<Record<MockSupplier, string>>;
+  /** In front of each flight supplier's order creation. */
+  gates: Record<FlightSupplier, HoldGate>;
+  orders(supplier: FlightSupplier): SupplierOrder[];
+  close(): Promise<void>;
+}
+
+type AnyState = { orders?: Map<string, any>; bookings?: Map<string, any> };
+
+export async function startFaultEmulators(): Promise<FaultEmulators> {
+  const rest = await startMockServers({
+    options: { latencyMs: 0, seed: 7 },
+    suppliers: ['hotelbeds', 'hotelbeds-transfers', 'stripe'],
+  });
+  const factories = { amadeus: amadeusHandlers, duffel: duffelHandlers, mystifly: mystiflyHandlers };
+  const gates = {} as Record<FlightSupplier, HoldGate>;
+  const states = {} as Record<FlightSupplier, AnyState>;
+  const urls: Partial<Record<MockSupplier, string>> = { ...rest.urls };
+  const closers: Array<() => Promise<void>> = [rest.close];
+  for (const s of FLIGHT_SUPPLIERS) {
+    const gate = new HoldGate();
+    const handlers: RequestHandler[] = [];
+    const served = await serveHandlers(handlers, { host: '127.0.0.1', port: 0 });
+    const made = factories[s]({ baseUrl: served.url, latencyMs: 0, seed: 7 });
+    handlers.push(
+      http.post(`${served.url}${ORDER_PATHS[s]}`, async () => {
+        await gate.pass();
+        return undefined; // on to the emulator's own handler
+      }),
+      ...made.handlers,
+    );
+    gates[s] = gate;
+    states[s] = made.state as AnyState;
+    urls[s] = served.url;
+    closers.push(async () => {
+      gate.open();
+      await served.close();
+    });
+  }
+  return {
+    urls,
+    gates,
+    orders(s) {
+      if (s === 'amadeus')
+        return [...(states.amadeus.orders?.values() ?? [])].map((o) => ({
+          ref: o.clientReference,
+          pnr: o.pnr,
+        }));
+      if (s === 'duffel')
+        return [...(states.duffel.orders?.values() ?? [])].map((o) => ({
+          ref: o.order.metadata?.client_reference,
+          pnr: o.order.booking_reference,
+        }));
+      return [...(states.mystifly.bookings?.values() ?? [])].map((b) => ({
+        ref: b.conversationId,
+        pnr: b.pnr,
+      }));
+    },
+    async close() {
+      await Promise.all(closers.map((c) => c()));
+    },
+  };
+}
+
+/** Where the children keep their data: one PGlite directory, or one PostgreSQL database. */
+export interface FaultStore {
+  env: Record<string, string>;
+  kind: 'pglite' | 'postgres';
+  drop(): Promise<void>;
+}
+
+export async function faultStore(): Promise<FaultStore> {
+  const url = process.env.TEST_DATABASE_URL;
+  if (url) {
+    const db = await freshDatabase(url);
+    return { kind: 'postgres', env: { DATABASE_URL: db.url }, drop: () => db.drop() };
+  }
+  const dir = await mkdtemp(join(tmpdir(), 'travel-faults-'));
+  return { kind: 'pglite', env: { DATA_DIR: dir }, drop: () => rm(dir, { recursive: true, force: true }) };
+}
+
+export interface Child {
+  url: string;
+  child: ChildProcess;
+  output(): string;
+  /** Resolves once the process has printed `line` `n` times in all. */
+  printed(line: string, n: number): Promise<void>;
+  kill9(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** `node src/main.ts` with `env`; resolves once it listens. */
+export async function startChild(env: Record<string, string>): Promise<Child> {
+  const child = spawn(process.execPath, [MAIN], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      LOG_LEVEL: 'warn',
+      EXIT_WITH_PARENT: '1',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
+  let out = '';
+  const watchers: Array<() => void> = [];
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = await new Promise<string>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /Travel service listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (m) resolve(m[1] as string);
+      for (const w of watchers) w();
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('error', reject);
+    void exited.then(() => reject(new Error(`server exited before listening:\n${out}`)));
+  });
+  const count = (line: string) => out.split(line).length - 1;
+  return {
+    url,
+    child,
+    output: () => out,
+    printed(line, n) {
+      return new Promise((resolve) => {
+        const check = () => {
+          if (count(line) >= n) resolve();
+        };
+        watchers.push(check);
+        check();
+      });
+    },
+    async kill9() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
+    },
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+export interface ApiResponse {
+  status: number;
+  body: Record<string, any>;
+  headers: Headers;
+}
+
+export async function api(
+  base: string,
+  method: string,
+  path: string,
+  o: { body?: unknown; token?: string; key?: string } = {},
+): Promise<ApiResponse> {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: {
+      ...(o.body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...(o.token ? { authorization: `Bearer ${o.token}` } : {}),
+      ...(o.key ? { 'idempotency-key': o.key } : {}),
+    },
+    ...(o.body !== undefined ? { body: JSON.stringify(o.body) } : {}),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : {}, headers: res.headers };
+}
+
+/** Polls `probe` until it returns a value, or fails at the deadline with the last thing it saw. */
+export async function until<T>(
+  what: string,
+  deadlineMs: number,
+  probe: () => Promise<{ done: true; value: T } | { done: false; seen: unknown }>,
+): Promise<T> {
+  const end = Date.now() + deadlineMs;
+  let seen: unknown;
+  for (;;) {
+    const r = await probe();
+    if (r.done) return r.value;
+    seen = r.seen;
+    if (Date.now() > end)
+      throw new Error(`${what}: not within ${deadlineMs} ms; last seen ${JSON.stringify(seen)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
