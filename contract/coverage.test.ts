@@ -52,6 +52,7 @@ const IDEM = [
 /** Guard `none` in the spec, plus our public additions. */
 const PUBLIC = new Set([
   'POST /api/v1/auth/register',
+  'GET /join',
   'GET /api/v1/auth/verify-email',
   'POST /api/v1/auth/login',
   'GET /api/v1/airlines/search',
@@ -127,6 +128,7 @@ describe('operations', () => {
     ).toEqual(
       [
         'GET /docs',
+        'GET /join',
         'GET /metrics',
         'GET /openapi.json',
         'POST /api/v1/auth/logout',

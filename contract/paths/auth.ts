@@ -9,17 +9,31 @@ const defs: OpDef[] = [
     operationId: 'registerUser',
     summary: 'Register a user',
     description:
-      'Creates the account and emails a verification link (see `verification_required`). Company roles need a valid company_code or invite_code.',
+      'Creates the account and emails a verification link (see `verification_required`). Company roles need a valid company_code or invite_code. ' +
+      'An address that already has an account gets the same answer as a new one (200, a `RegisterResponse` of an unverified account that does not exist) and its owner is mailed that they already have an account: the answer never reveals which addresses are registered. ' +
+      'With an invite_code for an address that already has an account: 400 `invalid_invite_code`. Limited per client address (RATE_LIMIT_REGISTER_IP): 429 with Retry-After.',
     auth: 'none',
     rateLimited: true,
     body: ref('RegisterRequest'),
     responses: ok('RegisterResponse', 'Registered; verify the email address before logging in.'),
-    errors: badRequest(
-      'email_already_registered',
-      'invalid_company_code',
-      'invalid_invite_code',
-      'role_not_allowed',
-    ),
+    errors: badRequest('invalid_company_code', 'invalid_invite_code', 'role_not_allowed'),
+  },
+  {
+    method: 'get',
+    path: '/join',
+    operationId: 'acceptInvitationPage',
+    summary: 'Accept an invitation (HTML)',
+    description:
+      'Addition (not in the spec): the page the staff invitation mail links to. A form (name, password) that calls POST /api/v1/auth/register with the invitation code and address read from the query. Programs and the CLI call registerUser with `invite_code` directly.',
+    auth: 'none',
+    addition: true,
+    parameters: [
+      queryParam('invite_code', str({ maxLength: 128 })),
+      queryParam('email', str({ maxLength: 320 })),
+    ],
+    responses: {
+      200: { description: 'HTML page.', content: { 'text/html': { schema: str() } } },
+    },
   },
   {
     method: 'get',
@@ -43,7 +57,8 @@ const defs: OpDef[] = [
     path: '/api/v1/auth/login',
     operationId: 'login',
     summary: 'Log in with email and password',
-    description: 'Returns a bearer access token and a refresh token.',
+    description:
+      'Returns a bearer access token and a refresh token. Only failures are throttled: after RATE_LIMIT_LOGIN_ACCOUNT failures on one account from one client address, or RATE_LIMIT_LOGIN_IP failures from one address, that client gets 429 with Retry-After for a doubling delay; correct passwords, and the same account from another address, are never throttled.',
     auth: 'none',
     rateLimited: true,
     body: ref('LoginRequest'),
@@ -74,7 +89,7 @@ const defs: OpDef[] = [
     operationId: 'refreshToken',
     summary: 'Exchange a refresh token for a new access token',
     description:
-      'Addition (not in the spec). Rotates the refresh token: the returned refresh_token replaces the one sent, which stops working.',
+      'Addition (not in the spec). Rotates the refresh token: the returned refresh_token replaces the one sent, which stops working. Presenting a spent refresh token again revokes its whole session, including the access tokens issued in it. Failed refreshes are throttled per client address (429 with Retry-After).',
     auth: 'none',
     addition: true,
     rateLimited: true,
@@ -93,7 +108,7 @@ const defs: OpDef[] = [
     operationId: 'logout',
     summary: 'Revoke a refresh token',
     description:
-      'Addition (not in the spec). Revokes the refresh token. Access tokens stay valid until they expire. Idempotent: revoking an unknown or revoked token also answers revoked=true.',
+      'Addition (not in the spec). Ends the session of the refresh token: its refresh tokens and, at once, every access token issued in that session (they answer 401 `invalid_token`; other server processes within AUTH_STATUS_CACHE_MS). Idempotent: revoking an unknown or revoked token also answers revoked=true.',
     auth: 'none',
     addition: true,
     body: ref('RefreshRequest'),

@@ -47,6 +47,37 @@ rows.push(
       },
 );
 
+// Password hashing at the production parameters, in its own process (its memory stays out of the others).
+console.log('\n== password hashing per login (bench/passwords.ts)');
+const pw = spawnSync(process.execPath, [fileURLToPath(new URL('./passwords.ts', import.meta.url))], {
+  encoding: 'utf8',
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+process.stdout.write(pw.stdout);
+const pwLine =
+  /passwords: (.+?)\s+p50 ([\d.]+) ms\s+p99 ([\d.]+) ms\s+burst (\d+) in (\d+) ms\s+rss \+(\d+) MiB/.exec(
+    pw.stdout,
+  );
+rows.push(
+  pwLine
+    ? {
+        bench: 'passwords',
+        case: `one login, ${pwLine[1]}`,
+        throughput: '',
+        p50: `${pwLine[2]} ms`,
+        p99: `${pwLine[3]} ms`,
+        note: `burst of ${pwLine[4]} logins: ${pwLine[5]} ms, RSS +${pwLine[6]} MiB`,
+      }
+    : {
+        bench: 'passwords',
+        case: 'one login',
+        throughput: '',
+        p50: '',
+        p99: '',
+        note: `FAILED (${pw.status})`,
+      },
+);
+
 console.log('\n== HTTP throughput (bench/http.ts)');
 const http = await httpBench({ profile: process.argv.includes('--profile') });
 for (const r of http) {
@@ -73,4 +104,4 @@ console.log(
 );
 console.log(`|${columns.map((c) => '-'.repeat(width(c) + 2)).join('|')}|`);
 for (const r of rows) console.log(line(r));
-if (ref.status !== 0) process.exitCode = 1;
+if (ref.status !== 0 || pw.status !== 0) process.exitCode = 1;

@@ -12,6 +12,7 @@ import { TokenService } from './internal/tokens.ts';
 import type { OpenApiDoc } from './kernel/contract.ts';
 import { createKernel, type Kernel } from './kernel/kernel.ts';
 import { HttpMetrics } from './kernel/metrics.ts';
+import { protectMetrics } from './kernel/middleware/auth.ts';
 import { corsPolicy } from './kernel/middleware/cors.ts';
 import { PrincipalStore } from './kernel/principal.ts';
 import type { ResponseViolation } from './kernel/response-validator.ts';
@@ -106,18 +107,22 @@ export function createApp(deps: AppDeps): App {
 
   let kernel: Kernel | undefined;
   const routes: Routes = {
-    ...platformRoutes({
-      config,
-      cache,
-      metrics,
-      pingDatabase: () => database.ping(),
-      databaseKind: database.kind,
-      contractJson,
-      version,
-      startedAt: Date.now(),
-      inFlight: () => kernel?.inFlight() ?? 0,
-      runMaintenance,
-    }),
+    // METRICS_TOKEN, when set, guards /metrics and /metrics/* (kernel/middleware/auth.ts).
+    ...protectMetrics(
+      platformRoutes({
+        config,
+        cache,
+        metrics,
+        pingDatabase: () => database.ping(),
+        databaseKind: database.kind,
+        contractJson,
+        version,
+        startedAt: Date.now(),
+        inFlight: () => kernel?.inFlight() ?? 0,
+        runMaintenance,
+      }),
+      config.metricsToken,
+    ),
     ...authRoutes({ auth }),
     ...(deps.routes?.(shared) ?? {}),
   };

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { MOCK_SUPPLIERS, type MockSupplier } from '@travel/mock-server';
 import pino from 'pino';
 import { ConfigError, loadConfig } from './internal/config.ts';
+import { sandboxJwtKey } from './internal/tokens.ts';
 import { serve } from './kernel/node-adapter.ts';
 import { createMailer } from './mail/mailer.ts';
 import { createRuntime } from './runtime.ts';
@@ -77,6 +78,8 @@ async function main() {
     process.exitCode = 1;
     return;
   }
+  // Sandbox without JWT_SECRET(S): the data directory's own random key (made on first start, 0600).
+  if (config.jwtKeysGenerated) config.jwtKeys = [await sandboxJwtKey(config.dataDir)];
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: join(config.dataDir, 'pglite'),

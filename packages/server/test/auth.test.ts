@@ -76,13 +76,13 @@ describe('register, verify, login, me', () => {
     expect(audit.map((a) => a.action)).toEqual(['registered', 'email_verified']);
   });
 
-  test('password is stored hashed with scrypt', async () => {
+  test("password is stored hashed (scrypt at the tests' PASSWORD_SCRYPT_N)", async () => {
     const u = await t.database.db
       .selectFrom('users')
       .select('password_hash')
       .where('email', '=', 'ann@example.test')
       .executeTakeFirstOrThrow();
-    expect(u.password_hash).toMatch(/^scrypt\$/);
+    expect(u.password_hash).toMatch(/^scrypt\$1024\$8\$1\$/);
     expect(u.password_hash).not.toContain('correct horse');
   });
 
@@ -106,7 +106,7 @@ describe('register, verify, login, me', () => {
 });
 
 describe('tokens', () => {
-  test('refresh rotates; a spent refresh token revokes its family; logout revokes', async () => {
+  test('refresh rotates; a spent refresh token revokes its family and its access tokens; logout revokes', async () => {
     await registerAndVerify('rita@example.test');
     const login = await t.request('POST', '/api/v1/auth/login', {
       body: { email: 'rita@example.test', password: 'correct horse battery' },
@@ -119,11 +119,14 @@ describe('tokens', () => {
     const reuse = await t.request('POST', '/api/v1/auth/refresh', { body: { refresh_token: first } });
     expect(reuse.status).toBe(401);
     expect(reuse.body.code).toBe('invalid_refresh_token');
-    // the rotated token died with its family
+    // the rotated token died with its family, and so did the access tokens issued in it
     expect(
       (await t.request('POST', '/api/v1/auth/refresh', { body: { refresh_token: r1.body.refresh_token } }))
         .status,
     ).toBe(401);
+    for (const token of [login.body.access_token, r1.body.access_token]) {
+      expect((await t.request('GET', '/api/v1/auth/me', { token })).status).toBe(401);
+    }
 
     const again = await t.request('POST', '/api/v1/auth/login', {
       body: { email: 'rita@example.test', password: 'correct horse battery' },
@@ -136,6 +139,9 @@ describe('tokens', () => {
       (await t.request('POST', '/api/v1/auth/refresh', { body: { refresh_token: again.body.refresh_token } }))
         .status,
     ).toBe(401);
+    const me = await t.request('GET', '/api/v1/auth/me', { token: again.body.access_token });
+    expect(me.status).toBe(401);
+    expect(me.body.code).toBe('invalid_token');
   });
 
   test('an expired access token is 401 token_expired', async () => {
@@ -291,25 +297,39 @@ describe('security invariants', () => {
     expect(s.body.code).toBe('company_suspended');
   });
 
-  test('login is rate limited per account (whatever the address)', async () => {
+  test('failed logins are throttled per account and address; the owner elsewhere is not locked out', async () => {
     await registerAndVerify('brute@example.test');
     const codes: number[] = [];
     for (let i = 0; i < 4; i++) {
       const r = await t.request('POST', '/api/v1/auth/login', {
         body: { email: 'brute@example.test', password: 'wrong' },
-        ip: `10.0.0.${i}`,
+        ip: '10.0.0.1',
       });
       codes.push(r.status);
     }
     expect(codes).toEqual([401, 401, 401, 429]);
-    const right = await t.request('POST', '/api/v1/auth/login', {
+    const sameClient = await t.request('POST', '/api/v1/auth/login', {
       body: { email: 'brute@example.test', password: 'correct horse battery' },
+      ip: '10.0.0.1',
     });
-    expect(right.status).toBe(429);
-    expect(Number(right.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(sameClient.status).toBe(429);
+    expect(Number(sameClient.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Failures spread over other addresses do not add up against the account.
+    for (let i = 2; i < 6; i++) {
+      const r = await t.request('POST', '/api/v1/auth/login', {
+        body: { email: 'brute@example.test', password: 'wrong' },
+        ip: `10.0.0.${i}`,
+      });
+      expect(r.status).toBe(401);
+    }
+    const owner = await t.request('POST', '/api/v1/auth/login', {
+      body: { email: 'brute@example.test', password: 'correct horse battery' },
+      ip: '10.0.9.9',
+    });
+    expect(owner.status).toBe(200);
   });
 
-  test('login is rate limited per address (whatever the account)', async () => {
+  test('failed logins are throttled per address (whatever the account)', async () => {
     const limited = await createTestApp({ env: { RATE_LIMIT_LOGIN_IP: '3/60' } });
     try {
       const codes: number[] = [];

@@ -15,9 +15,29 @@ export interface paths {
         put?: never;
         /**
          * Register a user
-         * @description Creates the account and emails a verification link (see `verification_required`). Company roles need a valid company_code or invite_code.
+         * @description Creates the account and emails a verification link (see `verification_required`). Company roles need a valid company_code or invite_code. An address that already has an account gets the same answer as a new one (200, a `RegisterResponse` of an unverified account that does not exist) and its owner is mailed that they already have an account: the answer never reveals which addresses are registered. With an invite_code for an address that already has an account: 400 `invalid_invite_code`. Limited per client address (RATE_LIMIT_REGISTER_IP): 429 with Retry-After.
          */
         post: operations["registerUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/join": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Accept an invitation (HTML)
+         * @description Addition (not in the spec): the page the staff invitation mail links to. A form (name, password) that calls POST /api/v1/auth/register with the invitation code and address read from the query. Programs and the CLI call registerUser with `invite_code` directly.
+         */
+        get: operations["acceptInvitationPage"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -55,7 +75,7 @@ export interface paths {
         put?: never;
         /**
          * Log in with email and password
-         * @description Returns a bearer access token and a refresh token.
+         * @description Returns a bearer access token and a refresh token. Only failures are throttled: after RATE_LIMIT_LOGIN_ACCOUNT failures on one account from one client address, or RATE_LIMIT_LOGIN_IP failures from one address, that client gets 429 with Retry-After for a doubling delay; correct passwords, and the same account from another address, are never throttled.
          */
         post: operations["login"];
         delete?: never;
@@ -95,7 +115,7 @@ export interface paths {
         put?: never;
         /**
          * Exchange a refresh token for a new access token
-         * @description Addition (not in the spec). Rotates the refresh token: the returned refresh_token replaces the one sent, which stops working.
+         * @description Addition (not in the spec). Rotates the refresh token: the returned refresh_token replaces the one sent, which stops working. Presenting a spent refresh token again revokes its whole session, including the access tokens issued in it. Failed refreshes are throttled per client address (429 with Retry-After).
          */
         post: operations["refreshToken"];
         delete?: never;
@@ -115,7 +135,7 @@ export interface paths {
         put?: never;
         /**
          * Revoke a refresh token
-         * @description Addition (not in the spec). Revokes the refresh token. Access tokens stay valid until they expire. Idempotent: revoking an unknown or revoked token also answers revoked=true.
+         * @description Addition (not in the spec). Ends the session of the refresh token: its refresh tokens and, at once, every access token issued in that session (they answer 401 `invalid_token`; other server processes within AUTH_STATUS_CACHE_MS). Idempotent: revoking an unknown or revoked token also answers revoked=true.
          */
         post: operations["logout"];
         delete?: never;
@@ -5869,6 +5889,56 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request headers exceed the size limit (16 KiB in total); nothing was read or done. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal error; nothing was committed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    acceptInvitationPage: {
+        parameters: {
+            query?: {
+                invite_code?: string;
+                email?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description HTML page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Request validation error. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
             /** @description The request headers exceed the size limit (16 KiB in total); nothing was read or done. */

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -30,6 +31,11 @@ export interface Config {
   responseValidation: 'off' | 'log' | 'strict';
   /** The first key signs; every key verifies (rotation: prepend the new key, drop the old one later). */
   jwtKeys: JwtKey[];
+  /** Sandbox without JWT_SECRET(S): `jwtKeys` is a random per-process key; `main.ts` replaces it with the
+   * data directory's key (`sandboxJwtKey`), so tokens survive a restart. */
+  jwtKeysGenerated: boolean;
+  /** METRICS_TOKEN: when set, `/metrics` and `/metrics/*` need `Authorization: Bearer <it>`. */
+  metricsToken: string | undefined;
   accessTokenTtlSeconds: number;
   refreshTokenTtlSeconds: number;
   verifyTokenTtlSeconds: number;
@@ -39,7 +45,15 @@ export interface Config {
   searchTtlSeconds: number;
   /** How long a caller's current status (suspension, role) is cached before re-reading the database. */
   authStatusCacheMs: number;
-  rateLimits: { loginAccount: RateRule; loginIp: RateRule; search: RateRule; stream: RateRule };
+  /** Login and refresh count failures only (per account+address, per address); registration counts
+   * every attempt per address. */
+  rateLimits: {
+    loginAccount: RateRule;
+    loginIp: RateRule;
+    registerIp: RateRule;
+    search: RateRule;
+    stream: RateRule;
+  };
   http: {
     keepAliveTimeoutMs: number;
     headersTimeoutMs: number;
@@ -53,7 +67,6 @@ export class ConfigError extends Error {
 }
 
 const SANDBOX_ADMIN = { email: 'admin@sandbox.travel', password: 'sandbox-admin-pass' };
-const SANDBOX_JWT_SECRET = 'sandbox-only-insecure-jwt-secret-change-me';
 const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 
 const int = (env: NodeJS.ProcessEnv, name: string, fallback: number): number => {
@@ -73,6 +86,8 @@ const rule = (env: NodeJS.ProcessEnv, name: string, fallback: RateRule): RateRul
   return { limit: Number(m[1]), windowSeconds: Math.max(1, Number(m[2])) };
 };
 
+const generatedKeys = new WeakSet<JwtKey>();
+
 /** `kid1:secret1,kid2:secret2` (JWT_SECRETS) or a single JWT_SECRET (kid `default`). */
 function jwtKeys(env: NodeJS.ProcessEnv, sandbox: boolean): JwtKey[] {
   if (env.JWT_SECRETS) {
@@ -87,7 +102,13 @@ function jwtKeys(env: NodeJS.ProcessEnv, sandbox: boolean): JwtKey[] {
     if (keys.length > 0) return checkKeys(keys);
   }
   if (env.JWT_SECRET) return checkKeys([{ kid: 'default', secret: env.JWT_SECRET }]);
-  if (sandbox) return [{ kid: 'sandbox', secret: SANDBOX_JWT_SECRET }];
+  // Sandbox: a random key (per process here; per data directory once main.ts has read it), never one
+  // written in the source.
+  if (sandbox) {
+    const key = { kid: 'sandbox', secret: randomBytes(48).toString('base64url') };
+    generatedKeys.add(key);
+    return [key];
+  }
   throw new ConfigError('JWT_SECRET or JWT_SECRETS is required outside sandbox mode');
 }
 
@@ -134,9 +155,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   } else {
     throw new ConfigError('TRAVEL_ADMIN_EMAIL and TRAVEL_ADMIN_PASSWORD are required outside sandbox mode');
   }
+  const keys = jwtKeys(env, sandbox);
   return {
     port,
-    host: env.HOST || '0.0.0.0',
+    // Sandbox has published logins and development endpoints: loopback only unless HOST says otherwise.
+    host: env.HOST || (sandbox ? '127.0.0.1' : '0.0.0.0'),
     sandbox,
     suppliers,
     dataDir: isAbsolute(dataDir) ? dataDir : resolve(base, dataDir),
@@ -147,7 +170,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1024 * 1024),
     corsOrigins: corsOrigins(env, sandbox),
     responseValidation: responseValidation(env),
-    jwtKeys: jwtKeys(env, sandbox),
+    jwtKeys: keys,
+    jwtKeysGenerated: keys.length === 1 && keys[0] !== undefined && generatedKeys.has(keys[0]),
+    metricsToken: env.METRICS_TOKEN || undefined,
     accessTokenTtlSeconds: int(env, 'ACCESS_TOKEN_TTL_SECONDS', 900),
     refreshTokenTtlSeconds: int(env, 'REFRESH_TOKEN_TTL_SECONDS', 30 * 24 * 3600),
     verifyTokenTtlSeconds: int(env, 'VERIFY_TOKEN_TTL_SECONDS', 24 * 3600),
@@ -159,6 +184,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimits: {
       loginAccount: rule(env, 'RATE_LIMIT_LOGIN_ACCOUNT', { limit: 5, windowSeconds: 300 }),
       loginIp: rule(env, 'RATE_LIMIT_LOGIN_IP', { limit: 30, windowSeconds: 300 }),
+      registerIp: rule(env, 'RATE_LIMIT_REGISTER_IP', { limit: 30, windowSeconds: 300 }),
       search: rule(env, 'RATE_LIMIT_SEARCH', { limit: 60, windowSeconds: 60 }),
       stream: rule(env, 'RATE_LIMIT_STREAM', { limit: 120, windowSeconds: 60 }),
     },

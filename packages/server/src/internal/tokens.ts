@@ -1,3 +1,6 @@
+import { randomBytes } from 'node:crypto';
+import { chmod, link, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { errors, jwtVerify, SignJWT } from 'jose';
 import type { Role } from '../kernel/types.ts';
 import type { Clock } from './clock.ts';
@@ -7,6 +10,8 @@ import { newId } from './ids.ts';
 const ISSUER = 'travel-service';
 const ACCESS_AUDIENCE = 'travel-api';
 const VERIFY_AUDIENCE = 'travel-email-verification';
+/** Clock skew tolerated between the process that signed a token and the one checking `iat`. */
+export const CLOCK_SKEW_SECONDS = 60;
 
 export interface AccessClaims {
   userId: string;
@@ -14,6 +19,15 @@ export interface AccessClaims {
   role: Role;
   companyId: number | null;
   impersonatorId?: string;
+  /** The login session (refresh-token family) the token was issued in: `sid`. Logout and refresh-token
+   * reuse revoke every access token of the session through it. */
+  sessionId?: string;
+}
+
+/** A verified access token: its claims, its own id (`jti`) and when it expires. */
+export interface VerifiedAccess extends AccessClaims {
+  tokenId: string;
+  expiresAt: Date;
 }
 
 export type VerifyFailure = 'expired' | 'invalid';
@@ -68,9 +82,16 @@ export class TokenService {
       .sign(signer.key);
   }
 
-  async #verify(token: string, audience: string) {
+  /**
+   * Signature, issuer, audience, `exp`, `nbf`, and what jose leaves to us: `exp` and `iat` must be
+   * present, `iat` may not lie in the future (beyond `CLOCK_SKEW_SECONDS`), and the lifetime `exp - iat`
+   * may not exceed what this service issues (`maxLifetime` + skew), so a token signed with a leaked key
+   * for a century, or without an expiry, is refused.
+   */
+  async #verify(token: string, audience: string, maxLifetime: number) {
+    let payload: Awaited<ReturnType<typeof jwtVerify>>['payload'];
     try {
-      const { payload } = await jwtVerify(
+      ({ payload } = await jwtVerify(
         token,
         (header) => {
           const k = this.#keys.find((x) => x.kid === header.kid);
@@ -82,38 +103,54 @@ export class TokenService {
           audience,
           algorithms: ['HS256'],
           currentDate: this.#clock.now(),
+          requiredClaims: ['exp', 'iat'],
         },
-      );
-      return payload;
+      ));
     } catch (err) {
       if (err instanceof TokenError) throw err;
       if (err instanceof errors.JWTExpired) throw new TokenError('expired', 'token expired');
       throw new TokenError('invalid', 'invalid token');
     }
+    const { exp, iat } = payload;
+    if (typeof exp !== 'number' || typeof iat !== 'number') throw new TokenError('invalid', 'no exp or iat');
+    if (iat > this.#nowSeconds() + CLOCK_SKEW_SECONDS) throw new TokenError('invalid', 'iat in the future');
+    if (exp - iat > maxLifetime + CLOCK_SKEW_SECONDS) throw new TokenError('invalid', 'lifetime too long');
+    return payload;
+  }
+
+  /** The longest an access token of this service lives; denylist entries are kept this long (+ skew). */
+  maxAccessLifetimeSeconds(): number {
+    return this.accessTtlSeconds + CLOCK_SKEW_SECONDS;
   }
 
   /** An access token; `ttlSeconds` (default `accessTtlSeconds`) shortens it, e.g. for impersonation. */
   signAccess(c: AccessClaims, ttlSeconds?: number): Promise<string> {
     const claims: Record<string, unknown> = { email: c.email, role: c.role, cid: c.companyId, typ: 'access' };
     if (c.impersonatorId) claims.act = { sub: c.impersonatorId };
+    if (c.sessionId) claims.sid = c.sessionId;
     const ttl =
       ttlSeconds !== undefined && Number.isFinite(ttlSeconds) && ttlSeconds >= 1
-        ? Math.floor(ttlSeconds)
+        ? Math.min(Math.floor(ttlSeconds), this.accessTtlSeconds)
         : this.accessTtlSeconds;
     return this.#sign(claims, c.userId, ACCESS_AUDIENCE, ttl);
   }
 
-  async verifyAccess(token: string): Promise<AccessClaims> {
-    const p = await this.#verify(token, ACCESS_AUDIENCE);
-    if (p.typ !== 'access' || typeof p.sub !== 'string')
+  async verifyAccess(token: string): Promise<VerifiedAccess> {
+    const p = await this.#verify(token, ACCESS_AUDIENCE, this.accessTtlSeconds);
+    if (p.typ !== 'access' || typeof p.sub !== 'string' || typeof p.jti !== 'string' || !p.jti)
       throw new TokenError('invalid', 'not an access token');
+    if (p.sid !== undefined && (typeof p.sid !== 'string' || !p.sid))
+      throw new TokenError('invalid', 'malformed sid');
     const act = p.act as { sub?: string } | undefined;
     return {
       userId: p.sub,
       email: String(p.email ?? ''),
       role: p.role as Role,
       companyId: typeof p.cid === 'number' ? p.cid : null,
+      tokenId: p.jti,
+      expiresAt: new Date((p.exp as number) * 1000),
       ...(act?.sub ? { impersonatorId: act.sub } : {}),
+      ...(typeof p.sid === 'string' ? { sessionId: p.sid } : {}),
     };
   }
 
@@ -123,9 +160,41 @@ export class TokenService {
   }
 
   async verifyEmailVerification(token: string): Promise<{ userId: string; email: string }> {
-    const p = await this.#verify(token, VERIFY_AUDIENCE);
+    const p = await this.#verify(token, VERIFY_AUDIENCE, this.verifyTtlSeconds);
     if (p.typ !== 'signup' || typeof p.sub !== 'string')
       throw new TokenError('invalid', 'not a verification token');
     return { userId: p.sub, email: String(p.email ?? '') };
   }
+}
+
+/**
+ * The sandbox's JWT signing key when neither JWT_SECRET nor JWT_SECRETS is set: random, made once per
+ * data directory (`<dataDir>/jwt-secret`, mode 0600) and reused across restarts, so tokens survive a
+ * restart but nobody else can sign one (the source holds no key). Several processes starting at once
+ * agree on one key: the file appears atomically (written aside, then hard-linked into place).
+ */
+export async function sandboxJwtKey(dataDir: string): Promise<JwtKey> {
+  const file = join(dataDir, 'jwt-secret');
+  const read = async () => {
+    const secret = (await readFile(file, 'utf8')).trim();
+    if (secret.length < 32) throw new Error(`${file} holds no usable key (delete it to make a new one)`);
+    if (((await stat(file)).mode & 0o077) !== 0) await chmod(file, 0o600);
+    return { kid: 'sandbox', secret };
+  };
+  try {
+    return await read();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  await mkdir(dataDir, { recursive: true });
+  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  await writeFile(tmp, `${randomBytes(48).toString('base64url')}\n`, { mode: 0o600 });
+  try {
+    await link(tmp, file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  } finally {
+    await rm(tmp, { force: true });
+  }
+  return read();
 }

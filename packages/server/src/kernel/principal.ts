@@ -1,6 +1,22 @@
 import type { TtlCache } from '../cache/ttl-cache.ts';
 import type { Clock } from '../internal/clock.ts';
 import type { Db } from '../storage/schema.ts';
+
+/** The access-token denylist (migration 0070). */
+interface TokenRevocationsTable {
+  key: string;
+  reason: string;
+  revoked_at: Date | string;
+  expires_at: Date | string;
+}
+const revocations = (db: Db) => db.withTables<{ token_revocations: TokenRevocationsTable }>();
+
+/** What the auth middleware knows of a token when it asks whether it was revoked. */
+export interface TokenRef {
+  tokenId: string;
+  sessionId?: string | undefined;
+}
+
 import type { Role } from './types.ts';
 
 /** A caller's current standing, read from the database (not from the token, which may be stale). */
@@ -84,5 +100,52 @@ export class PrincipalStore {
   invalidate(userId?: string): void {
     if (userId) this.#cache.delete(`principal:${userId}`);
     else this.#cache.clear('principal:');
+  }
+
+  /**
+   * Whether the token, or the session it belongs to, is on the denylist. One primary-key lookup, cached
+   * like the principal (`ttlMs`, AUTH_STATUS_CACHE_MS): the process that revokes sees it at once
+   * (`revoke` writes its own cache), every other process within `ttlMs`.
+   */
+  async isRevoked(t: TokenRef): Promise<boolean> {
+    const keys = [`jti:${t.tokenId}`, ...(t.sessionId ? [`sid:${t.sessionId}`] : [])];
+    const cached = keys.map((k) => this.#cache.get<boolean>(`revoked:${k}`));
+    if (cached.some((c) => c === true)) return true;
+    if (cached.every((c) => c === false)) return false;
+    const rows = await revocations(this.#db)
+      .selectFrom('token_revocations')
+      .select('key')
+      .where('key', 'in', keys)
+      .where('expires_at', '>', this.clock.now())
+      .execute();
+    const hit = new Set(rows.map((r) => r.key));
+    if (this.#ttlMs > 0) for (const k of keys) this.#cache.set(`revoked:${k}`, hit.has(k), this.#ttlMs);
+    return hit.size > 0;
+  }
+
+  /**
+   * Puts a session (`sid`, a refresh-token family) or a single token (`jti`) on the denylist until
+   * `expiresAt` (when every token it can name has expired), and purges rows that have lapsed. Takes a
+   * transaction so it commits with the refresh-token revocation it accompanies.
+   */
+  async revoke(
+    target: { sessionId: string } | { tokenId: string },
+    expiresAt: Date,
+    reason: string,
+    db: Db = this.#db,
+  ): Promise<void> {
+    const key = 'sessionId' in target ? `sid:${target.sessionId}` : `jti:${target.tokenId}`;
+    const now = this.clock.now();
+    await revocations(db)
+      .insertInto('token_revocations')
+      .values({ key, reason, revoked_at: now, expires_at: expiresAt })
+      .onConflict((oc) =>
+        oc.column('key').doUpdateSet((eb) => ({
+          expires_at: eb.fn('greatest', [eb.ref('token_revocations.expires_at'), eb.val(expiresAt)]),
+        })),
+      )
+      .execute();
+    await revocations(db).deleteFrom('token_revocations').where('expires_at', '<=', now).execute();
+    this.#cache.set(`revoked:${key}`, true, Math.max(1, expiresAt.getTime() - now.getTime()));
   }
 }

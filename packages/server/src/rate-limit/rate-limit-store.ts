@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Clock } from '../internal/clock.ts';
 import type { RateRule } from '../internal/config.ts';
 import type { Db } from '../storage/schema.ts';
+import { LoginThrottle } from './login-throttle.ts';
 
 export interface RateDecision {
   allowed: boolean;
@@ -49,11 +50,13 @@ export class RateLimitStore {
     await this.#db.deleteFrom('rate_limit_counters').where('bucket', '=', bucket).execute();
   }
 
+  /** Drops lapsed windows, and lapsed login-failure buckets (`LoginThrottle`) with them. */
   async purgeExpired(): Promise<number> {
     const r = await this.#db
       .deleteFrom('rate_limit_counters')
       .where('expires_at', '<', this.#clock.now())
       .executeTakeFirst();
-    return Number(r.numDeletedRows ?? 0);
+    const failures = await new LoginThrottle({ db: this.#db, clock: this.#clock }).purgeExpired();
+    return Number(r.numDeletedRows ?? 0) + failures;
   }
 }

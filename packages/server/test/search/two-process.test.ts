@@ -104,6 +104,8 @@ describe.skipIf(!url)('search across two server processes on one PostgreSQL serv
     emulators = await startEmulators();
     const env = {
       DATABASE_URL: db.url,
+      // One signing key for both (the sandbox key is otherwise made per data directory).
+      JWT_SECRET: 'two-process-test-signing-key-0123456789',
       SANDBOX_SUPPLIER_URLS: Object.entries(emulators.urls)
         .map(([k, v]) => `${k}=${v}`)
         .join(','),

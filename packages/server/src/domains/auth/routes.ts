@@ -1,10 +1,13 @@
 import type { Routes } from '../../kernel/types.ts';
+import { JOIN_PAGE, JOIN_PAGE_HEADERS } from './join-page.ts';
 import type { AuthService, RegisterInput } from './service.ts';
 
 export function authRoutes(deps: { auth: AuthService }): Routes {
   const { auth } = deps;
   return {
     registerUser: async (ctx) => ({ status: 200, body: await auth.register(ctx, ctx.body as RegisterInput) }),
+    // The invitation mail's link: a form that registers with the invitation code.
+    acceptInvitationPage: async () => ({ status: 200, headers: JOIN_PAGE_HEADERS, raw: JOIN_PAGE }),
     verifyEmail: async (ctx) => ({
       status: 200,
       body: await auth.verifyEmail(ctx, ctx.query.access_token as string | undefined),

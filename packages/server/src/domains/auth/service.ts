@@ -2,12 +2,13 @@ import { writeAudit } from '../../audit/audit-log.ts';
 import type { Clock } from '../../internal/clock.ts';
 import type { Config } from '../../internal/config.ts';
 import { newId, newSecretToken, sha256 } from '../../internal/ids.ts';
-import { dummyHash, hashPassword, verifyPassword } from '../../internal/passwords.ts';
+import { dummyHash, hashPassword, needsRehash, verifyPassword } from '../../internal/passwords.ts';
 import { TokenError, type TokenService } from '../../internal/tokens.ts';
 import { badRequest, forbidden, HttpError, tooManyRequests, unauthorized } from '../../kernel/errors.ts';
 import { type PrincipalStore, standing } from '../../kernel/principal.ts';
 import type { RequestContext, Role } from '../../kernel/types.ts';
 import type { Mailer } from '../../mail/mailer.ts';
+import { LoginThrottle } from '../../rate-limit/login-throttle.ts';
 import type { RateLimitStore } from '../../rate-limit/rate-limit-store.ts';
 import type { Db } from '../../storage/schema.ts';
 import { userView } from './user-view.ts';
@@ -40,10 +41,18 @@ const SELF_SERVICE_ROLES: ReadonlySet<string> = new Set(['customer']);
 
 const credentialsError = () => unauthorized('invalid_credentials', 'Wrong email or password.');
 
+const REGISTERED_VERIFIED = 'Registered. You can log in now.';
+const REGISTERED_UNVERIFIED = 'Registered. Follow the link in the verification email, then log in.';
+
+/** The insert lost a race with a concurrent registration of the same address. */
+class DuplicateEmail extends Error {}
+
 export class AuthService {
   readonly #d: AuthDeps;
+  readonly #throttle: LoginThrottle;
   constructor(deps: AuthDeps) {
     this.#d = deps;
+    this.#throttle = new LoginThrottle({ db: deps.db, clock: deps.clock });
   }
 
   async #companyCode(companyId: number | null): Promise<string | null> {
@@ -64,9 +73,14 @@ export class AuthService {
   /**
    * Self-registration. Whatever `role` is sent, it grants at most `customer`; a valid `invite_code`
    * grants exactly the invitation's role and company (and proves the address, so no verification mail).
+   *
+   * An address that already has an account gets the answer a new registration gets (same status, same
+   * body shape, a password hashed at the same cost), and its owner gets a mail saying they already have
+   * an account: the answer never tells a stranger which addresses exist. (With an invitation code the
+   * caller holds a secret mailed to that address, so the invitation path may say so.)
    */
   async register(ctx: RequestContext, input: RegisterInput) {
-    await this.#limit(`register-ip:${ctx.ip}`, this.#d.config.rateLimits.loginIp);
+    await this.#limit(`register-ip:${ctx.ip}`, this.#d.config.rateLimits.registerIp);
     const email = input.email.trim().toLowerCase();
     const now = this.#d.clock.now();
     let role: Role = 'customer';
@@ -109,77 +123,153 @@ export class AuthService {
       .select('id')
       .where((eb) => eb(eb.fn('lower', ['email']), '=', email))
       .executeTakeFirst();
-    if (exists) throw badRequest('email_already_registered', 'This email address is already registered.');
+    const alreadyRegistered = async () => {
+      if (input.invite_code) {
+        throw badRequest(
+          'invalid_invite_code',
+          'This address already has an account: log in instead (the invitation cannot create a second one).',
+        );
+      }
+      return this.#alreadyRegistered(input, email, role, companyId);
+    };
+    if (exists) {
+      await hashPassword(input.password); // the same cost as a real registration
+      return alreadyRegistered();
+    }
 
     const id = newId();
     const passwordHash = await hashPassword(input.password);
-    const user = await this.#d.db.transaction().execute(async (trx) => {
-      if (input.invite_code) {
-        const used = await trx
-          .updateTable('invitations')
-          .set({ used_at: now })
-          .where('code', '=', sha256(input.invite_code))
-          .where('used_at', 'is', null)
-          .executeTakeFirst();
-        if (Number(used.numUpdatedRows) !== 1) {
-          throw badRequest('invalid_invite_code', 'The invitation code is not valid for this email address.');
+    const user = await this.#d.db
+      .transaction()
+      .execute(async (trx) => {
+        if (input.invite_code) {
+          const used = await trx
+            .updateTable('invitations')
+            .set({ used_at: now })
+            .where('code', '=', sha256(input.invite_code))
+            .where('used_at', 'is', null)
+            .executeTakeFirst();
+          if (Number(used.numUpdatedRows) !== 1) {
+            throw badRequest(
+              'invalid_invite_code',
+              'The invitation code is not valid for this email address.',
+            );
+          }
         }
-      }
-      const row = await trx
-        .insertInto('users')
-        .values({
-          id,
-          email,
-          password_hash: passwordHash,
-          full_name: input.full_name,
-          role,
-          status: verified ? 'active' : 'pending',
-          company_id: companyId,
-          phone: input.phone ?? null,
-          department: input.department ?? null,
-          user_code: input.user_code ?? null,
-          email_verified_at: verified ? now : null,
-          created_at: now,
-          updated_at: now,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow()
-        .catch((err: { code?: string }) => {
-          if (err.code === '23505')
-            throw badRequest('email_already_registered', 'This email address is already registered.');
-          throw err;
+        const row = await trx
+          .insertInto('users')
+          .values({
+            id,
+            email,
+            password_hash: passwordHash,
+            full_name: input.full_name,
+            role,
+            status: verified ? 'active' : 'pending',
+            company_id: companyId,
+            phone: input.phone ?? null,
+            department: input.department ?? null,
+            user_code: input.user_code ?? null,
+            email_verified_at: verified ? now : null,
+            created_at: now,
+            updated_at: now,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow()
+          .catch((err: { code?: string }) => {
+            if (err.code === '23505') throw new DuplicateEmail();
+            throw err;
+          });
+        if (input.invite_code) {
+          await trx
+            .updateTable('invitations')
+            .set({ used_by: id })
+            .where('code', '=', sha256(input.invite_code))
+            .execute();
+        }
+        await writeAudit(trx, ctx, {
+          entity: 'user',
+          entityId: id,
+          action: 'registered',
+          reason: input.invite_code ? 'invitation accepted' : 'self-registration',
+          changes: { role, company_id: companyId, status: row.status },
+          companyId,
         });
-      if (input.invite_code) {
-        await trx
-          .updateTable('invitations')
-          .set({ used_by: id })
-          .where('code', '=', sha256(input.invite_code))
-          .execute();
-      }
-      await writeAudit(trx, ctx, {
-        entity: 'user',
-        entityId: id,
-        action: 'registered',
-        reason: input.invite_code ? 'invitation accepted' : 'self-registration',
-        changes: { role, company_id: companyId, status: row.status },
-        companyId,
+        return row;
+      })
+      .catch((err: unknown) => {
+        if (err instanceof DuplicateEmail) return undefined; // a concurrent registration of the address won
+        throw err;
       });
-      return row;
-    });
+    if (!user) return alreadyRegistered();
 
     if (!verified) await this.sendVerification(user.id, user.email, user.full_name);
     return {
       user: userView(user, await this.#companyCode(user.company_id)),
       verification_required: !verified,
-      message: verified
-        ? 'Registered. You can log in now.'
-        : 'Registered. Follow the link in the verification email, then log in.',
+      message: verified ? REGISTERED_VERIFIED : REGISTERED_UNVERIFIED,
     };
+  }
+
+  /**
+   * The answer to registering an address that has an account: shaped like a new unverified account
+   * (nothing of the real one), and a mail to the address saying it already has an account (with a
+   * fresh verification link if it never verified).
+   */
+  async #alreadyRegistered(input: RegisterInput, email: string, role: Role, companyId: number | null) {
+    const existing = await this.#d.db
+      .selectFrom('users')
+      .selectAll()
+      .where((eb) => eb(eb.fn('lower', ['email']), '=', email))
+      .executeTakeFirst();
+    if (existing) {
+      const base = this.#d.config.publicBaseUrl;
+      let text =
+        `Hello ${existing.full_name},\n\nSomeone (probably you) tried to register a new account with this ` +
+        `email address, but you already have an account. No new account was created.\n\n` +
+        `Log in with your existing password: POST ${base}/api/v1/auth/login (or \`travel login\`).\n`;
+      if (!existing.email_verified_at) {
+        const token = await this.#d.tokens.signEmailVerification(existing.id, existing.email);
+        text += `\nYour address is not verified yet; confirm it by opening this link:\n\n${this.#verifyLink(token)}\n`;
+      }
+      text += '\nIf this was not you, you can ignore this message; your account is unchanged.\n';
+      await this.#d.mailer.send({ to: existing.email, subject: 'You already have an account', text });
+    }
+    const now = this.#d.clock.now();
+    return {
+      user: userView(
+        {
+          id: newId(),
+          email,
+          password_hash: '',
+          full_name: input.full_name,
+          role,
+          status: 'pending',
+          company_id: companyId,
+          is_active: true,
+          phone: input.phone ?? null,
+          department: input.department ?? null,
+          user_code: input.user_code ?? null,
+          email_verified_at: null,
+          suspended_until: null,
+          status_reason: null,
+          last_login_at: null,
+          created_at: now,
+          updated_at: now,
+        } as Parameters<typeof userView>[0],
+        await this.#companyCode(companyId),
+      ),
+      verification_required: true,
+      message: REGISTERED_UNVERIFIED,
+    };
+  }
+
+  #verifyLink(token: string) {
+    return `${this.#d.config.publicBaseUrl}/api/v1/auth/verify-email?access_token=${encodeURIComponent(token)}&type=signup`;
   }
 
   async sendVerification(userId: string, email: string, fullName: string) {
     const token = await this.#d.tokens.signEmailVerification(userId, email);
-    const link = `${this.#d.config.publicBaseUrl}/api/v1/auth/verify-email?access_token=${encodeURIComponent(token)}&type=signup`;
+    const link = this.#verifyLink(token);
     await this.#d.mailer.send({
       to: email,
       subject: 'Verify your email address',
@@ -242,21 +332,23 @@ export class AuthService {
     familyId?: string,
   ) {
     const now = this.#d.clock.now();
+    const refreshId = newId();
+    const sessionId = familyId ?? refreshId;
     const access = await this.#d.tokens.signAccess({
       userId: user.id,
       email: user.email,
       role: user.role as Role,
       companyId: user.company_id,
+      sessionId,
     });
     const refresh = newSecretToken();
-    const refreshId = newId();
     await this.#d.db
       .insertInto('refresh_tokens')
       .values({
         id: refreshId,
         user_id: user.id,
         token_hash: sha256(refresh),
-        family_id: familyId ?? refreshId,
+        family_id: sessionId,
         expires_at: new Date(now.getTime() + this.#d.config.refreshTokenTtlSeconds * 1000),
         created_at: now,
       })
@@ -298,21 +390,45 @@ export class AuthService {
   }
 
   /**
-   * Rate limited per address and per account before the password is even checked. An unverified
-   * address cannot log in (403 `email_not_verified`): the account would otherwise be usable by whoever
-   * typed someone else's email address.
+   * Throttled on failures only (`LoginThrottle`): per account and client address
+   * (RATE_LIMIT_LOGIN_ACCOUNT) and per address over all accounts (RATE_LIMIT_LOGIN_IP). A blocked client
+   * gets 429 with Retry-After before its password is checked; the account's owner elsewhere, and every
+   * client whose passwords are right, never are. An unverified address cannot log in (403
+   * `email_not_verified`): the account would otherwise be usable by whoever typed someone else's email
+   * address. A hash weaker than the current policy is replaced after a successful check.
    */
   async login(ctx: RequestContext, input: { email: string; password: string }) {
     const email = input.email.trim().toLowerCase();
-    await this.#limit(`login-ip:${ctx.ip}`, this.#d.config.rateLimits.loginIp);
-    await this.#limit(`login-account:${email}`, this.#d.config.rateLimits.loginAccount);
+    const { loginAccount, loginIp } = this.#d.config.rateLimits;
+    const accountBucket = `acct:${email}|ip:${ctx.ip}`;
+    const ipBucket = `ip:${ctx.ip}`;
+    const block = await this.#throttle.blocked([accountBucket, ipBucket]);
+    if (block) {
+      throw tooManyRequests(
+        block.retryAfterSeconds,
+        'Too many failed attempts from this client; retry later.',
+      );
+    }
     const u = await this.#d.db
       .selectFrom('users')
       .selectAll()
       .where((eb) => eb(eb.fn('lower', ['email']), '=', email))
       .executeTakeFirst();
     const ok = await verifyPassword(input.password, u?.password_hash ?? (await dummyHash()));
-    if (!u || !ok) throw credentialsError();
+    if (!u || !ok) {
+      await this.#throttle.fail(accountBucket, loginAccount);
+      await this.#throttle.fail(ipBucket, loginIp);
+      throw credentialsError();
+    }
+    if (needsRehash(u.password_hash)) {
+      const upgraded = await hashPassword(input.password);
+      await this.#d.db
+        .updateTable('users')
+        .set({ password_hash: upgraded })
+        .where('id', '=', u.id)
+        .where('password_hash', '=', u.password_hash)
+        .execute();
+    }
     if (!u.email_verified_at) {
       throw forbidden(
         'email_not_verified',
@@ -321,7 +437,7 @@ export class AuthService {
     }
     this.#d.principals.invalidate(u.id);
     this.#assertMayLogIn(await this.#d.principals.get(u.id));
-    await this.#d.rateLimits.reset(`login-account:${email}`);
+    await this.#throttle.clear(accountBucket);
     await this.#d.db
       .updateTable('users')
       .set({ last_login_at: this.#d.clock.now() })
@@ -332,28 +448,28 @@ export class AuthService {
 
   /**
    * Rotation: the presented refresh token is spent and a new one issued in its family. Presenting a
-   * spent token again means it leaked: the whole family is revoked.
+   * spent token again means it leaked: the whole family is revoked, and with it (denylist) every access
+   * token issued in that session. Failed refreshes are throttled per address (RATE_LIMIT_LOGIN_IP).
    */
   async refresh(ctx: RequestContext, refreshToken: string) {
-    await this.#limit(`refresh-ip:${ctx.ip}`, this.#d.config.rateLimits.loginIp);
+    const bucket = `refresh-ip:${ctx.ip}`;
+    const block = await this.#throttle.blocked([bucket]);
+    if (block) throw tooManyRequests(block.retryAfterSeconds, 'Too many failed refreshes; retry later.');
     const now = this.#d.clock.now();
     const row = await this.#d.db
       .selectFrom('refresh_tokens')
       .selectAll()
       .where('token_hash', '=', sha256(refreshToken))
       .executeTakeFirst();
-    const invalid = () =>
-      unauthorized('invalid_refresh_token', 'The refresh token is unknown, expired or revoked.');
-    if (!row || new Date(row.expires_at) <= now) throw invalid();
+    const invalid = async () => {
+      await this.#throttle.fail(bucket, this.#d.config.rateLimits.loginIp);
+      return unauthorized('invalid_refresh_token', 'The refresh token is unknown, expired or revoked.');
+    };
+    if (!row || new Date(row.expires_at) <= now) throw await invalid();
     if (row.revoked_at) {
-      await this.#d.db
-        .updateTable('refresh_tokens')
-        .set({ revoked_at: now })
-        .where('family_id', '=', row.family_id)
-        .where('revoked_at', 'is', null)
-        .execute();
-      ctx.log.warn({ user_id: row.user_id }, 'refresh token reuse: family revoked');
-      throw invalid();
+      await this.#revokeSession(row.family_id, 'refresh token reuse');
+      ctx.log.warn({ user_id: row.user_id }, 'refresh token reuse: family and its access tokens revoked');
+      throw await invalid();
     }
     const spent = await this.#d.db
       .updateTable('refresh_tokens')
@@ -361,7 +477,8 @@ export class AuthService {
       .where('id', '=', row.id)
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
-    if (Number(spent.numUpdatedRows) !== 1) throw invalid();
+    // A concurrent refresh with the same token spent it first: that one won, this one is refused.
+    if (Number(spent.numUpdatedRows) !== 1) throw await invalid();
     this.#d.principals.invalidate(row.user_id);
     this.#assertMayLogIn(await this.#d.principals.get(row.user_id));
     const out = await this.#tokenResponse(row.user_id, row.family_id);
@@ -373,14 +490,37 @@ export class AuthService {
     return out.body;
   }
 
+  /**
+   * Ends the session the refresh token belongs to: its refresh tokens, and at once every access token
+   * issued in it (denylist). Unknown or already revoked tokens also answer `revoked: true`.
+   */
   async logout(refreshToken: string) {
-    await this.#d.db
-      .updateTable('refresh_tokens')
-      .set({ revoked_at: this.#d.clock.now() })
+    const row = await this.#d.db
+      .selectFrom('refresh_tokens')
+      .select('family_id')
       .where('token_hash', '=', sha256(refreshToken))
-      .where('revoked_at', 'is', null)
-      .execute();
+      .executeTakeFirst();
+    if (row) await this.#revokeSession(row.family_id, 'logout');
     return { revoked: true };
+  }
+
+  /**
+   * Revokes a session: every refresh token of the family, and a denylist row for its `sid` that lives
+   * as long as any access token issued in it can (the longest access-token lifetime), in one
+   * transaction.
+   */
+  async #revokeSession(familyId: string, reason: string) {
+    const now = this.#d.clock.now();
+    const until = new Date(now.getTime() + this.#d.tokens.maxAccessLifetimeSeconds() * 1000);
+    await this.#d.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('refresh_tokens')
+        .set({ revoked_at: now })
+        .where('family_id', '=', familyId)
+        .where('revoked_at', 'is', null)
+        .execute();
+      await this.#d.principals.revoke({ sessionId: familyId }, until, reason, trx);
+    });
   }
 
   async me(ctx: RequestContext) {

@@ -1,13 +1,19 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { TokenService } from '../../internal/tokens.ts';
 import { TokenError } from '../../internal/tokens.ts';
 import type { Middleware } from '../compose.ts';
 import { forbidden, unauthorized } from '../errors.ts';
 import { type PrincipalStore, standing } from '../principal.ts';
+import type { Routes } from '../types.ts';
 
 /**
  * Bearer JWT authentication for every operation whose security is not empty. The token proves who the
- * caller is; what the caller may do (role, company, suspension) is read from the database per request
- * (cached briefly), so a suspension or a role change does not wait for the token to expire.
+ * caller is (signature, issuer, audience, `exp`, `iat` not in the future, lifetime within the configured
+ * maximum: `TokenService.verifyAccess`) unless it, or its session, is on the denylist (logout,
+ * refresh-token reuse). What the caller may do (role, company, suspension) is read from the database per
+ * request (cached briefly), so a suspension or a role change does not wait for the token to expire.
+ * Both reads are cached for AUTH_STATUS_CACHE_MS per process; the process that revokes or suspends
+ * sees it at once.
  */
 export function authenticate(opts: { tokens: TokenService; principals: PrincipalStore }): Middleware {
   return async function authMiddleware(ex, next) {
@@ -25,6 +31,9 @@ export function authenticate(opts: { tokens: TokenService; principals: Principal
         throw unauthorized('token_expired', 'The access token has expired; refresh it or log in again.');
       }
       throw unauthorized('invalid_token', 'The access token is not valid.');
+    }
+    if (await opts.principals.isRevoked(claims)) {
+      throw unauthorized('invalid_token', 'The access token has been revoked (logged out); log in again.');
     }
     const p = await opts.principals.get(claims.userId);
     switch (standing(p, opts.principals.clock.now())) {
@@ -50,6 +59,30 @@ export function authenticate(opts: { tokens: TokenService; principals: Principal
     };
     await next();
   };
+}
+
+/**
+ * METRICS_TOKEN: when set, the metrics endpoints (`GET /metrics`, `/metrics/*`) answer only a caller
+ * sending `Authorization: Bearer <METRICS_TOKEN>` (compared in constant time); otherwise 401. Unset:
+ * they stay public, as the spec lists them. Wraps the platform's handlers (a handler, not a middleware:
+ * the contract gives these operations no security scheme).
+ */
+export function protectMetrics(routes: Routes, token: string | undefined): Routes {
+  if (!token) return routes;
+  const expected = createHash('sha256').update(token).digest();
+  const out: Routes = { ...routes };
+  for (const [key, handler] of Object.entries(routes)) {
+    if (!/^GET \/metrics(\/|$)/.test(key) || !handler) continue;
+    out[key] = async (ctx) => {
+      const header = ctx.headers.authorization;
+      const m = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+      if (!m?.[1]) throw unauthorized('not_authenticated', 'Send Authorization: Bearer <METRICS_TOKEN>.');
+      const given = createHash('sha256').update(m[1]).digest();
+      if (!timingSafeEqual(given, expected)) throw unauthorized('invalid_token', 'Wrong metrics token.');
+      return handler(ctx);
+    };
+  }
+  return out;
 }
 
 /** `x-roles`: the caller's current role must be listed. */
