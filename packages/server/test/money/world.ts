@@ -8,6 +8,7 @@ import {
   createWorld,
   passenger,
   pickBookable,
+  type Res,
   SANDBOX_ROUTES,
   startMocks,
   type World,
@@ -34,7 +35,7 @@ export interface Booked {
   total: number;
   currency: string;
   token: string;
-  as: (method: string, path: string, o?: { body?: unknown; key?: string }) => ReturnType<World['req']>;
+  as: (method: string, path: string, o?: { body?: unknown; key?: string }) => Promise<Res>;
 }
 
 /** A confirmed booking of `supplier` for a fresh agent. */
@@ -76,7 +77,7 @@ export async function authorized(
 }
 
 /** Ten calls at once, each with its own Idempotency-Key. */
-export function race(n: number, call: (i: number) => ReturnType<World['req']>) {
+export function race(n: number, call: (i: number) => Promise<Res>) {
   return Promise.all(Array.from({ length: n }, (_, i) => call(i)));
 }
 

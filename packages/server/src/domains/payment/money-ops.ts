@@ -204,7 +204,16 @@ export async function settleOp(
     .where('id', '=', opId)
     .where('status', 'in', ['requested', 'pending'])
     .executeTakeFirst();
-  return Number(r.numUpdatedRows) > 0;
+  const settled = Number(r.numUpdatedRows) > 0;
+  // Settled in the request: its reconciliation job has nothing left to do (a running job ends by itself).
+  if (settled)
+    await trx
+      .updateTable('jobs')
+      .set({ status: 'done', last_error: null, updated_at: now })
+      .where('dedupe_key', '=', `${MONEY_RECONCILE_QUEUE}:${opId}`)
+      .where('status', '=', 'queued')
+      .execute();
+  return settled;
 }
 
 /** The outcome is unknown: the op stays in flight as `pending` and its job runs at once. */
