@@ -82,6 +82,8 @@ export class BookingAdmin {
     const b = await this.#load(ctx);
     const body = ctx.body as { new_status: BookingStatus; reason: string; notify_customer?: boolean };
     const after = await this.#d.db.transaction().execute(async (trx) => {
+      // Under the booking row lock, like every operation that moves the booking's money or tickets.
+      await findBooking(trx, b.id, { forUpdate: true });
       const a = await setStatus(trx, b, body.new_status, this.#d.clock.now());
       await writeAudit(trx, ctx, {
         entity: 'booking',

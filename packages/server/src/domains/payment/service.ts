@@ -575,7 +575,7 @@ export class PaymentService {
     const { db } = this.#d;
     const provider = this.#d.suppliers.payments();
     const pending = op.payment_id === null ? undefined : await findPaymentById(db, op.payment_id);
-    if (!pending || pending.state !== 'PENDING') {
+    if (pending?.state !== 'PENDING') {
       await settleOp(db, op.id, pending ? 'done' : 'failed', this.#now, { outcome: 'already settled' });
       return;
     }
