@@ -3,6 +3,7 @@
  * stopped) on a fresh test database with the repository's `openapi.json`, dispatching without a socket;
  * plus the per-response checker that turns a response into a list of contract violations.
  */
+import { type Agent, request as httpRequest } from 'node:http';
 import pino from 'pino';
 import type { App } from '../../src/app.ts';
 import { ManualClock } from '../../src/internal/clock.ts';
@@ -107,6 +108,89 @@ export function describeRequest(req: FuzzRequest): string {
   return `${req.method} ${clip(req.path, 300)} auth=${req.auth}${ct}${h}${body}`;
 }
 
+/** The Authorization header the fuzzer sends for an `AuthKind`. */
+function authHeader(auth: AuthKind, tokens: Tokens): string | undefined {
+  switch (auth) {
+    case 'none':
+      return undefined;
+    case 'garbage':
+      return 'Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiJhZG1pbiJ9.';
+    case 'wrong_scheme':
+      return 'Basic YWRtaW46YWRtaW4=';
+    case 'unknown_user':
+      return `Bearer ${tokens.unknownUser}`;
+    default:
+      return `Bearer ${tokens.role[auth]}`;
+  }
+}
+
+/** A fuzz response received over a real socket, and whether its connection was a reused keep-alive one. */
+export interface SocketFuzzResponse extends FuzzResponse {
+  reusedSocket: boolean;
+}
+
+/**
+ * Sends a fuzz request through node:http on `agent` (keep-alive: one connection carries request after
+ * request). A stream is read for its first chunk, then the response is dropped as a client would.
+ */
+export function sendOverSocket(
+  base: string,
+  agent: Agent,
+  req: FuzzRequest,
+  tokens: Tokens,
+): Promise<SocketFuzzResponse> {
+  const headers: Record<string, string> = { ...req.headers };
+  const authorization = authHeader(req.auth, tokens);
+  if (authorization) headers.authorization = authorization;
+  let body: string | Uint8Array | undefined;
+  if (req.body !== undefined) body = 'json' in req.body ? JSON.stringify(req.body.json) : req.body.raw;
+  if (body !== undefined && req.contentType !== null)
+    headers['content-type'] = req.contentType ?? 'application/json';
+  return new Promise((resolve, reject) => {
+    const r = httpRequest(`${base}${req.path}`, { method: req.method, headers, agent }, (res) => {
+      const contentType = String(res.headers['content-type'] ?? '');
+      const chunks: Buffer[] = [];
+      const done = (sse: boolean) => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let parsed: unknown;
+        try {
+          parsed = !sse && text ? JSON.parse(text) : undefined;
+        } catch {
+          parsed = undefined;
+        }
+        resolve({
+          status: res.statusCode ?? 0,
+          contentType,
+          text,
+          body: parsed,
+          sse,
+          reusedSocket: r.reusedSocket,
+        });
+      };
+      if (contentType.includes('text/event-stream')) {
+        res.once('data', (c: Buffer) => {
+          chunks.push(c);
+          res.destroy();
+          done(true);
+        });
+        res.once('end', () => done(true));
+        return;
+      }
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => done(false));
+      res.on('error', reject);
+    });
+    r.on('error', reject);
+    // `Transfer-Encoding: chunked` in the request's headers: the body goes out in 16 KiB chunks with no
+    // declared length, so the server only finds out it is too large while reading it.
+    if (body !== undefined && /chunked/i.test(headers['transfer-encoding'] ?? '')) {
+      const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+      for (let i = 0; i < bytes.byteLength; i += 16_384) r.write(bytes.subarray(i, i + 16_384));
+      r.end();
+    } else r.end(body);
+  });
+}
+
 export async function createFuzzWorld(doc: OpenApiDoc): Promise<FuzzWorld> {
   const database = await testDatabase();
   const clock = new ManualClock(new Date());
@@ -175,21 +259,8 @@ export async function createFuzzWorld(doc: OpenApiDoc): Promise<FuzzWorld> {
 
   const send = async (req: FuzzRequest, tokens: Tokens, ip: string): Promise<FuzzResponse> => {
     const headers: Record<string, string> = { ...req.headers };
-    switch (req.auth) {
-      case 'none':
-        break;
-      case 'garbage':
-        headers.authorization = 'Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiJhZG1pbiJ9.';
-        break;
-      case 'wrong_scheme':
-        headers.authorization = 'Basic YWRtaW46YWRtaW4=';
-        break;
-      case 'unknown_user':
-        headers.authorization = `Bearer ${tokens.unknownUser}`;
-        break;
-      default:
-        headers.authorization = `Bearer ${tokens.role[req.auth]}`;
-    }
+    const authorization = authHeader(req.auth, tokens);
+    if (authorization) headers.authorization = authorization;
     let body: string | Uint8Array | undefined;
     if (req.body !== undefined) body = 'json' in req.body ? JSON.stringify(req.body.json) : req.body.raw;
     if (body !== undefined && req.contentType !== null)
