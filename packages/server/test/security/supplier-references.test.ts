@@ -10,12 +10,21 @@ import type { AddressInfo } from 'node:net';
 import type { MockServers } from '@travel/mock-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { supplierHttpError } from '../../src/domains/hotel/shared/supplier-errors.ts';
+import { serviceDb } from '../../src/domains/hotel/shared/tables.ts';
 import { createRefSigner, refSecretFromEnv, SANDBOX_REF_SECRET } from '../../src/internal/signed-ref.ts';
 import { HotelbedsTransfersAdapter } from '../../src/suppliers/hotelbeds-transfers/adapter.ts';
 import { SupplierError } from '../../src/suppliers/ports.ts';
 import { createSupplierRegistry } from '../../src/suppliers/registry.ts';
 import { assertSupplierUrl, pathSegment, supplierUrl } from '../../src/suppliers/supplier-url.ts';
-import { createWorld, type World as FlightWorld, sandboxQuery, startMocks } from '../booking/harness.ts';
+import {
+  contact,
+  createWorld,
+  type World as FlightWorld,
+  passenger,
+  pickBookable,
+  sandboxQuery,
+  startMocks,
+} from '../booking/harness.ts';
 import { call, hotelBook, hotelRate, transferQuote, transportBook } from '../hotel-transport/flows.ts';
 import { idem, type World, world } from '../hotel-transport/setup.ts';
 
@@ -93,8 +102,8 @@ describe('hotel rate keys and transfer quote ids are signed by the server', () =
   const bookings = async (table: 'hotel_bookings' | 'transport_bookings') =>
     Number(
       (
-        await w.t.database.db
-          .selectFrom(table)
+        await serviceDb(w.t.database.db)
+          .selectFrom(table as 'hotel_bookings')
           .select((e) => e.fn.countAll().as('n'))
           .executeTakeFirstOrThrow()
       ).n,
@@ -249,6 +258,80 @@ describe('flight offer ids are opaque ids of our own tables', () => {
       }
     },
   );
+});
+
+describe('seat and ancillary references are resolved against the booking', () => {
+  let mocks: MockServers;
+  let w: FlightWorld;
+  let token: string;
+  let bookingId: number;
+  beforeAll(async () => {
+    mocks = await startMocks();
+    w = await createWorld(mocks);
+    const companyId = await w.company();
+    const u = await w.user({ role: 'company_staff', companyId });
+    token = u.token;
+    const offers = await w.seedOffers('amadeus', { userId: u.id, companyId });
+    const offer = pickBookable('amadeus', offers);
+    if (!offer) throw new Error('no bookable amadeus offer');
+    const r = await w.req('POST', '/api/v1/bookings/createPnr', {
+      token,
+      key: 'sec-ref-1',
+      body: {
+        offer_id: offer.offer_id,
+        currency: sandboxQuery('amadeus').currency,
+        passengers: [passenger()],
+        contact,
+        payment_mode: 'PNR_FIRST',
+      },
+    });
+    expect(r.status).toBe(200);
+    bookingId = r.body.booking_id;
+  });
+  afterAll(async () => {
+    await w?.close();
+    await mocks?.close();
+  });
+
+  it('forged segment, passenger, TSM and ancillary ids answer 400/404 and reach no supplier', async () => {
+    const B = `/api/v1/bookings/${bookingId}`;
+    const seen = total(mocks);
+    const cases: [string, string, unknown, number, string][] = [
+      [
+        'a forged segment id',
+        `${B}/seats/batch`,
+        { seats: [{ segment_id: '../../x', seat_number: '12A', passenger_id: '1' }] },
+        404,
+        'segment_not_found',
+      ],
+      [
+        'a forged passenger id',
+        `${B}/seats/batch`,
+        { seats: [{ segment_id: 's1', seat_number: '12A', passenger_id: '../../x' }] },
+        400,
+        'invalid_passenger',
+      ],
+      [
+        'a forged TSM reference',
+        `${B}/ancillaries/emd`,
+        { tsm_references: ['../../x'] },
+        404,
+        'ancillary_not_found',
+      ],
+      [
+        'a forged ancillary id',
+        `${B}/ancillaries/cancel`,
+        { ancillary_ids: [987654] },
+        404,
+        'ancillary_not_found',
+      ],
+    ];
+    for (const [what, path, body, status, code] of cases) {
+      const res = await w.req('POST', path, { token, body });
+      expect([what, res.status, res.body.code]).toEqual([what, status, code]);
+    }
+    expect(total(mocks)).toBe(seen);
+  });
 });
 
 describe('live mode: a canary on loopback receives nothing from a forged reference', () => {
