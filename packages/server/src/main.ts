@@ -4,11 +4,14 @@ import { MOCK_SUPPLIERS, type MockSupplier } from '@travel/mock-server';
 import pino from 'pino';
 import { ConfigError, loadConfig } from './internal/config.ts';
 import { sandboxJwtKey } from './internal/tokens.ts';
+import type { Kernel } from './kernel/kernel.ts';
 import { serve } from './kernel/node-adapter.ts';
 import { createMailer } from './mail/mailer.ts';
 import { createRuntime } from './runtime.ts';
 import { seedSandboxAgency } from './sandbox-seed.ts';
+import { isConnectionError } from './storage/connection-errors.ts';
 import { openDatabase } from './storage/database.ts';
+import { parseSandboxLatency } from './suppliers/sandbox.ts';
 
 // The only process-level file: env -> deps -> listen, and the SIGTERM drain.
 const log = pino({ level: process.env.LOG_LEVEL || 'info', base: { service: 'travel-server' } });
@@ -58,13 +61,52 @@ function parentGone(): Promise<void> | undefined {
   });
 }
 
+/**
+ * The kernel as the socket sees it, with one more reason for `ctx.signal` to abort: the shutdown
+ * deadline. Handlers hand `ctx.signal` to every supplier call (CallOptions.signal), so aborting it at the
+ * end of the grace period ends those calls while the client is still connected: the handler records
+ * what it knows (a 502 pending booking, say) and answers, instead of being cut off mid-way.
+ */
+function withDeadline(kernel: Kernel, deadline: AbortSignal): Kernel {
+  const dispatch = kernel.dispatch;
+  return {
+    ...kernel,
+    inFlight: () => kernel.inFlight(),
+    shutdown: () => kernel.shutdown(),
+    handle: (request, info = {}) =>
+      kernel.handle(request, { ...info, signal: AbortSignal.any([info.signal ?? request.signal, deadline]) }),
+    ...(dispatch
+      ? {
+          dispatch: (input) =>
+            dispatch({
+              ...input,
+              signal: () =>
+                AbortSignal.any([
+                  typeof input.signal === 'function' ? input.signal() : input.signal,
+                  deadline,
+                ]),
+            }),
+        }
+      : {}),
+  };
+}
+
+/** Resolves when `done()` holds or at `until` (ms since the epoch), whichever comes first. */
+async function settle(done: () => boolean, until: number): Promise<void> {
+  while (!done() && Date.now() < until) {
+    await new Promise((r) => setTimeout(r, Math.min(25, Math.max(1, until - Date.now()))));
+  }
+}
+
 async function main() {
   const orphaned = parentGone();
   let config: ReturnType<typeof loadConfig>;
   let emulators: ReturnType<typeof sandboxUrls>;
+  let sandboxLatencyMs: ReturnType<typeof parseSandboxLatency>;
   try {
     config = loadConfig(process.env);
     emulators = sandboxUrls(process.env.SANDBOX_SUPPLIER_URLS);
+    sandboxLatencyMs = parseSandboxLatency(process.env.SANDBOX_LATENCY_MS);
   } catch (err) {
     if (err instanceof ConfigError) {
       log.fatal(err.message);
@@ -96,6 +138,7 @@ async function main() {
     mailer,
     logger: log,
     ...(emulators && config.sandbox ? { sandboxUrls: emulators } : {}),
+    ...(sandboxLatencyMs !== undefined ? { sandboxLatencyMs } : {}),
   });
   const app = runtime.app;
   // The kernel answers 501 for a contract operation without a handler (test apps mount a few domains);
@@ -109,7 +152,8 @@ async function main() {
   }
   const seeded = await app.services.auth.seedAdmin(config.admin.email, config.admin.password);
   const agency = config.sandbox ? await seedSandboxAgency(database.db, app.services.clock) : undefined;
-  const server = await serve(app.kernel, {
+  const deadline = new AbortController();
+  const server = await serve(withDeadline(app.kernel, deadline.signal), {
     port: config.port,
     host: config.host,
     keepAliveTimeoutMs: config.http.keepAliveTimeoutMs,
@@ -142,23 +186,59 @@ async function main() {
   process.stdout.write(`${lines.join('\n')}\n`);
 
   let stopping = false;
+  /**
+   * SIGTERM: stop accepting and polling, end streams with their final event, let in-flight requests
+   * finish for SHUTDOWN_GRACE_MS; then abort their supplier calls (ctx.signal) and give them a moment to
+   * record the outcome and answer; then close what is left, stop the search engine, and only then close
+   * the database, so no handler loses it mid-transaction. Whatever still holds the event loop (a supplier
+   * socket that ignores its abort) cannot keep the process past grace + 1 s.
+   */
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    log.info({ signal }, 'draining');
+    const grace = config.http.shutdownGraceMs;
+    const t0 = Date.now();
+    setTimeout(() => {
+      log.error({ resources: process.getActiveResourcesInfo() }, 'shutdown overran grace + 1 s; exiting');
+      process.exit(process.exitCode ?? 1);
+    }, grace + 950).unref();
+    log.info({ signal, grace_ms: grace }, 'draining');
     clearInterval(maintenance);
-    await server.close(config.http.shutdownGraceMs);
-    await runtime.close();
-    await database.close();
-    log.info('stopped');
+    const jobsStopped = runtime.jobs.stop({ graceMs: grace });
+    const closed = new Promise<void>((r) => server.server.close(() => r()));
+    server.server.closeIdleConnections();
+    app.kernel.shutdown();
+    const idle = () => app.kernel.inFlight() === 0;
+    await settle(idle, t0 + grace);
+    if (!idle()) {
+      log.warn({ in_flight: app.kernel.inFlight() }, 'grace period over: aborting supplier calls');
+      deadline.abort(new Error('server shutting down'));
+      await settle(idle, t0 + grace + 500);
+    }
+    server.server.closeIdleConnections();
+    if (!idle()) log.error({ in_flight: app.kernel.inFlight() }, 'requests outlived the grace period; cut');
+    server.server.closeAllConnections();
+    await closed;
+    // Each step is attempted even if one before it failed: the database is closed last, whatever happens.
+    for (const [what, step] of [
+      ['job runner', () => jobsStopped],
+      ['runtime', () => runtime.close()],
+      ['database', () => database.close()],
+    ] as const) {
+      await step().catch((err: unknown) => log.error({ err }, `shutdown: closing the ${what} failed`));
+    }
+    log.info({ ms: Date.now() - t0 }, 'stopped');
+    // Nothing of ours is left; a handle that still holds the loop (an aborted SDK request's socket) must
+    // not keep a stopped server alive.
+    setTimeout(() => {
+      log.warn({ resources: process.getActiveResourcesInfo() }, 'handles outlived shutdown; exiting');
+      process.exit(process.exitCode ?? 0);
+    }, 50).unref();
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
-  void orphaned?.then(async () => {
-    // Nobody is left to send SIGTERM: drain as for it, and make sure nothing keeps the process alive.
-    setTimeout(() => process.exit(0), config.http.shutdownGraceMs + 5000).unref();
-    await stop('parent exited');
-  });
+  // Nobody is left to send SIGTERM: drain as for it.
+  void orphaned?.then(() => stop('parent exited'));
 }
 
 main().catch((err) => {

@@ -36,6 +36,7 @@ import type { OpenApiDoc } from './kernel/contract.ts';
 import { HttpError } from './kernel/errors.ts';
 import type { Routes } from './kernel/types.ts';
 import type { Mailer } from './mail/mailer.ts';
+import { registerRuntimeMetrics } from './runtime-metrics.ts';
 import { createSearchService, type SearchService } from './search/service.ts';
 import type { Database } from './storage/database.ts';
 import { createSupplierRegistry, type SupplierRegistry } from './suppliers/registry.ts';
@@ -186,6 +187,18 @@ export async function createRuntime(o: RuntimeOptions): Promise<Runtime> {
     },
   });
   if (o.startJobs !== false) jobs.start();
+  registerRuntimeMetrics({
+    registry: s.metrics.registry,
+    database,
+    breakers: search.breakers,
+    // Searchable suppliers are the ones behind a breaker (the engine guards each fan-out call with one).
+    suppliers: () => {
+      const n = suppliers.names();
+      return [...n.flight, ...n.hotel, ...n.transfer];
+    },
+    clock,
+    log: logger,
+  });
   return {
     app,
     suppliers,

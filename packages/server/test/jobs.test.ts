@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ManualClock } from '../src/internal/clock.ts';
 import { enqueue, type Job, JobRunner } from '../src/jobs/runner.ts';
+import { DatabaseUnavailableError } from '../src/storage/connection-errors.ts';
 import type { Database } from '../src/storage/database.ts';
+import type { Db } from '../src/storage/schema.ts';
 import { testBackend, testDatabase } from './helpers/db.ts';
 
 let d: Database;
@@ -10,6 +12,25 @@ beforeAll(async () => {
   d = await testDatabase();
 });
 afterAll(() => d.close());
+
+/** `d.db` that, while `link.down`, fails every query at once as the real one does during an outage. */
+const flaky = () => {
+  const link = { down: false, refused: 0 };
+  const db = new Proxy(d.db, {
+    get(target, prop, receiver) {
+      const v = Reflect.get(target, prop, receiver);
+      if (typeof v !== 'function') return v;
+      return (...args: unknown[]) => {
+        if (link.down) {
+          link.refused += 1;
+          throw new DatabaseUnavailableError('down');
+        }
+        return v.apply(target, args);
+      };
+    },
+  }) as Db;
+  return { db, link };
+};
 
 const status = async (id: string) =>
   d.db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
@@ -96,5 +117,99 @@ describe(`job runner (${testBackend})`, () => {
       void enqueue(d.db, 'q5', {}, {}, clock).then(() => done.then(() => runner.stop()));
     });
     await done;
+  });
+
+  test('a job whose outcome could not be written (database gone) runs again once it is back, attempt given back', async () => {
+    const { db, link } = flaky();
+    const id = (await enqueue(d.db, 'q6', {}, { maxAttempts: 1 }, clock)) as string;
+    let runs = 0;
+    const runner = new JobRunner({
+      db,
+      clock,
+      handlers: {
+        q6: async () => {
+          runs += 1;
+          if (runs === 1) link.down = true; // the database goes away while the job runs
+        },
+      },
+    });
+    await expect(runner.runOnce()).rejects.toBeInstanceOf(DatabaseUnavailableError);
+    expect(await status(id)).toMatchObject({ status: 'running', attempts: 1 });
+    link.down = false;
+    // The first poll that gets through requeues it (without spending its only attempt) and runs it.
+    expect(await runner.runOnce()).toBe(1);
+    expect(runs).toBe(2);
+    expect(await status(id)).toMatchObject({ status: 'done', attempts: 1 });
+  });
+
+  test('a handler failing because the database is unreachable does not spend an attempt', async () => {
+    const id = (await enqueue(d.db, 'q7', {}, { maxAttempts: 1 }, clock)) as string;
+    const runner = new JobRunner({
+      db: d.db,
+      clock,
+      backoffBaseMs: 500,
+      handlers: { q7: async () => Promise.reject(new DatabaseUnavailableError('down')) },
+    });
+    expect(await runner.runOnce()).toBe(1);
+    const row = await status(id);
+    expect(row).toMatchObject({ status: 'queued', attempts: 0 });
+    expect(new Date(row.run_at).getTime() - clock.now().getTime()).toBe(500);
+  });
+
+  test('the polling loop lives through an outage and picks work up when the database is back', async () => {
+    const { db, link } = flaky();
+    link.down = true;
+    let ran!: () => void;
+    const done = new Promise<void>((r) => {
+      ran = r;
+    });
+    const runner = new JobRunner({
+      db,
+      clock,
+      pollMs: 5,
+      pollBackoffMaxMs: 20,
+      handlers: { q8: async () => ran() },
+    });
+    runner.start();
+    await enqueue(d.db, 'q8', {}, {}, clock);
+    // Three polls fail meanwhile (each at once, as the real database layer does while down).
+    await new Promise<void>((r) => {
+      const seen = setInterval(() => {
+        if (link.refused < 3) return;
+        clearInterval(seen);
+        r();
+      }, 1);
+    });
+    link.down = false;
+    await done;
+    await runner.stop();
+  });
+
+  test('stop({ graceMs }) aborts the signal of a job still running, then returns', async () => {
+    await enqueue(d.db, 'q9', {}, {}, clock);
+    let started!: () => void;
+    const running = new Promise<void>((r) => {
+      started = r;
+    });
+    let aborted: unknown;
+    const runner = new JobRunner({
+      db: d.db,
+      clock,
+      pollMs: 5,
+      handlers: {
+        q9: (job) =>
+          new Promise<void>((resolve) => {
+            started();
+            job.signal.addEventListener('abort', () => {
+              aborted = job.signal.reason;
+              resolve();
+            });
+          }),
+      },
+    });
+    runner.start();
+    await running;
+    await runner.stop({ graceMs: 20 });
+    expect(aborted).toBeInstanceOf(Error);
   });
 });

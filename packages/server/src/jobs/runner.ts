@@ -4,6 +4,7 @@ import type { Clock } from '../internal/clock.ts';
 import { systemClock } from '../internal/clock.ts';
 import { newId } from '../internal/ids.ts';
 import type { Logger } from '../kernel/types.ts';
+import { isConnectionError } from '../storage/connection-errors.ts';
 import type { Db } from '../storage/schema.ts';
 import { json } from '../storage/schema.ts';
 
@@ -13,6 +14,8 @@ export interface Job<P = unknown> {
   payload: P;
   attempts: number;
   maxAttempts: number;
+  /** Aborted when the runner stops and its grace period is over: pass it to supplier calls. */
+  signal: AbortSignal;
 }
 
 export type JobHandler = (job: Job) => Promise<void>;
@@ -62,6 +65,8 @@ export interface RunnerOptions {
   backoffMaxMs?: number;
   /** A running job whose worker went silent this long is considered abandoned and requeued. */
   lockTimeoutMs?: number;
+  /** Polling backoff after a failed poll (database unreachable): pollMs doubling up to this. */
+  pollBackoffMaxMs?: number;
 }
 
 /**
@@ -74,6 +79,17 @@ export class JobRunner {
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<unknown> | undefined;
   #stopped = true;
+  #abort = new AbortController();
+  /** Consecutive failed polls (the database is unreachable); 0 when healthy. */
+  #failures = 0;
+  /**
+   * Set when a poll failed (the database went away): jobs this worker claimed may then be left `running`
+   * (their outcome could not be written, or the claim committed but its answer was lost) and would wait
+   * for lockTimeoutMs. A batch is always finished before the next poll, so at the start of a poll this
+   * worker holds none: the first poll that reaches the database again requeues every `running` job
+   * locked by it.
+   */
+  #suspect = false;
 
   constructor(o: RunnerOptions) {
     this.#o = {
@@ -84,6 +100,7 @@ export class JobRunner {
       backoffBaseMs: 1000,
       backoffMaxMs: 15 * 60_000,
       lockTimeoutMs: 5 * 60_000,
+      pollBackoffMaxMs: 5000,
       ...o,
     };
   }
@@ -98,42 +115,61 @@ export class JobRunner {
     const queues = Object.keys(handlers);
     if (queues.length === 0) return 0;
     const now = clock.now();
+    if (this.#suspect) {
+      await db
+        .updateTable('jobs')
+        // An outage is not the job's failure: the attempt it was claimed for is given back.
+        .set({
+          status: 'queued',
+          locked_at: null,
+          locked_by: null,
+          run_at: now,
+          updated_at: now,
+          attempts: sql`greatest(attempts - 1, 0)`,
+        })
+        .where('status', '=', 'running')
+        .where('locked_by', '=', workerId)
+        .execute();
+      this.#suspect = false;
+    }
     await db
       .updateTable('jobs')
       .set({ status: 'queued', locked_at: null, locked_by: null })
       .where('status', '=', 'running')
       .where('locked_at', '<', new Date(now.getTime() - this.#o.lockTimeoutMs))
       .execute();
-    const claimed = await db.transaction().execute(async (trx) => {
-      const ready = await trx
-        .selectFrom('jobs')
-        .select(['id'])
-        .where('status', '=', 'queued')
-        .where('queue', 'in', queues)
-        .where('run_at', '<=', now)
-        .orderBy('run_at')
-        .limit(this.#o.batchSize)
-        .forUpdate()
-        .skipLocked()
-        .execute();
-      if (ready.length === 0) return [];
-      return trx
-        .updateTable('jobs')
-        .set({
-          status: 'running',
-          locked_at: now,
-          locked_by: workerId,
-          attempts: sql`attempts + 1`,
-          updated_at: now,
-        })
-        .where(
-          'id',
-          'in',
-          ready.map((r) => r.id),
-        )
-        .returning(['id', 'queue', 'payload', 'attempts', 'max_attempts'])
-        .execute();
-    });
+    const claimed = await this.#watch(() =>
+      db.transaction().execute(async (trx) => {
+        const ready = await trx
+          .selectFrom('jobs')
+          .select(['id'])
+          .where('status', '=', 'queued')
+          .where('queue', 'in', queues)
+          .where('run_at', '<=', now)
+          .orderBy('run_at')
+          .limit(this.#o.batchSize)
+          .forUpdate()
+          .skipLocked()
+          .execute();
+        if (ready.length === 0) return [];
+        return trx
+          .updateTable('jobs')
+          .set({
+            status: 'running',
+            locked_at: now,
+            locked_by: workerId,
+            attempts: sql`attempts + 1`,
+            updated_at: now,
+          })
+          .where(
+            'id',
+            'in',
+            ready.map((r) => r.id),
+          )
+          .returning(['id', 'queue', 'payload', 'attempts', 'max_attempts'])
+          .execute();
+      }),
+    );
     for (const row of claimed) {
       const job: Job = {
         id: row.id,
@@ -141,56 +177,140 @@ export class JobRunner {
         payload: row.payload,
         attempts: row.attempts,
         maxAttempts: row.max_attempts,
+        signal: this.#abort.signal,
       };
+      let failure: unknown;
+      let ok = false;
       try {
         const handler = handlers[row.queue];
         if (!handler) throw new Error(`no handler for queue ${row.queue}`);
         await handler(job);
-        await db
-          .updateTable('jobs')
-          .set({ status: 'done', locked_at: null, last_error: null, updated_at: clock.now() })
-          .where('id', '=', row.id)
-          .execute();
+        ok = true;
       } catch (err) {
-        const last = row.attempts >= row.max_attempts;
-        const at = clock.now();
-        await db
-          .updateTable('jobs')
-          .set({
-            status: last ? 'failed' : 'queued',
-            run_at: new Date(at.getTime() + this.backoffMs(row.attempts)),
-            locked_at: null,
-            locked_by: null,
-            last_error: String((err as Error)?.message ?? err).slice(0, 2000),
-            updated_at: at,
-          })
-          .where('id', '=', row.id)
-          .execute();
-        this.#o.log?.warn(
-          { job: row.id, queue: row.queue, attempts: row.attempts, final: last, err },
-          'job failed',
-        );
+        failure = err;
       }
+      // If the outcome cannot be written, the job runs again once the database is back.
+      await this.#watch(() => this.#settle(row, ok, failure));
     }
     return claimed.length;
+  }
+
+  /** Runs `fn`; when it fails, this worker's claims are suspect until a poll gets through again. */
+  async #watch<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      this.#suspect = true;
+      throw err;
+    }
+  }
+
+  async #settle(
+    row: { id: string; queue: string; attempts: number; max_attempts: number },
+    ok: boolean,
+    err: unknown,
+  ): Promise<void> {
+    const { db, clock } = this.#o;
+    if (ok) {
+      await db
+        .updateTable('jobs')
+        .set({ status: 'done', locked_at: null, last_error: null, updated_at: clock.now() })
+        .where('id', '=', row.id)
+        .execute();
+      return;
+    }
+    const at = clock.now();
+    if (isConnectionError(err)) {
+      // The database went away under the job, then came back: run it again soon, attempt given back.
+      await db
+        .updateTable('jobs')
+        .set({
+          status: 'queued',
+          run_at: new Date(at.getTime() + this.#o.backoffBaseMs),
+          locked_at: null,
+          locked_by: null,
+          attempts: sql`greatest(attempts - 1, 0)`,
+          last_error: String((err as Error)?.message ?? err).slice(0, 2000),
+          updated_at: at,
+        })
+        .where('id', '=', row.id)
+        .execute();
+      return;
+    }
+    const last = row.attempts >= row.max_attempts;
+    await db
+      .updateTable('jobs')
+      .set({
+        status: last ? 'failed' : 'queued',
+        run_at: new Date(at.getTime() + this.backoffMs(row.attempts)),
+        locked_at: null,
+        locked_by: null,
+        last_error: String((err as Error)?.message ?? err).slice(0, 2000),
+        updated_at: at,
+      })
+      .where('id', '=', row.id)
+      .execute();
+    this.#o.log?.warn(
+      { job: row.id, queue: row.queue, attempts: row.attempts, final: last, err },
+      'job failed',
+    );
+  }
+
+  /** Delay before the next poll: pollMs, or after failed polls pollMs doubling up to pollBackoffMaxMs. */
+  #nextPollMs(ran: number): number {
+    if (this.#failures > 0)
+      return Math.min(this.#o.pollBackoffMaxMs, this.#o.pollMs * 2 ** (this.#failures - 1));
+    return ran === this.#o.batchSize ? 0 : this.#o.pollMs;
   }
 
   start(): void {
     if (!this.#stopped) return;
     this.#stopped = false;
+    this.#abort = new AbortController();
     const tick = async () => {
       if (this.#stopped) return;
-      this.#running = this.runOnce().catch((err) => this.#o.log?.error({ err }, 'job poll failed'));
-      const n = await this.#running;
-      if (!this.#stopped) this.#timer = setTimeout(tick, n === this.#o.batchSize ? 0 : this.#o.pollMs);
+      const poll = this.runOnce().then(
+        (n) => {
+          if (this.#failures > 0) this.#o.log?.info({ failed_polls: this.#failures }, 'job runner resumed');
+          this.#failures = 0;
+          return n;
+        },
+        (err: unknown) => {
+          // One line per outage, not one per poll.
+          if (this.#failures === 0) this.#o.log?.error({ err }, 'job poll failed; backing off');
+          this.#failures += 1;
+          return 0;
+        },
+      );
+      this.#running = poll;
+      const n = await poll;
+      if (!this.#stopped) this.#timer = setTimeout(tick, this.#nextPollMs(n));
     };
     this.#timer = setTimeout(tick, 0);
   }
 
-  /** Stops polling and waits for the batch in hand. */
-  async stop(): Promise<void> {
+  /**
+   * Stops polling and waits for the batch in hand; after `graceMs` its jobs' signal is aborted and the
+   * wait ends (a job cut short is requeued when its lock times out, as after a crash).
+   */
+  async stop(opts: { graceMs?: number } = {}): Promise<void> {
     this.#stopped = true;
     if (this.#timer) clearTimeout(this.#timer);
-    await this.#running;
+    const running = this.#running;
+    if (!running) return;
+    if (opts.graceMs === undefined) {
+      await running;
+      return;
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((r) => {
+      timer = setTimeout(() => r('late'), opts.graceMs);
+    });
+    const outcome = await Promise.race([running.then(() => 'done' as const), late]);
+    clearTimeout(timer);
+    if (outcome === 'late') {
+      this.#abort.abort(new Error('job runner stopping'));
+      this.#o.log?.warn({}, 'jobs still running at the end of the grace period: aborted');
+    }
   }
 }

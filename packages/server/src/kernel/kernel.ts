@@ -14,7 +14,7 @@ import { authenticate, roles } from './middleware/auth.ts';
 import { bodyLimit } from './middleware/body-limit.ts';
 import { contentType } from './middleware/content-type.ts';
 import type { CorsPolicy } from './middleware/cors.ts';
-import { renderError } from './middleware/error-handler.ts';
+import { knownError, renderError } from './middleware/error-handler.ts';
 import { idempotency, storedForm } from './middleware/idempotency.ts';
 import { jsonBody } from './middleware/json-body.ts';
 import { type RateClass, rateClassOf, rateLimit } from './middleware/rate-limit.ts';
@@ -355,7 +355,8 @@ export function createKernel(o: KernelOptions): Kernel {
         ex.rawParams = found.match.params;
         ex.ctx.operationId = op.operationId;
         await runOperation(ex);
-      } catch (err) {
+      } catch (thrown) {
+        const err = knownError(thrown) ?? thrown;
         if (err instanceof HttpError || err instanceof ValidationError) {
           const r = renderError(err, ex.ctx.requestId);
           if (r.status >= 500)

@@ -37,37 +37,85 @@ export class LocalNotifier implements SearchNotifier {
   }
 }
 
-/** LISTEN/NOTIFY across processes, with reconnect; falls back to readers' polling while disconnected. */
+/**
+ * LISTEN/NOTIFY across processes, with reconnect; falls back to readers' polling while disconnected. A
+ * LISTEN belongs to its connection, so when the server restarts or the connection drops it is gone with
+ * it: the notifier opens a new connection with backoff (250 ms doubling to 5 s) and issues LISTEN again,
+ * then wakes every local reader once, since notifications sent meanwhile were lost.
+ */
 export class PgNotifier extends LocalNotifier {
   readonly #db: Db;
   readonly #url: string;
   readonly #channel: string;
   readonly #log: Logger | undefined;
+  readonly #baseMs: number;
+  readonly #maxMs: number;
   #client: pg.Client | undefined;
   #closed = false;
   #retry: NodeJS.Timeout | undefined;
+  #attempts = 0;
+  #listens = 0;
 
-  constructor(opts: { db: Db; databaseUrl: string; channel?: string; log?: Logger }) {
+  constructor(opts: {
+    db: Db;
+    databaseUrl: string;
+    channel?: string;
+    log?: Logger;
+    reconnectBaseMs?: number;
+    reconnectMaxMs?: number;
+  }) {
     super();
     this.#db = opts.db;
     this.#url = opts.databaseUrl;
     // Channels are database-wide: a per-schema channel keeps parallel test schemas apart.
     this.#channel = (opts.channel ?? 'search_events').replace(/[^a-z0-9_]/gi, '_');
     this.#log = opts.log;
+    this.#baseMs = opts.reconnectBaseMs ?? 250;
+    this.#maxMs = opts.reconnectMaxMs ?? 5000;
+  }
+
+  /** Whether a LISTEN connection is up now. */
+  get listening(): boolean {
+    return this.#client !== undefined;
+  }
+
+  /** How many times LISTEN has been issued (1 after start, +1 per reconnect). */
+  get listens(): number {
+    return this.#listens;
   }
 
   async start(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.#url });
+    const client = new pg.Client({ connectionString: this.#url, keepAlive: true });
     client.on('notification', (m) => {
       if (m.channel === this.#channel && m.payload) this.emitter.emit(m.payload);
     });
-    client.on('error', (err) => {
-      this.#log?.warn({ err }, 'search notifier connection failed; polling until it reconnects');
+    // Both fire when the server goes away; only the current connection's first one counts.
+    const lost = (err?: Error) => {
+      if (this.#client !== client) return;
+      this.#log?.warn({ err }, 'search notifier connection lost; polling until it reconnects');
       this.#reconnect();
-    });
-    await client.connect();
-    await client.query(`listen ${this.#channel}`);
+    };
+    client.on('error', lost);
+    client.on('end', () => lost());
+    try {
+      await client.connect();
+      await client.query(`listen ${this.#channel}`);
+    } catch (err) {
+      client.end().catch(() => {});
+      throw err;
+    }
+    if (this.#closed) {
+      await client.end().catch(() => {});
+      return;
+    }
     this.#client = client;
+    this.#listens += 1;
+    if (this.#attempts > 0) {
+      this.#log?.info({ attempts: this.#attempts }, 'search notifier listening again');
+      this.#attempts = 0;
+      // Anything published while we were deaf: every reader re-reads its log now.
+      for (const name of this.emitter.eventNames()) this.emitter.emit(name);
+    }
   }
 
   #reconnect(): void {
@@ -75,10 +123,12 @@ export class PgNotifier extends LocalNotifier {
     this.#client = undefined;
     void old?.end().catch(() => {});
     if (this.#closed || this.#retry) return;
+    const delay = Math.min(this.#maxMs, this.#baseMs * 2 ** this.#attempts);
+    this.#attempts += 1;
     this.#retry = setTimeout(() => {
       this.#retry = undefined;
       this.start().catch(() => this.#reconnect());
-    }, 1000);
+    }, delay);
     this.#retry.unref();
   }
 
@@ -91,7 +141,9 @@ export class PgNotifier extends LocalNotifier {
   override async close(): Promise<void> {
     this.#closed = true;
     if (this.#retry) clearTimeout(this.#retry);
-    await this.#client?.end().catch(() => {});
+    const client = this.#client;
+    this.#client = undefined;
+    await client?.end().catch(() => {});
     await super.close();
   }
 }

@@ -2,6 +2,8 @@ import { mkdir } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import type { Logger } from '../kernel/types.ts';
+import { DatabaseUnavailableError, isConnectionError, markDatabaseError } from './connection-errors.ts';
 import { migrate } from './migrate.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
 import type { Db } from './schema.ts';
@@ -11,7 +13,18 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   /** Round-trip latency of a trivial query, for health checks. */
   ping(): Promise<number>;
+  /** Whether the server is reachable as far as this process knows (always true on PGlite). */
+  link(): LinkState;
   close(): Promise<void>;
+}
+
+export interface LinkState {
+  up: boolean;
+  /** When the current outage began (ms since the epoch), or null while up. */
+  downSince: number | null;
+  lastError: string | null;
+  /** Reconnect attempts made in the current outage. */
+  attempts: number;
 }
 
 export interface DatabaseOptions {
@@ -23,6 +36,151 @@ export interface DatabaseOptions {
   schema?: string | undefined;
   poolSize?: number;
   migrate?: boolean;
+  log?: Logger;
+  /** Reconnect backoff while the server is unreachable: base * 2^n, capped (default 100 ms .. 1 s). */
+  reconnectBaseMs?: number;
+  reconnectMaxMs?: number;
+  /** A connection attempt that takes longer fails (default 5 s), so an unreachable host cannot hang requests. */
+  connectTimeoutMs?: number;
+}
+
+/**
+ * The connection to a PostgreSQL server, and what this process knows about it. A server restart
+ * (`pg_ctl restart`), a terminated backend or a network cut surfaces as an `error` on the pool or on a
+ * checked-out client: pg emits it as an event, which kills the process unless something listens, so
+ * every pool and client gets a listener that logs it and marks the link down. While down, queries fail
+ * at once with `DatabaseUnavailableError` (503 `database_unavailable`) instead of each trying to
+ * connect; one probe at a time retries with backoff (100 ms doubling to 1 s), and the first that gets
+ * `select 1` through marks the link up again. pg-pool itself discards clients that errored, so
+ * connections are re-established on demand once the server answers.
+ */
+class Link {
+  readonly #pool: pg.Pool;
+  readonly #log: Logger | undefined;
+  readonly #baseMs: number;
+  readonly #maxMs: number;
+  #state: LinkState = { up: true, downSince: null, lastError: null, attempts: 0 };
+  #timer: NodeJS.Timeout | undefined;
+  #nextProbeAt = 0;
+  #closed = false;
+
+  constructor(pool: pg.Pool, o: DatabaseOptions) {
+    this.#pool = pool;
+    this.#log = o.log;
+    this.#baseMs = o.reconnectBaseMs ?? 100;
+    this.#maxMs = o.reconnectMaxMs ?? 1000;
+  }
+
+  state(): LinkState {
+    return { ...this.#state };
+  }
+
+  /** A connection-class failure seen anywhere: mark down (once per outage) and start probing. */
+  down(err: unknown): void {
+    if (this.#closed) return;
+    const message = (err as Error)?.message ?? String(err);
+    if (!this.#state.up) {
+      this.#state.lastError = message;
+      return;
+    }
+    this.#state = { up: false, downSince: Date.now(), lastError: message, attempts: 0 };
+    this.#log?.warn({ err }, 'database unreachable; answering 503 and reconnecting with backoff');
+    this.#schedule();
+  }
+
+  /** Throws at once while down, so requests answer 503 without waiting on a dead server. */
+  check(): void {
+    if (this.#state.up) return;
+    const wait = Math.max(0, this.#nextProbeAt - Date.now());
+    throw new DatabaseUnavailableError('The database is unreachable; reconnecting.', wait / 1000);
+  }
+
+  #schedule(): void {
+    if (this.#closed || this.#timer) return;
+    const delay = Math.min(this.#maxMs, this.#baseMs * 2 ** this.#state.attempts);
+    this.#nextProbeAt = Date.now() + delay;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      void this.#probe();
+    }, delay);
+    // Reconnecting must not keep a process alive that is otherwise done.
+    this.#timer.unref();
+  }
+
+  async #probe(): Promise<void> {
+    if (this.#closed || this.#state.up) return;
+    this.#state.attempts += 1;
+    try {
+      const client = await this.#pool.connect();
+      try {
+        await client.query('select 1');
+      } finally {
+        client.release();
+      }
+      const downMs = Date.now() - (this.#state.downSince ?? Date.now());
+      this.#state = { up: true, downSince: null, lastError: null, attempts: 0 };
+      this.#log?.info({ down_ms: downMs }, 'database reachable again');
+    } catch (err) {
+      this.#state.lastError = (err as Error)?.message ?? String(err);
+      this.#schedule();
+    }
+  }
+
+  close(): void {
+    this.#closed = true;
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+}
+
+/** Observes every error of `pool` and its clients; failing queries are marked as the database's. */
+function watch(pool: pg.Pool, link: Link, log: Logger | undefined): void {
+  const onError = (err: Error) => {
+    markDatabaseError(err);
+    if (isConnectionError(err)) link.down(err);
+    else log?.error({ err }, 'database connection error');
+  };
+  // An idle client's error (the server went away while nothing ran).
+  pool.on('error', onError);
+  pool.on('connect', (client) => {
+    // A checked-out client's error: pg-pool listens only while the client is idle.
+    client.on('error', onError);
+    const query = client.query.bind(client) as (...a: unknown[]) => unknown;
+    client.query = ((...args: unknown[]) => {
+      const r = query(...args);
+      if (r && typeof (r as Promise<unknown>).then === 'function') {
+        return (r as Promise<unknown>).catch((err: unknown) => {
+          markDatabaseError(err);
+          if (isConnectionError(err)) link.down(err);
+          throw err;
+        });
+      }
+      return r;
+    }) as typeof client.query;
+  });
+}
+
+/** The pool as Kysely sees it: connecting fails fast while the link is down. */
+function guarded(pool: pg.Pool, link: Link) {
+  return {
+    options: pool.options,
+    Client: pg.Client,
+    async connect() {
+      link.check();
+      try {
+        return await pool.connect();
+      } catch (err) {
+        markDatabaseError(err);
+        if (!isConnectionError(err)) throw err;
+        link.down(err);
+        throw new DatabaseUnavailableError('The database is unreachable; reconnecting.', 1, { cause: err });
+      }
+    },
+    async end() {
+      link.close();
+      await pool.end();
+    },
+  };
 }
 
 const INT8 = 20;
@@ -31,6 +189,7 @@ const NUMERIC = 1700;
 export async function openDatabase(opts: DatabaseOptions = {}): Promise<Database> {
   let db: Db;
   let kind: Database['kind'];
+  let link: Link | undefined;
   if (opts.databaseUrl) {
     kind = 'postgres';
     if (opts.schema) {
@@ -46,6 +205,8 @@ export async function openDatabase(opts: DatabaseOptions = {}): Promise<Database
     const pool = new pg.Pool({
       connectionString: opts.databaseUrl,
       max: opts.poolSize ?? 10,
+      connectionTimeoutMillis: opts.connectTimeoutMs ?? 5000,
+      keepAlive: true,
       options: opts.schema ? `-c search_path=${opts.schema}` : undefined,
       types: {
         getTypeParser: (oid: number, format?: string) =>
@@ -54,7 +215,9 @@ export async function openDatabase(opts: DatabaseOptions = {}): Promise<Database
             : pg.types.getTypeParser(oid, format as 'text'),
       } as pg.CustomTypesConfig,
     });
-    db = new Kysely({ dialect: new PostgresDialect({ pool }) });
+    link = new Link(pool, opts);
+    watch(pool, link, opts.log);
+    db = new Kysely({ dialect: new PostgresDialect({ pool: guarded(pool, link) }) });
   } else {
     kind = 'pglite';
     if (opts.dataDir) await mkdir(opts.dataDir, { recursive: true });
@@ -72,6 +235,7 @@ export async function openDatabase(opts: DatabaseOptions = {}): Promise<Database
       await sql`select 1`.execute(db);
       return performance.now() - t0;
     },
+    link: () => link?.state() ?? { up: true, downSince: null, lastError: null, attempts: 0 },
     close: () => db.destroy(),
   };
 }

@@ -4,6 +4,7 @@
  * secrets.
  */
 import { type EmulatorOptions, type MockSupplier, startMockServers } from '@travel/mock-server';
+import { ConfigError } from '../internal/config.ts';
 
 export interface SandboxSuppliers {
   urls: Partial<Record<MockSupplier, string>>;
@@ -37,4 +38,26 @@ export async function startSandboxSuppliers(
     ...(opts.suppliers ? { suppliers: opts.suppliers } : {}),
   });
   return { urls: servers.urls, close: servers.close };
+}
+
+/**
+ * SANDBOX_LATENCY_MS: the in-process emulators' added latency per call, `200` (fixed) or `100-400` (a
+ * range; each request path gets its own value in it, the same on every run). Unset: the realistic
+ * default (50-250). A long fixed latency holds
+ * every supplier call open, so anyone can place a crash or a SIGTERM inside one, not only a test.
+ */
+export function parseSandboxLatency(raw: string | undefined): EmulatorOptions['latencyMs'] | undefined {
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const value = raw.trim();
+  const range = /^(\d+)\s*-\s*(\d+)$/.exec(value);
+  if (range) {
+    const min = Number(range[1]);
+    const max = Number(range[2]);
+    if (min > max) throw new ConfigError(`SANDBOX_LATENCY_MS range must be low-high, got "${raw}"`);
+    return { min, max };
+  }
+  if (/^\d+$/.test(value)) return Number(value);
+  throw new ConfigError(
+    `SANDBOX_LATENCY_MS must be milliseconds ("200") or a range ("100-400"), got "${raw}"`,
+  );
 }

@@ -1,3 +1,4 @@
+import { isConnectionError, retryAfterOf } from '../../storage/connection-errors.ts';
 import type { Middleware } from '../compose.ts';
 import { HttpError, ValidationError } from '../errors.ts';
 
@@ -22,6 +23,25 @@ export function renderError(err: HttpError | ValidationError, requestId: string)
 }
 
 /**
+ * An error the contract has an answer for, or undefined for a bug. The database being unreachable (a
+ * restart, a dropped connection: ECONNREFUSED, 57P01/57P02/57P03, 08xxx, "Connection terminated") is
+ * not a bug: 503 `database_unavailable` with Retry-After; a transaction it cut was rolled back by the server.
+ */
+export function knownError(err: unknown): HttpError | ValidationError | undefined {
+  if (err instanceof HttpError || err instanceof ValidationError) return err;
+  if (isConnectionError(err)) {
+    const seconds = retryAfterOf(err);
+    return new HttpError(
+      503,
+      'database_unavailable',
+      'The database is unreachable right now; retry after Retry-After seconds (with the same Idempotency-Key).',
+      { headers: { 'retry-after': String(seconds) }, cause: err },
+    );
+  }
+  return undefined;
+}
+
+/**
  * The one place errors become responses. Known errors render their own status and code; anything else
  * is logged with its stack and answered with a bare 500 `internal_error`: no message, no stack, no
  * supplier detail ever reaches the client.
@@ -30,7 +50,8 @@ export function errorHandler(): Middleware {
   return async function errorHandlerMiddleware(ex, next) {
     try {
       await next();
-    } catch (err) {
+    } catch (thrown) {
+      const err = knownError(thrown) ?? thrown;
       if (err instanceof HttpError || err instanceof ValidationError) {
         const r = renderError(err, ex.ctx.requestId);
         if (r.status >= 500)
