@@ -308,7 +308,14 @@ export const schemas: Record<string, Json> = {
   TransportBatchResult: batchResult('TransferOffer', 'transfer offers'),
   TransportResultsPage: resultsPage('TransferOffer'),
   TransportQuoteRequest: input(
-    { quote_id: str({ minLength: 1, maxLength: 500 }), provider: ref('TransferSupplier') },
+    {
+      quote_id: str({
+        minLength: 1,
+        maxLength: 2000,
+        description: 'Opaque and server-signed; from search results.',
+      }),
+      provider: ref('TransferSupplier'),
+    },
     ['quote_id', 'provider'],
   ),
   TransportQuote: obj({
@@ -337,7 +344,7 @@ export const schemas: Record<string, Json> = {
   ),
   TransportBookRequest: input(
     {
-      quote_id: str({ minLength: 1, maxLength: 500 }),
+      quote_id: str({ minLength: 1, maxLength: 2000 }),
       provider: ref('TransferSupplier'),
       passengers: arr(ref('TransferPassenger'), {
         minItems: 1,

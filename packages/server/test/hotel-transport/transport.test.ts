@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, transferQuote, transportBook } from './flows.ts';
-import { idem, type World, world } from './setup.ts';
+import { call, transferQuery, transferQuote, transportBook } from './flows.ts';
+import { futureDate, idem, type World, world } from './setup.ts';
 
 let w: World;
 let token: string;
@@ -84,6 +84,30 @@ describe.each(['hotelbeds_transfers', 'amadeus_transfers'])(
       });
       expect(res.status).toBe(400);
       expect(res.body.code).toBe('supplier_rejected');
+    });
+
+    it('a round trip to a long address: its signed quote_id fits the contract, quotes and books', async () => {
+      const supplier = w.registry.transfer(provider);
+      const [offer] =
+        (await supplier?.search({
+          ...transferQuery(),
+          dropoff_location: 'Jumeirah Beach Hotel, Jumeirah Road, Umm Suqeim 3, Dubai, United Arab Emirates',
+          return_datetime: `${futureDate(67)}T10:00:00`,
+          luggage: 0,
+        })) ?? [];
+      if (!offer) throw new Error(`no ${provider} offers`);
+      const q = await call(w, 'quoteTransport', 'POST', '/api/v1/transport/quote', {
+        token,
+        body: { quote_id: offer.quote_id, provider },
+      });
+      expect(q.status).toBe(200);
+      const booked = await call(w, 'bookTransport', 'POST', '/api/v1/transport/book', {
+        token,
+        headers: idem(),
+        body: transportBook(offer.quote_id, provider),
+      });
+      expect(booked.status).toBe(200);
+      expect(booked.body.status).toBe('confirmed');
     });
 
     it('PENDING: 502 with booking_id, settled by the reconciliation job', async () => {
