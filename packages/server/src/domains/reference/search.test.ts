@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import type { OpenApiDoc } from '../../kernel/contract.ts';
+import { ResponseValidator } from '../../kernel/response-validator.ts';
 import type { RequestContext } from '../../kernel/types.ts';
 import { boundedDistance } from './distance.ts';
 import { haversineKm } from './geo.ts';
@@ -167,5 +170,58 @@ describe('referenceRoutes', () => {
 
   it('rejects near_lat without near_lon', async () => {
     await expect(routes.searchAirports?.(ctx({ query: 'london', near_lat: 10 }))).rejects.toThrow(/near_lon/);
+  });
+
+  // Review M3: `prefix` (and `iata`, `icao`, `token`) reached clients outside the contract's enum, and
+  // `distance_km` (required) was left out of non-geographic searches.
+  const contract = JSON.parse(
+    readFileSync(new URL('../../../../../openapi.json', import.meta.url), 'utf8'),
+  ) as OpenApiDoc;
+  const validator = new ResponseValidator(contract);
+  const enumOf = (contract.components?.schemas?.MatchType as { enum: string[] }).enum;
+
+  it.each([
+    ['LHR', 'exact_code'],
+    ['EGLL', 'exact_code'],
+    ['london heathrow', 'prefix'],
+    ['heathrow', 'token'],
+    ['heathrw', 'fuzzy'],
+  ])(
+    'searchAirports %s: first match %s; every body matches the contract, distance_km null',
+    async (query, first) => {
+      const res = (await routes.searchAirports?.(ctx({ query, limit: 10 }))) as {
+        status: number;
+        body: { items: { match_type: string; distance_km: unknown }[] };
+      };
+      expect(res.body.items[0]?.match_type).toBe(first);
+      for (const it of res.body.items) {
+        expect(enumOf).toContain(it.match_type);
+        expect(it).toHaveProperty('distance_km', null);
+      }
+      expect(validator.problems('searchAirports', 200, res.body)).toEqual([]);
+    },
+  );
+
+  it('searchAirports near a point: distance_km is a number on every item', async () => {
+    const res = (await routes.searchAirports?.(ctx({ query: 'london', near_lat: 51.5, near_lon: -0.1 }))) as {
+      body: { items: { distance_km: unknown }[] };
+    };
+    expect(res.body.items.length).toBeGreaterThan(0);
+    for (const it of res.body.items) expect(it.distance_km).toEqual(expect.any(Number));
+    expect(validator.problems('searchAirports', 200, res.body)).toEqual([]);
+  });
+
+  it.each([
+    ['EK', 'exact_code'],
+    ['UAE', 'exact_code'],
+    ['british airways', 'prefix'],
+    ['emirats', 'fuzzy'],
+  ])('searchAirlines %s: first match %s; every body matches the contract', async (query, first) => {
+    const res = (await routes.searchAirlines?.(ctx({ query, limit: 10 }))) as {
+      body: { items: { match_type: string }[] };
+    };
+    expect(res.body.items[0]?.match_type).toBe(first);
+    for (const it of res.body.items) expect(enumOf).toContain(it.match_type);
+    expect(validator.problems('searchAirlines', 200, res.body)).toEqual([]);
   });
 });
