@@ -31,6 +31,7 @@ import {
 import type { Clock } from './internal/clock.ts';
 import { systemClock } from './internal/clock.ts';
 import { type Config, ConfigError } from './internal/config.ts';
+import { deriveSandboxRefSecret } from './internal/signed-ref.ts';
 import { JobRunner } from './jobs/runner.ts';
 import type { OpenApiDoc } from './kernel/contract.ts';
 import { HttpError } from './kernel/errors.ts';
@@ -148,6 +149,8 @@ export async function createRuntime(o: RuntimeOptions): Promise<Runtime> {
     db: database.db,
     ...(sandboxUrls ? { sandboxUrls } : {}),
     now: () => clock.now().getTime(),
+    // Sandbox without SUPPLIER_REF_SECRET: references are signed with a key derived from the JWT key.
+    ...(config.jwtKeys[0] ? { sandboxRefSecret: deriveSandboxRefSecret(config.jwtKeys[0].secret) } : {}),
   });
   const search = await createSearchService({
     db: database.db,

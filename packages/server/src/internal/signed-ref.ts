@@ -5,13 +5,13 @@
  * in constant time. The value itself stays readable: it is the supplier's own opaque key.
  *
  * The secret is `SUPPLIER_REF_SECRET` (at least 32 characters), required outside sandbox mode like the
- * JWT keys; sandbox mode has a fixed sandbox-only default so that emulator journeys survive restarts and
- * several processes agree.
+ * JWT keys. Sandbox mode without it derives one from the sandbox JWT key (random per data directory, so
+ * references survive a restart and processes sharing the directory agree, and the source holds no key),
+ * or, with no JWT key to derive from (a registry built directly in tests), uses a random per-process one.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ConfigError } from './config.ts';
 
-export const SANDBOX_REF_SECRET = 'sandbox-only-insecure-supplier-ref-secret-change-me';
 const MAC_LENGTH = 43; // base64url of 32 bytes, unpadded
 const CONTEXT = 'travel-supplier-ref/v1';
 
@@ -41,13 +41,20 @@ export function createRefSigner(secret: string): RefSigner {
   };
 }
 
-/** The signing secret from env: SUPPLIER_REF_SECRET, the sandbox default, or an error outside sandbox. */
-export function refSecretFromEnv(env: NodeJS.ProcessEnv, sandbox: boolean): string {
+/** A sandbox signing secret derived from the sandbox JWT key (never the key itself). */
+export const deriveSandboxRefSecret = (jwtSecret: string): string =>
+  createHmac('sha256', jwtSecret).update(`${CONTEXT}\0sandbox`).digest('base64url');
+
+/**
+ * The signing secret: SUPPLIER_REF_SECRET; in sandbox mode without it `sandboxSecret` (derived from the
+ * JWT key by the runtime) or a random per-process one; outside sandbox mode its absence is an error.
+ */
+export function refSecretFromEnv(env: NodeJS.ProcessEnv, sandbox: boolean, sandboxSecret?: string): string {
   const v = env.SUPPLIER_REF_SECRET;
   if (v) {
     if (v.length < 32) throw new ConfigError('SUPPLIER_REF_SECRET must be at least 32 characters');
     return v;
   }
-  if (sandbox) return SANDBOX_REF_SECRET;
+  if (sandbox) return sandboxSecret ?? randomBytes(32).toString('base64url');
   throw new ConfigError('SUPPLIER_REF_SECRET is required outside sandbox mode');
 }

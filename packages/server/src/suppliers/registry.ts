@@ -67,6 +67,9 @@ export interface SupplierRegistryOptions {
   now?: () => number;
   /** Signs the rate keys and quote ids clients hand back; default from SUPPLIER_REF_SECRET. */
   refSigner?: RefSigner;
+  /** Sandbox without SUPPLIER_REF_SECRET: the secret to sign with (the runtime derives it from the JWT
+   * key); default a random per-process one. */
+  sandboxRefSecret?: string;
 }
 
 class ConfigMissing extends Error {}
@@ -261,7 +264,9 @@ function wanted(o: SupplierRegistryOptions): { names: Set<string> | null; strict
 
 export async function createSupplierRegistry(o: SupplierRegistryOptions): Promise<SupplierRegistry> {
   const { names, strict } = wanted(o);
-  const signer = o.refSigner ?? createRefSigner(refSecretFromEnv(o.env ?? process.env, o.config.sandbox));
+  const signer =
+    o.refSigner ??
+    createRefSigner(refSecretFromEnv(o.env ?? process.env, o.config.sandbox, o.sandboxRefSecret));
   const built = new Map<string, unknown>();
   const all = [...FLIGHT_SUPPLIERS, ...HOTEL_SUPPLIERS, ...TRANSFER_SUPPLIERS, 'stripe'];
   for (const name of all) {

@@ -2,6 +2,8 @@
  * The app with the hotel and transport domains mounted on the real contract, the sandbox suppliers on
  * loopback emulators, and a job runner on the test clock (tests call `runOnce`, never sleep).
  */
+
+import { randomBytes } from 'node:crypto';
 import { type MockServers, startMockServers } from '@travel/mock-server';
 import { adminHotelRoutes } from '../../src/domains/hotel/admin-routes.ts';
 import { companyHotelRoutes } from '../../src/domains/hotel/company-routes.ts';
@@ -13,6 +15,7 @@ import { companyTransportRoutes } from '../../src/domains/transport/company-rout
 import { customerTransportRoutes } from '../../src/domains/transport/customer-routes.ts';
 import { transportJobHandlers } from '../../src/domains/transport/reconcile.ts';
 import { transportRoutes } from '../../src/domains/transport/routes.ts';
+import { createRefSigner, type RefSigner } from '../../src/internal/signed-ref.ts';
 import { JobRunner } from '../../src/jobs/runner.ts';
 import { createSupplierRegistry, type SupplierRegistry } from '../../src/suppliers/registry.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
@@ -24,6 +27,8 @@ export interface World {
   jobs: JobRunner;
   /** The emulators (their request counters prove a refused reference reached no supplier). */
   mocks: MockServers;
+  /** What the registry signs rate keys and quote ids with (to forge one signed for another scope). */
+  refSigner: RefSigner;
   close(): Promise<void>;
 }
 
@@ -56,7 +61,9 @@ export async function world(): Promise<World> {
       };
     },
   });
+  const refSigner = createRefSigner(randomBytes(32).toString('base64url'));
   registry = await createSupplierRegistry({
+    refSigner,
     config: { sandbox: true, suppliers: 'sandbox' },
     db: t.database.db,
     sandboxUrls: { ...mocks.urls, stripe: 'http://127.0.0.1:9' },
@@ -73,6 +80,7 @@ export async function world(): Promise<World> {
     registry,
     jobs,
     mocks,
+    refSigner,
     async close() {
       await t.close();
       await mocks.close();

@@ -11,7 +11,12 @@ import type { MockServers } from '@travel/mock-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { supplierHttpError } from '../../src/domains/hotel/shared/supplier-errors.ts';
 import { serviceDb } from '../../src/domains/hotel/shared/tables.ts';
-import { createRefSigner, refSecretFromEnv, SANDBOX_REF_SECRET } from '../../src/internal/signed-ref.ts';
+import {
+  createRefSigner,
+  deriveSandboxRefSecret,
+  type RefSigner,
+  refSecretFromEnv,
+} from '../../src/internal/signed-ref.ts';
 import { HotelbedsTransfersAdapter } from '../../src/suppliers/hotelbeds-transfers/adapter.ts';
 import { SupplierError } from '../../src/suppliers/ports.ts';
 import { createSupplierRegistry } from '../../src/suppliers/registry.ts';
@@ -69,10 +74,15 @@ function tamperedJson(value: string, mac: string): [string, string][] {
 }
 
 /** Every way a client can hand back a reference we did not issue for this provider and field. */
-function forgeries(provider: string, field: 'rate_key' | 'quote_id', genuine: string, other: string) {
+function forgeries(
+  ours: RefSigner,
+  provider: string,
+  field: 'rate_key' | 'quote_id',
+  genuine: string,
+  other: string,
+) {
   const value = genuine.slice(0, -44);
   const flip = (s: string, i: number) => s.slice(0, i) + (s[i] === 'A' ? 'B' : 'A') + s.slice(i + 1);
-  const ours = createRefSigner(SANDBOX_REF_SECRET);
   return [
     ['a flipped byte in the signature', flip(genuine, genuine.length - 5)],
     ['a flipped byte in the value', flip(genuine, 3)],
@@ -125,7 +135,7 @@ describe('hotel rate keys and transfer quote ids are signed by the server', () =
       expect(total(w.mocks)).toBeGreaterThan(before);
 
       const rows = await bookings('hotel_bookings');
-      for (const [what, rateKey] of forgeries(provider, 'rate_key', offer.rate_key, other)) {
+      for (const [what, rateKey] of forgeries(w.refSigner, provider, 'rate_key', offer.rate_key, other)) {
         const seen = total(w.mocks);
         const check = await call(w, 'checkHotelRate', 'POST', '/api/v1/hotel/check-rate', {
           token,
@@ -160,7 +170,7 @@ describe('hotel rate keys and transfer quote ids are signed by the server', () =
       expect(total(w.mocks)).toBeGreaterThan(before);
 
       const rows = await bookings('transport_bookings');
-      for (const [what, quoteId] of forgeries(provider, 'quote_id', offer.quote_id, other)) {
+      for (const [what, quoteId] of forgeries(w.refSigner, provider, 'quote_id', offer.quote_id, other)) {
         const seen = total(w.mocks);
         const quote = await call(w, 'quoteTransport', 'POST', '/api/v1/transport/quote', {
           token,
@@ -528,6 +538,18 @@ describe('the supplier origin guard', () => {
 });
 
 describe('signed references', () => {
+  it('the sandbox secret is in no source: derived from the JWT key, or random per process', () => {
+    const jwt = 'j'.repeat(48);
+    expect(deriveSandboxRefSecret(jwt)).toBe(deriveSandboxRefSecret(jwt));
+    expect(deriveSandboxRefSecret(jwt)).not.toBe(deriveSandboxRefSecret('k'.repeat(48)));
+    expect(deriveSandboxRefSecret(jwt)).not.toContain(jwt);
+    expect(refSecretFromEnv({}, true, 'derived-secret')).toBe('derived-secret');
+    expect(refSecretFromEnv({}, true)).not.toBe(refSecretFromEnv({}, true));
+    const set = 'e'.repeat(40);
+    expect(refSecretFromEnv({ SUPPLIER_REF_SECRET: set }, true, 'derived-secret')).toBe(set);
+    expect(refSecretFromEnv({ SUPPLIER_REF_SECRET: set }, false)).toBe(set);
+  });
+
   const s = createRefSigner('s'.repeat(40));
   it('verifies only what it signed, for the scope it was signed for', () => {
     const t = s.sign('hotelbeds:rate_key', '20261224|20261227|W|1|2|DBL.ST');
