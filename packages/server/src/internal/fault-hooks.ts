@@ -8,7 +8,16 @@
 export type FaultBoundary =
   | 'createPnr:before-supplier'
   | 'createPnr:after-supplier'
-  | 'createPnr:before-commit';
+  | 'createPnr:before-commit'
+  | 'authorize:before-provider'
+  | 'authorize:after-provider'
+  | 'authorize:before-commit'
+  | 'ticket:before-capture'
+  | 'ticket:after-capture'
+  | 'ticket:before-capture-commit'
+  | 'ticket:before-supplier'
+  | 'ticket:after-supplier'
+  | 'ticket:before-commit';
 
 export async function faultPoint(name: FaultBoundary, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   if (env.TEST_FAULT_HOOKS !== '1') return;

@@ -10,6 +10,7 @@
  * carrying metadata `intent_ref`; capture, void, refund: the same call with the same Idempotency-Key,
  * which the provider replays or performs exactly once).
  */
+import { faultPoint } from '../../internal/fault-hooks.ts';
 import type { Job } from '../../jobs/runner.ts';
 import { badRequest, HttpError, notFound } from '../../kernel/errors.ts';
 import type { HandlerResult, RequestContext } from '../../kernel/types.ts';
@@ -170,6 +171,7 @@ export class PaymentService {
       },
       detail: (pay) => ({ payment_id: pay.id, detail: { intent_ref: ref } }),
     });
+    await faultPoint('authorize:before-provider');
     let p: ProviderPayment;
     try {
       p = await provider.authorize(
@@ -214,6 +216,7 @@ export class PaymentService {
         return errorBody(ctx, 'payment_declined', 'The payment was declined.', { decline_code: code });
       });
     }
+    await faultPoint('authorize:after-provider');
     const after = afterAuthorized ? await afterAuthorized(b) : undefined;
     if (after?.voided) {
       await provider.void(p.payment_ref, 'supplier rejected the booking', {
@@ -244,6 +247,7 @@ export class PaymentService {
       } else if (canTransition(booking.status, 'payment_authorized')) {
         booking = await transition(trx, booking, 'payment_authorized', now);
       }
+      await faultPoint('authorize:before-commit');
       await settleOp(trx, op.id, 'done', now, { outcome: pay.state });
       if (after?.error) return errorBody(ctx, after.error.code, after.error.detail);
       return { status: 200, body: await paymentWithTransactions(trx, pay) };

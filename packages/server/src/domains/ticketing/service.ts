@@ -6,6 +6,7 @@
  * A booking nobody reads is followed by a durable job (follow-up.ts) that runs the same reads.
  */
 import { writeAudit } from '../../audit/audit-log.ts';
+import { faultPoint } from '../../internal/fault-hooks.ts';
 import type { Job, JobHandler } from '../../jobs/runner.ts';
 import { badRequest, notFound, notSupported } from '../../kernel/errors.ts';
 import type { HandlerResult, RequestContext } from '../../kernel/types.ts';
@@ -98,7 +99,9 @@ export class TicketingService {
     });
     if (plan) {
       // Committed on its own: money taken stays recorded even if the supplier then fails to ticket.
+      await faultPoint('ticket:before-capture');
       const r = await this.#payments.callMovement(plan, ctx.signal);
+      await faultPoint('ticket:after-capture');
       if (!r.ok && !r.ambiguous) {
         await db.transaction().execute(async (trx) => {
           await this.#payments.failMovement(trx, plan, r.error);
@@ -114,6 +117,7 @@ export class TicketingService {
           .set({ detail: JSON.stringify({ stage: 'issue', captured: r.amount }) })
           .where('id', '=', op.id)
           .execute();
+        await faultPoint('ticket:before-capture-commit');
       });
     }
     const b = (await findBooking(db, b0.id)) as BookingRow;
@@ -121,6 +125,7 @@ export class TicketingService {
     const supplier = flightSupplierOf(this.#d.suppliers, b.supplier);
     let result: Awaited<ReturnType<typeof supplier.issueTicket>>;
     let settledBy: string | null = null;
+    await faultPoint('ticket:before-supplier');
     try {
       // What the supplier's order costs; bags waiting for the payment are paid for as they are added.
       const amount = b.supplier_total_minor ?? b.pricing.total_minor - b.pricing.markup_minor;
@@ -151,6 +156,7 @@ export class TicketingService {
         return supplierFailure(err, { failed: 'ticketing_failed', unsupported: 'ticketing_failed' });
       }
     }
+    await faultPoint('ticket:after-supplier');
     // The order is paid now: bags the supplier would not take on the hold are added right after.
     const added = await addBagsOncePaid(supplier, b, orderRef, ctx.signal);
     return ctx.transaction(async (trx) => {
@@ -182,6 +188,7 @@ export class TicketingService {
         changes: { raw_status: result.raw_status },
         companyId: b.company_id,
       });
+      await faultPoint('ticket:before-commit');
       await settleOp(trx, op.id, 'done', now, { outcome: settledBy ?? result.raw_status });
       if (added) {
         const failed = added.bags.filter((x) => x.status === 'failed');
