@@ -50,7 +50,6 @@ describe.skipIf(!bin)('PostgreSQL restarted and stopped under load', () => {
       SANDBOX_SUPPLIER_URLS: supplierUrls(emulators.urls),
       IDEMPOTENCY_LEASE_SECONDS: '2',
       SHUTDOWN_GRACE_MS: '2000',
-      ...(process.env.DEBUG_RES ? { LOG_LEVEL: 'info' } : {}),
     });
     const c = new Client(server.url);
     await c.login();
@@ -192,13 +191,6 @@ describe.skipIf(!bin)('PostgreSQL restarted and stopped under load', () => {
     try {
       // The PENDING bookings are settled by the job runner, which lived through both outages.
       await eventually('reconciliation of the PENDING bookings', 30_000, async () => {
-        const j = await pgc.query(
-          `select id, queue, status, attempts, run_at, locked_at, locked_by, last_error, payload from jobs where queue = 'booking.reconcile' and status <> 'done'`,
-        );
-        if (process.env.DEBUG_RES && j.rows.length)
-          console.log(new Date().toISOString(), JSON.stringify(j.rows));
-        if (process.env.DEBUG_RES && j.rows.length && Date.now() % 20 === 0)
-          console.log(server.output().slice(-6000));
         const r = await pgc.query(
           `select count(*)::int as n from flight_bookings where status = 'pending_pnr'`,
         );
@@ -248,23 +240,6 @@ describe.skipIf(!bin)('PostgreSQL restarted and stopped under load', () => {
       for (const pi of intents) {
         const ref = (pi as { metadata?: Record<string, string> }).metadata?.intent_ref;
         const recorded = refs.includes(pi.id) || (ref !== undefined && unsettled.has(ref));
-        if (!recorded) {
-          const dbg = await pgc.query(`select * from booking_money_ops where detail->>'intent_ref' = $1`, [
-            ref,
-          ]);
-          const j = await pgc.query('select queue, status, attempts, run_at, last_error, payload from jobs');
-          const pays2 = await pgc.query('select * from booking_payments where booking_id = $1', [
-            dbg.rows[0]?.booking_id,
-          ]);
-          console.log(
-            JSON.stringify(
-              { pi: { id: pi.id, status: pi.status }, op: dbg.rows, pays: pays2.rows, jobs: j.rows },
-              null,
-              1,
-            ),
-          );
-          console.log(server.output().slice(-4000));
-        }
         expect(recorded, `PaymentIntent ${pi.id} (${ref}) is unknown to the database`).toBe(true);
       }
       const ids = new Set(intents.map((pi) => pi.id));
