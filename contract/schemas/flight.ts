@@ -275,9 +275,9 @@ export const schemas: Record<string, Json> = {
     ['rules'],
   ),
   // --- reference -----------------------------------------------------------------------------------
-  MatchType: strEnum(['exact_code', 'prefix', 'token', 'fuzzy'], {
+  MatchType: strEnum(['iata', 'icao', 'prefix', 'token', 'fuzzy'], {
     description:
-      'Why the suggestion matched, best first: `exact_code` the query is its IATA or ICAO code; `prefix` every query word matches a word and the query begins its name, city or an alias; `token` every query word matches a word somewhere (exactly or as a prefix); `fuzzy` at least one word matched only within a small edit distance (a typo).',
+      'Why the suggestion matched, best first: `iata` / `icao` the query is its IATA / ICAO code; `prefix` every query word matches a word and the query begins its name, city or an alias; `token` every query word matches a word somewhere (exactly or as a prefix); `fuzzy` at least one word matched only within a small edit distance (a typo).',
   }),
   AirlineSuggestion: obj({
     id: int(),

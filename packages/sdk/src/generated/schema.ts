@@ -3500,10 +3500,10 @@ export interface components {
             rules: components["schemas"]["FareRule"][];
         };
         /**
-         * @description Why the suggestion matched, best first: `exact_code` the query is its IATA or ICAO code; `prefix` every query word matches a word and the query begins its name, city or an alias; `token` every query word matches a word somewhere (exactly or as a prefix); `fuzzy` at least one word matched only within a small edit distance (a typo).
+         * @description Why the suggestion matched, best first: `iata` / `icao` the query is its IATA / ICAO code; `prefix` every query word matches a word and the query begins its name, city or an alias; `token` every query word matches a word somewhere (exactly or as a prefix); `fuzzy` at least one word matched only within a small edit distance (a typo).
          * @enum {string}
          */
-        MatchType: "exact_code" | "prefix" | "token" | "fuzzy";
+        MatchType: "iata" | "icao" | "prefix" | "token" | "fuzzy";
         AirlineSuggestion: {
             id: number;
             name: string;
@@ -3894,6 +3894,7 @@ export interface components {
             total_provider_count: number;
         };
         TransportQuoteRequest: {
+            /** @description Opaque and server-signed; from search results. */
             quote_id: string;
             provider: components["schemas"]["TransferSupplier"];
         };

@@ -7,40 +7,26 @@
 import { ValidationError } from '../../kernel/errors.ts';
 import type { Routes } from '../../kernel/types.ts';
 import { DEFAULT_LIMIT, type ReferenceIndex, referenceIndex, type SearchResult } from './search.ts';
-import type { MatchType } from './text-index.ts';
 
 export interface ReferenceDeps {
   /** Defaults to the process-wide index (built on first use). */
   reference?: ReferenceIndex;
 }
 
-/** The contract's `MatchType`: the engine's tiers, with both code tiers as `exact_code`. */
-type ContractMatchType = 'exact_code' | 'prefix' | 'token' | 'fuzzy';
-const MATCH_TYPE: Record<MatchType, ContractMatchType> = {
-  iata: 'exact_code',
-  icao: 'exact_code',
-  prefix: 'prefix',
-  token: 'token',
-  fuzzy: 'fuzzy',
-};
-
-type Item = { match_type: MatchType; distance_km?: number };
-
 /**
- * The one place where the engine's result becomes the contract's body: `match_type` in the contract's
- * enum, and `distance_km` (airports) always present, null outside geographic searches.
+ * The one place where the engine's result becomes the contract's body. `match_type` is the engine's tier
+ * as is (the contract's `MatchType` enum lists exactly those: iata, icao, prefix, token, fuzzy);
+ * `distance_km` (airports) is always present, null outside geographic searches.
  */
-function toBody<T extends Item>(
+function toBody<T extends { distance_km?: number }>(
   query: string,
   r: SearchResult<T>,
   withDistance: boolean,
-): { items: (Omit<T, 'match_type'> & { match_type: ContractMatchType })[]; total: number; query: string } {
-  const items = r.items.map((it) => ({
-    ...it,
-    match_type: MATCH_TYPE[it.match_type],
-    ...(withDistance ? { distance_km: it.distance_km ?? null } : {}),
-  }));
-  return { items, total: r.total, query };
+): { items: T[]; total: number; query: string } {
+  const items = withDistance
+    ? r.items.map((it) => ({ ...it, distance_km: it.distance_km ?? null }))
+    : r.items;
+  return { items: items as T[], total: r.total, query };
 }
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);

@@ -181,8 +181,8 @@ describe('referenceRoutes', () => {
   const enumOf = (contract.components?.schemas?.MatchType as { enum: string[] }).enum;
 
   it.each([
-    ['LHR', 'exact_code'],
-    ['EGLL', 'exact_code'],
+    ['LHR', 'iata'],
+    ['EGLL', 'icao'],
     ['london heathrow', 'prefix'],
     ['heathrow', 'token'],
     ['heathrw', 'fuzzy'],
@@ -212,8 +212,8 @@ describe('referenceRoutes', () => {
   });
 
   it.each([
-    ['EK', 'exact_code'],
-    ['UAE', 'exact_code'],
+    ['EK', 'iata'],
+    ['UAE', 'icao'],
     ['british airways', 'prefix'],
     ['emirats', 'fuzzy'],
   ])('searchAirlines %s: first match %s; every body matches the contract', async (query, first) => {
