@@ -70,6 +70,9 @@ export async function startRealServer(): Promise<RealServer> {
     RATE_LIMIT_LOGIN_IP: '1000/60',
     RATE_LIMIT_SEARCH: '1000/60',
     RATE_LIMIT_STREAM: '1000/60',
+    // Every response is checked against openapi.json; a violation answers 500 naming it, failing the test
+    // that provoked it (TEST_RESPONSE_VALIDATION=log only logs it).
+    RESPONSE_VALIDATION: process.env.TEST_RESPONSE_VALIDATION === 'log' ? 'log' : 'strict',
     OPENAPI_PATH: fileURLToPath(new URL('../../../../openapi.json', import.meta.url)),
   });
   const database = await openDatabase({ dataDir: join(dataDir, 'pglite') });
