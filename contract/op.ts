@@ -48,6 +48,11 @@ export interface OpDef {
   extraCodes?: Partial<Record<401 | 403 | 422, string[]>>;
   /** Override the tag (defaults to the surface of the module). */
   tag?: string;
+  /**
+   * Whether the operation reads or writes the database (default true): then it answers 503
+   * `database_unavailable` with Retry-After while the database is unreachable.
+   */
+  database?: boolean;
 }
 
 export interface BuiltOp {
@@ -125,6 +130,7 @@ export function op(def: OpDef, tag: string): BuiltOp {
   // Every operation: the transport refuses request headers over the size limit before routing.
   add(431, ['request_header_fields_too_large']);
   add(500, ['internal_error']);
+  if (def.database !== false) add(503, ['database_unavailable']);
 
   const sorted: Record<string, Json> = {};
   for (const key of Object.keys(responses).sort()) sorted[key] = responses[key] as Json;

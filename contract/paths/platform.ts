@@ -10,6 +10,8 @@ const health = (path: string, operationId: string, alias: string): OpDef => ({
   description:
     'Aggregated availability of the cache and the document store (database). Four aliases answer identically (`/health/` and `/api/v1/health/` also without the trailing slash). 200 when ok or degraded, 503 when down.',
   auth: 'none',
+  // Its own 503 (the Health body) says the database is down.
+  database: false,
   responses: {
     ...ok('Health', 'ok or degraded.'),
     503: jsonResponse('A required component is down.', { $ref: '#/components/schemas/Health' }),
@@ -36,6 +38,7 @@ const defs: OpDef[] = [
   {
     method: 'get',
     path: '/metrics/cache',
+    database: false,
     operationId: 'getCacheMetrics',
     summary: 'Cache metrics',
     description: metricsNote.trim(),
@@ -46,6 +49,7 @@ const defs: OpDef[] = [
   {
     method: 'get',
     path: '/metrics/combined',
+    database: false,
     operationId: 'getCombinedMetrics',
     summary: 'Combined metrics',
     description: metricsNote.trim(),
@@ -56,6 +60,7 @@ const defs: OpDef[] = [
   {
     method: 'get',
     path: '/metrics/redis',
+    database: false,
     operationId: 'getCacheStoreMetrics',
     summary: 'Cache-store metrics',
     description: `Metrics of the cache store (the spec’s “redis”; the store behind the cache).${metricsNote}`,
@@ -66,6 +71,7 @@ const defs: OpDef[] = [
   {
     method: 'get',
     path: '/config',
+    database: false,
     operationId: 'getPublicConfig',
     summary: 'Public application configuration',
     description: 'Never contains a secret.',
@@ -75,6 +81,7 @@ const defs: OpDef[] = [
   {
     method: 'get',
     path: '/',
+    database: false,
     operationId: 'getApiInfo',
     summary: 'API information',
     auth: 'none',
@@ -115,6 +122,7 @@ const defs: OpDef[] = [
   {
     method: 'get',
     path: '/openapi.json',
+    database: false,
     operationId: 'getOpenApiDocument',
     summary: 'This contract',
     description: 'Addition (not in the spec): the OpenAPI 3.1 document.',
@@ -127,6 +135,7 @@ const defs: OpDef[] = [
   {
     method: 'get',
     path: '/docs',
+    database: false,
     operationId: 'getApiDocs',
     summary: 'API reference (HTML)',
     description: 'Addition (not in the spec): a human-readable reference rendered from /openapi.json.',
@@ -139,9 +148,10 @@ const defs: OpDef[] = [
   {
     method: 'get',
     path: '/metrics',
+    database: false,
     operationId: 'getPrometheusMetrics',
     summary: 'Prometheus metrics',
-    description: `Addition (not in the spec): Prometheus text exposition format (requests by operation and status, latencies, supplier calls, circuit states, active streams).${metricsNote}`,
+    description: `Addition (not in the spec): Prometheus text exposition format (requests by operation and status, latencies, supplier calls, circuit states, active streams; computed at each scrape: \`travel_database_up\`, \`travel_circuit_breaker_state{supplier,state}\`, \`travel_jobs_queued{queue}\`, \`travel_jobs_running{queue}\`, \`travel_jobs_oldest_ready_age_seconds{queue}\`, \`travel_reconciliation_backlog\`, \`travel_bookings_pending{vertical}\`).${metricsNote}`,
     auth: 'none',
     addition: true,
     responses: {
