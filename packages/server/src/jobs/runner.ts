@@ -90,6 +90,7 @@ export class JobRunner {
    * locked by it.
    */
   #suspect = false;
+  #stopping: Promise<void> | undefined;
 
   constructor(o: RunnerOptions) {
     this.#o = {
@@ -266,6 +267,7 @@ export class JobRunner {
   start(): void {
     if (!this.#stopped) return;
     this.#stopped = false;
+    this.#stopping = undefined;
     this.#abort = new AbortController();
     const tick = async () => {
       if (this.#stopped) return;
@@ -293,7 +295,13 @@ export class JobRunner {
    * Stops polling and waits for the batch in hand; after `graceMs` its jobs' signal is aborted and the
    * wait ends (a job cut short is requeued when its lock times out, as after a crash).
    */
-  async stop(opts: { graceMs?: number } = {}): Promise<void> {
+  stop(opts: { graceMs?: number } = {}): Promise<void> {
+    // A second call (the runtime's close after main's drain) gets the first one's outcome.
+    this.#stopping ??= this.#stop(opts);
+    return this.#stopping;
+  }
+
+  async #stop(opts: { graceMs?: number }): Promise<void> {
     this.#stopped = true;
     if (this.#timer) clearTimeout(this.#timer);
     const running = this.#running;
