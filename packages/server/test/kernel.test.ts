@@ -27,6 +27,18 @@ describe('routing', () => {
     expect(r.headers.get('allow')).toBe('GET, HEAD, OPTIONS, POST');
     expect(r.body.code).toBe('method_not_allowed');
   });
+  test('without a socket too: HEAD runs the GET operation and drops the body; OPTIONS answers Allow', async () => {
+    const get = await t.request('GET', '/api/v1/test/items/5?page=2');
+    const head = await t.request('HEAD', '/api/v1/test/items/5?page=2');
+    expect(head.status).toBe(200);
+    expect(head.text).toBe('');
+    expect(head.headers.get('content-length')).toBe(String(Buffer.byteLength(get.text)));
+    expect(head.headers.get('content-type')).toBe(get.headers.get('content-type'));
+    const options = await t.request('OPTIONS', '/api/v1/test/widgets');
+    expect(options.status).toBe(204);
+    expect(options.headers.get('allow')).toBe('GET, HEAD, OPTIONS, POST');
+    expect((await t.request('OPTIONS', '/nope')).status).toBe(404);
+  });
   test('an operation without a handler is 501 not_implemented', async () => {
     const r = await t.request('GET', '/api/v1/test/unimplemented');
     expect(r.status).toBe(501);
