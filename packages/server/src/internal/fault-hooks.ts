@@ -17,7 +17,15 @@ export type FaultBoundary =
   | 'ticket:before-capture-commit'
   | 'ticket:before-supplier'
   | 'ticket:after-supplier'
-  | 'ticket:before-commit';
+  | 'ticket:before-commit'
+  | 'hotelBook:before-supplier'
+  | 'hotelBook:after-supplier'
+  | 'hotelBook:before-commit'
+  | 'transportBook:before-supplier'
+  | 'transportBook:after-supplier'
+  | 'transportBook:before-commit'
+  | 'hotelCancel:after-supplier'
+  | 'transportCancel:after-supplier';
 
 export async function faultPoint(name: FaultBoundary, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   if (env.TEST_FAULT_HOOKS !== '1') return;
