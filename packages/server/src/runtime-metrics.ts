@@ -12,7 +12,7 @@ import type { Logger } from './kernel/types.ts';
 import type { CircuitBreakerRegistry } from './search/circuit-breaker.ts';
 import type { Database } from './storage/database.ts';
 
-export interface RuntimeMetricsDeps {
+interface RuntimeMetricsDeps {
   registry: Registry;
   database: Database;
   breakers: CircuitBreakerRegistry;

@@ -54,7 +54,6 @@ export class PgNotifier extends LocalNotifier {
   #closed = false;
   #retry: NodeJS.Timeout | undefined;
   #attempts = 0;
-  #listens = 0;
 
   constructor(opts: {
     db: Db;
@@ -72,16 +71,6 @@ export class PgNotifier extends LocalNotifier {
     this.#log = opts.log;
     this.#baseMs = opts.reconnectBaseMs ?? 250;
     this.#maxMs = opts.reconnectMaxMs ?? 5000;
-  }
-
-  /** Whether a LISTEN connection is up now. */
-  get listening(): boolean {
-    return this.#client !== undefined;
-  }
-
-  /** How many times LISTEN has been issued (1 after start, +1 per reconnect). */
-  get listens(): number {
-    return this.#listens;
   }
 
   async start(): Promise<void> {
@@ -109,7 +98,6 @@ export class PgNotifier extends LocalNotifier {
       return;
     }
     this.#client = client;
-    this.#listens += 1;
     if (this.#attempts > 0) {
       this.#log?.info({ attempts: this.#attempts }, 'search notifier listening again');
       this.#attempts = 0;

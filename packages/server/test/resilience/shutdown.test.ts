@@ -227,3 +227,35 @@ describe.each(backends)('SIGTERM with work in flight ($name)', ({ name, skip }) 
     90_000,
   );
 });
+
+describe('SANDBOX_LATENCY_MS: a SIGTERM placed inside an in-process supplier call', () => {
+  let server: ServerProcess | undefined;
+  afterAll(async () => {
+    await server?.stop('SIGKILL');
+  });
+
+  it('the held createPnr is answered 502 pending and the process exits within grace + 1 s', async () => {
+    // No SANDBOX_SUPPLIER_URLS: the server starts its own emulators, each call held 3 s.
+    server = await startService('latency', { SANDBOX_LATENCY_MS: '3000', SHUTDOWN_GRACE_MS: '1000' });
+    const c = new Client(server.url);
+    await c.login();
+    const offer = await c.offer('amadeus');
+    const pending = async () => {
+      const m = await c.req('GET', '/metrics');
+      return Number(/^travel_bookings_pending\{vertical="flight"\} (\d+)$/m.exec(String(m.body))?.[1] ?? 0);
+    };
+    const before = await pending();
+    const booking = c.createPnr(offer, `latency-${Date.now()}`);
+    // Written ahead (initiated, counted as pending): the request is now in its 3 s supplier call.
+    await eventually('createPnr to be in its supplier call', 10_000, async () => (await pending()) > before);
+    const t0 = Date.now();
+    server.child.kill('SIGTERM');
+    const exited = await server.exited;
+    const elapsed = Date.now() - t0;
+    const answer = await booking;
+    expect(exited, server.output()).toEqual({ code: 0, signal: null });
+    expect(elapsed, server.output()).toBeLessThanOrEqual(2000);
+    expect(answer.status, JSON.stringify(answer.body)).toBe(502);
+    expect(answer.body).toMatchObject({ code: 'booking_pending', booking_id: expect.any(Number) });
+  }, 60_000);
+});

@@ -7,7 +7,7 @@
 import { type MockServers, type MockSupplier, startMockServers } from '@travel/mock-server';
 import { type ServerProcess, startServer } from '../search/processes.ts';
 
-export const AGENT = { email: 'agent@sandbox.travel', password: 'sandbox-agent-pass' };
+const AGENT = { email: 'agent@sandbox.travel', password: 'sandbox-agent-pass' };
 export const PASSENGER = (last = 'RAHMAN') => ({
   type: 'ADT',
   title: 'MS',
