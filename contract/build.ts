@@ -8,6 +8,7 @@ import type { Json } from './lib.ts';
 import type { BuiltOp } from './op.ts';
 import { adminOps } from './paths/admin.ts';
 import { ancillariesOps } from './paths/ancillaries.ts';
+import { apiKeyOps, apiKeySchemas } from './paths/api-keys.ts';
 import { authOps } from './paths/auth.ts';
 import { bookingsOps } from './paths/bookings.ts';
 import { companyOps } from './paths/company.ts';
@@ -66,6 +67,10 @@ Conventions:
 - Every response carries \`X-Content-Type-Options: nosniff\` and, unless stated otherwise, \`Cache-Control: no-store\` (responses carry the caller’s data or tokens).
 - Searches are asynchronous; expired searches answer 410, unknown ones 404.
 
+Authentication (each operation lists the schemes it accepts in \`security\`; any one of them suffices):
+- People (agency staff, admins, travellers): \`POST /api/v1/auth/login\` gives a short-lived access token (\`bearerAuth\`, \`Authorization: Bearer <access_token>\`) and a rotating refresh token; \`POST /api/v1/auth/refresh\` swaps the refresh token for a new pair before or after the access token expires (401 \`token_expired\`). The SDK and the CLI refresh by themselves. Use this in browser apps and terminals: a person is behind every call.
+- Machines (an integrator's server, CI pipelines): an API key created by a company admin (\`POST /api/v1/company/api-keys\`, shown once, \`tk_test_…\` in sandbox, \`tk_live_…\` in live mode), sent as \`X-API-Key: tk_…\` (\`apiKeyAuth\`) or \`Authorization: Bearer tk_…\` (\`apiKeyBearerAuth\`). Nothing to refresh; keep it in a secret store, never in a browser. A key acts for its company with its role (\`company_staff\` unless created \`company_admin\`) on every operation that lists \`apiKeyAuth\` (company surfaces, searches, bookings, payments, ticketing). Platform administration, traveller operations, the caller's own account and key management refuse a valid key with 403 \`api_key_not_allowed\`. A revoked or expired key answers 401 \`api_key_revoked\` / \`api_key_expired\` on the next request, in every server process; an unknown one 401 \`invalid_api_key\`. Each key has its own rate limit (429 with Retry-After); every booking, payment or ticketing call made with a key is audited with the key id.
+
 Extensions: \`x-roles\` (roles allowed), \`x-tenant\` (scoped to the caller’s company), \`x-idempotency\`, \`x-sse\` (text/event-stream), \`x-rate-limited\`, \`x-error-codes\`, \`x-addition\` (not in the spec; documented addition).`;
 
 function collectSchemas(): Record<string, Json> {
@@ -78,6 +83,7 @@ function collectSchemas(): Record<string, Json> {
     accountSchemas,
     opsSchemas,
     eventSchemas,
+    apiKeySchemas,
   ]) {
     for (const [name, schema] of Object.entries(group)) {
       if (name in out) throw new Error(`duplicate schema ${name}`);
@@ -100,6 +106,7 @@ function collectPaths(): Record<string, Record<string, Json>> {
     ...ancillariesOps,
     ...adminOps,
     ...companyOps,
+    ...apiKeyOps,
     ...customerOps,
     ...platformOps,
   ];
@@ -157,6 +164,20 @@ export function buildDocument(): Json {
           scheme: 'bearer',
           bearerFormat: 'JWT',
           description: 'Access token from POST /api/v1/auth/login: `Authorization: Bearer <access_token>`.',
+        },
+        apiKeyAuth: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-API-Key',
+          description:
+            'A company API key (`tk_test_…` / `tk_live_…`, from POST /api/v1/company/api-keys) for servers and CI, on the operations that list this scheme.',
+        },
+        apiKeyBearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'tk_test_… / tk_live_… API key',
+          description:
+            'The same API key sent as `Authorization: Bearer tk_…`, on the operations that list `apiKeyAuth`.',
         },
       },
       schemas,

@@ -129,6 +129,12 @@ describe('operations', () => {
       [
         'GET /docs',
         'GET /join',
+        'POST /api/v1/company/api-keys',
+        'GET /api/v1/company/api-keys',
+        'GET /api/v1/company/api-keys/current',
+        'DELETE /api/v1/company/api-keys/{key_id}',
+        'GET /api/v1/admin/companies/{company_id}/api-keys',
+        'DELETE /api/v1/admin/companies/{company_id}/api-keys/{key_id}',
         'GET /metrics',
         'GET /openapi.json',
         'POST /api/v1/auth/logout',
@@ -180,9 +186,20 @@ describe('operations', () => {
 });
 
 describe('security and roles', () => {
-  it('guard none has security []; everything else bearerAuth', () => {
+  /** Where API keys work (issue 16): what a company user may call, except their own account and key management. */
+  const takesApiKey = (o: Op): boolean => {
+    if (PUBLIC.has(o.key) || o.op.tags[0] === 'auth') return false;
+    if (o.path.startsWith('/api/v1/company/api-keys'))
+      return o.key === 'GET /api/v1/company/api-keys/current';
+    const roles = o.op['x-roles'] as string[] | undefined;
+    return !roles || roles.includes('company_admin') || roles.includes('company_staff');
+  };
+  const KEY_SECURITY = [{ bearerAuth: [] }, { apiKeyAuth: [] }, { apiKeyBearerAuth: [] }];
+
+  it('guard none has security []; company-reachable operations also take API keys; the rest bearerAuth', () => {
     for (const o of ops) {
       if (PUBLIC.has(o.key)) expect(o.op.security, o.key).toEqual([]);
+      else if (takesApiKey(o)) expect(o.op.security, o.key).toEqual(KEY_SECURITY);
       else expect(o.op.security, o.key).toEqual([{ bearerAuth: [] }]);
     }
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({
@@ -192,11 +209,33 @@ describe('security and roles', () => {
     });
   });
 
-  it('declares only security schemes the server implements (no X-API-Key until API keys exist)', () => {
-    expect(Object.keys(doc.components.securitySchemes)).toEqual(['bearerAuth']);
-    for (const o of ops)
-      for (const s of (o.op.security ?? []) as Json[])
-        for (const name of Object.keys(s)) expect(name, o.key).toBe('bearerAuth');
+  it('createPnr accepts two declared bearer schemes (spec rule 8): an access token and an API key', () => {
+    expect(byKey.get('POST /api/v1/bookings/createPnr')?.op.security).toEqual(KEY_SECURITY);
+    expect(doc.components.securitySchemes.apiKeyAuth).toMatchObject({
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-API-Key',
+    });
+    expect(doc.components.securitySchemes.apiKeyBearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual([
+      'apiKeyAuth',
+      'apiKeyBearerAuth',
+      'bearerAuth',
+    ]);
+  });
+
+  it('API key codes: 401 everywhere authenticated, 429 where keys work, 403 api_key_not_allowed where they do not', () => {
+    for (const o of ops.filter((x) => !PUBLIC.has(x.key))) {
+      const codes401 = o.op.responses['401']['x-error-codes'] as string[];
+      expect(codes401, o.key).toEqual(
+        expect.arrayContaining(['invalid_api_key', 'api_key_revoked', 'api_key_expired']),
+      );
+      const codes403 = o.op.responses['403']['x-error-codes'] as string[];
+      if (takesApiKey(o)) {
+        expect(codes403, o.key).not.toContain('api_key_not_allowed');
+        expect(o.op.responses['429']?.['x-error-codes'], o.key).toContain('rate_limited');
+      } else expect(codes403, o.key).toContain('api_key_not_allowed');
+    }
   });
 
   it('admin, company and customer operations carry x-roles and the right tenancy', () => {
@@ -217,6 +256,7 @@ describe('security and roles', () => {
     for (const o of ops.filter((x) => x.path.startsWith('/api/v1/company/'))) {
       const adminOnly =
         /\/company\/(staff|markup-rules|wallet)/.test(o.path) ||
+        (o.path.startsWith('/api/v1/company/api-keys') && !o.path.endsWith('/current')) ||
         (o.method === 'patch' && o.path.includes('/profile'));
       expect(o.op['x-roles'], o.key).toEqual(
         adminOnly ? ['company_admin'] : ['company_admin', 'company_staff'],

@@ -35,6 +35,12 @@ export interface OpDef {
   rateLimited?: boolean;
   /** Not in the spec's endpoint list: a documented addition. */
   addition?: boolean;
+  /**
+   * Also accepts API keys (`apiKeyAuth`: `X-API-Key`, and `apiKeyBearerAuth`: `Authorization: Bearer
+   * tk_...`). Default: every authenticated operation a company user may call, except the caller's own
+   * account (tag `auth`); see `acceptsApiKeys`.
+   */
+  apiKey?: boolean;
   parameters?: Json[];
   /** Request body schema (JSON). */
   body?: Schema;
@@ -62,7 +68,22 @@ export interface BuiltOp {
 }
 
 const AUTH_CODES = ['not_authenticated', 'invalid_token', 'token_expired'];
+/** Every authenticated operation checks a presented API key before deciding whether it accepts one. */
+const API_KEY_CODES = ['invalid_api_key', 'api_key_revoked', 'api_key_expired'];
 const SUSPENDED_CODES = ['account_suspended', 'company_suspended'];
+
+/**
+ * Whether an operation accepts API keys (issue 16): keys belong to a company and act with a company role,
+ * so they work wherever a company user may call (`user` guard, or roles including a company role), never
+ * on platform administration (super_admin only), traveller (customer) operations or the caller's own
+ * account (tag `auth`: profile, password, sessions).
+ */
+export function acceptsApiKeys(def: OpDef, tag: string): boolean {
+  if (def.apiKey !== undefined) return def.apiKey;
+  if (def.auth === 'none' || (def.tag ?? tag) === 'auth') return false;
+  if (def.auth === 'user') return true;
+  return (def.roles ?? []).some((r) => r === 'company_admin' || r === 'company_staff');
+}
 
 export function op(def: OpDef, tag: string): BuiltOp {
   const isWrite = def.method === 'post' || def.method === 'patch';
@@ -104,11 +125,13 @@ export function op(def: OpDef, tag: string): BuiltOp {
       responses[key] = errorResponse(status, codes);
     }
   };
-  if (authenticated) add(401, [...AUTH_CODES, ...(def.extraCodes?.[401] ?? [])]);
+  const apiKey = authenticated && acceptsApiKeys(def, tag);
+  if (authenticated) add(401, [...AUTH_CODES, ...API_KEY_CODES, ...(def.extraCodes?.[401] ?? [])]);
   if (authenticated) {
     const codes = [...SUSPENDED_CODES];
     if (def.roles?.length) codes.unshift('insufficient_role');
     if (def.tenant) codes.push('tenant_mismatch');
+    if (!apiKey) codes.push('api_key_not_allowed');
     add(403, [...codes, ...(def.extraCodes?.[403] ?? [])]);
   }
   if (isWrite) add(409, ['idempotency_in_progress']);
@@ -126,7 +149,8 @@ export function op(def: OpDef, tag: string): BuiltOp {
     if (isWrite) codes.push('idempotency_key_reused');
     add(422, [...codes, ...(def.extraCodes?.[422] ?? [])]);
   }
-  if (def.rateLimited) add(429, ['rate_limited']);
+  // A key's own budget (RATE_LIMIT_API_KEY) applies wherever keys are accepted.
+  if (def.rateLimited || apiKey) add(429, ['rate_limited']);
   // Every operation: the transport refuses request headers over the size limit before routing.
   add(431, ['request_header_fields_too_large']);
   add(500, ['internal_error']);
@@ -135,8 +159,12 @@ export function op(def: OpDef, tag: string): BuiltOp {
   const sorted: Record<string, Json> = {};
   for (const key of Object.keys(responses).sort()) sorted[key] = responses[key] as Json;
 
-  // Only schemes the server implements: API keys (`X-API-Key`) come back with their implementation.
-  const security: Json[] = authenticated ? [{ bearerAuth: [] }] : [];
+  // Alternatives (any one suffices): the user's access token, or an API key in either header.
+  const security: Json[] = !authenticated
+    ? []
+    : apiKey
+      ? [{ bearerAuth: [] }, { apiKeyAuth: [] }, { apiKeyBearerAuth: [] }]
+      : [{ bearerAuth: [] }];
 
   const operation: Json = {
     operationId: def.operationId,

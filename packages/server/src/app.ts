@@ -3,8 +3,10 @@ import pino, { type Logger as PinoLogger } from 'pino';
 import { TtlCache } from './cache/ttl-cache.ts';
 import { authRoutes } from './domains/auth/routes.ts';
 import { AuthService } from './domains/auth/service.ts';
+import { auditApiKeyMoneyUse } from './domains/company/api-keys-audit.ts';
 import { platformRoutes } from './domains/platform/routes.ts';
 import { IdempotencyStore, leaseSecondsFromEnv } from './idempotency/idempotency-store.ts';
+import { ApiKeyStore } from './internal/api-keys.ts';
 import type { Clock } from './internal/clock.ts';
 import { systemClock } from './internal/clock.ts';
 import type { Config } from './internal/config.ts';
@@ -81,8 +83,15 @@ export function createApp(deps: AppDeps): App {
     accessTtlSeconds: config.accessTokenTtlSeconds,
     verifyTtlSeconds: config.verifyTokenTtlSeconds,
   });
-  const principals = new PrincipalStore({ db, cache, ttlMs: config.authStatusCacheMs, clock });
   const rateLimits = new RateLimitStore({ db, clock });
+  const apiKeys = new ApiKeyStore({
+    db,
+    clock,
+    rateLimits,
+    rule: config.rateLimits.apiKey,
+    sandbox: config.sandbox,
+  });
+  const principals = new PrincipalStore({ db, cache, ttlMs: config.authStatusCacheMs, clock, apiKeys });
   const idempotency = new IdempotencyStore({ db, clock, leaseSeconds: leaseSecondsFromEnv() });
   const shared: SharedServices = {
     config,
@@ -124,7 +133,8 @@ export function createApp(deps: AppDeps): App {
       config.metricsToken,
     ),
     ...authRoutes({ auth }),
-    ...(deps.routes?.(shared) ?? {}),
+    // Key-authenticated money operations are audited with the key id before they run (issue 16).
+    ...auditApiKeyMoneyUse(deps.routes?.(shared) ?? {}, db),
   };
   kernel = createKernel({
     doc,

@@ -25,7 +25,8 @@ export interface AuditEntry {
 }
 
 /**
- * Writes one audit row: who (from `ctx`, or `system` for jobs), when (database time), what and why.
+ * Writes one audit row: who (from `ctx`, or `system` for jobs; with the API key when the caller used one),
+ * when (database time), what and why.
  * Pass the transaction that makes the change, so the row exists exactly when the change does.
  */
 export async function writeAudit(
@@ -39,6 +40,7 @@ export async function writeAudit(
       actor_id: ctx?.auth?.userId ?? null,
       actor_role: ctx?.auth?.role ?? (ctx ? 'anonymous' : 'system'),
       impersonator_id: ctx?.auth?.impersonatorId ?? null,
+      api_key_id: ctx?.auth?.apiKeyId ? Number(ctx.auth.apiKeyId) : null,
       company_id: e.companyId ?? null,
       entity_type: e.entity,
       entity_id: String(e.entityId),

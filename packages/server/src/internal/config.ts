@@ -53,6 +53,8 @@ export interface Config {
     registerIp: RateRule;
     search: RateRule;
     stream: RateRule;
+    /** RATE_LIMIT_API_KEY: every request made with one API key, across processes. */
+    apiKey: RateRule;
   };
   http: {
     keepAliveTimeoutMs: number;
@@ -187,6 +189,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       registerIp: rule(env, 'RATE_LIMIT_REGISTER_IP', { limit: 30, windowSeconds: 300 }),
       search: rule(env, 'RATE_LIMIT_SEARCH', { limit: 60, windowSeconds: 60 }),
       stream: rule(env, 'RATE_LIMIT_STREAM', { limit: 120, windowSeconds: 60 }),
+      apiKey: rule(env, 'RATE_LIMIT_API_KEY', { limit: 600, windowSeconds: 60 }),
     },
     http: {
       keepAliveTimeoutMs: int(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 65_000),

@@ -1,4 +1,5 @@
 import type { TtlCache } from '../cache/ttl-cache.ts';
+import type { ApiKeyStore } from '../internal/api-keys.ts';
 import type { Clock } from '../internal/clock.ts';
 import type { Db } from '../storage/schema.ts';
 
@@ -52,12 +53,15 @@ export class PrincipalStore {
   readonly #cache: TtlCache;
   readonly #ttlMs: number;
   readonly clock: Clock;
+  /** API keys (issue 16); without it every `X-API-Key` / `Bearer tk_...` is refused as invalid. */
+  readonly apiKeys: ApiKeyStore | undefined;
 
-  constructor(opts: { db: Db; cache: TtlCache; ttlMs: number; clock: Clock }) {
+  constructor(opts: { db: Db; cache: TtlCache; ttlMs: number; clock: Clock; apiKeys?: ApiKeyStore }) {
     this.#db = opts.db;
     this.#cache = opts.cache;
     this.#ttlMs = opts.ttlMs;
     this.clock = opts.clock;
+    this.apiKeys = opts.apiKeys;
   }
 
   async get(userId: string): Promise<Principal | undefined> {

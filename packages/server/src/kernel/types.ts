@@ -19,6 +19,9 @@ export interface AuthContext {
   companyCode?: string | null;
   /** Set when an admin acts through an impersonation token. */
   impersonatorId?: string;
+  /** Set when the caller authenticated with an API key (issue 16): its id, written into audit rows. The
+   * key acts as its creator (`userId`) with the key's role. */
+  apiKeyId?: string;
 }
 
 export interface Logger {

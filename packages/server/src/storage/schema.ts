@@ -83,6 +83,8 @@ export interface AuditLogTable {
   changes: Json<Record<string, unknown> | null> | null;
   request_id: string | null;
   ip: string | null;
+  /** The API key behind the change when the caller used one (migration 0080); bigint, read as a string. */
+  api_key_id: ColumnType<string | number | null, number | null | undefined, number | null>;
 }
 
 export interface IdempotencyKeysTable {

@@ -1,6 +1,7 @@
 /** Every `/api/v1/company` operation of this domain (hotel and transport bookings live elsewhere). */
 import type { Routes } from '../../kernel/types.ts';
 import type { AccountsDeps } from '../admin/deps.ts';
+import { companyApiKeyRoutes } from './api-keys.ts';
 import { companyBookingRoutes } from './bookings.ts';
 import { companyClientRoutes } from './clients.ts';
 import { companyMarkupRoutes } from './markup-rules.ts';
@@ -20,5 +21,7 @@ export function companyRoutes(deps: AccountsDeps): Routes {
     ...companyReportRoutes(deps),
     ...companyStaffRoutes(deps),
     ...companyWalletRoutes(deps),
+    // Also the super admin's `/api/v1/admin/companies/{company_id}/api-keys` (one store, one view).
+    ...companyApiKeyRoutes(deps),
   };
 }

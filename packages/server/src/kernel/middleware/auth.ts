@@ -1,28 +1,49 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { type ApiKeyStore, isApiKeyShaped } from '../../internal/api-keys.ts';
 import type { TokenService } from '../../internal/tokens.ts';
 import { TokenError } from '../../internal/tokens.ts';
 import type { Middleware } from '../compose.ts';
-import { forbidden, unauthorized } from '../errors.ts';
-import { type PrincipalStore, standing } from '../principal.ts';
-import type { Routes } from '../types.ts';
+import type { Operation } from '../contract.ts';
+import { forbidden, tooManyRequests, unauthorized } from '../errors.ts';
+import { type Principal, type PrincipalStore, standing } from '../principal.ts';
+import type { AuthContext, Role, Routes } from '../types.ts';
 
 /**
- * Bearer JWT authentication for every operation whose security is not empty. The token proves who the
- * caller is (signature, issuer, audience, `exp`, `iat` not in the future, lifetime within the configured
- * maximum: `TokenService.verifyAccess`) unless it, or its session, is on the denylist (logout,
- * refresh-token reuse). What the caller may do (role, company, suspension) is read from the database per
- * request (cached briefly), so a suspension or a role change does not wait for the token to expire.
- * Both reads are cached for AUTH_STATUS_CACHE_MS per process; the process that revokes or suspends
- * sees it at once.
+ * Authentication for every operation whose security is not empty: a bearer JWT, or an API key (issue 16)
+ * sent as `X-API-Key: tk_...` or `Authorization: Bearer tk_...`.
+ *
+ * The token proves who the caller is (signature, issuer, audience, `exp`, `iat` not in the future,
+ * lifetime within the configured maximum: `TokenService.verifyAccess`) unless it, or its session, is on
+ * the denylist (logout, refresh-token reuse). What the caller may do (role, company, suspension) is read
+ * from the database per request (cached briefly), so a suspension or a role change does not wait for the
+ * token to expire. Both reads are cached for AUTH_STATUS_CACHE_MS per process; the process that revokes
+ * or suspends sees it at once.
+ *
+ * An API key is looked up on every request (never cached: a revoked or expired key is refused at once in
+ * every process), then counted against its own rate limit. It is accepted only where the operation's
+ * security lists `apiKeyAuth` (company surfaces, bookings, searches); elsewhere (platform admin, the
+ * caller's own account, key management) a valid key is 403 `api_key_not_allowed`.
  */
 export function authenticate(opts: { tokens: TokenService; principals: PrincipalStore }): Middleware {
   return async function authMiddleware(ex, next) {
     const op = ex.operation;
     if (!op) return next();
     const header = ex.request.headers.get('authorization');
-    if (op.public || (op.optionalAuth && !header)) return next();
+    const apiKeyHeader = ex.request.headers.get('x-api-key');
+    if (op.public || (op.optionalAuth && !header && apiKeyHeader === null)) return next();
+    if (apiKeyHeader !== null) {
+      if (header) {
+        throw unauthorized('not_authenticated', 'Send one credential: X-API-Key or Authorization, not both.');
+      }
+      ex.ctx.auth = await apiKeyCaller(opts.principals, op, apiKeyHeader.trim());
+      return next();
+    }
     const m = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
     if (!m?.[1]) throw unauthorized('not_authenticated', 'Send Authorization: Bearer <access_token>.');
+    if (isApiKeyShaped(m[1])) {
+      ex.ctx.auth = await apiKeyCaller(opts.principals, op, m[1]);
+      return next();
+    }
     let claims: Awaited<ReturnType<TokenService['verifyAccess']>>;
     try {
       claims = await opts.tokens.verifyAccess(m[1]);
@@ -36,18 +57,7 @@ export function authenticate(opts: { tokens: TokenService; principals: Principal
       throw unauthorized('invalid_token', 'The access token has been revoked (logged out); log in again.');
     }
     const p = await opts.principals.get(claims.userId);
-    switch (standing(p, opts.principals.clock.now())) {
-      case 'gone':
-        throw unauthorized('invalid_token', 'The access token names no current user.');
-      case 'user_suspended':
-        throw forbidden('account_suspended', 'This account is suspended.');
-      case 'user_inactive':
-        throw forbidden('account_inactive', 'This account is not active.');
-      case 'company_suspended':
-        throw forbidden('company_suspended', "This account's company is suspended.");
-      case 'ok':
-        break;
-    }
+    assertStanding(p, opts.principals);
     if (!p) throw unauthorized('invalid_token', 'The access token names no current user.');
     ex.ctx.auth = {
       userId: p.userId,
@@ -58,6 +68,74 @@ export function authenticate(opts: { tokens: TokenService; principals: Principal
       ...(claims.impersonatorId ? { impersonatorId: claims.impersonatorId } : {}),
     };
     await next();
+  };
+}
+
+function assertStanding(p: Principal | undefined, principals: PrincipalStore): void {
+  switch (standing(p, principals.clock.now())) {
+    case 'gone':
+      throw unauthorized('invalid_token', 'The access token names no current user.');
+    case 'user_suspended':
+      throw forbidden('account_suspended', 'This account is suspended.');
+    case 'user_inactive':
+      throw forbidden('account_inactive', 'This account is not active.');
+    case 'company_suspended':
+      throw forbidden('company_suspended', "This account's company is suspended.");
+    case 'ok':
+      break;
+  }
+}
+
+/** Whether the operation's declared security admits API keys (`apiKeyAuth`). */
+export function acceptsApiKeys(op: Operation): boolean {
+  const security = (op.raw.security ?? []) as Record<string, unknown>[];
+  return security.some((s) => 'apiKeyAuth' in s);
+}
+
+/**
+ * The caller behind an API key: its creator, acting with the key's role (never above the creator's
+ * current role) in the key's company. The key's own errors never echo the key.
+ */
+async function apiKeyCaller(principals: PrincipalStore, op: Operation, secret: string): Promise<AuthContext> {
+  const store = principals.apiKeys;
+  const check = store ? await store.check(secret) : { status: 'invalid' as const };
+  switch (check.status) {
+    case 'invalid':
+      throw unauthorized('invalid_api_key', 'The API key is not valid.');
+    case 'revoked':
+      throw unauthorized('api_key_revoked', `The API key ${check.key.prefix}… has been revoked.`);
+    case 'expired':
+      throw unauthorized('api_key_expired', `The API key ${check.key.prefix}… has expired.`);
+    case 'ok':
+      break;
+  }
+  const key = check.key;
+  if (!acceptsApiKeys(op)) {
+    throw forbidden(
+      'api_key_not_allowed',
+      'This operation does not accept API keys; call it with a user access token (Authorization: Bearer <access_token>).',
+    );
+  }
+  const decision = await (store as ApiKeyStore).hit(key);
+  if (!decision.allowed)
+    throw tooManyRequests(decision.retryAfterSeconds, 'This API key is over its rate limit.');
+  const p = await principals.get(key.createdBy);
+  assertStanding(p, principals);
+  if (!p || p.companyId !== key.companyId || (p.role !== 'company_admin' && p.role !== 'company_staff')) {
+    throw unauthorized(
+      'api_key_revoked',
+      `The API key ${key.prefix}… no longer has an owner in its company.`,
+    );
+  }
+  const role: Role =
+    key.role === 'company_admin' && p.role === 'company_admin' ? 'company_admin' : 'company_staff';
+  return {
+    userId: p.userId,
+    email: p.email,
+    role,
+    companyId: key.companyId,
+    companyCode: p.companyCode,
+    apiKeyId: String(key.id),
   };
 }
 
