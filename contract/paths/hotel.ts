@@ -16,6 +16,7 @@ import { type OpDef, surface } from '../op.ts';
 import {
   badRequest,
   bookingPending,
+  cancellationPending,
   notFound,
   ok,
   SSE_DESCRIPTION,
@@ -136,7 +137,7 @@ function bookingDefs(k: Kind, bookingSchema: string, bookingStatus: string): OpD
       path: `${base}/{booking_id}/cancel`,
       operationId: `cancel${k.noun}Booking`,
       summary: `Cancel a ${k.seg} booking`,
-      description: `Calls the provider’s cancellation and updates the status (${bookingStatus} cancelled). The response carries the cancellation fee where applicable.`,
+      description: `Calls the provider’s cancellation and updates the status (${bookingStatus} cancelled). The response carries the cancellation fee where applicable. The intent is recorded before the provider is called: a lost provider answer is 502 \`cancellation_pending\` (settled by asking the provider; a repeated cancel asks again, never cancels twice).`,
       auth: 'user',
       parameters: [idParam('booking_id', `${k.seg} booking`)],
       responses: ok(`${bookingSchema}Cancellation`, 'Cancelled.'),
@@ -144,6 +145,7 @@ function bookingDefs(k: Kind, bookingSchema: string, bookingStatus: string): OpD
         ...badRequest('cancellation_failed', 'invalid_booking_state', 'not_cancellable'),
         ...notFound(notFoundCode),
         ...supplierUnavailable(),
+        ...cancellationPending(),
       },
     },
   ];

@@ -168,6 +168,21 @@ export const schemas: Record<string, Json> = {
       ),
     ],
   },
+  PendingCancellationError: {
+    description:
+      'Hotel / transport cancel 502: the provider may have cancelled but its answer was lost. The cancellation is recorded and a reconciliation job settles it by asking the provider. Poll the booking_id.',
+    allOf: [
+      ref('ErrorResponse'),
+      objReq(
+        {
+          code: { const: 'cancellation_pending' },
+          booking_id: int({ format: 'int64', description: 'The booking to poll.' }),
+          status: str({ description: 'The booking status as it stands (not yet cancelled).' }),
+        },
+        ['booking_id', 'status'],
+      ),
+    ],
+  },
   ValidationIssue: objReq(
     {
       loc: arr(

@@ -71,6 +71,9 @@ export function hotelbedsHandlers(options: HotelbedsOptions): {
         b.cancellationReference = `C${b.reference.replace(/\D/g, '')}`;
         b.cancellationAmountCents = Math.round(Number(view.hotel.cancellationAmount) * 100);
       }
+      // The ambiguous cancellation: made, but the caller never hears so (holder surname CANCELPENDING).
+      if (flag === 'CANCELLATION' && b.holder.surname.toUpperCase() === 'CANCELPENDING')
+        return hbError(504, 'SYSTEM_ERROR', 'Gateway timeout.');
       return HttpResponse.json({ auditData: auditData(now()), booking: bookingView(b, now()) });
     }),
   ];

@@ -41,3 +41,6 @@ export const TRANSPORT_KIND: BookingKind = {
 /** The durable job queue that settles pending bookings of this kind. */
 export const reconcileQueue = (k: BookingKind): string => `${k.entity}.reconcile`;
 export const reconcileKey = (k: BookingKind, id: number): string => `${k.entity}:reconcile:${id}`;
+/** The durable job queue that settles cancellations whose provider answer was lost. */
+export const cancelQueue = (k: BookingKind): string => `${k.entity}.cancel_check`;
+export const cancelKey = (k: BookingKind, id: number): string => `${k.entity}:cancel:${id}`;

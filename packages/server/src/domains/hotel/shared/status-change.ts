@@ -7,7 +7,8 @@ import type { Clock } from '../../../internal/clock.ts';
 import { enqueue } from '../../../jobs/runner.ts';
 import type { RequestContext } from '../../../kernel/types.ts';
 import type { Db } from '../../../storage/schema.ts';
-import { type BookingKind, reconcileKey, reconcileQueue } from './kind.ts';
+import { json } from '../../../storage/schema.ts';
+import { type BookingKind, cancelKey, cancelQueue, reconcileKey, reconcileQueue } from './kind.ts';
 import type { ServiceDb } from './tables.ts';
 
 export interface StatusChange {
@@ -50,7 +51,7 @@ export function enqueueReconcile(trx: ServiceDb, k: BookingKind, id: number, run
     trx as unknown as Db,
     reconcileQueue(k),
     { booking_id: id },
-    { runAt, maxAttempts: 8, dedupeKey: reconcileKey(k, id) },
+    { runAt, maxAttempts: 12, dedupeKey: reconcileKey(k, id) },
     clock,
   );
 }
@@ -70,6 +71,64 @@ export async function dropReconcile(trx: ServiceDb, k: BookingKind, id: number):
   await trx
     .deleteFrom('jobs')
     .where('dedupe_key', '=', reconcileKey(k, id))
+    .where('status', '=', 'queued')
+    .execute();
+}
+
+/**
+ * The cancellation's safety net, queued with its intent: asks the provider whether the booking is
+ * cancelled once the request that asked is gone. A job left from an earlier cancellation of the same
+ * booking (done or failed) is queued again with fresh attempts.
+ */
+export async function enqueueCancelCheck(
+  trx: ServiceDb,
+  k: BookingKind,
+  id: number,
+  runAt: Date,
+  clock: Clock,
+): Promise<void> {
+  const db = trx as unknown as Db;
+  const made = await enqueue(
+    db,
+    cancelQueue(k),
+    { booking_id: id },
+    { runAt, maxAttempts: 12, dedupeKey: cancelKey(k, id) },
+    clock,
+  );
+  if (made) return;
+  await db
+    .updateTable('jobs')
+    .set({
+      status: 'queued',
+      run_at: runAt,
+      attempts: 0,
+      last_error: null,
+      locked_at: null,
+      locked_by: null,
+      payload: json({ booking_id: id }),
+      updated_at: clock.now(),
+    })
+    .where('dedupe_key', '=', cancelKey(k, id))
+    .where('status', '!=', 'running')
+    .execute();
+}
+
+/** Brings the cancellation check forward (the provider's answer was lost). */
+export async function runCancelCheckAt(trx: ServiceDb, k: BookingKind, id: number, at: Date): Promise<void> {
+  await trx
+    .updateTable('jobs')
+    .set({ run_at: at, updated_at: at })
+    .where('dedupe_key', '=', cancelKey(k, id))
+    .where('status', '=', 'queued')
+    .execute();
+}
+
+/** The cancellation settled on the request path: its queued check is done. */
+export async function dropCancelCheck(trx: ServiceDb, k: BookingKind, id: number, at: Date): Promise<void> {
+  await trx
+    .updateTable('jobs')
+    .set({ status: 'done', updated_at: at })
+    .where('dedupe_key', '=', cancelKey(k, id))
     .where('status', '=', 'queued')
     .execute();
 }

@@ -1,5 +1,5 @@
 /**
- * Table types of hotel and transport bookings (migration 0040). The kernel's `Db` is widened with
+ * Table types of hotel and transport bookings (migrations 0040, 0041). The kernel's `Db` is widened with
  * `serviceDb(db)`, so no kernel file needs to know these tables. Both share their bookkeeping columns
  * (status, owner, money, timestamps), which is what the shared queries in this folder rely on.
  */
@@ -24,6 +24,11 @@ interface CommonColumns {
   currency: string;
   total_minor: number;
   cancellation_fee: Json<MoneyValue | null> | null;
+  /** The idempotency scope of the request that wrote the booking ahead of its supplier call (0041). */
+  idempotency_scope: ColumnType<string | null, string | null | undefined, string | null>;
+  /** A cancellation written down before the provider was called, until it is settled (0041). */
+  cancel_requested_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  cancel_scope: ColumnType<string | null, string | null | undefined, string | null>;
   user_id: string;
   company_id: number | null;
   created_at: Stamp;
