@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import { type Ctx, createContext, type Deps, type GlobalOptions } from './context.ts';
 import { CliError } from './errors.ts';
 import { ExitCode } from './exit-codes.ts';
+import { SESSION_ENDED } from './session.ts';
 import { renderRecord } from './ui/table.ts';
 
 /** Commander action: `(…args, options, command)`; hands the run function a context and its raw inputs. */
@@ -33,12 +34,12 @@ export function examples(command: Command, ...lines: string[]): Command {
   return command.addHelpText('after', `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`);
 }
 
-/** Commands that need a token fail early and clearly (exit 3) instead of with a server 401. */
+/** Commands that need credentials fail early and clearly (exit 3) instead of with a server 401. */
 export function requireToken(ctx: Ctx): void {
-  if (!ctx.token()) {
-    throw new CliError(
-      `not logged in on profile "${ctx.profileName}": run \`travel login\` or set TRAVEL_TOKEN`,
-      ExitCode.authentication,
-    );
-  }
+  if (ctx.credential().kind !== 'none') return;
+  if (ctx.profile().session_ended_at) throw new CliError(SESSION_ENDED, ExitCode.authentication);
+  throw new CliError(
+    `not logged in on profile "${ctx.profileName}": run \`travel login\`, or set TRAVEL_API_KEY or TRAVEL_TOKEN`,
+    ExitCode.authentication,
+  );
 }

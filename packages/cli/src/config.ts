@@ -3,12 +3,17 @@
  * interface is what commands see; `createConfStore` backs it with conf in a user-only (0600) file.
  */
 import Conf from 'conf';
+import { withFileLock } from './file-lock.ts';
 
 /** One named environment (default, staging, ...). */
 export interface Profile {
   base_url?: string;
   token?: string;
   refresh_token?: string;
+  /** An API key (`travel login --api-key`); used instead of a session when present. */
+  api_key?: string;
+  /** When the CLI last found the session ended (refresh refused): `config list` says so. */
+  session_ended_at?: string;
   email?: string;
   company_code?: string;
   user_code?: string;
@@ -41,8 +46,14 @@ export interface ConfigStore {
   readonly path: string;
   getProfile(name: string): Profile;
   updateProfile(name: string, patch: Partial<Profile>): void;
+  /** Forgets the token, refresh token and API key of a profile (the rest stays). */
   clearCredentials(name: string): void;
   listProfiles(): Record<string, Profile>;
+  /**
+   * Runs `fn` holding the profile file's lock, so that one process at a time rotates the refresh token
+   * (a second rotation with the spent token would look like reuse and end the session).
+   */
+  lock<T>(fn: () => Promise<T>): Promise<T>;
   getJournal(key: string): JournalEntry | undefined;
   setJournal(key: string, entry: JournalEntry): void;
 }
@@ -72,10 +83,11 @@ export function createConfStore(env: NodeJS.ProcessEnv): ConfigStore {
     },
     clearCredentials(name) {
       const all = profiles();
-      const { token: _t, refresh_token: _r, ...rest } = all[name] ?? {};
+      const { token: _t, refresh_token: _r, api_key: _k, ...rest } = all[name] ?? {};
       settings.set('profiles', { ...all, [name]: rest });
     },
     listProfiles: profiles,
+    lock: (fn) => withFileLock(`${settings.path}.lock`, fn),
     // Journal keys are hashes: conf treats dots as paths, hex has none.
     getJournal: (key) => journal.get(key),
     setJournal: (key, entry) => journal.set(key, entry),
@@ -90,13 +102,24 @@ export function createMemoryStore(initial: Record<string, Profile> = {}): Config
     path: '(memory)',
     getProfile: (name) => ({ ...profiles[name] }),
     updateProfile(name, patch) {
-      profiles[name] = { ...profiles[name], ...patch };
+      const next: Profile = { ...profiles[name], ...patch };
+      for (const key of Object.keys(next) as (keyof Profile)[]) if (next[key] === undefined) delete next[key];
+      profiles[name] = next;
     },
     clearCredentials(name) {
-      const { token: _t, refresh_token: _r, ...rest } = profiles[name] ?? {};
+      const { token: _t, refresh_token: _r, api_key: _k, ...rest } = profiles[name] ?? {};
       profiles[name] = rest;
     },
     listProfiles: () => structuredClone(profiles),
+    // One process: the in-process single flight is enough; still serialise, like the file lock.
+    lock: (() => {
+      let tail: Promise<unknown> = Promise.resolve();
+      return <T>(fn: () => Promise<T>): Promise<T> => {
+        const run = tail.then(fn, fn);
+        tail = run.catch(() => undefined);
+        return run;
+      };
+    })(),
     getJournal: (key) => journal.get(key),
     setJournal: (key, entry) => void journal.set(key, entry),
   };

@@ -7,11 +7,37 @@ import type { ConfigStore, Profile } from './config.ts';
 import { redactTokens } from './errors.ts';
 import type { IO } from './io.ts';
 import type { Prompter } from './prompter.ts';
+import { createSessionAuth, type SessionAuth } from './session.ts';
 
 export interface ClientOptions {
   baseUrl: string;
+  /** A fixed bearer token (TRAVEL_TOKEN, or none after `client({ token: '' })`). */
   token?: string | undefined;
+  /** Sent as `X-API-Key` on every request. */
+  apiKey?: string | undefined;
+  /** A stored login that refreshes itself: its token and its fetch go to the SDK. */
+  session?: SessionAuth | undefined;
   logger?: Logger | undefined;
+}
+
+/**
+ * What this run authenticates with, first match wins: TRAVEL_API_KEY, TRAVEL_TOKEN, the profile's API key,
+ * the profile's login (a session: access + refresh token).
+ */
+export type Credential =
+  | { kind: 'none' }
+  | { kind: 'api_key'; source: 'TRAVEL_API_KEY' | 'profile'; key: string }
+  | { kind: 'token'; source: 'TRAVEL_TOKEN'; token: string }
+  | { kind: 'session'; source: 'profile'; token: string; refreshToken: string | undefined };
+
+export function resolveCredential(env: NodeJS.ProcessEnv, profile: Profile): Credential {
+  const envKey = env.TRAVEL_API_KEY?.trim();
+  if (envKey) return { kind: 'api_key', source: 'TRAVEL_API_KEY', key: envKey };
+  if (env.TRAVEL_TOKEN) return { kind: 'token', source: 'TRAVEL_TOKEN', token: env.TRAVEL_TOKEN };
+  if (profile.api_key) return { kind: 'api_key', source: 'profile', key: profile.api_key };
+  if (profile.token)
+    return { kind: 'session', source: 'profile', token: profile.token, refreshToken: profile.refresh_token };
+  return { kind: 'none' };
 }
 
 /** The injectable world (real ones in deps.ts, fakes in tests). */
@@ -39,10 +65,17 @@ export interface Ctx extends Deps {
   json: boolean;
   verbose: boolean;
   profile(): Profile;
-  /** The token from TRAVEL_TOKEN or the profile (undefined when logged out). */
+  /** What this run authenticates with (see resolveCredential). */
+  credential(): Credential;
+  /** The token from TRAVEL_TOKEN or the profile (undefined when logged out or using an API key). */
   token(): string | undefined;
-  /** One client per command run, memoised; set `token` after login with `client({ token })`. */
+  /**
+   * One client per command run, memoised, with the run's credential (a stored login refreshes itself).
+   * `client({ token: '' })` is a fresh client without credentials (login).
+   */
   client(override?: { token?: string }): TravelClient;
+  /** The self-refreshing session behind `client()`, when the credential is a stored login. */
+  session(): SessionAuth | undefined;
 }
 
 export const DEFAULT_BASE_URL = 'http://localhost:8080';
@@ -52,8 +85,13 @@ export function createContext(deps: Deps, globals: GlobalOptions): Ctx {
   const profile = () => deps.config.getProfile(profileName);
   const baseUrl = globals.baseUrl || deps.env.TRAVEL_BASE_URL || profile().base_url || DEFAULT_BASE_URL;
   const verbose = Boolean(globals.verbose) || deps.env.TRAVEL_DEBUG === '1';
-  const token = () => deps.env.TRAVEL_TOKEN || profile().token;
+  const credential = () => resolveCredential(deps.env, profile());
+  const token = () => {
+    const c = credential();
+    return c.kind === 'token' || c.kind === 'session' ? c.token : undefined;
+  };
   let client: TravelClient | undefined;
+  let session: SessionAuth | undefined;
   // --verbose: one redacted line per HTTP attempt on stderr (the SDK redacts bodies; we strip bearer tokens).
   const logger: Logger | undefined = verbose
     ? {
@@ -76,10 +114,35 @@ export function createContext(deps: Deps, globals: GlobalOptions): Ctx {
     json: Boolean(globals.json),
     verbose,
     profile,
+    credential,
     token,
     client(override) {
-      if (override || !client) client = deps.sdk({ baseUrl, token: override?.token ?? token(), logger });
+      if (override) {
+        session = undefined;
+        client = deps.sdk({ baseUrl, token: override.token, logger });
+        return client;
+      }
+      if (!client) {
+        const c = credential();
+        if (c.kind === 'session') {
+          session = createSessionAuth({
+            config: deps.config,
+            profileName,
+            baseUrl,
+            now: () => deps.now().getTime(),
+            ...(verbose ? { log: (line: string) => deps.io.err(line) } : {}),
+          });
+        }
+        client = deps.sdk({
+          baseUrl,
+          token: c.kind === 'token' ? c.token : undefined,
+          apiKey: c.kind === 'api_key' ? c.key : undefined,
+          session,
+          logger,
+        });
+      }
       return client;
     },
+    session: () => session,
   };
 }

@@ -88,7 +88,9 @@ export function verboseDetail(error: unknown): string | undefined {
   return lines.join('\n');
 }
 
-/** Removes bearer tokens from any text we print (verbose logs). */
+/** Removes bearer tokens and API keys from any text we print (verbose logs). */
 export function redactTokens(text: string): string {
-  return text.replace(/(Bearer\s+)[A-Za-z0-9._~+/=-]+/gi, `$1${REDACTED}`);
+  return text
+    .replace(/(Bearer\s+)[A-Za-z0-9._~+/=-]+/gi, `$1${REDACTED}`)
+    .replace(/\b(tk_(?:test|live)_)[A-Za-z0-9_-]+/g, `$1${REDACTED}`);
 }

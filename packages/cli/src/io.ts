@@ -14,6 +14,8 @@ export interface IO {
   json(value: unknown): void;
   /** stdin and stdout are both terminals: prompts, pickers and spinners are allowed. */
   readonly interactive: boolean;
+  /** stdin is a terminal (then a secret must come from a hidden prompt, never from echoed stdin). */
+  readonly stdinIsTTY: boolean;
   readonly color: boolean;
   /** Styles; all no-ops when colour is off. */
   readonly c: ChalkInstance;
@@ -53,6 +55,7 @@ export function createIO(streams: Streams, env: NodeJS.ProcessEnv): IO {
     err: (line) => void streams.stderr.write(`${line}\n`),
     json: (value) => void streams.stdout.write(`${JSON.stringify(value, null, 2)}\n`),
     interactive,
+    stdinIsTTY: Boolean(streams.stdin.isTTY),
     color,
     c,
     statusBoard: (keys) => createStatusBoard(keys, live ? streams.stderr : undefined, c),

@@ -1,6 +1,7 @@
 /** The commander program: global flags, every command, and errors thrown (not exited) for bin.ts. */
 import { Command, Option } from 'commander';
 import { ancillariesCommand } from './commands/ancillaries.ts';
+import { authCommand } from './commands/auth.ts';
 import { bookCommand } from './commands/book.ts';
 import { bookingCommand } from './commands/booking.ts';
 import { completionCommand } from './commands/completion.ts';
@@ -40,6 +41,7 @@ export function createProgram(deps: Deps): Command {
     loginCommand(deps),
     logoutCommand(deps),
     whoamiCommand(deps),
+    authCommand(deps),
     configCommand(deps),
     searchCommand(deps),
     airportsCommand(deps),

@@ -14,9 +14,12 @@ export interface StepRecord {
 
 export function createStepRunner(now: () => number) {
   const steps: StepRecord[] = [];
+  /** The error behind each failed step (its exit code decides the run's). */
+  const errors = new Map<StepRecord, unknown>();
   let failed = false;
   return {
     steps,
+    errors,
     get failed() {
       return failed;
     },
@@ -37,7 +40,9 @@ export function createStepRunner(now: () => number) {
         return value;
       } catch (error) {
         failed = true;
-        steps.push(failure(step, now() - started, error));
+        const record = failure(step, now() - started, error);
+        errors.set(record, error);
+        steps.push(record);
         return undefined;
       }
     },

@@ -1,9 +1,11 @@
 /** `travel config get|set|list`: per-profile settings (base URL, company and user code, defaults). */
 import { Command } from 'commander';
+import { keyPrefix } from '../api-key.ts';
 import { action, examples, output } from '../command-kit.ts';
 import { type Profile, SETTABLE_KEYS, type SettableKey } from '../config.ts';
 import type { Ctx, Deps } from '../context.ts';
 import { UsageError } from '../errors.ts';
+import { expiryOf } from '../jwt.ts';
 
 export function parseConfigKey(key: string | undefined): SettableKey {
   const normalised = (key ?? '').replace(/-/g, '_');
@@ -13,10 +15,36 @@ export function parseConfigKey(key: string | undefined): SettableKey {
   return normalised as SettableKey;
 }
 
-/** Never print tokens: `config list` shows whether one is stored. */
-export function publicProfile(profile: Profile): Record<string, string> {
-  const { token, refresh_token: _r, ...rest } = profile;
-  return { ...(rest as Record<string, string>), logged_in: token ? 'yes' : 'no' };
+/**
+ * Never print tokens or keys: `config list` shows whether one is stored and, without asking the server,
+ * what is known about the session: the access token's expiry (read from the token), whether the refresh
+ * token can renew it, and a session the server refused ("logged out (session ended)").
+ */
+export function publicProfile(profile: Profile, now: Date): Record<string, string> {
+  const { token, refresh_token, api_key, session_ended_at, ...rest } = profile;
+  const out: Record<string, string> = { ...(rest as Record<string, string>) };
+  if (api_key) {
+    out.logged_in = 'yes';
+    out.session = `API key ${keyPrefix(api_key)}…`;
+  } else if (token) {
+    const exp = expiryOf(token);
+    if (!exp || exp > now) {
+      out.logged_in = 'yes';
+      out.session = exp ? `active; access token valid until ${exp.toISOString()}` : 'active';
+    } else if (refresh_token) {
+      out.logged_in = 'yes';
+      out.session = `access token expired ${exp.toISOString()}; the next command refreshes it (\`travel auth status\` checks now)`;
+    } else {
+      out.logged_in = 'no';
+      out.session = `logged out (access token expired ${exp.toISOString()}, no refresh token)`;
+    }
+  } else if (session_ended_at) {
+    out.logged_in = 'no';
+    out.session = `logged out (session ended ${session_ended_at})`;
+  } else {
+    out.logged_in = 'no';
+  }
+  return out;
 }
 
 export async function runConfigGet(key: SettableKey, ctx: Ctx): Promise<void> {
@@ -35,7 +63,7 @@ export async function runConfigSet(key: SettableKey, value: string, ctx: Ctx): P
 
 export async function runConfigList(ctx: Ctx): Promise<void> {
   const profiles = Object.fromEntries(
-    Object.entries(ctx.config.listProfiles()).map(([name, p]) => [name, publicProfile(p)]),
+    Object.entries(ctx.config.listProfiles()).map(([name, p]) => [name, publicProfile(p, ctx.now())]),
   );
   output(ctx, { file: ctx.config.path, current: ctx.profileName, profiles }, () => {
     ctx.io.err(`# ${ctx.config.path}`);
@@ -71,7 +99,7 @@ export function configCommand(deps: Deps): Command {
   config.addCommand(
     examples(
       new Command('list')
-        .description('every profile and its settings (tokens hidden)')
+        .description('every profile and its settings (tokens and keys hidden; whether the session is alive)')
         .action(action(deps, (ctx) => runConfigList(ctx))),
       'travel config list',
     ),

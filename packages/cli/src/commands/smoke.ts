@@ -7,7 +7,7 @@ import type { Booking, FlightOffer, TravelClient } from '@travel/sdk';
 import { Command } from 'commander';
 import { action, examples, output } from '../command-kit.ts';
 import type { Ctx, Deps } from '../context.ts';
-import { CliError, UsageError } from '../errors.ts';
+import { CliError, exitCodeFor, UsageError } from '../errors.ts';
 import { ExitCode } from '../exit-codes.ts';
 import { resolveAgentCodes } from '../identity.ts';
 import { integer } from '../parse.ts';
@@ -51,17 +51,20 @@ export function parseSmokeOptions(
   };
 }
 
-/** Logs in from TRAVEL_EMAIL/TRAVEL_PASSWORD when given (nothing is stored), else uses the stored token. */
+/**
+ * Logs in from TRAVEL_EMAIL/TRAVEL_PASSWORD when given (nothing is stored), else uses TRAVEL_API_KEY,
+ * TRAVEL_TOKEN or the stored login (which refreshes itself).
+ */
 async function smokeClient(ctx: Ctx): Promise<TravelClient> {
   const { TRAVEL_EMAIL: email, TRAVEL_PASSWORD: password } = ctx.env;
-  if (email && password) {
+  if (email && password && !ctx.env.TRAVEL_API_KEY) {
     const client = ctx.client({ token: '' });
     await client.auth.login({ email, password });
     return client;
   }
-  if (!ctx.token()) {
+  if (ctx.credential().kind === 'none') {
     throw new CliError(
-      'smoke needs TRAVEL_EMAIL and TRAVEL_PASSWORD, TRAVEL_TOKEN, or a stored login',
+      'smoke needs TRAVEL_API_KEY, TRAVEL_EMAIL and TRAVEL_PASSWORD, TRAVEL_TOKEN, or a stored login',
       ExitCode.authentication,
     );
   }
@@ -94,7 +97,7 @@ export async function runSmoke(options: SmokeOptions, ctx: Ctx): Promise<void> {
     'search',
     async () => {
       // Logged in from TRAVEL_EMAIL: the stored profile may belong to someone else, so ask the server.
-      const envLogin = Boolean(ctx.env.TRAVEL_EMAIL && ctx.env.TRAVEL_PASSWORD);
+      const envLogin = Boolean(ctx.env.TRAVEL_API_KEY || (ctx.env.TRAVEL_EMAIL && ctx.env.TRAVEL_PASSWORD));
       const codes = await resolveAgentCodes(
         ctx,
         { companyCode: options.companyCode, userCode: options.userCode },
@@ -210,7 +213,12 @@ export async function runSmoke(options: SmokeOptions, ctx: Ctx): Promise<void> {
   );
   if (!ok) {
     const first = runner.steps.find((s) => s.result === 'failed');
-    throw new CliError(`smoke failed at "${first?.step}": ${first?.detail}`, ExitCode.failed);
+    // Refused credentials (a revoked key, an ended session) are exit 3, as for every other command.
+    const code = first && runner.errors.get(first) !== undefined ? exitCodeFor(runner.errors.get(first)) : 1;
+    throw new CliError(
+      `smoke failed at "${first?.step}": ${first?.detail}`,
+      code === ExitCode.authentication ? ExitCode.authentication : ExitCode.failed,
+    );
   }
 }
 

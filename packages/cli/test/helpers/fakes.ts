@@ -24,6 +24,7 @@ export function fakeIO(options: { interactive?: boolean; stdin?: string } = {}):
     err: (line) => void io.stderr.push(line),
     json: (value) => void io.stdout.push(JSON.stringify(value)),
     interactive: options.interactive ?? false,
+    stdinIsTTY: options.interactive ?? false,
     color: false,
     c: new Chalk({ level: 0 }),
     statusBoard(keys) {

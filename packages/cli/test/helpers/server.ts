@@ -25,7 +25,13 @@ export interface RunningTestServer {
   close(): Promise<void>;
 }
 
-export async function startServer(options: { startJobs?: boolean } = {}): Promise<RunningTestServer> {
+export async function startServer(
+  options: {
+    startJobs?: boolean;
+    /** Extra server settings, e.g. `{ ACCESS_TOKEN_TTL_SECONDS: '5' }`. */
+    env?: Record<string, string>;
+  } = {},
+): Promise<RunningTestServer> {
   process.env.PASSWORD_SCRYPT_N ??= '1024';
   const [
     { createRuntime },
@@ -61,6 +67,7 @@ export async function startServer(options: { startJobs?: boolean } = {}): Promis
     // that provoked it (TEST_RESPONSE_VALIDATION=log only logs it).
     RESPONSE_VALIDATION: process.env.TEST_RESPONSE_VALIDATION === 'log' ? 'log' : 'strict',
     OPENAPI_PATH: fileURLToPath(new URL('../../../../openapi.json', import.meta.url)),
+    ...options.env,
   });
   const database = await openDatabase({ dataDir: join(dataDir, 'pglite') });
   const logger = pino({ level: process.env.TEST_LOG_LEVEL || 'silent' });
