@@ -1,8 +1,16 @@
-import { bool, flightBookingIdParam, queryParam, ref, str, strEnum } from '../lib.ts';
+import { bool, flightBookingIdParam, jsonResponse, queryParam, ref, str, strEnum } from '../lib.ts';
 import { type OpDef, surface } from '../op.ts';
 import { badRequest, moneyInProgress, notFound, ok } from './shared.ts';
 
 const bookingNotFound = () => notFound('booking_not_found');
+
+/** 202: the supplier may have acted but its answer was lost; a reconciliation job reads the order back. */
+const servicePending = () => ({
+  202: jsonResponse(
+    'Outcome pending: the supplier may have acted but did not confirm (timeout, reset, 5xx after the request reached it). `outcome: "pending"` and a plain `message`; a reconciliation job reads the order\'s seats and service elements back from the supplier and records what it finds within seconds (read the booking\'s seats, baggage or ancillaries). A retry with the same Idempotency-Key answers the settled result once it is known. Nothing is bought twice; do not retry with a new Idempotency-Key.',
+    ref('PendingServiceChange'),
+  ),
+});
 
 const defs: OpDef[] = [
   {
@@ -63,7 +71,7 @@ const defs: OpDef[] = [
       'Prices the pending chargeable seats and issues EMDs; with issue_emd_documents=false it prices and creates service documents without issuing.',
     auth: 'user',
     parameters: [flightBookingIdParam(), queryParam('issue_emd_documents', bool({ default: true }))],
-    responses: ok('SeatIssueResult', 'Seats priced (and issued).'),
+    responses: { ...ok('SeatIssueResult', 'Seats priced (and issued).'), ...servicePending() },
     errors: {
       ...badRequest('paid_seats_unavailable', 'seat_pricing_failed', 'no_pending_seats'),
       ...bookingNotFound(),
@@ -128,7 +136,7 @@ const defs: OpDef[] = [
     auth: 'user',
     parameters: [flightBookingIdParam()],
     body: ref('AncillaryPurchaseRequest'),
-    responses: ok('AncillaryPurchaseResult', 'Held; tsm_references to issue.'),
+    responses: { ...ok('AncillaryPurchaseResult', 'Held; tsm_references to issue.'), ...servicePending() },
     errors: {
       ...badRequest('ancillaries_unsupported', 'purchase_failed', 'invalid_product'),
       ...bookingNotFound(),
@@ -146,7 +154,7 @@ const defs: OpDef[] = [
     parameters: [flightBookingIdParam()],
     body: ref('EmdIssueRequest'),
     bodyRequired: false,
-    responses: ok('EmdIssueResult', 'EMDs issued.'),
+    responses: { ...ok('EmdIssueResult', 'EMDs issued.'), ...servicePending() },
     errors: {
       ...badRequest('emd_issue_failed', 'no_pending_ancillaries', 'ancillaries_unsupported'),
       ...notFound('booking_not_found', 'ancillary_not_found'),

@@ -356,6 +356,14 @@ export const schemas: Record<string, Json> = {
     description:
       'A payment whose last movement is awaiting the provider’s confirmation (a `pending` transaction; an authorization shows state PENDING).',
   },
+  PendingServiceChange: obj({
+    booking_id: bookingId(),
+    operation: strEnum(['seats_issue', 'ancillary_purchase', 'emd'], {
+      description: 'Which paid service change is awaiting the supplier.',
+    }),
+    outcome: strEnum(['pending'], { description: 'The supplier has not confirmed the outcome yet.' }),
+    message: str({ description: 'What happened and what to do, in plain words.' }),
+  }),
   PendingTicketIssue: {
     allOf: [
       ref('TicketIssueResult'),

@@ -414,6 +414,15 @@ export interface IssuedEmd {
   emd_number: string;
 }
 
+/**
+ * What an order holds now: its seats and its service elements, each with its EMD. Read to settle a seat
+ * issuance, service purchase or EMD issuance whose answer was lost (payment/money-ops.ts).
+ */
+export interface OrderServices {
+  seats: (SeatRequestResult & { tsm_reference: string | null; emd_number: string | null })[];
+  services: (PurchasedAncillary & { status: 'active' | 'voided' | 'removed'; emd_number: string | null })[];
+}
+
 export interface FlightSupplierCapabilities {
   upsell: boolean;
   /** Ticketing completes later; ticket status is polled (Mystifly). */
@@ -535,6 +544,8 @@ export interface FlightSupplier {
     opts?: CallOptions,
   ): Promise<PurchasedAncillary[]>;
   issueEmds(orderRef: string, tsmReferences: string[], opts?: CallOptions): Promise<IssuedEmd[]>;
+  /** The order's seats and service elements as the supplier holds them now (reconciliation). */
+  orderServices?(orderRef: string, opts?: CallOptions): Promise<OrderServices>;
   /** Void an issued EMD or remove an unissued service element. */
   cancelAncillary(
     orderRef: string,

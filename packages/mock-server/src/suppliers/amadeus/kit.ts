@@ -1,7 +1,7 @@
 import { type HttpHandler, http } from 'msw';
 import { connectionReset, hang } from '../../shared/faults.ts';
 import { applyLatency } from '../../shared/latency.ts';
-import type { AmadeusState } from './state.ts';
+import type { AmadeusState, FaultKind } from './state.ts';
 import { AmadeusError, errorResponse, json, systemError } from './wire.ts';
 
 /**
@@ -60,18 +60,25 @@ export function makeRouter(state: AmadeusState, baseUrl: string) {
       const url = new URL(request.url);
       await applyLatency(state.options, url.pathname);
       const fault = state.takeFault(url.pathname);
-      if (fault === 'reset') return connectionReset();
-      if (fault === 'timeout') return hang(request);
-      if (fault === '5xx') return errorResponse(systemError());
+      const fail = (kind: FaultKind) =>
+        kind === 'reset'
+          ? connectionReset()
+          : kind === 'timeout'
+            ? hang(request)
+            : errorResponse(systemError());
+      if (fault?.when === 'before') return fail(fault.kind);
+      let response: Response;
       try {
         const clientId = authed ? authenticate(state, request) : '';
         const flat: Record<string, string> = {};
         for (const [k, v] of Object.entries(params)) if (typeof v === 'string') flat[k] = v;
-        return await fn({ request, url, params: flat, clientId });
+        response = await fn({ request, url, params: flat, clientId });
       } catch (e) {
         if (e instanceof AmadeusError) return errorResponse(e);
         return errorResponse(systemError());
       }
+      // Acted, then the answer is lost.
+      return fault ? fail(fault.kind) : response;
     };
   const add =
     (method: Method, authed = true) =>

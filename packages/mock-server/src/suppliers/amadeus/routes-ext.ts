@@ -274,6 +274,32 @@ export function extensionRoutes(r: Router, state: AmadeusState): HttpHandler[] {
       });
       return json({ data: created }, 201);
     }),
+    // Read-back of what the order holds (reconciliation after a lost seat, service or EMD answer).
+    r.get(`${P}/service-elements`, ({ params }) => {
+      const o = order(params.id);
+      return json({
+        data: {
+          seats: o.seats.map((x) => ({
+            segmentId: x.segmentId,
+            seatNumber: x.seatNumber,
+            travelerId: x.travelerId,
+            status: x.status,
+            ...(x.priceMinor ? { price: price(x.priceMinor, o.currency) } : {}),
+            tsmReference: x.tsmReference ?? null,
+            documentNumber: x.emdNumber ?? null,
+          })),
+          services: o.ancillaries.map((a) => ({
+            tsmReference: a.tsmReference,
+            code: a.code,
+            travelerIds: a.travelerIds,
+            segmentIds: a.segmentIds,
+            price: price(a.priceMinor, o.currency),
+            status: a.status,
+            documentNumber: a.emdNumber,
+          })),
+        },
+      });
+    }),
     r.post(`${P}/emds`, async ({ request, params }) => {
       const o = ancillaryOrder(params.id);
       const refs = asObject((await readJson(request)).data)?.tsmReferences;
@@ -442,10 +468,8 @@ export function extensionRoutes(r: Router, state: AmadeusState): HttpHandler[] {
         s.status = 'CONFIRMED';
         if (issueEmd) {
           s.emdNumber = String(9_000_000_000 + state.next('emd'));
-          emds.push({
-            tsmReference: `TSM${String(state.next('tsm')).padStart(6, '0')}`,
-            documentNumber: s.emdNumber,
-          });
+          s.tsmReference = `TSM${String(state.next('tsm')).padStart(6, '0')}`;
+          emds.push({ tsmReference: s.tsmReference, documentNumber: s.emdNumber });
         }
       }
       const seats = pending.map((s) => ({

@@ -31,6 +31,7 @@ export interface SeatRecord {
   reason?: string;
   priceMinor: number;
   emdNumber?: string;
+  tsmReference?: string;
 }
 
 export interface AncillaryRecord {
@@ -92,16 +93,19 @@ export interface AmadeusState {
   transferOrders: Map<string, TransferOrderRecord>;
   /** Transfer offers by id, as searched (booking needs the offer; Amadeus keeps them server-side too). */
   transferOffers: Map<string, { offer: Wire; expiresAt: number }>;
-  /** Arm a fault for the next `times` requests whose path contains `path` (default: any request). */
-  armFault: (kind: FaultKind, opts?: { path?: string; times?: number }) => void;
-  takeFault: (path: string) => FaultKind | undefined;
+  /**
+   * Arm a fault for the next `times` requests whose path contains `path` (default: any request). `when`:
+   * `before` fails without acting (default); `after` acts, then fails: the ambiguous outcome.
+   */
+  armFault: (kind: FaultKind, opts?: { path?: string; times?: number; when?: 'before' | 'after' }) => void;
+  takeFault: (path: string) => { kind: FaultKind; when: 'before' | 'after' } | undefined;
   /** Monotonic per-instance counter for ids, ticket and EMD numbers. */
   next: (what: string) => number;
   reset: () => void;
 }
 
 export function createAmadeusState(options: EmulatorOptions): AmadeusState {
-  const faults: { kind: FaultKind; path: string; times: number }[] = [];
+  const faults: { kind: FaultKind; path: string; times: number; when: 'before' | 'after' }[] = [];
   const counters = new Map<string, number>();
   const state: AmadeusState = {
     options,
@@ -112,14 +116,14 @@ export function createAmadeusState(options: EmulatorOptions): AmadeusState {
     transferOrders: new Map(),
     transferOffers: new Map(),
     armFault(kind, opts = {}) {
-      faults.push({ kind, path: opts.path ?? '', times: opts.times ?? 1 });
+      faults.push({ kind, path: opts.path ?? '', times: opts.times ?? 1, when: opts.when ?? 'before' });
     },
     takeFault(path) {
       const f = faults.find((x) => path.includes(x.path) && x.times > 0);
       if (!f) return undefined;
       f.times -= 1;
       if (f.times <= 0) faults.splice(faults.indexOf(f), 1);
-      return f.kind;
+      return { kind: f.kind, when: f.when };
     },
     next(what) {
       const n = (counters.get(what) ?? 0) + 1;

@@ -99,6 +99,7 @@ export function adminPaymentRoutes(d: AccountsDeps): Routes {
         kind: 'manual_refund',
         key,
         requestId: ctx.requestId,
+        ctx,
         check: async (trx, locked) => {
           const fresh = await findPaymentById(trx, p.id, true);
           if (!fresh) throw notFound('payment_not_found', 'Payment not found.');

@@ -11,12 +11,12 @@ export function ancillaryRoutes(a: AncillaryService): Routes {
     getSeatMap: ok((c) => a.seatMap(c)),
     selectSeat: ok((c) => a.selectSeat(c)),
     selectSeatsBatch: ok((c) => a.selectBatch(c)),
-    issueSeats: ok((c) => a.issueSeats(c)),
+    issueSeats: (c) => a.issueSeats(c),
     getBaggage: ok((c) => a.baggage(c)),
     addSpecialServiceRequest: ok((c) => a.addSsr(c)),
     getAncillaryCatalogue: ok((c) => a.catalogue(c)),
-    purchaseAncillaries: ok((c) => a.purchase(c)),
-    issueAncillaryEmds: ok((c) => a.issueEmds(c)),
+    purchaseAncillaries: (c) => a.purchase(c),
+    issueAncillaryEmds: (c) => a.issueEmds(c),
     cancelAncillaries: ok((c) => a.cancel(c)),
   };
 }

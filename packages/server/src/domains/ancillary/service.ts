@@ -2,9 +2,8 @@
  * Seats, baggage, SSRs and paid ancillaries: catalogue -> purchase (held, one TSM per service) -> EMD
  * issuance -> cancel (issued EMD voided, unissued service removed, cancelled/refunded skipped).
  */
-import { createHash } from 'node:crypto';
 import { badRequest, notFound } from '../../kernel/errors.ts';
-import type { RequestContext } from '../../kernel/types.ts';
+import type { HandlerResult, RequestContext } from '../../kernel/types.ts';
 import type { Db } from '../../storage/schema.ts';
 import {
   type AncillaryPurchaseProduct,
@@ -17,17 +16,22 @@ import { type BookedBag, bookedBags, passengerIds, unitPrice } from '../booking/
 import type { BookingDeps } from '../booking/deps.ts';
 import { type BookingRow, loadBooking } from '../booking/store.ts';
 import { flightSupplierOf, supplierFailure } from '../booking/suppliers.ts';
-import { beginOp, failOp, settleOp } from '../payment/money-ops.ts';
-import { idemKey } from '../payment/service.ts';
-import { nextAncillaryStatus } from './state-machine.ts';
+import { beginOp, failOp, type MoneyOp, markPending, settleOp } from '../payment/money-ops.ts';
+import { idemKey, isAmbiguous } from '../payment/service.ts';
 import {
-  ancillaryView,
-  insertAncillary,
-  listAncillaries,
-  pendingSeats,
-  saveSeats,
-  updateAncillary,
-} from './store.ts';
+  alias,
+  isAlias,
+  patchOpDetail,
+  pendingServiceChange,
+  purchaseBody,
+  recordEmds,
+  recordPurchase,
+  type ServiceOpKind,
+  ServicePending,
+  seatIssueBody,
+} from './outcomes.ts';
+import { nextAncillaryStatus } from './state-machine.ts';
+import { ancillaryView, listAncillaries, pendingSeats, saveSeats, updateAncillary } from './store.ts';
 
 export class AncillaryService {
   readonly #d: BookingDeps;
@@ -47,15 +51,19 @@ export class AncillaryService {
   /**
    * A paid service change (seat issuance, ancillary purchase, EMD): one at a time per booking, decided
    * under the booking lock with its intent row written ahead (payment/money-ops.ts); a concurrent caller
-   * gets 409 `operation_in_progress` or, once this one has settled, the operation's own 400.
+   * gets 409 `operation_in_progress` or, once this one has settled, the operation's own 400. `detail` is
+   * what the reconciliation job needs to read the outcome back. A supplier answer lost after the supplier
+   * may have acted (`ServicePending`, thrown by `run`) is answered 202 pending and settled by the job
+   * (ancillary/reconcile.ts), never recorded as a failure.
    */
   async #serialized<T, R>(
     ctx: RequestContext,
     b: BookingRow,
-    kind: 'seats_issue' | 'ancillary_purchase' | 'emd',
+    kind: ServiceOpKind,
     check: (trx: Db, b: BookingRow) => Promise<T>,
-    run: (t: T) => Promise<R>,
-  ): Promise<R> {
+    detail: (t: T) => Record<string, unknown>,
+    run: (t: T, op: MoneyOp) => Promise<R>,
+  ): Promise<HandlerResult> {
     const { db, clock } = this.#d;
     const { op, result } = await beginOp({
       db,
@@ -64,17 +72,28 @@ export class AncillaryService {
       kind,
       key: `bk${b.id}:${kind}:${idemKey(ctx)}`,
       requestId: ctx.requestId,
+      ctx,
       check,
+      detail: (t) => ({ detail: detail(t) }),
     });
     let r: R;
     try {
-      r = await run(result);
+      r = await run(result, op);
     } catch (err) {
+      if (err instanceof ServicePending) {
+        ctx.log.warn({ booking: b.id, op: op.id, reason: err.message }, `${kind} outcome unknown: pending`);
+        return ctx.transaction(async (trx) => {
+          await markPending(trx, clock, op.id, err.message);
+          return { status: 202, body: pendingServiceChange(b.id, kind) };
+        });
+      }
       await failOp(db, clock, op.id, `${kind}: ${(err as Error).message}`);
       throw err;
     }
-    await settleOp(db, op.id, 'done', clock.now(), { outcome: 'ok' });
-    return r;
+    return ctx.transaction(async (trx) => {
+      await settleOp(trx, op.id, 'done', clock.now(), { outcome: 'ok' });
+      return { status: 200, body: r };
+    });
   }
 
   async seatMap(ctx: RequestContext) {
@@ -143,27 +162,29 @@ export class AncillaryService {
       b,
       'seats_issue',
       async (trx) => {
-        if ((await pendingSeats(trx, b.id)).length === 0)
+        const pending = await pendingSeats(trx, b.id);
+        if (pending.length === 0)
           throw badRequest('no_pending_seats', 'No chargeable seat is waiting to be priced.');
-        return null;
+        return pending.map((x) => ({
+          segment_id: x.segment_id,
+          passenger_id: x.passenger_id,
+          seat_number: x.seat_number,
+        }));
       },
+      (seats) => ({ issue, seats }),
       async () => {
         let r: Awaited<ReturnType<FlightSupplier['issueSeats']>>;
         try {
           r = await supplier.issueSeats(orderRef, issue, { signal: ctx.signal });
         } catch (err) {
+          if (isAmbiguous(err)) throw new ServicePending(`seats_issue: ${err.supplierCode ?? err.kind}`);
           return supplierFailure(err, {
             failed: 'seat_pricing_failed',
             unsupported: 'paid_seats_unavailable',
           });
         }
         await saveSeats(this.#d.db, b.id, r.priced, this.#d.clock.now());
-        return {
-          booking_id: b.id,
-          priced: r.priced,
-          emds: issue ? r.emds : [],
-          documents_issued: issue && r.emds.length > 0,
-        };
+        return seatIssueBody(b.id, issue, r.priced, r.emds);
       },
     );
   }
@@ -294,7 +315,18 @@ export class AncillaryService {
       b,
       'ancillary_purchase',
       async () => null,
-      async () => {
+      () => ({ products }),
+      async (_none, op) => {
+        // What the order holds before the purchase: the job tells this purchase's services apart by it.
+        if (supplier.orderServices) {
+          const before = await supplier.orderServices(orderRef, { signal: ctx.signal }).catch((err) => {
+            throw supplierFailure(err, { failed: 'purchase_failed', unsupported: 'ancillaries_unsupported' });
+          });
+          await patchOpDetail(this.#d.db, op.id, {
+            products,
+            before: before.services.map((x) => x.tsm_reference),
+          });
+        }
         let bought: Awaited<ReturnType<FlightSupplier['purchaseAncillaries']>>;
         try {
           const catalogue = products.some((p) => isAlias(p.code))
@@ -309,44 +341,16 @@ export class AncillaryService {
             code: alias(x.code),
           }));
         } catch (err) {
+          if (isAmbiguous(err))
+            throw new ServicePending(`ancillary_purchase: ${err.supplierCode ?? err.kind}`);
           if (err instanceof SupplierError && err.kind === 'invalid_request')
             throw badRequest('invalid_product', err.message);
           return supplierFailure(err, { failed: 'purchase_failed', unsupported: 'ancillaries_unsupported' });
         }
-        const now = this.#d.clock.now();
-        const rows = await this.#d.db.transaction().execute(async (trx) => {
-          const out = [];
-          for (const [i, p] of bought.entries()) {
-            const src = products.find((x) => x.code === p.code) ?? products[i] ?? products[0];
-            out.push(
-              await insertAncillary(
-                trx,
-                {
-                  booking_id: b.id,
-                  kind: src?.rfic === 'C' ? 'bag' : 'service',
-                  code: p.code,
-                  rfic: src?.rfic ?? '',
-                  rfisc: src?.rfisc ?? '',
-                  booking_method: src?.booking_method ?? '',
-                  provider: src?.provider ?? b.supplier,
-                  tsm_reference: p.tsm_reference,
-                  emd_number: null,
-                  status: 'held',
-                  passenger_ids: p.passenger_ids,
-                  segment_ids: p.segment_ids,
-                  price: p.price,
-                },
-                now,
-              ),
-            );
-          }
-          return out;
-        });
-        return {
-          booking_id: b.id,
-          tsm_references: rows.map((r) => r.tsm_reference),
-          ancillaries: rows.map(ancillaryView),
-        };
+        const rows = await this.#d.db
+          .transaction()
+          .execute((trx) => recordPurchase(trx, b, products, bought, this.#d.clock.now()));
+        return purchaseBody(b.id, rows);
       },
     );
   }
@@ -372,6 +376,7 @@ export class AncillaryService {
           throw badRequest('no_pending_ancillaries', 'No held ancillary is waiting for an EMD.');
         return held;
       },
+      (held) => ({ tsm_references: held.map((a) => a.tsm_reference) }),
       async (held) => {
         let emds: Awaited<ReturnType<FlightSupplier['issueEmds']>>;
         try {
@@ -381,21 +386,10 @@ export class AncillaryService {
             { signal: ctx.signal },
           );
         } catch (err) {
+          if (isAmbiguous(err)) throw new ServicePending(`emd: ${err.supplierCode ?? err.kind}`);
           return supplierFailure(err, { failed: 'emd_issue_failed', unsupported: 'ancillaries_unsupported' });
         }
-        const now = this.#d.clock.now();
-        await this.#d.db.transaction().execute(async (trx) => {
-          for (const a of held) {
-            const e = emds.find((x) => x.tsm_reference === a.tsm_reference);
-            if (e)
-              await updateAncillary(
-                trx,
-                a.id,
-                { status: nextAncillaryStatus(a.status, 'issue') as string, emd_number: e.emd_number },
-                now,
-              );
-          }
-        });
+        await this.#d.db.transaction().execute((trx) => recordEmds(trx, held, emds, this.#d.clock.now()));
         const after = await listAncillaries(this.#d.db, b.id);
         return { booking_id: b.id, emds, ancillaries: after.map(ancillaryView) };
       },
@@ -470,13 +464,3 @@ function bookedBagView(b: BookingRow, bag: BookedBag, all: BookedBag[]) {
     created_at: b.created_at.toISOString(),
   };
 }
-
-/**
- * The contract caps an ancillary code at 10 characters (an airline service code), but some suppliers
- * identify services by long ids (Duffel `ase_…`). Such ids are shown as a stable hashed alias and mapped
- * back through the supplier's catalogue at purchase.
- */
-const ALIAS = /^~[0-9a-z]{9}$/;
-export const alias = (code: string) =>
-  code.length <= 10 ? code : `~${createHash('sha1').update(code).digest('hex').slice(0, 9)}`;
-const isAlias = (code: string) => ALIAS.test(code);

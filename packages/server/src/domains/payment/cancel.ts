@@ -32,6 +32,7 @@ export async function cancelBooking(
     kind: 'cancel',
     key: `bk${b00.id}:cancel`,
     requestId: ctx.requestId,
+    ctx,
     check: async (_trx, b) => {
       nextStatus(b.status, 'cancel');
       return null;

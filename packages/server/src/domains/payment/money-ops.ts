@@ -5,24 +5,47 @@
  * 1. `beginOp`: one short transaction locks the booking row (`SELECT … FOR UPDATE`), refuses a booking with
  *    an operation already in flight (409 `operation_in_progress`), runs the operation's own checks on the
  *    locked row (its 400s), and commits the intent row (`requested`) with its deterministic `reference`
- *    (the provider's Idempotency-Key) and a `money.reconcile` job due after `RECONCILE_FIRST_DELAY_MS`.
+ *    (the provider's Idempotency-Key), the idempotency lease of the request that owns it (`owner_scope`),
+ *    and a `money.reconcile` job due after `reconcileDelayMs()` (a few seconds).
  * 2. The provider or supplier call, outside any transaction (PGlite is one connection; see its dialect).
  * 3. `settleOp` in the transaction that records the outcome (`done` / `failed`), or `markPending` when the
  *    outcome is unknown: the job is re-armed to run at once and settles it by asking the provider.
  * A crash between 1 and 3 leaves the row `requested` and its job due: the job settles it the same way.
+ * The job leaves an op alone while its owner is alive (the request's idempotency lease is held: its
+ * heartbeat renews it, see idempotency-store.ts; a request without a key counts as alive for
+ * KEYLESS_OWNER_MS); once the lease lapses (the process died) it settles the op at once, and a request that
+ * meets the op pulls its job forward. So a booking answers 409 `operation_in_progress` for at most about one
+ * lease (IDEMPOTENCY_LEASE_SECONDS) plus the job's poll after its owner died.
  * The partial unique index `booking_money_ops_one_in_flight` backs the lock: one in-flight op per booking.
  */
 import { createHash } from 'node:crypto';
+import { isLeaseHeld } from '../../idempotency/idempotency-store.ts';
 import type { Clock } from '../../internal/clock.ts';
 import { enqueue } from '../../jobs/runner.ts';
 import { conflict, HttpError } from '../../kernel/errors.ts';
+import { effectReference } from '../../kernel/middleware/idempotency.ts';
+import type { RequestContext } from '../../kernel/types.ts';
 import type { Db } from '../../storage/schema.ts';
 import { json } from '../../storage/schema.ts';
 import { type BookingRow, findBooking } from '../booking/store.ts';
 
 export const MONEY_RECONCILE_QUEUE = 'money.reconcile';
-/** The job's first look, when the request itself may still be settling the op (longer than its calls). */
-export const RECONCILE_FIRST_DELAY_MS = 120_000;
+/**
+ * The job's first look after the intent (`MONEY_RECONCILE_DELAY_MS`, default 5000). While the owning request
+ * is alive the job only waits (runner backoff); it settles at once when the owner is gone.
+ */
+export function reconcileDelayMs(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.MONEY_RECONCILE_DELAY_MS;
+  if (raw === undefined || raw.trim() === '') return 5_000;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`MONEY_RECONCILE_DELAY_MS must be >= 0, got "${raw}"`);
+  return n;
+}
+/**
+ * A request without an Idempotency-Key holds no lease: its op counts as owned this long after its intent
+ * (longer than any provider call). The SDK and CLI always send a key on money calls.
+ */
+export const KEYLESS_OWNER_MS = 60_000;
 /** An op answered pending is looked at again this soon (then the runner's backoff). */
 export const RECONCILE_PENDING_DELAY_MS = 2_000;
 export const RECONCILE_MAX_ATTEMPTS = 20;
@@ -53,6 +76,10 @@ export interface MoneyOp {
   detail: Record<string, unknown>;
   request_id: string | null;
   outcome: string | null;
+  /** The idempotency scope of the request that owns the op (null: no key). */
+  owner_scope: string | null;
+  /** How many times the job asked the provider. */
+  looks: number;
   created_at: Date;
   updated_at: Date;
 }
@@ -67,6 +94,8 @@ interface MoneyOpsTable {
   detail: import('kysely').ColumnType<Record<string, unknown>, string | undefined, string>;
   request_id: string | null;
   outcome: string | null;
+  owner_scope: string | null;
+  looks: import('kysely').ColumnType<number, number | undefined, number>;
   created_at: import('kysely').ColumnType<Date, Date | undefined, Date>;
   updated_at: import('kysely').ColumnType<Date, Date | undefined, Date>;
 }
@@ -81,6 +110,8 @@ const toOp = (r: Record<string, unknown>): MoneyOp => ({
   id: Number(r.id),
   booking_id: Number(r.booking_id),
   payment_id: r.payment_id === null ? null : Number(r.payment_id),
+  looks: Number(r.looks ?? 0),
+  owner_scope: (r.owner_scope as string | null | undefined) ?? null,
   detail: (typeof r.detail === 'string' ? JSON.parse(r.detail) : r.detail) as Record<string, unknown>,
   created_at: new Date(r.created_at as string),
   updated_at: new Date(r.updated_at as string),
@@ -125,6 +156,8 @@ export interface BeginOptions<T> {
   /** The provider's Idempotency-Key (or the supplier reference) this op carries. */
   key: string;
   requestId?: string | null;
+  /** The request that owns the op (its idempotency lease says whether it is alive); null for a job. */
+  ctx?: RequestContext | null;
   /** The operation's checks on the locked booking; throws its 400s; may write in `trx` (e.g. a PENDING payment). */
   check: (trx: Db, b: BookingRow) => Promise<T>;
   /** What the op row records besides (payment id, amounts...). */
@@ -138,12 +171,16 @@ export interface BeginOptions<T> {
 export async function beginOp<T>(
   o: BeginOptions<T>,
 ): Promise<{ op: MoneyOp; booking: BookingRow; result: T }> {
+  let orphan: number | undefined;
   try {
     return await o.db.transaction().execute(async (trx) => {
       const b = await findBooking(trx, o.bookingId, { forUpdate: true });
       if (!b) throw new HttpError(404, 'booking_not_found', 'Booking not found.');
       const busy = await inFlightOp(trx, b.id);
-      if (busy) throw inProgress(busy.kind);
+      if (busy) {
+        if (!(await ownerAlive(trx, busy, o.clock.now()))) orphan = busy.id;
+        throw inProgress(busy.kind);
+      }
       const result = await o.check(trx, b);
       const extra = o.detail?.(result) ?? {};
       const now = o.clock.now();
@@ -158,6 +195,7 @@ export async function beginOp<T>(
           detail: json(extra.detail ?? {}),
           request_id: o.requestId ?? null,
           outcome: null,
+          owner_scope: o.ctx ? (effectReference(o.ctx)?.scope ?? null) : null,
           created_at: now,
           updated_at: now,
         })
@@ -170,7 +208,7 @@ export async function beginOp<T>(
         { op_id: op.id, booking_id: b.id, kind: o.kind },
         {
           dedupeKey: `${MONEY_RECONCILE_QUEUE}:${op.id}`,
-          runAt: new Date(now.getTime() + RECONCILE_FIRST_DELAY_MS),
+          runAt: new Date(now.getTime() + reconcileDelayMs()),
           maxAttempts: RECONCILE_MAX_ATTEMPTS,
         },
         o.clock,
@@ -178,10 +216,44 @@ export async function beginOp<T>(
       return { op, booking: b, result };
     });
   } catch (err) {
+    // The op in the way has no live owner (its process died): its job settles it now, not at its backoff.
+    if (orphan !== undefined) await pullJobForward(o.db, orphan, o.clock.now());
     // Two transactions that passed the lock at once (only possible without it): the index decides.
     if (isUniqueViolation(err)) throw inProgress(o.kind);
     throw err;
   }
+}
+
+/**
+ * Whether the request that wrote `op` may still be working on it: its idempotency lease is held (renewed by
+ * its heartbeat), or, without a key, the op is younger than KEYLESS_OWNER_MS. A finished request holds no
+ * lease: an op it left open is the job's at once.
+ */
+export async function ownerAlive(db: Db, op: MoneyOp, now: Date): Promise<boolean> {
+  if (op.owner_scope) return isLeaseHeld(db, op.owner_scope, now);
+  if (op.status === 'pending') return false; // answered pending: the request is over
+  return now.getTime() < op.created_at.getTime() + KEYLESS_OWNER_MS;
+}
+
+async function pullJobForward(trx: Db, opId: number, now: Date): Promise<void> {
+  await trx
+    .updateTable('jobs')
+    .set({ run_at: now, updated_at: now })
+    .where('dedupe_key', '=', `${MONEY_RECONCILE_QUEUE}:${opId}`)
+    .where('status', '=', 'queued')
+    .where('run_at', '>', now)
+    .execute();
+}
+
+/** The job asked the provider once more (its "not found" verdicts count these). Returns the new count. */
+export async function countLook(db: Db, op: MoneyOp): Promise<number> {
+  await opsDb(db)
+    .updateTable('booking_money_ops')
+    .set({ looks: op.looks + 1 })
+    .where('id', '=', op.id)
+    .execute();
+  op.looks += 1;
+  return op.looks;
 }
 
 /** Step 3: the op's outcome, in the transaction that records it. A settled op is left alone. */
@@ -263,4 +335,35 @@ export async function opsOf(db: Db, bookingId: number): Promise<MoneyOp[]> {
     .orderBy('id')
     .execute();
   return rows.map((r) => toOp(r as never));
+}
+
+/**
+ * A settled op rewrites the pending answer (202) stored under its owner's Idempotency-Key, so a same-key
+ * retry gets the settled truth instead of "pending" forever: `answer` is what the request would have
+ * answered had the provider's answer arrived. `null` means nothing happened at the provider: the stored
+ * pending answer is dropped and a same-key retry runs anew (contracts §3: a response that committed no
+ * effect is not kept). Any other stored answer (the request settled it itself) is left alone.
+ */
+export async function rewritePendingAnswer(
+  trx: Db,
+  op: MoneyOp,
+  answer: { status: number; body: unknown } | null,
+): Promise<void> {
+  if (!op.owner_scope) return;
+  if (answer === null) {
+    await trx
+      .deleteFrom('idempotency_keys')
+      .where('scope', '=', op.owner_scope)
+      .where('status', '=', 'completed')
+      .where('response_status', '=', 202)
+      .execute();
+    return;
+  }
+  await trx
+    .updateTable('idempotency_keys')
+    .set({ response_status: answer.status, response_body: json(answer.body) })
+    .where('scope', '=', op.owner_scope)
+    .where('status', '=', 'completed')
+    .where('response_status', '=', 202)
+    .execute();
 }

@@ -11,7 +11,6 @@
  * which the provider replays or performs exactly once).
  */
 import { faultPoint } from '../../internal/fault-hooks.ts';
-import type { Job } from '../../jobs/runner.ts';
 import { badRequest, HttpError, notFound } from '../../kernel/errors.ts';
 import type { HandlerResult, RequestContext } from '../../kernel/types.ts';
 import type { Db } from '../../storage/schema.ts';
@@ -20,7 +19,17 @@ import type { BookingDeps } from '../booking/deps.ts';
 import { canTransition } from '../booking/state-machine.ts';
 import { type BookingRow, findBooking, loadBooking, transition } from '../booking/store.ts';
 import { bookingDb } from '../booking/tables.ts';
-import { beginOp, findOp, type MoneyOp, markPending, opsDb, referenceOf, settleOp } from './money-ops.ts';
+import {
+  beginOp,
+  countLook,
+  findOp,
+  type MoneyOp,
+  markPending,
+  opsDb,
+  referenceOf,
+  rewritePendingAnswer,
+  settleOp,
+} from './money-ops.ts';
 import { isLivePayment, nextPaymentState } from './state-machine.ts';
 import {
   findPaymentById,
@@ -129,6 +138,7 @@ export class PaymentService {
       kind: 'authorize',
       key,
       requestId: ctx.requestId,
+      ctx,
       check: async (trx, b) => {
         if (body.currency !== b.pricing.currency)
           throw badRequest('currency_mismatch', `The booking is priced in ${b.pricing.currency}.`);
@@ -470,6 +480,7 @@ export class PaymentService {
       kind,
       key,
       requestId: ctx.requestId,
+      ctx,
       check: async (trx, b) =>
         this.planMovement(trx, b, await this.#payment(trx, b), kind, amount, reason, key),
       detail: (pl) => ({ payment_id: pl.payment.id, detail: movementDetail(pl) }),
@@ -538,9 +549,9 @@ export class PaymentService {
    * The `money.reconcile` job for payment ops (authorize, capture, void, refund, manual_refund, and the
    * movement of a cancel). Throws while the outcome is still unknown, so the runner retries with backoff.
    */
-  async reconcile(job: Job, op: MoneyOp): Promise<void> {
+  async reconcile(op: MoneyOp): Promise<void> {
     const { db } = this.#d;
-    if (op.kind === 'authorize') return this.#reconcileAuthorize(job, op);
+    if (op.kind === 'authorize') return this.#reconcileAuthorize(op);
     const movement = op.detail.movement as Movement | undefined;
     if (!movement || op.payment_id === null) {
       // An op that died before its movement was planned (cancel before the payment step): nothing moved.
@@ -568,14 +579,23 @@ export class PaymentService {
         await settleOp(trx, op.id, 'failed', this.#now, {
           outcome: `reconciled: ${r.error.message}`.slice(0, 500),
         });
+        await rewritePendingAnswer(trx, fresh, {
+          status: 400,
+          body: {
+            detail: `The ${plan.kind} failed: ${r.error.message}`,
+            code: FAILED_CODE[plan.kind],
+            request_id: op.request_id,
+          },
+        });
         return;
       }
       const pay = await this.recordMovement(trx, op.booking_id, plan, r, this.#now);
       await settleOp(trx, op.id, 'done', this.#now, { outcome: `reconciled: ${pay.state}` });
+      await rewritePendingAnswer(trx, fresh, { status: 200, body: await paymentWithTransactions(trx, pay) });
     });
   }
 
-  async #reconcileAuthorize(job: Job, op: MoneyOp): Promise<void> {
+  async #reconcileAuthorize(op: MoneyOp): Promise<void> {
     const { db } = this.#d;
     const provider = this.#d.suppliers.payments();
     const pending = op.payment_id === null ? undefined : await findPaymentById(db, op.payment_id);
@@ -587,7 +607,7 @@ export class PaymentService {
       throw new Error('the payment provider cannot look an authorization up by reference');
     const ref = String(op.detail.intent_ref ?? referenceOf(op.reference));
     const found = await provider.findByReference(ref);
-    if (!found && job.attempts < AUTHORIZE_NOT_FOUND_ATTEMPTS)
+    if (!found && (await countLook(db, op)) < AUTHORIZE_NOT_FOUND_ATTEMPTS)
       throw new Error(`no authorization with reference ${ref} at the provider yet`);
     await db.transaction().execute(async (trx) => {
       const fresh = await findOp(trx, op.id, true);
@@ -599,6 +619,10 @@ export class PaymentService {
         if (canTransition(b.status, 'payment_authorized'))
           await transition(trx, b, 'payment_authorized', now);
         await settleOp(trx, op.id, 'done', now, { outcome: `reconciled: ${pay.state} ${found.payment_ref}` });
+        await rewritePendingAnswer(trx, fresh, {
+          status: 200,
+          body: await paymentWithTransactions(trx, pay),
+        });
         return;
       }
       if (found && found.status === 'canceled') {
@@ -626,6 +650,22 @@ export class PaymentService {
       const code = declined ? 'card_declined' : found ? `provider_${found.status}` : 'not_found_at_provider';
       await this.#failAuthorization(trx, op.booking_id, pending, op.reference, code, now, declined);
       await settleOp(trx, op.id, 'failed', now, { outcome: `reconciled: ${code}` });
+      // Declined: the answer the request would have given. Nothing at the provider: a same-key retry runs anew.
+      await rewritePendingAnswer(
+        trx,
+        fresh,
+        declined
+          ? {
+              status: 400,
+              body: {
+                detail: 'The payment was declined.',
+                code: 'payment_declined',
+                request_id: op.request_id,
+                decline_code: code,
+              },
+            }
+          : null,
+      );
     });
   }
 }

@@ -18,6 +18,7 @@ import {
   type TicketDocument,
   type TicketStatus,
 } from '../../suppliers/ports.ts';
+import { reconcileServiceOp, SERVICE_OP_KINDS } from '../ancillary/reconcile.ts';
 import { addBagsOncePaid, bagsIssued, bookedBags } from '../booking/bags.ts';
 import type { BookingDeps } from '../booking/deps.ts';
 import { type BookingEvent, type BookingStatus, canTransition } from '../booking/state-machine.ts';
@@ -26,12 +27,15 @@ import { flightSupplierOf, supplierFailure } from '../booking/suppliers.ts';
 import { json } from '../booking/tables.ts';
 import {
   beginOp,
+  countLook,
   failOp,
   findOp,
   MONEY_RECONCILE_QUEUE,
   type MoneyOp,
   markPending,
   opsDb,
+  ownerAlive,
+  rewritePendingAnswer,
   settleOp,
 } from '../payment/money-ops.ts';
 import { idemKey, isAmbiguous, PaymentService } from '../payment/service.ts';
@@ -75,6 +79,7 @@ export class TicketingService {
       kind: 'ticket',
       key,
       requestId: ctx.requestId,
+      ctx,
       check: async (trx, b) => {
         if (b.status === 'ticketed') throw badRequest('already_ticketed', 'The booking is already ticketed.');
         if (!canTransition(b.status, 'ticket_issued'))
@@ -274,15 +279,18 @@ export class TicketingService {
     const { op_id } = job.payload as { op_id: number };
     const op = await findOp(db, op_id);
     if (!op || (op.status !== 'requested' && op.status !== 'pending')) return;
+    // Its request is still working on it (lease held): it settles the op itself; look again later.
+    if (await ownerAlive(db, op, clock.now())) throw new Error(`op ${op.id} still owned by a live request`);
     const payKinds = ['authorize', 'capture', 'void', 'refund', 'manual_refund', 'cancel'];
     if (payKinds.includes(op.kind) || (op.kind === 'ticket' && op.detail.stage === 'capture'))
-      return this.#payments.reconcile(job, op);
+      return this.#payments.reconcile(op);
+    if (SERVICE_OP_KINDS.includes(op.kind)) return reconcileServiceOp(this.#d, op);
     const b = await findBooking(db, op.booking_id);
     if (!b?.supplier_order_ref) {
       await failOp(db, clock, op.id, 'abandoned: no supplier order');
       return;
     }
-    const giveUp = job.attempts >= TICKET_RECONCILE_ATTEMPTS;
+    const giveUp = (await countLook(db, op)) >= TICKET_RECONCILE_ATTEMPTS;
     if (op.kind === 'ticket') {
       const probe = await this.#probeIssued(b).catch(() => null);
       if (probe?.issued) {
@@ -305,6 +313,19 @@ export class TicketingService {
             companyId: b.company_id,
           });
           await settleOp(trx, op.id, 'done', now, { outcome: `reconciled: ${probe.raw_status}` });
+          const after = (await findBooking(trx, b.id)) as BookingRow;
+          const pay = await latestPayment(trx, b.id);
+          await rewritePendingAnswer(trx, op, {
+            status: 200,
+            body: {
+              booking_id: b.id,
+              status: after.status,
+              issued: true,
+              raw_status: probe.raw_status,
+              tickets: probe.tickets,
+              payment: pay ? await paymentWithTransactions(trx, pay) : null,
+            },
+          });
         });
         return;
       }
@@ -317,13 +338,15 @@ export class TicketingService {
           entity: 'booking',
           entityId: b.id,
           action: 'ticketing_unconfirmed',
-          reason: `no tickets at the supplier after ${job.attempts} looks (${op.outcome ?? 'request died'})`,
+          reason: `no tickets at the supplier after ${op.looks} looks (${op.outcome ?? 'request died'})`,
           changes: { op_id: op.id },
           companyId: b.company_id,
         });
         await settleOp(trx, op.id, 'failed', clock.now(), {
           outcome: 'reconciled: no tickets at the supplier',
         });
+        // Nothing was ticketed: a same-key retry runs anew instead of replaying "pending".
+        await rewritePendingAnswer(trx, op, null);
       });
       return;
     }
@@ -476,6 +499,7 @@ export class TicketingService {
             kind: action === 'void' ? 'ticket_void' : 'ticket_refund',
             key: `bk${b.id}:ticket-${action}:${idemKey(ctx)}`,
             requestId: ctx.requestId,
+            ctx,
             check: async (_trx, fresh) => {
               if (!fresh.supplier_order_ref || !['ticketed', 'confirmed', 'paid'].includes(fresh.status))
                 throw badRequest(

@@ -11,6 +11,7 @@ import type {
   FlightSupplier,
   FlightSupplierCapabilities,
   IssuedEmd,
+  OrderServices,
   PricedFlightOffer,
   PurchasedAncillary,
   SeatMap,
@@ -594,6 +595,34 @@ export class AmadeusFlightAdapter implements FlightSupplier {
       ),
     );
     return arr(res.data).map((e) => ({ tsm_reference: s(e.tsmReference), emd_number: s(e.documentNumber) }));
+  }
+
+  async orderServices(orderRef: string, opts?: CallOptions): Promise<OrderServices> {
+    const { toOurs } = await this.#segmentMaps(orderRef, opts);
+    const res = obj(
+      obj(await this.#run((sdk) => sdk.client.get(`${ORDERS}/${orderRef}/service-elements`), opts)).data,
+    );
+    const status = { ACTIVE: 'active', VOIDED: 'voided', REMOVED: 'removed' } as const;
+    return {
+      seats: arr(res.seats).map((r) => ({
+        ...this.#seatResult(r, toOurs),
+        tsm_reference: r.tsmReference ? s(r.tsmReference) : null,
+        emd_number: r.documentNumber ? s(r.documentNumber) : null,
+      })),
+      services: arr(res.services).map((x) => {
+        const price = obj(x.price);
+        const currency = s(price.currencyCode) as Currency;
+        return {
+          tsm_reference: s(x.tsmReference),
+          code: s(x.code),
+          passenger_ids: arr(x.travelerIds).map(s),
+          segment_ids: arr(x.segmentIds).map((id) => toOurs.get(s(id)) ?? s(id)),
+          price: { currency, amount_minor: toMinor(price.amount, currency) },
+          status: status[s(x.status) as keyof typeof status] ?? 'active',
+          emd_number: x.documentNumber ? s(x.documentNumber) : null,
+        };
+      }),
+    };
   }
 
   async cancelAncillary(

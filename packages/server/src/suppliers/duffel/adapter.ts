@@ -6,6 +6,7 @@ import {
   type CreateFlightOrderInput,
   type FlightSupplier,
   type FlightSupplierCapabilities,
+  type OrderServices,
   type PricedFlightOffer,
   SupplierError,
   type SupplierFlightOffer,
@@ -419,6 +420,41 @@ export class DuffelFlightAdapter implements FlightSupplier {
 
   async issueEmds(orderRef: string, tsmReferences: string[], opts?: CallOptions) {
     return this.#emds(await this.order(orderRef, opts), tsmReferences);
+  }
+
+  async orderServices(orderRef: string, opts?: CallOptions): Promise<OrderServices> {
+    const order = await this.order(orderRef, opts);
+    const segIds = orderSegmentIds(order);
+    const emds = new Map(
+      this.#emds(
+        order,
+        order.services.map((s) => s.id),
+      ).map((e) => [e.tsm_reference, e.emd_number]),
+    );
+    const seats = (await this.issueSeats(orderRef, false, opts)).priced;
+    const seatIds = order.services.filter((s) => s.type === 'seat').map((s) => s.id);
+    return {
+      // Duffel documents seats per service; a seat service's EMD is that service's document.
+      seats: seats.map((x, i) => {
+        const id = seatIds[i] ?? '';
+        const emd = emds.get(id) ?? null;
+        return { ...x, tsm_reference: emd ? id : null, emd_number: emd };
+      }),
+      services: order.services
+        .filter((s) => s.type !== 'seat')
+        .map((s) => {
+          const cur = asCurrency(s.total_currency);
+          return {
+            tsm_reference: s.id,
+            code: s.id,
+            passenger_ids: s.passenger_ids.map((pid) => ourPassengerId(order, pid)),
+            segment_ids: s.segment_ids.map((id) => `s${segIds.indexOf(id) + 1}`),
+            price: { currency: cur, amount_minor: toMinor(s.total_amount, cur) },
+            status: 'active' as const,
+            emd_number: emds.get(s.id) ?? null,
+          };
+        }),
+    };
   }
 
   async cancelAncillary(
