@@ -449,7 +449,8 @@ export class PaymentService {
         await this.failMovement(trx, plan, r.error);
         await settleOp(trx, op.id, 'failed', this.#now, { outcome: r.error.message.slice(0, 500) });
       });
-      throw badRequest(FAILED_CODE[plan.kind], `The ${plan.kind} failed: ${r.error.message}`);
+      // The provider's own text stays in the op's outcome; the caller gets our words.
+      throw badRequest(FAILED_CODE[plan.kind], `The payment provider refused the ${plan.kind}.`);
     }
     return ctx.transaction(async (trx) => {
       const now = this.#now;
@@ -527,7 +528,7 @@ export class PaymentService {
         await this.failMovement(trx, plan, r.error);
         await settleOp(trx, op.id, 'failed', this.#now, { outcome: r.error.message.slice(0, 500) });
       });
-      throw badRequest(FAILED_CODE[kind], `The ${kind} failed: ${r.error.message}`);
+      throw badRequest(FAILED_CODE[kind], `The payment provider refused the ${kind}.`);
     }
     return async (trx) => {
       if (!r.ok) {
@@ -582,7 +583,7 @@ export class PaymentService {
         await rewritePendingAnswer(trx, fresh, {
           status: 400,
           body: {
-            detail: `The ${plan.kind} failed: ${r.error.message}`,
+            detail: `The payment provider refused the ${plan.kind}.`,
             code: FAILED_CODE[plan.kind],
             request_id: op.request_id,
           },
