@@ -1,7 +1,25 @@
-/** API keys as the CLI shows them: never whole, only the public prefix the server also shows. */
+/**
+ * API keys as the CLI sees them: never shown whole (only the public prefix the server also lists), and
+ * described by the server itself (GET /company/api-keys/current: a key cannot call /auth/me).
+ */
+import { type components, unwrap } from '@travel/sdk';
+import type { Ctx } from './context.ts';
 
-/** The part of a key that is safe to show (`tk_test_` or `tk_live_` and the next characters). */
+export type ApiKey = components['schemas']['ApiKey'];
+
+/** The public start of a key: `tk_test_` / `tk_live_` and 8 characters (the server's `prefix`). */
 export function keyPrefix(key: string): string {
-  const match = /^(tk_(?:test|live)_[A-Za-z0-9]{0,6})/.exec(key);
-  return match?.[1] ?? key.slice(0, 6);
+  const match = /^(tk_(?:test|live)_[A-Za-z0-9]{0,8})/.exec(key);
+  return match?.[1] ?? key.slice(0, 8);
+}
+
+/** The key this run uses, as the server describes it (401 `api_key_revoked` / `api_key_expired` if dead). */
+export async function currentApiKey(ctx: Ctx): Promise<ApiKey> {
+  return unwrap(ctx.client().raw.GET('/api/v1/company/api-keys/current', {}));
+}
+
+/** The key's company code (GET /company/profile, which a key may call). */
+export async function companyCodeOfKey(ctx: Ctx): Promise<string> {
+  const company = await unwrap(ctx.client().raw.GET('/api/v1/company/profile', {}));
+  return company.company_code;
 }

@@ -1,6 +1,7 @@
 /** The commander program: global flags, every command, and errors thrown (not exited) for bin.ts. */
 import { Command, Option } from 'commander';
 import { ancillariesCommand } from './commands/ancillaries.ts';
+import { apiKeysCommand } from './commands/api-keys.ts';
 import { authCommand } from './commands/auth.ts';
 import { bookCommand } from './commands/book.ts';
 import { bookingCommand } from './commands/booking.ts';
@@ -42,6 +43,7 @@ export function createProgram(deps: Deps): Command {
     logoutCommand(deps),
     whoamiCommand(deps),
     authCommand(deps),
+    apiKeysCommand(deps),
     configCommand(deps),
     searchCommand(deps),
     airportsCommand(deps),

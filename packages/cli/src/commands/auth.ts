@@ -4,7 +4,7 @@
  * server (GET /auth/me, refreshing the session if it must), so it never reports a session that has ended.
  */
 import { Command } from 'commander';
-import { keyPrefix } from '../api-key.ts';
+import { companyCodeOfKey, currentApiKey } from '../api-key.ts';
 import { action, examples, output } from '../command-kit.ts';
 import type { Ctx, Deps } from '../context.ts';
 import { CliError } from '../errors.ts';
@@ -20,7 +20,8 @@ export interface AuthStatus {
   /** Where the credential came from: the profile, TRAVEL_API_KEY or TRAVEL_TOKEN. */
   source: string | null;
   user: {
-    email: string;
+    /** null for an API key: it acts as its creator (`api_key.created_by`) with its own role. */
+    email: string | null;
     role: string;
     full_name: string | null;
     company_id: number | null;
@@ -29,7 +30,16 @@ export interface AuthStatus {
   } | null;
   access_token: { expires_at: string | null; expires_in_seconds: number | null } | null;
   refresh_token: { stored: boolean; expires_at: null; note: string } | null;
-  api_key: { prefix: string } | null;
+  api_key: {
+    prefix: string;
+    id: number;
+    name: string;
+    role: string;
+    mode: string;
+    created_by: string;
+    expires_at: string | null;
+    last_used_at: string | null;
+  } | null;
   /** This check itself had to refresh the session. */
   refreshed: boolean;
   session_ended_at: string | null;
@@ -60,6 +70,7 @@ export async function runAuthStatus(ctx: Ctx): Promise<void> {
       ExitCode.authentication,
     );
   }
+  if (credential.kind === 'api_key') return apiKeyStatus(ctx, credential.source);
   const me = await ctx.client().auth.me();
   // The check may have rotated the tokens: describe what is stored now.
   const now = ctx.credential();
@@ -93,7 +104,7 @@ export async function runAuthStatus(ctx: Ctx): Promise<void> {
             note: 'opaque; renewed at every refresh; the server ends it on logout, reuse or after its lifetime (REFRESH_TOKEN_TTL_SECONDS)',
           }
         : null,
-    api_key: now.kind === 'api_key' ? { prefix: keyPrefix(now.key) } : null,
+    api_key: null,
     refreshed: (ctx.session()?.refreshes ?? 0) > 0,
     session_ended_at: null,
   };
@@ -102,7 +113,6 @@ export async function runAuthStatus(ctx: Ctx): Promise<void> {
     io.out(`${me.email} (${me.role}) on ${ctx.baseUrl}`);
     io.out(`  profile:       ${ctx.profileName}`);
     io.out(`  company:       ${me.company_code ?? '-'}  user code: ${me.user_code ?? '-'}`);
-    if (now.kind === 'api_key') io.out(`  credential:    API key ${keyPrefix(now.key)}… (${now.source})`);
     if (now.kind === 'token') io.out('  credential:    TRAVEL_TOKEN (no refresh)');
     if (now.kind === 'session') io.out('  credential:    stored login (refreshes itself)');
     if (status.access_token)
@@ -117,6 +127,52 @@ export async function runAuthStatus(ctx: Ctx): Promise<void> {
         `  refresh token: ${now.refreshToken ? 'stored; renewed at every refresh (expiry not published by the server)' : 'none: log in again when the access token expires'}`,
       );
     if (status.refreshed) io.err('(the session was refreshed for this check)');
+  });
+}
+
+/** An API key: the server describes it (a dead key answers 401 `api_key_revoked` / `api_key_expired`). */
+async function apiKeyStatus(ctx: Ctx, source: string): Promise<void> {
+  const key = await currentApiKey(ctx);
+  const companyCode = await companyCodeOfKey(ctx);
+  const status: AuthStatus = {
+    profile: ctx.profileName,
+    base_url: ctx.baseUrl,
+    logged_in: true,
+    credential: 'api_key',
+    source,
+    user: {
+      email: null,
+      role: key.role,
+      full_name: null,
+      company_id: key.company_id,
+      company_code: companyCode,
+      user_code: null,
+    },
+    access_token: null,
+    refresh_token: null,
+    api_key: {
+      prefix: key.prefix,
+      id: key.id,
+      name: key.name,
+      role: key.role,
+      mode: key.mode,
+      created_by: key.created_by,
+      expires_at: key.expires_at,
+      last_used_at: key.last_used_at,
+    },
+    refreshed: false,
+    session_ended_at: null,
+  };
+  output(ctx, status, () => {
+    const { io } = ctx;
+    io.out(`API key ${key.prefix}… "${key.name}" (${key.role}) on ${ctx.baseUrl}`);
+    io.out(`  profile:       ${ctx.profileName}`);
+    io.out(`  company:       ${companyCode} (id ${key.company_id})  acts as user ${key.created_by}`);
+    io.out(
+      `  credential:    API key from ${source === 'TRAVEL_API_KEY' ? 'TRAVEL_API_KEY' : 'the profile'} (${key.mode})`,
+    );
+    io.out(`  expires:       ${key.expires_at ?? 'never (until revoked)'}`);
+    io.out(`  last used:     ${key.last_used_at ?? '-'}`);
   });
 }
 

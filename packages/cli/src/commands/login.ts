@@ -1,6 +1,6 @@
 /** `travel login`: prompt on a terminal, or --email with --password-stdin for scripts. */
+import { unwrap } from '@travel/sdk';
 import { Command } from 'commander';
-import { keyPrefix } from '../api-key.ts';
 import { action, examples, output } from '../command-kit.ts';
 import type { Ctx, Deps } from '../context.ts';
 import { UsageError } from '../errors.ts';
@@ -74,32 +74,41 @@ async function runLoginApiKey(ctx: Ctx): Promise<void> {
   else key = (await io.readStdin()).trim();
   if (!key) throw new UsageError('--api-key: no key given (pipe it on stdin, e.g. from your secret store)');
   if (/\s/.test(key)) throw new UsageError('--api-key: the key contains white space; pipe only the key');
-  const me = await ctx.sdk({ baseUrl: ctx.baseUrl, apiKey: key }).auth.me();
-  const previous = ctx.profile().refresh_token;
+  // A key may not call /auth/me: it describes itself (a revoked or unknown key stops here, exit 3).
+  const client = ctx.sdk({ baseUrl: ctx.baseUrl, apiKey: key });
+  const described = await unwrap(client.raw.GET('/api/v1/company/api-keys/current', {}));
+  const company = await unwrap(client.raw.GET('/api/v1/company/profile', {}));
+  const profile = ctx.profile();
+  const sameCompany = profile.company_code === company.company_code;
   ctx.config.updateProfile(ctx.profileName, {
     base_url: ctx.baseUrl,
     api_key: key,
     token: undefined,
     refresh_token: undefined,
     session_ended_at: undefined,
-    email: me.email,
-    ...(me.company_code ? { company_code: me.company_code } : {}),
-    ...(me.user_code ? { user_code: me.user_code } : {}),
+    company_code: company.company_code,
+    // The user code of a login to the same company stays (the key acts as its creator).
+    user_code: sameCompany ? profile.user_code : undefined,
   });
-  await revokeQuietly(ctx, previous);
+  await revokeQuietly(ctx, profile.refresh_token);
   output(
     ctx,
     {
       profile: ctx.profileName,
       base_url: ctx.baseUrl,
       credential: 'api_key',
-      key_prefix: keyPrefix(key),
-      user: me,
+      api_key: described,
+      company_code: company.company_code,
     },
-    () =>
+    () => {
       io.err(
-        `Stored API key ${keyPrefix(key)}… for ${me.email} (${me.role}) on profile "${ctx.profileName}" (${ctx.baseUrl}).`,
-      ),
+        `Stored API key ${described.prefix}… "${described.name}" (${described.role}, company ${company.company_code}) on profile "${ctx.profileName}" (${ctx.baseUrl}).`,
+      );
+      if (!(sameCompany && profile.user_code))
+        io.err(
+          "Searches name a user code: if the key's creator has one, run `travel config set user_code <code>`.",
+        );
+    },
   );
 }
 

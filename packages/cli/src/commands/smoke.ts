@@ -5,6 +5,7 @@
  */
 import type { Booking, FlightOffer, TravelClient } from '@travel/sdk';
 import { Command } from 'commander';
+import { currentApiKey } from '../api-key.ts';
 import { action, examples, output } from '../command-kit.ts';
 import type { Ctx, Deps } from '../context.ts';
 import { CliError, exitCodeFor, UsageError } from '../errors.ts';
@@ -69,7 +70,9 @@ async function smokeClient(ctx: Ctx): Promise<TravelClient> {
     );
   }
   const client = ctx.client();
-  await client.auth.me();
+  // One request proves the credential (a revoked key: 401 api_key_revoked, exit 3); keys may not call /auth/me.
+  if (ctx.credential().kind === 'api_key') await currentApiKey(ctx);
+  else await client.auth.me();
   return client;
 }
 
