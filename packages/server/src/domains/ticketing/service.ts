@@ -112,7 +112,8 @@ export class TicketingService {
           await this.#payments.failMovement(trx, plan, r.error);
           await settleOp(trx, op.id, 'failed', clock.now(), { outcome: r.error.message.slice(0, 500) });
         });
-        throw badRequest('capture_failed', `The capture failed: ${r.error.message}`);
+        // The provider's own text stays in the op's outcome; the caller gets our words.
+        throw badRequest('capture_failed', 'The payment provider refused the capture.');
       }
       if (!r.ok) return this.#pending(ctx, op, b0.id, r.reason);
       await db.transaction().execute(async (trx) => {
@@ -454,8 +455,10 @@ export class TicketingService {
       if (docs.length > 0) await saveTickets(this.#d.db, b.id, docs, this.#d.clock.now());
       return docs;
     } catch (err) {
-      if (err instanceof SupplierError && err.kind === 'unsupported')
-        throw notSupported('not_supported_by_provider', err.message);
+      if (err instanceof SupplierError && err.kind === 'unsupported') {
+        this.#d.logger?.warn({ err, booking_id: b.id }, 'supplier does not support ticket documents');
+        throw notSupported('not_supported_by_provider', 'The supplier does not provide ticket documents.');
+      }
       // The supplier is unreachable: the last snapshot still answers.
       const kept = await storedTickets(this.#d.db, b.id);
       if (kept.length > 0) return kept;
