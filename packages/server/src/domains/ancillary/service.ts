@@ -343,8 +343,14 @@ export class AncillaryService {
         } catch (err) {
           if (isAmbiguous(err))
             throw new ServicePending(`ancillary_purchase: ${err.supplierCode ?? err.kind}`);
-          if (err instanceof SupplierError && err.kind === 'invalid_request')
-            throw badRequest('invalid_product', err.message);
+          if (err instanceof SupplierError && err.kind === 'invalid_request') {
+            // Our words; the supplier's own text goes to the log only.
+            ctx.log.warn({ err, booking: b.id }, 'supplier refused the ancillary products');
+            throw badRequest(
+              'invalid_product',
+              'The supplier does not sell one of these products for this booking.',
+            );
+          }
           return supplierFailure(err, { failed: 'purchase_failed', unsupported: 'ancillaries_unsupported' });
         }
         const rows = await this.#d.db
@@ -431,10 +437,15 @@ export class AncillaryService {
         );
         results.push({ ancillary_id: a.id, outcome: r.outcome, reason: null });
       } catch (err) {
+        this.#d.logger?.warn({ err, ancillary: a.id }, 'ancillary cancellation failed at the supplier');
         if (err instanceof SupplierError && err.kind === 'unsupported' && chosen.length === 1) {
-          throw badRequest('unsupported_provider', err.message);
+          throw badRequest('unsupported_provider', 'The supplier does not cancel this ancillary.');
         }
-        results.push({ ancillary_id: a.id, outcome: 'failed', reason: (err as Error).message });
+        const reason =
+          err instanceof SupplierError
+            ? `The supplier did not cancel it (${err.kind}${err.supplierCode ? ` ${err.supplierCode}` : ''}).`
+            : 'The supplier did not cancel it.';
+        results.push({ ancillary_id: a.id, outcome: 'failed', reason });
       }
     }
     return { booking_id: b.id, results };
