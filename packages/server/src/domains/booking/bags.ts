@@ -4,8 +4,15 @@
  * `pricing.bags_minor` from the start, so the payment authorized covers it whenever the supplier takes it.
  * Stored in the booking's `offer` document (`booked_bags`), beside the selections its order was placed with.
  */
+
+import type { Logger } from '../../kernel/types.ts';
 import type { Db } from '../../storage/schema.ts';
-import type { BagOption, BagSelection, FlightSupplier } from '../../suppliers/ports.ts';
+import {
+  type BagOption,
+  type BagSelection,
+  type FlightSupplier,
+  SupplierError,
+} from '../../suppliers/ports.ts';
 import type { BookingRow } from './store.ts';
 import { updateBooking } from './store.ts';
 import { json } from './tables.ts';
@@ -73,6 +80,7 @@ export async function addBagsOncePaid(
   b: BookingRow,
   orderRef: string,
   signal?: AbortSignal,
+  log?: Logger,
 ): Promise<{ bags: BookedBag[]; added_minor: number } | null> {
   const bags = bookedBags(b);
   const pending = bags.filter((x) => x.status === 'pending');
@@ -113,7 +121,12 @@ export async function addBagsOncePaid(
       for (const bag of buying) outcome.set(bag, { status: 'issued' });
     }
   } catch (err) {
-    const reason = `the supplier refused the bags: ${(err as Error).message}`;
+    // Our words for the booking and its audit row; the supplier's own text stays in the log.
+    const reason =
+      err instanceof SupplierError
+        ? `the supplier refused the bags (${err.kind}${err.supplierCode ? ` ${err.supplierCode}` : ''})`
+        : 'the supplier refused the bags';
+    log?.warn({ err, booking_id: b.id }, 'supplier refused the bags after ticketing');
     for (const bag of pending) if (!outcome.has(bag)) outcome.set(bag, { status: 'failed', reason });
   }
   return {

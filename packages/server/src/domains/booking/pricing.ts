@@ -9,7 +9,14 @@ import {
   resolveFlightOffer,
   saveDerivedOffer,
 } from '../../search/resolve-offer.ts';
-import type { BagOption, BagSelection, FlightOffer, SupplierFlightOffer } from '../../suppliers/ports.ts';
+import {
+  type BagOption,
+  type BagSelection,
+  type FlightOffer,
+  SupplierError,
+  type SupplierFlightOffer,
+} from '../../suppliers/ports.ts';
+import { logSupplierError } from '../hotel/shared/supplier-errors.ts';
 import type { PricedBags } from './bags.ts';
 import type { BookingDeps } from './deps.ts';
 import { callerOf, loadBooking } from './store.ts';
@@ -85,7 +92,7 @@ export class PricingService {
           previous_total_minor: r.offer.price.total_minor,
         };
       }
-      return supplierFailure(err, OFFER_CODES);
+      return supplierFailure(err, OFFER_CODES, ctx.log);
     }
   }
 
@@ -99,11 +106,15 @@ export class PricingService {
     try {
       alts = await supplier.upsell(r.supplierOffer, { signal: ctx.signal });
     } catch (err) {
-      return supplierFailure(err, {
-        failed: 'upsell_failed',
-        unsupported: 'upsell_unsupported',
-        notFound: 'offer_not_found',
-      });
+      return supplierFailure(
+        err,
+        {
+          failed: 'upsell_failed',
+          unsupported: 'upsell_unsupported',
+          notFound: 'offer_not_found',
+        },
+        ctx.log,
+      );
     }
     const alternatives: FlightOffer[] = [];
     for (const [i, a] of alts.entries()) {
@@ -130,11 +141,15 @@ export class PricingService {
         bag_options: p.bag_options ?? [],
       };
     } catch (err) {
-      return supplierFailure(err, {
-        failed: 'bags_pricing_failed',
-        unsupported: 'bags_unsupported',
-        notFound: 'offer_not_found',
-      });
+      return supplierFailure(
+        err,
+        {
+          failed: 'bags_pricing_failed',
+          unsupported: 'bags_unsupported',
+          notFound: 'offer_not_found',
+        },
+        ctx.log,
+      );
     }
   }
 
@@ -159,12 +174,22 @@ export class PricingService {
       p = await supplier.repriceWithBags(r.supplierOffer, selections, { signal: ctx.signal });
     } catch (err) {
       const kind = (err as { kind?: string }).kind;
-      if (kind === 'invalid_request') throw badRequest('invalid_bag_selection', (err as Error).message);
-      return supplierFailure(err, {
-        failed: 'reprice_failed',
-        unsupported: 'bags_unsupported',
-        notFound: 'offer_not_found',
-      });
+      if (kind === 'invalid_request') {
+        if (err instanceof SupplierError) logSupplierError(ctx.log, err, 'invalid_bag_selection');
+        throw badRequest(
+          'invalid_bag_selection',
+          'The supplier does not accept this bag selection for the offer; take the options from the bag catalogue.',
+        );
+      }
+      return supplierFailure(
+        err,
+        {
+          failed: 'reprice_failed',
+          unsupported: 'bags_unsupported',
+          notFound: 'offer_not_found',
+        },
+        ctx.log,
+      );
     }
     // The bag charge is what the selected options cost; adapters fold it into the offer price (base).
     let bags = 0;
@@ -210,7 +235,7 @@ export class PricingService {
         rules: await supplier.fareRules(r.supplierOffer, { signal: ctx.signal }),
       };
     } catch (err) {
-      return supplierFailure(err, OFFER_CODES);
+      return supplierFailure(err, OFFER_CODES, ctx.log);
     }
   }
 

@@ -17,6 +17,7 @@ import {
   type SupplierFlightOffer,
   type SupplierFlightOrder,
 } from '../../suppliers/ports.ts';
+import { logSupplierError } from '../hotel/shared/supplier-errors.ts';
 import { cancelBooking } from '../payment/cancel.ts';
 import type { AfterAuthorize, PaymentService } from '../payment/service.ts';
 import { bagsOncePaid, bookBags, bookedBags, saveBookedBags } from './bags.ts';
@@ -115,7 +116,9 @@ export class BookingService {
         case 'invalid_request':
         // The supplier cannot book this as asked: a refusal, not an outage.
         case 'unsupported':
-          throw badRequest('supplier_rejected', `The supplier rejected the reservation: ${err.message}`);
+          // Our words; the supplier's own (which may echo its internals) goes to the log only.
+          logSupplierError(this.#d.logger, err, 'supplier_rejected');
+          throw badRequest('supplier_rejected', 'The supplier rejected the reservation.');
         case 'offer_expired':
           throw badRequest('offer_expired', 'The offer has expired; search again.');
         case 'price_changed':
@@ -382,7 +385,7 @@ export class BookingService {
         raw,
       };
     } catch (err) {
-      return supplierFailure(err, { failed: 'order_retrieval_failed', notFound: 'order_not_found' });
+      return supplierFailure(err, { failed: 'order_retrieval_failed', notFound: 'order_not_found' }, ctx.log);
     }
   }
 
@@ -409,7 +412,7 @@ export class BookingService {
     try {
       await supplier.updateFoid(b.supplier_order_ref, ctx.body as never, { signal: ctx.signal });
     } catch (err) {
-      return supplierFailure(err, { failed: 'foid_update_failed', unsupported: 'foid_unsupported' });
+      return supplierFailure(err, { failed: 'foid_update_failed', unsupported: 'foid_unsupported' }, ctx.log);
     }
     await bookingDb(this.#d.db)
       .updateTable('flight_bookings')
@@ -460,9 +463,12 @@ export class BookingService {
       try {
         result = await supplier.addNotes(b.supplier_order_ref, notes, { signal: ctx.signal });
       } catch (err) {
-        if (err instanceof SupplierError && err.kind === 'unsupported')
-          throw notSupported('not_supported_by_provider', err.message);
-        result = { success: false, reason: (err as Error).message };
+        if (err instanceof SupplierError) {
+          logSupplierError(ctx.log, err, 'notes_not_attached');
+          if (err.kind === 'unsupported')
+            throw notSupported('not_supported_by_provider', `Supplier ${b.supplier} takes no notes.`);
+        } else ctx.log.warn({ err, booking_id: b.id }, 'attaching notes failed');
+        result = { success: false, reason: 'The supplier did not attach the notes.' };
       }
     }
     await bookingDb(this.#d.db)

@@ -3,7 +3,9 @@
  * provider. Until `suppliers/registry.ts` exists, `sandboxBookingSuppliers` builds the adapters against
  * the emulators' URLs; the registry can implement this interface directly.
  */
+
 import { HttpError, notSupported } from '../../kernel/errors.ts';
+import type { Logger } from '../../kernel/types.ts';
 import { AmadeusFlightAdapter } from '../../suppliers/amadeus/index.ts';
 import { DuffelFlightAdapter } from '../../suppliers/duffel/index.ts';
 import { MystiflyAdapter } from '../../suppliers/mystifly/index.ts';
@@ -14,6 +16,7 @@ import {
   SupplierError,
 } from '../../suppliers/ports.ts';
 import { StripeAdapter } from '../../suppliers/stripe/index.ts';
+import { logSupplierError } from '../hotel/shared/supplier-errors.ts';
 
 export interface BookingSuppliers {
   flight(name: string): FlightSupplier | undefined;
@@ -66,20 +69,32 @@ export function flightSupplierOf(s: BookingSuppliers, name: string): FlightSuppl
 
 /**
  * Maps a supplier failure to the operation's error. `unsupported` becomes 501 or the operation's 400 code;
- * `not_found` the operation's 404; everything else the operation's 400 failure code.
+ * `not_found` the operation's 404; everything else the operation's 400 failure code. The answer is in our
+ * words: the supplier's own message (which may echo its paths, ids or internals) goes to the log
+ * (`log`, when given) and rides along as the error's cause, never to the caller.
  */
 export function supplierFailure(
   err: unknown,
   codes: { failed: string; unsupported?: string | 501; notFound?: string },
+  log?: Logger,
 ): never {
   if (err instanceof HttpError) throw err;
   if (!(err instanceof SupplierError)) throw err;
   if (err.kind === 'unsupported') {
-    if (codes.unsupported === 501 || codes.unsupported === undefined)
-      throw notSupported('not_supported_by_provider', `The supplier does not support this: ${err.message}`);
-    throw new HttpError(400, codes.unsupported, `The supplier does not support this: ${err.message}`);
+    if (codes.unsupported === 501 || codes.unsupported === undefined) {
+      logSupplierError(log, err, 'not_supported_by_provider');
+      throw notSupported('not_supported_by_provider', UNSUPPORTED);
+    }
+    logSupplierError(log, err, codes.unsupported);
+    throw new HttpError(400, codes.unsupported, UNSUPPORTED, { cause: err });
   }
-  if (err.kind === 'not_found' && codes.notFound)
-    throw new HttpError(404, codes.notFound, 'Not found at the supplier.');
-  throw new HttpError(400, codes.failed, `The supplier refused or failed: ${err.message}`);
+  if (err.kind === 'not_found' && codes.notFound) {
+    logSupplierError(log, err, codes.notFound);
+    throw new HttpError(404, codes.notFound, 'Not found at the supplier.', { cause: err });
+  }
+  logSupplierError(log, err, codes.failed);
+  throw new HttpError(400, codes.failed, REFUSED, { cause: err });
 }
+
+const UNSUPPORTED = 'The supplier does not support this operation for this booking.';
+const REFUSED = 'The supplier refused the request or could not complete it.';
