@@ -7,7 +7,8 @@ import openapiFetch from 'openapi-fetch';
 import type { Logger } from './core/logging.ts';
 import type { PendingPollOptions } from './core/pending.ts';
 import { DEFAULT_RETRY, type RetryOptions, sleep as realSleep, type Sleep } from './core/retry.ts';
-import { createTransport, type FetchLike, type TokenSource } from './core/transport.ts';
+import { jsonPoster, Session, type TravelAuth } from './core/session.ts';
+import { createTransport, credentialsFrom, type FetchLike, type TokenSource } from './core/transport.ts';
 import type { paths } from './generated/schema.ts';
 import { adminResource } from './resources/admin.ts';
 import { ancillariesResource } from './resources/ancillaries.ts';
@@ -35,9 +36,15 @@ const createClient: typeof openapiFetch =
 export interface TravelClientOptions {
   /** e.g. `https://sandbox.example.com` (without `/api/v1`). */
   baseUrl: string;
-  /** A fixed bearer token. `auth.login()` sets one too. */
+  /**
+   * How to authenticate: `{ apiKey }` (servers, CI), `{ email, password }` or `{ refreshToken }` (a
+   * session the SDK keeps alive: renewed before the access token expires and after a 401 `token_expired`,
+   * the call then sent again with the same Idempotency-Key; `onTokens` receives each new pair).
+   */
+  auth?: TravelAuth;
+  /** A fixed bearer token (never renewed). `auth.login()` starts a renewable session instead. */
   token?: string;
-  /** Called before every attempt (so it can refresh); wins over `token`. */
+  /** Called before every attempt (so it can refresh); wins over `token` and `auth`. */
   getToken?: TokenSource;
   /** Defaults to the global fetch, looked up at call time (so MSW and polyfills installed later apply). */
   fetch?: FetchLike;
@@ -80,22 +87,39 @@ export interface TravelClient {
  * Creates a client.
  *
  * @example
- * const travel = createTravelClient({ baseUrl: 'http://localhost:8080', token: process.env.TRAVEL_TOKEN });
- * const me = await travel.auth.me();
+ * // A server or CI job: an API key from the secret store.
+ * const travel = createTravelClient({ baseUrl: 'http://localhost:8080', auth: { apiKey: process.env.TRAVEL_API_KEY! } });
+ * // An app: a session that renews itself and hands each new refresh token to `onTokens`.
+ * const app = createTravelClient({
+ *   baseUrl: 'http://localhost:8080',
+ *   auth: { refreshToken: stored, onTokens: (t) => save(t.refreshToken) },
+ * });
+ * const me = await app.auth.me();
  */
 export function createTravelClient(options: TravelClientOptions): TravelClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
-  let token = options.token;
   const sleep = options.sleep ?? realSleep;
   const now = options.now ?? Date.now;
+  const auth = options.auth;
+  const apiKey = auth && 'apiKey' in auth ? auth.apiKey : undefined;
+  // Filled in below, once the transport that carries the session's own calls exists.
+  let session: Session | undefined;
   const transport = createTransport({
     fetch: options.fetch ?? ((request) => globalThis.fetch(request)),
-    getToken: options.getToken ?? (() => token),
+    authorize: credentialsFrom({
+      apiKey,
+      token: options.getToken ?? (() => session?.accessToken()),
+    }),
+    renew: options.getToken || apiKey ? undefined : (sent) => (session as Session).renewAfterExpiry(sent),
     timeoutMs: options.timeoutMs ?? 30_000,
     retry: { ...DEFAULT_RETRY, ...options.retry, maxRetries: options.maxRetries ?? DEFAULT_RETRY.maxRetries },
     logger: options.logger,
     sleep,
     random: options.random ?? Math.random,
+    now,
+  });
+  session = new Session(auth, options.token, {
+    post: jsonPoster(baseUrl, (request) => transport(request, { anonymous: true })),
     now,
   });
   const raw = createClient<paths>({ baseUrl, fetch: (request) => transport(request) });
@@ -105,9 +129,7 @@ export function createTravelClient(options: TravelClientOptions): TravelClient {
     stream: { transport, sleep },
     poll: { sleep, now },
     pending: options.pending ?? {},
-    setToken: (next) => {
-      token = next;
-    },
+    session,
   };
   return {
     raw,

@@ -20,6 +20,7 @@ export {
   PriceChangedError,
   RateLimitError,
   ServerError,
+  SessionEndedError,
   SupplierError,
   TravelApiError,
   ValidationError,
@@ -40,6 +41,7 @@ export type { ApiResult, FetchResult } from './core/result.ts';
 export { toApiError, unwrap, unwrapWithMeta } from './core/result.ts';
 export type { RetryContext, RetryOptions, Sleep } from './core/retry.ts';
 export { backoffDelay, DEFAULT_RETRY, isRetryable } from './core/retry.ts';
+export type { OnTokens, SessionTokens, TravelAuth } from './core/session.ts';
 export type { SseEvent, StreamOptions } from './core/stream.ts';
 export { streamEvents } from './core/stream.ts';
 export type { FetchLike, ResponseMeta, TokenSource } from './core/transport.ts';

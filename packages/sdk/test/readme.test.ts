@@ -1,7 +1,7 @@
 /** The README's snippets, run against MSW (keep the two in step). */
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { createTravelClient, PaymentDeclinedError, TravelApiError } from '../src/index.ts';
+import { createTravelClient, PaymentDeclinedError, SessionEndedError, TravelApiError } from '../src/index.ts';
 import { apiError, BASE, frame, sseResponse, testClient, useMsw } from './helpers.ts';
 
 const server = useMsw();
@@ -22,6 +22,80 @@ describe('README', () => {
     await travel.auth.login({ email: 'admin@example.com', password: 'secret' });
     const booking = await travel.bookings.get('X7KQ2M');
     expect(booking.status).toBe('confirmed');
+  });
+
+  it('authentication: a server with an API key', async () => {
+    const seen: (string | null)[] = [];
+    server.use(
+      http.post(`${BASE}/api/v1/flight/getFare`, ({ request }) => {
+        seen.push(request.headers.get('x-api-key'), request.headers.get('authorization'));
+        return HttpResponse.json(
+          { searchId: 's1', status: 'initiated', streamUrl: '/api/v1/flight/getFare/stream/s1' },
+          { status: 202 },
+        );
+      }),
+    );
+    const process = { env: { TRAVEL_API_KEY: 'tk_test_readme' } as Record<string, string | undefined> };
+    const travel = createTravelClient({
+      baseUrl: BASE,
+      auth: { apiKey: process.env.TRAVEL_API_KEY ?? '' },
+    });
+    const started = await travel.flights.search({
+      companyCode: 'ACME',
+      userCode: 'U1',
+      searchAirLegs: [{ origin: 'LHR', destination: 'DXB', departureDate: '2026-12-20' }],
+    });
+    expect(started.searchId).toBe('s1');
+    expect(seen).toEqual(['tk_test_readme', null]);
+  });
+
+  it('authentication: a browser app resuming a session, persisting the rotation', async () => {
+    const store = new Map<string, string>([['travel.refresh', 'rt-1']]);
+    const localStorage = {
+      getItem: (k: string) => store.get(k) ?? null,
+      setItem: (k: string, v: string) => void store.set(k, v),
+    };
+    server.use(
+      http.post(`${BASE}/api/v1/auth/refresh`, async ({ request }) => {
+        const { refresh_token } = (await request.json()) as { refresh_token: string };
+        return refresh_token === 'rt-1'
+          ? HttpResponse.json({
+              access_token: 'jwt-2',
+              refresh_token: 'rt-2',
+              token_type: 'bearer',
+              expires_in: 900,
+            })
+          : apiError(401, 'invalid_refresh_token');
+      }),
+      http.get(`${BASE}/api/v1/auth/me`, ({ request }) =>
+        request.headers.get('authorization') === 'Bearer jwt-2'
+          ? HttpResponse.json({ email: 'agent@example.com' })
+          : apiError(401, 'not_authenticated'),
+      ),
+    );
+    const run = async () => {
+      const travel = createTravelClient({
+        baseUrl: BASE,
+        auth: {
+          refreshToken: localStorage.getItem('travel.refresh') ?? '',
+          onTokens: (tokens) => localStorage.setItem('travel.refresh', tokens.refreshToken),
+        },
+      });
+      try {
+        console.log((await travel.auth.me()).email);
+      } catch (error) {
+        if (error instanceof SessionEndedError) console.log('show the login form');
+        else throw error;
+      }
+    };
+    log.length = 0;
+    await run();
+    expect(store.get('travel.refresh')).toBe('rt-2');
+    expect(log).toEqual([['agent@example.com']]);
+    // The next page load with a refresh token the server refuses: the login form.
+    store.set('travel.refresh', 'rt-revoked');
+    await run();
+    expect(log).toEqual([['agent@example.com'], ['show the login form']]);
   });
 
   it('streaming', async () => {

@@ -75,8 +75,14 @@ export class ValidationError extends TravelApiError {
     return Array.isArray(this.detail) ? (this.detail as ValidationIssue[]) : [];
   }
 }
-/** 401: no token, a bad one or an expired one. */
+/** 401: no token, a bad one or an expired one; a revoked, expired or unknown API key. */
 export class AuthenticationError extends TravelApiError {}
+/**
+ * The session cannot be renewed: the server refused the refresh token (revoked by a logout or a reuse,
+ * expired). `code` is the server's (`invalid_refresh_token`). Log in again; later calls fail with this
+ * error without a request until then.
+ */
+export class SessionEndedError extends AuthenticationError {}
 /** 403: authenticated but not allowed (role, tenant, suspended). */
 export class PermissionError extends TravelApiError {}
 /** 404 or 410: not there, or (search sessions) no longer there. */

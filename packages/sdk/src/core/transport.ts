@@ -14,10 +14,18 @@ export type FetchLike = (input: Request) => Promise<Response>;
 /** Returns the bearer token to send, or undefined for none; called before every attempt so it may refresh. */
 export type TokenSource = () => string | undefined | Promise<string | undefined>;
 
+/** Sets the request's credentials (unless it carries its own); returns the bearer token it sent, if any. */
+export type Authorize = (headers: Headers) => Promise<string | undefined>;
+
 /** Everything the transport needs; `createTravelClient` fills in the defaults. */
 export interface TransportConfig {
   fetch: FetchLike;
-  getToken: TokenSource;
+  authorize: Authorize;
+  /**
+   * Called once per call after a 401 `token_expired` with the token that was sent; resolves true when a
+   * fresh token is in place (the call is then sent again, same Idempotency-Key), false to keep the 401.
+   */
+  renew?: ((sent: string | undefined) => Promise<boolean>) | undefined;
   timeoutMs: number;
   retry: RetryOptions;
   logger: Logger | undefined;
@@ -29,6 +37,8 @@ export interface TransportConfig {
 /** Per-request overrides. `timeoutMs: false` is for SSE streams, whose body legitimately stays open. */
 export interface TransportCallOptions {
   timeoutMs?: number | false;
+  /** Send without credentials and never renew (the session's own login and refresh calls). */
+  anonymous?: boolean;
 }
 
 /** Sends one logical request (maybe several attempts) and resolves with the final response. */
@@ -66,7 +76,7 @@ export function responseMeta(response: Response): ResponseMeta {
  * Builds the transport. One instance per client.
  *
  * @example
- * const transport = createTransport({ fetch, getToken: () => token, timeoutMs: 30_000, retry: DEFAULT_RETRY,
+ * const transport = createTransport({ fetch, authorize: credentialsFrom({ token: () => token }), timeoutMs: 30_000, retry: DEFAULT_RETRY,
  *   logger: undefined, sleep, random: Math.random, now: Date.now });
  */
 export function createTransport(config: TransportConfig): Transport {
@@ -75,6 +85,8 @@ export function createTransport(config: TransportConfig): Transport {
     const retryBase = { method: request.method, hasIdempotencyKey: idempotencyKey !== undefined };
     const timeoutMs = options.timeoutMs ?? config.timeoutMs;
     const logBody = config.logger ? await readJsonBody(request) : undefined;
+    const authorize = options.anonymous ? noCredentials : config.authorize;
+    let renewed = options.anonymous === true || !config.renew;
     for (let attempt = 0; ; attempt++) {
       const canRetry = attempt < config.retry.maxRetries;
       const timeout = timeoutMs ? AbortSignal.timeout(timeoutMs) : undefined;
@@ -91,9 +103,12 @@ export function createTransport(config: TransportConfig): Transport {
           body: logBody,
           error,
         } satisfies LogRecord);
+      // Outside the network try: a session that cannot renew (SessionEndedError) is not a connection failure.
+      const prepared = await prepareAttempt(request, authorize, timeout);
+      const sent = prepared.sent;
       let response: Response;
       try {
-        response = await config.fetch(await prepareAttempt(request, config.getToken, timeout));
+        response = await config.fetch(prepared.request);
       } catch (error) {
         // The caller's own abort is not a network failure: surface it unchanged.
         if (request.signal.aborted) throw error;
@@ -111,6 +126,16 @@ export function createTransport(config: TransportConfig): Transport {
       }
       const requestId = response.headers.get('x-request-id') ?? undefined;
       log(response.status, requestId);
+      // An expired access token: renew once (shared with concurrent calls) and send the same request
+      // again, Idempotency-Key included. Not counted as a retry.
+      if (response.status === 401 && !renewed && (await peekErrorCode(response)) === 'token_expired') {
+        renewed = true;
+        if (await config.renew?.(sent)) {
+          await response.body?.cancel().catch(() => undefined);
+          attempt -= 1;
+          continue;
+        }
+      }
       if (!response.ok && canRetry) {
         const code = response.status === 500 ? await peekErrorCode(response) : undefined;
         const wait = isRetryable({ ...retryBase, status: response.status, code })
@@ -128,13 +153,34 @@ export function createTransport(config: TransportConfig): Transport {
   };
 }
 
-async function prepareAttempt(request: Request, getToken: TokenSource, timeout: AbortSignal | undefined) {
+const noCredentials: Authorize = async () => undefined;
+
+async function prepareAttempt(request: Request, authorize: Authorize, timeout: AbortSignal | undefined) {
   const headers = new Headers(request.headers);
-  const token = await getToken();
-  if (token && !headers.has('authorization')) headers.set('Authorization', `Bearer ${token}`);
+  const sent = await authorize(headers);
   const signal = timeout ? AbortSignal.any([request.signal, timeout]) : request.signal;
   // Clone per attempt: a body can be read once, and the original must stay intact for the next retry.
-  return new Request(request.clone(), { headers, signal });
+  return { request: new Request(request.clone(), { headers, signal }), sent };
+}
+
+/**
+ * The usual `authorize`: `X-API-Key` for an API key, else `Authorization: Bearer <token>` from `token()`;
+ * a request that already names its credentials keeps them.
+ *
+ * @example
+ * const authorize = credentialsFrom({ token: () => 'eyJ…' });
+ */
+export function credentialsFrom(source: { apiKey?: string | undefined; token: TokenSource }): Authorize {
+  return async (headers) => {
+    if (headers.has('authorization') || headers.has('x-api-key')) return undefined;
+    if (source.apiKey) {
+      headers.set('X-API-Key', source.apiKey);
+      return undefined;
+    }
+    const token = await source.token();
+    if (token) headers.set('Authorization', `Bearer ${token}`);
+    return token;
+  };
 }
 
 // Undefined means "do not retry after all": a Retry-After longer than we are willing to wait.

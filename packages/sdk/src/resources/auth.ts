@@ -11,26 +11,27 @@ import type { BodyOf, QueryOf } from './types.ts';
  */
 export function authResource(ctx: ClientContext) {
   return {
-    /** POST /api/v1/auth/login; keeps `access_token` for the client's next calls. */
+    /**
+     * POST /api/v1/auth/login; the client keeps the session (access and refresh token) and renews it by
+     * itself from then on (`onTokens` of `auth: { … }` hears of each new pair).
+     */
     async login(body: BodyOf<'/api/v1/auth/login', 'post'>, options?: RequestOptions) {
       const data = await unwrap(ctx.raw.POST('/api/v1/auth/login', { body, ...signalOf(options) }));
-      const token = (data as { access_token?: unknown } | undefined)?.access_token;
-      if (typeof token === 'string') ctx.setToken(token);
+      await ctx.session.store(data);
       return data;
     },
-    /** POST /api/v1/auth/refresh; keeps the new `access_token`. */
+    /** POST /api/v1/auth/refresh by hand; the client keeps the new pair. */
     async refresh(body: BodyOf<'/api/v1/auth/refresh', 'post'>, options?: RequestOptions) {
       const data = await unwrap(ctx.raw.POST('/api/v1/auth/refresh', { body, ...signalOf(options) }));
-      const token = (data as { access_token?: unknown } | undefined)?.access_token;
-      if (typeof token === 'string') ctx.setToken(token);
+      await ctx.session.store(data);
       return data;
     },
-    /** POST /api/v1/auth/logout, then forget the stored token (even if the server call fails). */
+    /** POST /api/v1/auth/logout, then forget the session (even if the server call fails). */
     async logout(body: BodyOf<'/api/v1/auth/logout', 'post'>, options?: RequestOptions) {
       try {
         return await unwrap(ctx.raw.POST('/api/v1/auth/logout', { body, ...signalOf(options) }));
       } finally {
-        ctx.setToken(undefined);
+        ctx.session.setAccessToken(undefined);
       }
     },
     register: (body: BodyOf<'/api/v1/auth/register', 'post'>, options?: RequestOptions) =>

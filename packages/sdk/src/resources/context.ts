@@ -1,6 +1,7 @@
 /** What every resource namespace is built from; assembled once by `createTravelClient`. */
 import type { Client } from 'openapi-fetch';
 import type { PendingPollOptions, PollDeps } from '../core/pending.ts';
+import type { Session } from '../core/session.ts';
 import type { StreamDeps } from '../core/stream.ts';
 import type { paths } from '../generated/schema.ts';
 
@@ -15,7 +16,8 @@ export interface ClientContext {
   stream: Omit<StreamDeps, 'terminalEvent'>;
   poll: PollDeps;
   pending: PendingPollOptions;
-  setToken(token: string | undefined): void;
+  /** The client's login session: `auth.login()` / `auth.refresh()` / `auth.logout()` update it. */
+  session: Session;
 }
 
 /** Options every SDK method accepts. */

@@ -26,6 +26,8 @@ export interface RealServer {
   agent: Login;
   /** One pass of the durable job runner, as its polling loop would run it; resolves to jobs run. */
   runJobs(): Promise<number>;
+  /** Moves the server's clock on (only with `manualClock`): tokens expire without waiting. */
+  advanceClock(ms: number): void;
   close(): Promise<void>;
 }
 
@@ -39,9 +41,17 @@ interface Runtime {
   close(): Promise<void>;
 }
 
-export async function startRealServer(): Promise<RealServer> {
+export interface RealServerOptions {
+  /** More configuration, e.g. `{ ACCESS_TOKEN_TTL_SECONDS: '60' }`. */
+  env?: Record<string, string>;
+  /** Run the server on a manual clock (starting now) that only `advanceClock` moves. */
+  manualClock?: boolean;
+}
+
+export async function startRealServer(options: RealServerOptions = {}): Promise<RealServer> {
   process.env.PASSWORD_SCRYPT_N ??= '1024';
   const [
+    { ManualClock },
     { createRuntime },
     { loadConfig },
     { openDatabase },
@@ -50,6 +60,7 @@ export async function startRealServer(): Promise<RealServer> {
     { seedSandboxAgency },
     pinoModule,
   ] = await Promise.all([
+    import(server('internal/clock.ts')),
     import(server('runtime.ts')),
     import(server('internal/config.ts')),
     import(server('storage/database.ts')),
@@ -74,7 +85,9 @@ export async function startRealServer(): Promise<RealServer> {
     // that provoked it (TEST_RESPONSE_VALIDATION=log only logs it).
     RESPONSE_VALIDATION: process.env.TEST_RESPONSE_VALIDATION === 'log' ? 'log' : 'strict',
     OPENAPI_PATH: fileURLToPath(new URL('../../../../openapi.json', import.meta.url)),
+    ...options.env,
   });
+  const clock = options.manualClock ? new ManualClock(new Date()) : undefined;
   const database = await openDatabase({ dataDir: join(dataDir, 'pglite') });
   let runtime: Runtime | undefined;
   try {
@@ -85,6 +98,7 @@ export async function startRealServer(): Promise<RealServer> {
       logger: pino({ level: process.env.TEST_LOG_LEVEL || 'silent' }),
       sandboxLatencyMs: 0,
       startJobs: false,
+      ...(clock ? { clock } : {}),
     });
     const rt = runtime as Runtime;
     await rt.app.services.auth.seedAdmin(config.admin.email, config.admin.password);
@@ -95,6 +109,10 @@ export async function startRealServer(): Promise<RealServer> {
       admin: { email: config.admin.email, password: config.admin.password },
       agent: { email: agency.email, password: agency.password },
       runJobs: () => rt.jobs.runOnce(),
+      advanceClock: (ms) => {
+        if (!clock) throw new Error('startRealServer({ manualClock: true }) to move the clock');
+        clock.advance(ms);
+      },
       close: async () => {
         await running.close(1000);
         await rt.close();
