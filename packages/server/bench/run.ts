@@ -1,6 +1,8 @@
 /**
  * `pnpm --filter @travel/server bench`: every benchmark in this folder, one after another (never two at
  * once: they would share the 2 cores), then one summary table. `--profile` is passed to the HTTP bench.
+ * The chaos soak (bench/chaos-soak.ts, 5 minutes) runs only when asked: `--chaos` or `BENCH_CHAOS=1`
+ * (`--chaos-seconds N` or `CHAOS_SECONDS=N` to shorten it); its failed accounting makes the exit status 1.
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -94,6 +96,33 @@ for (const r of http) {
   });
 }
 
+let chaosFailed = false;
+if (process.argv.includes('--chaos') || process.env.BENCH_CHAOS === '1') {
+  console.log('\n== chaos soak (bench/chaos-soak.ts)');
+  const i = process.argv.indexOf('--chaos-seconds');
+  const seconds = i >= 0 ? ['--seconds', process.argv[i + 1] as string] : [];
+  const soak = spawnSync(
+    process.execPath,
+    [fileURLToPath(new URL('./chaos-soak.ts', import.meta.url)), ...seconds],
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  process.stdout.write(soak.stdout);
+  const s = /chaos-soak: (PASS|FAIL) requests (\d+) 5xx (\d+) 503 (\d+) bookings (\d+) payments (\d+)/.exec(
+    soak.stdout,
+  );
+  chaosFailed = soak.status !== 0;
+  rows.push({
+    bench: 'chaos',
+    case: 'soak, 8 clients, kill -9 + pg restart',
+    throughput: s ? `${s[2]} requests` : '',
+    p50: '',
+    p99: '',
+    note: s
+      ? `${s[1]}: 5xx ${s[3]}, 503 ${s[4]}, ${s[5]} bookings, ${s[6]} payments`
+      : `FAILED (${soak.status})`,
+  });
+}
+
 const columns = ['bench', 'case', 'throughput', 'p50', 'p99', 'note'] as const;
 const width = (c: (typeof columns)[number]) => Math.max(c.length, ...rows.map((r) => r[c].length));
 const line = (cells: Record<(typeof columns)[number], string>) =>
@@ -104,4 +133,4 @@ console.log(
 );
 console.log(`|${columns.map((c) => '-'.repeat(width(c) + 2)).join('|')}|`);
 for (const r of rows) console.log(line(r));
-if (ref.status !== 0 || pw.status !== 0) process.exitCode = 1;
+if (ref.status !== 0 || pw.status !== 0 || chaosFailed) process.exitCode = 1;

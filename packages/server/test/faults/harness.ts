@@ -15,8 +15,10 @@ import {
   duffelHandlers,
   type MockSupplier,
   mystiflyHandlers,
+  type StripeState,
   serveHandlers,
   startMockServers,
+  stripeHandlers,
 } from '@travel/mock-server';
 import { http, type RequestHandler } from 'msw';
 import { freshDatabase } from '../search/processes.ts';
@@ -65,49 +67,92 @@ export interface SupplierOrder {
   pnr: string;
 }
 
+/** The gated money routes: Stripe's create and capture, and the suppliers' ticket issuance. */
+export type MoneyGate = 'stripe-create' | 'stripe-capture' | 'amadeus-issue' | 'duffel-pay';
+
 export interface FaultEmulators {
   urls: Partial<Record<MockSupplier, string>>;
   /** In front of each flight supplier's order creation. */
   gates: Record<FlightSupplier, HoldGate>;
+  /** In front of the money routes (Stripe create/capture, Amadeus issuance, Duffel payments). */
+  moneyGates: Record<MoneyGate, HoldGate>;
   orders(supplier: FlightSupplier): SupplierOrder[];
+  /** The Stripe emulator's state (PaymentIntents, refunds), which outlives the server. */
+  stripe: StripeState;
+  /** Ticketing effects at the supplier for one order: Amadeus tickets issued, Duffel payments taken. */
+  ticketing(supplier: 'amadeus' | 'duffel', pnr: string): { tickets: number; payments: number };
   close(): Promise<void>;
 }
 
 type AnyState = { orders?: Map<string, any>; bookings?: Map<string, any> };
 
+/** Route patterns (MSW) each gate sits in front of, per emulator. */
+const MONEY_GATE_ROUTES: Array<{ on: 'stripe' | 'amadeus' | 'duffel'; path: string; gate: MoneyGate }> = [
+  { on: 'stripe', path: '/v1/payment_intents', gate: 'stripe-create' },
+  { on: 'stripe', path: '/v1/payment_intents/:id/capture', gate: 'stripe-capture' },
+  { on: 'amadeus', path: '/v1/booking/flight-orders/:id/issuance', gate: 'amadeus-issue' },
+  { on: 'duffel', path: '/air/payments', gate: 'duffel-pay' },
+];
+
 export async function startFaultEmulators(): Promise<FaultEmulators> {
   const rest = await startMockServers({
     options: { latencyMs: 0, seed: 7 },
-    suppliers: ['hotelbeds', 'hotelbeds-transfers', 'stripe'],
+    suppliers: ['hotelbeds', 'hotelbeds-transfers'],
   });
-  const factories = { amadeus: amadeusHandlers, duffel: duffelHandlers, mystifly: mystiflyHandlers };
+  const factories = {
+    amadeus: amadeusHandlers,
+    duffel: duffelHandlers,
+    mystifly: mystiflyHandlers,
+    stripe: stripeHandlers,
+  };
   const gates = {} as Record<FlightSupplier, HoldGate>;
-  const states = {} as Record<FlightSupplier, AnyState>;
+  const moneyGates = Object.fromEntries(MONEY_GATE_ROUTES.map((r) => [r.gate, new HoldGate()])) as Record<
+    MoneyGate,
+    HoldGate
+  >;
+  const states = {} as Record<FlightSupplier | 'stripe', AnyState>;
   const urls: Partial<Record<MockSupplier, string>> = { ...rest.urls };
   const closers: Array<() => Promise<void>> = [rest.close];
-  for (const s of FLIGHT_SUPPLIERS) {
-    const gate = new HoldGate();
+  for (const s of [...FLIGHT_SUPPLIERS, 'stripe'] as const) {
     const handlers: RequestHandler[] = [];
     const served = await serveHandlers(handlers, { host: '127.0.0.1', port: 0 });
     const made = factories[s]({ baseUrl: served.url, latencyMs: 0, seed: 7 });
-    handlers.push(
-      http.post(`${served.url}${ORDER_PATHS[s]}`, async () => {
-        await gate.pass();
-        return undefined; // on to the emulator's own handler
-      }),
-      ...made.handlers,
-    );
-    gates[s] = gate;
+    const mine: HoldGate[] = [];
+    if (s !== 'stripe') {
+      const gate = new HoldGate();
+      gates[s] = gate;
+      mine.push(gate);
+      handlers.push(
+        http.post(`${served.url}${ORDER_PATHS[s]}`, async () => {
+          await gate.pass();
+          return undefined; // on to the emulator's own handler
+        }),
+      );
+    }
+    for (const r of MONEY_GATE_ROUTES.filter((x) => x.on === s)) {
+      const gate = moneyGates[r.gate];
+      mine.push(gate);
+      handlers.push(
+        http.post(`${served.url}${r.path}`, async () => {
+          await gate.pass();
+          return undefined;
+        }),
+      );
+    }
+    handlers.push(...(made.handlers as RequestHandler[]));
     states[s] = made.state as AnyState;
     urls[s] = served.url;
     closers.push(async () => {
-      gate.open();
+      for (const g of mine) g.open();
       await served.close();
     });
   }
+  const stripe = states.stripe as unknown as StripeState;
   return {
     urls,
     gates,
+    moneyGates,
+    stripe,
     orders(s) {
       if (s === 'amadeus')
         return [...(states.amadeus.orders?.values() ?? [])].map((o) => ({
@@ -123,6 +168,15 @@ export async function startFaultEmulators(): Promise<FaultEmulators> {
         ref: b.conversationId,
         pnr: b.pnr,
       }));
+    },
+    ticketing(s, pnr) {
+      if (s === 'amadeus') {
+        const o = [...(states.amadeus.orders?.values() ?? [])].find((x) => x.pnr === pnr);
+        return { tickets: o?.tickets.length ?? 0, payments: o && o.ticketStatus !== 'NOT_ISSUED' ? 1 : 0 };
+      }
+      const o = [...(states.duffel.orders?.values() ?? [])].find((x) => x.order.booking_reference === pnr);
+      // A payment object names no order: the order's own payment status says whether it was paid.
+      return { tickets: o?.order.documents?.length ?? 0, payments: o?.order.payment_status?.paid_at ? 1 : 0 };
     },
     async close() {
       await Promise.all(closers.map((c) => c()));
