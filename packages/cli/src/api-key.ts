@@ -9,7 +9,7 @@ export type ApiKey = components['schemas']['ApiKey'];
 
 /** The public start of a key: `tk_test_` / `tk_live_` and 8 characters (the server's `prefix`). */
 export function keyPrefix(key: string): string {
-  const match = /^(tk_(?:test|live)_[A-Za-z0-9]{0,8})/.exec(key);
+  const match = /^(tk_(?:test|live)_[A-Za-z0-9_-]{0,8})/.exec(key);
   return match?.[1] ?? key.slice(0, 8);
 }
 

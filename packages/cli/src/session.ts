@@ -100,7 +100,7 @@ export function createSessionAuth(options: SessionAuthOptions): SessionAuth {
 
   async function endSession(refused: Response | undefined): Promise<Outcome> {
     ended = true;
-    access = undefined;
+    // `access` stays: requests keep carrying it, so they are recognised and answered "session ended" here.
     refreshToken = undefined;
     // Refused by the server: the session ended (expired, revoked, reused). Without a response the
     // profile was simply logged out meanwhile (another `travel logout`): nothing to record.
@@ -130,6 +130,7 @@ export function createSessionAuth(options: SessionAuthOptions): SessionAuth {
     const sent = bearerOf(request);
     // Only requests carrying this session's token (the refresh call itself carries none).
     if (sent === undefined || new URL(request.url).pathname === REFRESH_PATH) return base(request);
+    if (ended && endedResponse) return endedResponse.clone();
     let current = sent;
     if (!fresh(current)) {
       const outcome = await refresh(current);

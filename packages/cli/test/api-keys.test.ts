@@ -59,7 +59,7 @@ describe.skipIf(!agent)('travel api-keys (company admin)', () => {
     const json = await createKey('CI smoke', ['--role', 'company_staff']);
     expect(json).toMatchObject({ name: 'CI smoke', role: 'company_staff', mode: 'test' });
     expect(json.key.startsWith(json.prefix)).toBe(true);
-    expect(json.prefix).toMatch(/^tk_test_[A-Za-z0-9]{8}$/);
+    expect(json.prefix).toMatch(/^tk_test_[A-Za-z0-9_-]{8}$/);
 
     const list = await runJson<{ items: { id: number; prefix: string; name: string; revoked_at: null }[] }>(
       ['api-keys', 'list'],
@@ -188,12 +188,14 @@ describe.skipIf(!agent)('travel api-keys (company admin)', () => {
     const other = await createKey('env key');
     const loggedIn = await loginDir(env, agent as NonNullable<typeof agent>);
     proxy.reset();
-    const viaEnv = await runCli(['whoami'], {
+    const viaEnv = await runCli(['whoami', '--verbose'], {
       env: { ...env, TRAVEL_API_KEY: other.key },
       configDir: loggedIn,
     });
     expect(viaEnv.code, viaEnv.stderr).toBe(0);
     expect(viaEnv.stdout).toContain(`API key ${other.prefix}…`);
+    expect(viaEnv.stderr).toContain('> GET /api/v1/company/api-keys/current -> 200'); // --verbose lines...
+    expect(viaEnv.stdout + viaEnv.stderr).not.toContain(other.key); // ...without the key
     expect(proxy.seen.every((s) => s.apiKey === other.key && s.authorization === undefined)).toBe(true);
     // ...and a key cannot manage keys.
     const manage = await runCli(['api-keys', 'list'], {
