@@ -1,5 +1,5 @@
 /** The real world: process streams, inquirer, conf, the SDK. Only bin.ts calls this. */
-import { createTravelClient, type FetchLike } from '@travel/sdk';
+import { createTravelClient } from '@travel/sdk';
 import { createConfStore } from './config.ts';
 import type { Deps } from './context.ts';
 import { createIO } from './io.ts';
@@ -17,7 +17,8 @@ export function createRealDeps(env: NodeJS.ProcessEnv = process.env): Deps {
         baseUrl: options.baseUrl,
         ...(options.token ? { token: options.token } : {}),
         ...(options.session ? { getToken: options.session.token, fetch: options.session.fetch } : {}),
-        ...(options.apiKey ? { fetch: withApiKey(options.apiKey) } : {}),
+        // The SDK sends it as X-API-Key (and never refreshes anything for it).
+        ...(options.apiKey ? { auth: { apiKey: options.apiKey } } : {}),
         ...(options.logger ? { logger: options.logger } : {}),
       }),
     now: () => new Date(),
@@ -29,14 +30,5 @@ export function createRealDeps(env: NodeJS.ProcessEnv = process.env): Deps {
           reject(signal.reason);
         });
       }),
-  };
-}
-
-/** Every request carries the key as `X-API-Key` (the SDK has no API-key option yet). */
-function withApiKey(key: string): FetchLike {
-  return (request) => {
-    const headers = new Headers(request.headers);
-    headers.set('X-API-Key', key);
-    return globalThis.fetch(new Request(request, { headers }));
   };
 }

@@ -13,6 +13,11 @@
  *   answered with that 401, its detail replaced by "session ended; run `travel login`" (exit 3).
  *
  * Other refresh failures (429, 5xx, network) leave the stored login alone.
+ *
+ * Why not the SDK's own `auth: { refreshToken, onTokens }` session: it refreshes with the token it holds in
+ * memory, whereas several `travel` processes share one profile file; the second to refresh would present
+ * the spent token and the server would end the session for all of them. Here the refresh is taken under
+ * the file's lock and starts by re-reading the file (test/session.test.ts, "four CLI processes").
  */
 import type { FetchLike } from '@travel/sdk';
 import type { ConfigStore } from './config.ts';
