@@ -1,23 +1,31 @@
 /**
  * A booking test world: the sandbox emulators over real HTTP, an app on a database that can be closed
- * and reopened (PGlite in a temp directory), dispatch without a socket, and offers seeded the way the
- * search engine stores them.
+ * and reopened (a private schema on TEST_DATABASE_URL's PostgreSQL server, or PGlite in a temp
+ * directory), dispatch without a socket, every response checked against openapi.json (strict: a
+ * violation answers 500, and `violations` lists it), and offers seeded the way the search engine stores
+ * them. The money tests use the same world with `WorldOptions` (a fast-failing Stripe adapter, the admin
+ * payment routes and the ticketing/money job queues).
  */
-import { mkdtempSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import pino from 'pino';
 import { type MockServers, startMockServers } from '../../../mock-server/src/index.ts';
 import { type App, createApp } from '../../src/app.ts';
+import { adminPaymentRoutes } from '../../src/domains/admin/payments.ts';
 import {
   type BookingSuppliers,
   bookingJobHandlers,
   bookingRoutes,
   sandboxBookingSuppliers,
 } from '../../src/domains/booking/routes.ts';
+import { ticketingJobHandlers } from '../../src/domains/ticketing/service.ts';
 import { ManualClock } from '../../src/internal/clock.ts';
 import { type Config, loadConfig } from '../../src/internal/config.ts';
 import { JobRunner } from '../../src/jobs/runner.ts';
+import type { ResponseViolation } from '../../src/kernel/response-validator.ts';
 import type { Role } from '../../src/kernel/types.ts';
 import { MemoryMailer } from '../../src/mail/mailer.ts';
 import { searchDb } from '../../src/search/tables.ts';
@@ -30,6 +38,8 @@ import type {
   FlightSupplierName,
   SupplierFlightOffer,
 } from '../../src/suppliers/ports.ts';
+import { StripeAdapter } from '../../src/suppliers/stripe/index.ts';
+import { recordViolation, testResponseValidation } from '../helpers/app.ts';
 import { realContract } from '../helpers/contract.ts';
 
 process.env.PASSWORD_SCRYPT_N ??= '1024';
@@ -48,6 +58,8 @@ export interface World {
   mocks: MockServers;
   suppliers: BookingSuppliers;
   runner: JobRunner;
+  /** Every response that broke openapi.json since the world was created, across restarts (strict: each was a 500). */
+  violations: ResponseViolation[];
   req<T = any>(
     method: string,
     path: string,
@@ -61,9 +73,56 @@ export interface World {
     caller: { userId: string; companyId: number | null },
     q?: Partial<FlightSearchQuery>,
   ): Promise<{ offer_id: string; offer: SupplierFlightOffer }[]>;
-  /** Closes the app and its database, keeping the data directory (a server restart). */
+  /** Closes the app and its database, keeping the data (a server restart), and opens them again. */
   restart(): Promise<World>;
+  /** Closes the app and its database and drops the data (the schema or the PGlite directory). */
   close(): Promise<void>;
+}
+
+export interface WorldOptions {
+  /**
+   * The Stripe adapter gives up after this many ms and never retries (a hanging provider is a fast
+   * test). Default: the sandbox adapter's own timeout and retries.
+   */
+  stripeTimeoutMs?: number;
+  /** The Stripe adapter's fetch (a test that loses an answer after the provider acted). */
+  stripeFetch?: typeof fetch;
+  /** The money world: the admin payment routes, and the ticketing follow-up and money.reconcile queues. */
+  money?: boolean;
+}
+
+/**
+ * Where a world keeps its data across restarts: a private schema on TEST_DATABASE_URL (the schema name
+ * is kept, so a restart reopens it; `drop` removes it at the very end), or a PGlite directory.
+ */
+interface Store {
+  open(): Promise<Database>;
+  drop(): Promise<void>;
+}
+
+function newStore(): Store {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) {
+    const dataDir = mkdtempSync(join(tmpdir(), 'bk-'));
+    return {
+      open: () => openDatabase({ dataDir }),
+      drop: async () => rmSync(dataDir, { recursive: true, force: true }),
+    };
+  }
+  const schema = `w_${randomBytes(6).toString('hex')}`;
+  return {
+    // Pool as testDatabase's: ten racing requests, each with its lease heartbeat, fit without queueing.
+    open: () => openDatabase({ databaseUrl: url, schema, poolSize: 30 }),
+    async drop() {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      try {
+        await c.query(`drop schema if exists ${schema} cascade`);
+      } finally {
+        await c.end();
+      }
+    },
+  };
 }
 
 let seq = 0;
@@ -71,6 +130,7 @@ const config: Config = loadConfig({
   SUPPLIERS: 'sandbox',
   PUBLIC_BASE_URL: 'http://travel.test',
   AUTH_STATUS_CACHE_MS: '0',
+  RESPONSE_VALIDATION: testResponseValidation(),
 });
 
 /** Each supplier's sandbox route and currency for `seedOffers`. */
@@ -117,19 +177,41 @@ export async function startMocks(): Promise<MockServers> {
   });
 }
 
-export async function createWorld(
+/**
+ * A world on a fresh database (a private schema on TEST_DATABASE_URL, else PGlite in a temp directory).
+ * `restart()` reopens the same data; `close()` drops it.
+ */
+export async function createWorld(mocks: MockServers, opts: WorldOptions = {}): Promise<World> {
+  return openWorld(mocks, opts, newStore(), []);
+}
+
+async function openWorld(
   mocks: MockServers,
-  dataDir = mkdtempSync(join(tmpdir(), 'bk-')),
+  opts: WorldOptions,
+  store: Store,
+  violations: ResponseViolation[],
 ): Promise<World> {
-  const database = await openDatabase({ dataDir });
+  const database = await store.open();
   const mailer = new MemoryMailer();
   const clock = new ManualClock(new Date());
-  const suppliers = sandboxBookingSuppliers({
+  const sandbox = sandboxBookingSuppliers({
     amadeus: mocks.urls.amadeus,
     duffel: mocks.urls.duffel,
     mystifly: mocks.urls.mystifly,
     stripe: mocks.urls.stripe as string,
   });
+  let suppliers: BookingSuppliers = sandbox;
+  if (opts.stripeTimeoutMs !== undefined || opts.stripeFetch) {
+    const stripe = new StripeAdapter({
+      baseUrl: mocks.urls.stripe as string,
+      secretKey: 'sk_test_sandbox',
+      ...(opts.stripeTimeoutMs !== undefined
+        ? { timeoutMs: opts.stripeTimeoutMs, maxNetworkRetries: 0 }
+        : {}),
+      ...(opts.stripeFetch ? { fetch: opts.stripeFetch } : {}),
+    });
+    suppliers = { flight: sandbox.flight, payments: () => stripe };
+  }
   const deps = { db: database.db, clock, mailer, suppliers };
   const app = createApp({
     config,
@@ -138,11 +220,15 @@ export async function createWorld(
     clock,
     contract: realContract(),
     logger: pino({ level: process.env.TEST_LOG_LEVEL || 'silent' }),
-    routes: () => bookingRoutes(deps),
+    routes: (s) => ({
+      ...bookingRoutes(deps),
+      ...(opts.money ? adminPaymentRoutes({ ...s, suppliers }) : {}),
+    }),
+    onResponseViolation: recordViolation(violations),
   });
   const runner = new JobRunner({
     db: database.db,
-    handlers: bookingJobHandlers(deps),
+    handlers: { ...bookingJobHandlers(deps), ...(opts.money ? ticketingJobHandlers(deps) : {}) },
     clock,
     backoffBaseMs: 1000,
   });
@@ -242,7 +328,7 @@ export async function createWorld(
     return out;
   };
 
-  const close = async () => {
+  const shut = async () => {
     await runner.stop();
     await database.close();
   };
@@ -254,14 +340,23 @@ export async function createWorld(
     mocks,
     suppliers,
     runner,
+    violations,
     req,
     company,
     user,
     seedOffers,
-    close,
-    restart: async () => {
-      await close();
-      return createWorld(mocks, dataDir);
+    async close() {
+      await shut();
+      await store.drop();
+      // Strict mode already answered each of these 500; this names them even where a test did not look.
+      if (violations.length > 0 && testResponseValidation() === 'strict')
+        throw new Error(
+          `responses that break openapi.json:\n${violations.map((v) => JSON.stringify(v)).join('\n')}`,
+        );
+    },
+    async restart() {
+      await shut();
+      return openWorld(mocks, opts, store, violations);
     },
   };
 }

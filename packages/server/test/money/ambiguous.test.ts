@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { bookingDb } from '../../src/domains/booking/tables.ts';
 import { check } from '../booking/checks.ts';
-import { SANDBOX_ROUTES } from './harness.ts';
+import { SANDBOX_ROUTES } from '../booking/harness.ts';
 import {
   authorized,
   B,

@@ -2,17 +2,27 @@
  * Migration 0060 on a database written before it: several live payments for one booking (left by the old
  * authorize race) are retired with an audit entry so the one-live-payment index can be built.
  */
+import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../../src/storage/database.ts';
 import { loadMigrations, migrate } from '../../src/storage/migrate.ts';
 
+// Unmigrated: in-memory PGlite, or a private schema on TEST_DATABASE_URL's server (dropped after).
+const url = process.env.TEST_DATABASE_URL;
+const schema = `m_${randomBytes(6).toString('hex')}`;
 let database: Database;
 beforeAll(async () => {
-  database = await openDatabase({ migrate: false });
+  database = await openDatabase(url ? { databaseUrl: url, schema, migrate: false } : { migrate: false });
 });
 afterAll(async () => {
   await database?.close();
+  if (!url) return;
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  await c.query(`drop schema if exists ${schema} cascade`);
+  await c.end();
 });
 
 describe('migration 0060 on existing duplicate payments', () => {

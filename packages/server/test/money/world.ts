@@ -12,13 +12,22 @@ import {
   SANDBOX_ROUTES,
   startMocks,
   type World,
-} from './harness.ts';
+} from '../booking/harness.ts';
 
+/**
+ * The booking world for money tests: the admin payment routes and the ticketing/money queues, and a
+ * Stripe adapter that gives up after STRIPE_TIMEOUT_MS without retrying (`tok_sandbox_timeout` hangs
+ * until then), through `stripeFetch` when given.
+ */
 export function useMoneyWorld(stripeFetch?: typeof fetch): { w: World } {
   const ctx = {} as { w: World; mocks: MockServers };
   beforeAll(async () => {
     ctx.mocks = await startMocks();
-    ctx.w = await createWorld(ctx.mocks, undefined, stripeFetch);
+    ctx.w = await createWorld(ctx.mocks, {
+      money: true,
+      stripeTimeoutMs: STRIPE_TIMEOUT_MS,
+      ...(stripeFetch ? { stripeFetch } : {}),
+    });
   });
   afterAll(async () => {
     await ctx.w?.close();
@@ -26,6 +35,12 @@ export function useMoneyWorld(stripeFetch?: typeof fetch): { w: World } {
   });
   return ctx;
 }
+
+/**
+ * Long enough that a call the emulator answers is never cut short on a loaded machine (ten racing
+ * requests share this process with the emulator), short enough that a hanging provider costs seconds.
+ */
+export const STRIPE_TIMEOUT_MS = 5_000;
 
 let seq = 0;
 export const B = (id: number) => `/api/v1/bookings/${id}`;
