@@ -58,7 +58,7 @@ const defs: OpDef[] = [
     body: ref('SeatBatchRequest'),
     responses: ok('SeatBatchResult', 'Batch processed.'),
     errors: {
-      ...badRequest('seat_reservation_failed', 'seats_unsupported'),
+      ...badRequest('seat_reservation_failed', 'seats_unsupported', 'invalid_passenger'),
       ...notFound('booking_not_found', 'segment_not_found'),
     },
   },
