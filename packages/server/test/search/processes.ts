@@ -3,7 +3,9 @@
  * child, on a fresh PostgreSQL database, with the supplier emulators running in this (the test) process
  * so that every child shares them and a test can hold a supplier's answer at a gate. A child listens on
  * 127.0.0.1 on a free port, reports it on its start-up line, and exits with its parent (IPC channel +
- * EXIT_WITH_PARENT), so a crashed test run leaves no server behind.
+ * EXIT_WITH_PARENT), so a crashed test run leaves no server behind. Every child checks its responses
+ * against openapi.json (RESPONSE_VALIDATION=strict: a violation answers 500 naming the problems), unless
+ * the test's env says otherwise.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -152,6 +154,7 @@ export async function startServer(name: string, env: Record<string, string>): Pr
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       EXIT_WITH_PARENT: '1',
+      RESPONSE_VALIDATION: 'strict',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
