@@ -4,7 +4,7 @@
  * token and Idempotency-Key each attempt carried). Waiting for expiry polls the stored token's `exp`
  * against the clock the server reads (same process), never a fixed sleep.
  */
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runConfigList } from '../src/commands/config.ts';
@@ -157,6 +157,9 @@ describe('a stored login refreshes itself (server: ACCESS_TOKEN_TTL_SECONDS=5)',
     for (const r of runs) expect(r.code, r.stderr).toBe(0);
     expect(proxy.count('POST', REFRESH)).toBe(1);
     expect(proxy.count('GET', '/api/v1/auth/me')).toBe(4);
+    // The rotated pair was written by rename (no temporary file left), user-only; the lock is released.
+    expect(readdirSync(configDir).filter((f) => f !== 'journal.json')).toEqual(['config.json']);
+    expect(statSync(join(configDir, 'config.json')).mode & 0o777).toBe(0o600);
     expect(proxy.seen.filter((s) => s.path === '/api/v1/auth/me').every((s) => s.status === 200)).toBe(true);
   });
 
