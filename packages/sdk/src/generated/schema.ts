@@ -452,7 +452,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a hotel booking
-         * @description Calls the provider’s cancellation and updates the status (confirmed/on_request/pending → cancelled). The response carries the cancellation fee where applicable.
+         * @description Calls the provider’s cancellation and updates the status (confirmed/on_request/pending → cancelled). The response carries the cancellation fee where applicable. The intent is recorded before the provider is called: a lost provider answer is 502 `cancellation_pending` (settled by asking the provider; a repeated cancel asks again, never cancels twice).
          */
         post: operations["cancelHotelBooking"];
         delete?: never;
@@ -646,7 +646,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a transport booking
-         * @description Calls the provider’s cancellation and updates the status (confirmed/on_request/pending → cancelled). The response carries the cancellation fee where applicable.
+         * @description Calls the provider’s cancellation and updates the status (confirmed/on_request/pending → cancelled). The response carries the cancellation fee where applicable. The intent is recorded before the provider is called: a lost provider answer is 502 `cancellation_pending` (settled by asking the provider; a repeated cancel asks again, never cancels twice).
          */
         post: operations["cancelTransportBooking"];
         delete?: never;
@@ -3133,7 +3133,7 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /**
-         * @description ISO 4217 code; one of the 15 currencies the service accepts.
+         * @description ISO 4217 code; one of the 15 currencies the service accepts. Amounts in `*_minor` fields are integers in the currency's minor unit (ISO 4217 exponent, `x-minor-units`): GBP 2, USD 2, EUR 2, BDT 2, SAR 2, AED 2, BHD 3, QAR 2, KWD 3, OMR 3, PKR 2, INR 2, MYR 2, SGD 2, LKR 2. Three-decimal currencies (BHD, KWD, OMR) are priced and charged in steps of 10 minor units (`x-payable-step-minor`), as the payment provider requires; so KWD 55.000 is `55000`.
          * @enum {string}
          */
         Currency: "GBP" | "USD" | "EUR" | "BDT" | "SAR" | "AED" | "BHD" | "QAR" | "KWD" | "OMR" | "PKR" | "INR" | "MYR" | "SGD" | "LKR";
@@ -3244,6 +3244,18 @@ export interface components {
              * @enum {string}
              */
             status: "pending_pnr" | "pending";
+        };
+        /** @description Hotel / transport cancel 502: the provider may have cancelled but its answer was lost. The cancellation is recorded and a reconciliation job settles it by asking the provider. Poll the booking_id. */
+        PendingCancellationError: components["schemas"]["ErrorResponse"] & {
+            /** @constant */
+            code?: "cancellation_pending";
+            /**
+             * Format: int64
+             * @description The booking to poll.
+             */
+            booking_id: number;
+            /** @description The booking status as it stands (not yet cancelled). */
+            status: string;
         };
         ValidationIssue: {
             /** @description Where the problem is: starts with `body`, `query`, `path` or `header`, e.g. ["body","email"]. */
@@ -4448,6 +4460,22 @@ export interface components {
         PendingPayment: components["schemas"]["Payment"] & {
             /**
              * @description The provider has not confirmed the outcome yet.
+             * @enum {string}
+             */
+            outcome: "pending";
+            /** @description What happened and what to do, in plain words. */
+            message: string;
+        };
+        PendingServiceChange: {
+            /** Format: int64 */
+            booking_id: number;
+            /**
+             * @description Which paid service change is awaiting the supplier.
+             * @enum {string}
+             */
+            operation: "seats_issue" | "ancillary_purchase" | "emd";
+            /**
+             * @description The supplier has not confirmed the outcome yet.
              * @enum {string}
              */
             outcome: "pending";
@@ -8514,6 +8542,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Cancellation pending: the provider may have cancelled but its answer was lost (timeout, reset, 5xx). The body carries booking_id and the status as it stands; a reconciliation job asks the provider and settles it within seconds to minutes. Poll the booking; a repeated cancel asks the provider again and never cancels twice. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PendingCancellationError"];
+                };
+            };
             /** @description A dependency is unreachable: the database (`database_unavailable`) or the supplier (`supplier_unavailable`, nothing was done); retry after `Retry-After` seconds with the same Idempotency-Key. */
             503: {
                 headers: {
@@ -9746,6 +9783,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Cancellation pending: the provider may have cancelled but its answer was lost (timeout, reset, 5xx). The body carries booking_id and the status as it stands; a reconciliation job asks the provider and settles it within seconds to minutes. Poll the booking; a repeated cancel asks the provider again and never cancels twice. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PendingCancellationError"];
                 };
             };
             /** @description A dependency is unreachable: the database (`database_unavailable`) or the supplier (`supplier_unavailable`, nothing was done); retry after `Retry-After` seconds with the same Idempotency-Key. */
@@ -13425,6 +13471,15 @@ export interface operations {
                     "application/json": components["schemas"]["SeatIssueResult"];
                 };
             };
+            /** @description Outcome pending: the supplier may have acted but did not confirm (timeout, reset, 5xx after the request reached it). `outcome: "pending"` and a plain `message`; a reconciliation job reads the order's seats and service elements back from the supplier and records what it finds within seconds (read the booking's seats, baggage or ancillaries). A retry with the same Idempotency-Key answers the settled result once it is known. Nothing is bought twice; do not retry with a new Idempotency-Key. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PendingServiceChange"];
+                };
+            };
             /** @description The request was understood but the operation failed. */
             400: {
                 headers: {
@@ -13936,6 +13991,15 @@ export interface operations {
                     "application/json": components["schemas"]["AncillaryPurchaseResult"];
                 };
             };
+            /** @description Outcome pending: the supplier may have acted but did not confirm (timeout, reset, 5xx after the request reached it). `outcome: "pending"` and a plain `message`; a reconciliation job reads the order's seats and service elements back from the supplier and records what it finds within seconds (read the booking's seats, baggage or ancillaries). A retry with the same Idempotency-Key answers the settled result once it is known. Nothing is bought twice; do not retry with a new Idempotency-Key. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PendingServiceChange"];
+                };
+            };
             /** @description The request was understood but the operation failed. */
             400: {
                 headers: {
@@ -14078,6 +14142,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EmdIssueResult"];
+                };
+            };
+            /** @description Outcome pending: the supplier may have acted but did not confirm (timeout, reset, 5xx after the request reached it). `outcome: "pending"` and a plain `message`; a reconciliation job reads the order's seats and service elements back from the supplier and records what it finds within seconds (read the booking's seats, baggage or ancillaries). A retry with the same Idempotency-Key answers the settled result once it is known. Nothing is bought twice; do not retry with a new Idempotency-Key. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PendingServiceChange"];
                 };
             };
             /** @description The request was understood but the operation failed. */
