@@ -1,4 +1,6 @@
 /** Shared enums, money, errors and small building blocks. */
+
+import { CURRENCIES, CURRENCY_TABLE } from '../currencies.ts';
 import {
   arr,
   bool,
@@ -17,23 +19,7 @@ import {
   strEnum,
 } from '../lib.ts';
 
-export const CURRENCIES = [
-  'GBP',
-  'USD',
-  'EUR',
-  'BDT',
-  'SAR',
-  'AED',
-  'BHD',
-  'QAR',
-  'KWD',
-  'OMR',
-  'PKR',
-  'INR',
-  'MYR',
-  'SGD',
-  'LKR',
-] as const;
+export { CURRENCIES } from '../currencies.ts';
 
 export const BOOKING_STATUSES = [
   'initiated',
@@ -77,7 +63,11 @@ export const money = (description?: string): Schema => ref('Money', description 
 
 export const schemas: Record<string, Json> = {
   Currency: strEnum(CURRENCIES, {
-    description: 'ISO 4217 code; one of the 15 currencies the service accepts.',
+    description: `ISO 4217 code; one of the 15 currencies the service accepts. Amounts in \`*_minor\` fields are integers in the currency's minor unit (ISO 4217 exponent, \`x-minor-units\`): ${CURRENCIES.map((c) => `${c} ${CURRENCY_TABLE[c].minor_units}`).join(', ')}. Three-decimal currencies (BHD, KWD, OMR) are priced and charged in steps of 10 minor units (\`x-payable-step-minor\`), as the payment provider requires; so KWD 55.000 is \`55000\`.`,
+    'x-minor-units': Object.fromEntries(CURRENCIES.map((c) => [c, CURRENCY_TABLE[c].minor_units])),
+    'x-payable-step-minor': Object.fromEntries(
+      CURRENCIES.map((c) => [c, CURRENCY_TABLE[c].payable_step_minor]),
+    ),
   }),
   Money: obj(
     {

@@ -47,6 +47,8 @@ export { streamEvents } from './core/stream.ts';
 export type { FetchLike, ResponseMeta, TokenSource } from './core/transport.ts';
 export { responseMeta } from './core/transport.ts';
 export type { components, operations, paths } from './generated/schema.ts';
+export type { Currency } from './money.ts';
+export { CURRENCIES, formatMoney, isCurrency, minorUnits } from './money.ts';
 export type { BookingCallOptions, BookingResult } from './resources/booking-outcome.ts';
 export type { Booking, BookingRef, CreateBookingRequest } from './resources/bookings.ts';
 export type { RequestOptions } from './resources/context.ts';

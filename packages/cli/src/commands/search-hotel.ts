@@ -10,7 +10,7 @@ import { UsageError } from '../errors.ts';
 import { resolveAgentCodes } from '../identity.ts';
 import { integer, isoDate, type OutputModeFlags, requireValue } from '../parse.ts';
 import { followOfferStream } from '../search-stream.ts';
-import { money, renderTable } from '../ui/table.ts';
+import { byPrice, money, priceColumns, renderTable } from '../ui/table.ts';
 import { runHotelBookOffer } from './hotel.ts';
 import { type OutputMode, outputMode } from './search-flight.ts';
 
@@ -84,7 +84,7 @@ export async function runHotelSearch(options: HotelSearchOptions, ctx: Ctx): Pro
     options.mode,
     options.timeoutSeconds,
   );
-  const offers = [...result.offers].sort((a, b) => a.price.total_minor - b.price.total_minor);
+  const offers = byPrice<(typeof result.offers)[number]>()(result.offers);
   if (options.mode === 'json')
     return ctx.io.json({
       search_id: search.searchId,
@@ -94,9 +94,10 @@ export async function runHotelSearch(options: HotelSearchOptions, ctx: Ctx): Pro
     });
   if (options.mode === 'ndjson') return;
   const shown = offers.slice(0, options.limit);
+  const price = priceColumns(shown);
   const rows = shown.map((o, i) => [
     String(i + 1),
-    money(o.price.total_minor, o.price.currency),
+    ...price.cells(o),
     o.hotel.name,
     `${o.hotel.star_rating}*`,
     o.room.room_name,
@@ -106,7 +107,7 @@ export async function runHotelSearch(options: HotelSearchOptions, ctx: Ctx): Pro
     o.rate_key.length > 24 ? `${o.rate_key.slice(0, 24)}…` : o.rate_key,
   ]);
   for (const line of renderTable(
-    ['#', 'price', 'hotel', 'stars', 'room', 'board', 'refundable', 'supplier', 'rate key'],
+    ['#', ...price.headers, 'hotel', 'stars', 'room', 'board', 'refundable', 'supplier', 'rate key'],
     rows,
   ))
     ctx.io.out(line);

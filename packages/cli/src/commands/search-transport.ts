@@ -8,7 +8,7 @@ import { action, examples, requireToken } from '../command-kit.ts';
 import type { Ctx, Deps } from '../context.ts';
 import { integer, isoDateTime, type OutputModeFlags, oneOf, requireValue } from '../parse.ts';
 import { followOfferStream } from '../search-stream.ts';
-import { duration, money, renderTable } from '../ui/table.ts';
+import { byPrice, duration, money, priceColumns, renderTable } from '../ui/table.ts';
 import { type OutputMode, outputMode } from './search-flight.ts';
 import { runTransferBookOffer } from './transfer.ts';
 
@@ -75,7 +75,7 @@ export async function runTransportSearch(options: TransportSearchOptions, ctx: C
     options.mode,
     options.timeoutSeconds,
   );
-  const offers = [...result.offers].sort((a, b) => a.price.total_minor - b.price.total_minor);
+  const offers = byPrice<(typeof result.offers)[number]>()(result.offers);
   if (options.mode === 'json')
     return ctx.io.json({
       search_id: search.searchId,
@@ -85,9 +85,10 @@ export async function runTransportSearch(options: TransportSearchOptions, ctx: C
     });
   if (options.mode === 'ndjson') return;
   const shown = offers.slice(0, options.limit);
+  const price = priceColumns(shown);
   const rows = shown.map((o, i) => [
     String(i + 1),
-    money(o.price.total_minor, o.price.currency),
+    ...price.cells(o),
     o.transfer_type,
     o.vehicle.description,
     o.provider_name,
@@ -97,7 +98,7 @@ export async function runTransportSearch(options: TransportSearchOptions, ctx: C
     o.quote_id.length > 24 ? `${o.quote_id.slice(0, 24)}…` : o.quote_id,
   ]);
   for (const line of renderTable(
-    ['#', 'price', 'type', 'vehicle', 'provider', 'duration', 'supplier', 'quote'],
+    ['#', ...price.headers, 'type', 'vehicle', 'provider', 'duration', 'supplier', 'quote'],
     rows,
   ))
     ctx.io.out(line);

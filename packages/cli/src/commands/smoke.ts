@@ -13,7 +13,7 @@ import { ExitCode } from '../exit-codes.ts';
 import { resolveAgentCodes } from '../identity.ts';
 import { integer } from '../parse.ts';
 import { createStepRunner, defaultTag, failure, type StepRecord, smokeRef } from '../smoke-steps.ts';
-import { renderTable } from '../ui/table.ts';
+import { byPrice, money, renderTable } from '../ui/table.ts';
 import { listBookings } from './booking.ts';
 
 export interface SmokeOptions {
@@ -111,12 +111,11 @@ export async function runSmoke(options: SmokeOptions, ctx: Ctx): Promise<void> {
         searchAirLegs: [{ origin: options.origin, destination: options.destination, departureDate: date }],
       });
       const offers = await search.offers({ signal: AbortSignal.timeout(options.timeoutSeconds * 1000) });
-      const cheapest = offers.sort((a, b) => a.price.total_minor - b.price.total_minor)[0];
+      const cheapest = byPrice<FlightOffer>()(offers)[0];
       if (!cheapest) throw new Error(`no offers for ${options.origin}-${options.destination} on ${date}`);
       return cheapest;
     },
-    (o: FlightOffer) =>
-      `${offerCount(o)} ${o.supplier} ${o.price.currency} ${(o.price.total_minor / 100).toFixed(2)}`,
+    (o: FlightOffer) => `${offerCount(o)} ${o.supplier} ${money(o.price.total_minor, o.price.currency)}`,
   );
   const checked = await runner.run(
     'revalidate',
@@ -128,7 +127,7 @@ export async function runSmoke(options: SmokeOptions, ctx: Ctx): Promise<void> {
       if (!r.available) throw new Error('offer no longer available');
       return r.offer;
     },
-    (o) => `${o.price.currency} ${(o.price.total_minor / 100).toFixed(2)}`,
+    (o) => money(o.price.total_minor, o.price.currency),
   );
   await runner.run(
     'book',

@@ -2,7 +2,9 @@
  * Small emulator toolkit: seeded randomness, latency and fault knobs, shared by the Hotelbeds (hotels and
  * transfers) and Mystifly emulators.
  */
+
 import { HttpResponse } from 'msw';
+import { minorUnits, moneyText } from './money.ts';
 import type { EmulatorOptions } from './options.ts';
 
 /** FNV-1a: a stable 32-bit hash so that the same request text always yields the same data. */
@@ -113,12 +115,9 @@ export async function applyFault(
 
 /** Fixed-point money text as suppliers send it ("123.45"), from minor units. */
 export function decimals(currency: string): number {
-  return ['KWD', 'BHD', 'OMR'].includes(currency) ? 3 : 2;
+  return minorUnits(currency);
 }
-export function moneyText(minor: number, currency: string): string {
-  const d = decimals(currency);
-  return (minor / 10 ** d).toFixed(d);
-}
+export { moneyText };
 
 export function addDays(date: string, days: number): string {
   const d = new Date(`${date}T00:00:00Z`);

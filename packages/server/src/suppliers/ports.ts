@@ -5,24 +5,10 @@
  * schemas of the same name in `openapi.json`.
  */
 
-export const CURRENCIES = [
-  'GBP',
-  'USD',
-  'EUR',
-  'BDT',
-  'SAR',
-  'AED',
-  'BHD',
-  'QAR',
-  'KWD',
-  'OMR',
-  'PKR',
-  'INR',
-  'MYR',
-  'SGD',
-  'LKR',
-] as const;
-export type Currency = (typeof CURRENCIES)[number];
+/** The allowed currencies and their ISO 4217 exponents live in the contract's one table. */
+import type { Currency } from '../../../../contract/currencies.ts';
+
+export { CURRENCIES, type Currency } from '../../../../contract/currencies.ts';
 
 export type FlightSupplierName = 'amadeus' | 'duffel' | 'mystifly';
 export type HotelSupplierName = 'hotelbeds' | 'duffel_stays';

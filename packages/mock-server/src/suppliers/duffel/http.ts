@@ -1,6 +1,7 @@
 import { HttpResponse, http } from 'msw';
 import { connectionReset, hang } from '../../shared/faults.ts';
 import { applyLatency, sleep } from '../../shared/latency.ts';
+import { moneyText, textToMinor } from '../../shared/money.ts';
 import type { EmulatorOptions } from '../../shared/options.ts';
 import type { DuffelState, Wire } from './state.ts';
 import { takeFault } from './triggers.ts';
@@ -228,13 +229,11 @@ export async function ambiguousAfterCreate(
 }
 
 export function money(minor: number, currency: string): string {
-  const exp = ['BHD', 'KWD', 'OMR'].includes(currency) ? 3 : 2;
-  return (minor / 10 ** exp).toFixed(exp);
+  return moneyText(minor, currency);
 }
 
 export function minor(amount: string | number | null | undefined, currency: string): number {
-  const exp = ['BHD', 'KWD', 'OMR'].includes(currency) ? 3 : 2;
-  return Math.round(Number(amount ?? 0) * 10 ** exp);
+  return textToMinor(amount, currency);
 }
 
 export const iso = (ms: number): string => new Date(ms).toISOString();

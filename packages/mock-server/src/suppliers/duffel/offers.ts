@@ -1,3 +1,4 @@
+import { wholeUnits } from '../../shared/money.ts';
 import { type Rng, rngFor } from '../../shared/random.ts';
 import { CARRIERS, type CarrierData, carrier as carrierData } from './data.ts';
 import { iso, minor, money } from './http.ts';
@@ -293,7 +294,7 @@ function bagServices(
         offerId: offer.id,
         passengerIds: [p.id],
         segmentIds: (slice.segments as Wire[]).map((s) => s.id as string),
-        amountMinor: (c.lcc ? rng.int(20, 35) : rng.int(25, 45)) * 100,
+        amountMinor: wholeUnits(c.lcc ? rng.int(20, 35) : rng.int(25, 45), String(offer.total_currency)),
         maxQuantity: c.lcc ? 1 : 2,
         metadata: {
           type: 'checked',

@@ -1,3 +1,4 @@
+import { wholeUnits } from '../../shared/money.ts';
 import { rngFor } from '../../shared/random.ts';
 import { HOTEL_CHAINS, HOTEL_CITIES, HOTEL_WORDS } from './data.ts';
 import { iso, money } from './http.ts';
@@ -96,7 +97,7 @@ export function searchStays(state: DuffelState, q: StaysSearch): Wire[] {
     const rooms: Wire[] = [];
     for (let j = 0; j < roomCount; j++) {
       const roomName = HOTEL_WORDS.rooms[(i + j) % HOTEL_WORDS.rooms.length] as string;
-      const nightly = (30 + stars * 28 + j * 25 + rng.int(0, 40)) * 100;
+      const nightly = wholeUnits(30 + stars * 28 + j * 25 + rng.int(0, 40), cur);
       const rates: Wire[] = (['room_only', 'breakfast'] as const).flatMap((board, b) =>
         [true, false].map((refundable) => {
           const base = Math.round(nightly * n * q.rooms * (1 + b * 0.12) * (refundable ? 1.1 : 1));

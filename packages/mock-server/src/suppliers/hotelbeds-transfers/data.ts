@@ -4,6 +4,7 @@
  */
 
 import { hash32 } from '../../shared/kit.ts';
+import { moneyText, textToMinor } from '../../shared/money.ts';
 import type { EmulatorOptions } from '../../shared/options.ts';
 
 export const VEHICLES = [
@@ -72,7 +73,7 @@ export function priceCents(options: EmulatorOptions, k: TransferKey): number {
   const v = VEHICLES[k.vehicle] ?? VEHICLES[0];
   const km = 8 + (hash32(`${options.seed ?? 42}:${routeOf(k)}`) % 60);
   const base = (18 + km * 1.6) * v.factor * (v.transferType === 'SHARED' ? k.adults + k.children : 1);
-  return Math.round(base * 100 * (1 + k.drift / 100));
+  return textToMinor(base * (1 + k.drift / 100), 'EUR');
 }
 
 export function minutesOf(options: EmulatorOptions, k: TransferKey): number {
@@ -120,7 +121,7 @@ export function policiesOf(k: TransferKey, cents: number) {
   from.setUTCHours(from.getUTCHours() - 48);
   return [
     {
-      amount: (cents / 100).toFixed(2),
+      amount: moneyText(cents, 'EUR'),
       from: `${from.toISOString().slice(0, 19)}+00:00`,
       currencyId: 'EUR',
       isForceMajeure: false,

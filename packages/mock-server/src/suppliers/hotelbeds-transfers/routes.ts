@@ -1,6 +1,8 @@
 /** Transfer availability and booking creation. */
+
 import { HttpResponse } from 'msw';
 import { hash32, sleep } from '../../shared/kit.ts';
+import { moneyText, textToMinor } from '../../shared/money.ts';
 import type { EmulatorOptions } from '../../shared/options.ts';
 import { feeAt, hbError, readBody, surnameTrigger } from '../hotelbeds/auth.ts';
 import {
@@ -26,7 +28,7 @@ export interface TransferBooking {
 }
 
 const TYPES = new Set(['IATA', 'ATLAS', 'GPS', 'PORT', 'STATION', 'GIATA']);
-const eur = (c: number) => (c / 100).toFixed(2);
+const eur = (c: number) => moneyText(c, 'EUR');
 
 function place(type: string, code: string) {
   const description =
@@ -165,7 +167,7 @@ export function view(options: EmulatorOptions, b: TransferBooking) {
       ? 0
       : b.keys.reduce(
           (s, k) =>
-            s + Math.round(feeAt(policiesOf(k, priceCents(options, k)), b.cancelledAt as number) * 100),
+            s + textToMinor(feeAt(policiesOf(k, priceCents(options, k)), b.cancelledAt as number), 'EUR'),
           0,
         );
   return {

@@ -4,6 +4,7 @@
  */
 
 import { hash32, int, pick, rng } from '../../shared/kit.ts';
+import { moneyText, wholeUnits } from '../../shared/money.ts';
 import type { EmulatorOptions } from '../../shared/options.ts';
 
 const CITIES: Record<string, { name: string; country: string; lat: number; lon: number }> = {
@@ -130,7 +131,7 @@ export function ratesFor(options: EmulatorOptions, key: StayKey, hotel: HotelDat
   for (const [ri, room] of roomTypes.entries()) {
     const boards = hotel.stars >= 4 ? ['RO', 'BB', 'HB'] : ['RO', 'BB'];
     for (const [bi, board] of boards.slice(0, 1 + ((hotel.code + ri) % boards.length)).entries()) {
-      const perNight = (25 + hotel.stars * 28 + ri * 35 + bi * 18 + int(r, 0, 40)) * 100;
+      const perNight = wholeUnits(25 + hotel.stars * 28 + ri * 35 + bi * 18 + int(r, 0, 40), 'EUR');
       const paxFactor = 1 + Math.max(0, key.adults / key.rooms - 2) * 0.3 + key.children * 0.15;
       const rateClass = (ri + bi + hotel.code) % 3 === 0 ? 'NRF' : 'NOR';
       out.push({
@@ -198,13 +199,13 @@ export function decodeRateKey(options: EmulatorOptions, rateKey: string): RateDa
 export function policiesOf(rate: RateData, now: number): { amount: string; from: string }[] {
   if (rate.rateClass === 'NRF') {
     return [
-      { amount: (rate.netCents / 100).toFixed(2), from: `${new Date(now).toISOString().slice(0, 19)}+00:00` },
+      { amount: moneyText(rate.netCents, 'EUR'), from: `${new Date(now).toISOString().slice(0, 19)}+00:00` },
     ];
   }
   const from = new Date(`${rate.key.checkIn}T23:59:00Z`);
   from.setUTCDate(from.getUTCDate() - 3);
   const first = Math.round(rate.netCents / nights(rate.key));
-  return [{ amount: (first / 100).toFixed(2), from: `${from.toISOString().slice(0, 19)}+00:00` }];
+  return [{ amount: moneyText(first, 'EUR'), from: `${from.toISOString().slice(0, 19)}+00:00` }];
 }
 
 export function distanceKm(a: { lat: number; lon: number }, b: { lat: number; lon: number }): number {

@@ -1,7 +1,9 @@
 /** Hotelbeds APItude hotel emulator: availability, checkrates, bookings (see README.md for triggers). */
+
 import type { HttpHandler } from 'msw';
 import { HttpResponse } from 'msw';
 import { Faults } from '../../shared/kit.ts';
+import { textToMinor } from '../../shared/money.ts';
 import type { EmulatorOptions } from '../../shared/options.ts';
 import { auditData, clockOf, type GateCtx, gated, type HotelbedsCredentials, hbError } from './auth.ts';
 import { availability, bookingView, checkRates, createBooking, type HotelBooking } from './routes.ts';
@@ -69,7 +71,7 @@ export function hotelbedsHandlers(options: HotelbedsOptions): {
       if (flag === 'CANCELLATION') {
         b.status = 'CANCELLED';
         b.cancellationReference = `C${b.reference.replace(/\D/g, '')}`;
-        b.cancellationAmountCents = Math.round(Number(view.hotel.cancellationAmount) * 100);
+        b.cancellationAmountCents = textToMinor(view.hotel.cancellationAmount, 'EUR');
       }
       // The ambiguous cancellation: made, but the caller never hears so (holder surname CANCELPENDING).
       if (flag === 'CANCELLATION' && b.holder.surname.toUpperCase() === 'CANCELPENDING')

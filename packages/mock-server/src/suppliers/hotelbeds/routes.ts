@@ -1,6 +1,8 @@
 /** Hotelbeds availability, checkrates and booking creation (the stateful part lives in index.ts). */
+
 import { HttpResponse } from 'msw';
 import { hash32, sleep } from '../../shared/kit.ts';
+import { moneyText } from '../../shared/money.ts';
 import type { EmulatorOptions } from '../../shared/options.ts';
 import { auditData, feeAt, hbError, readBody, surnameTrigger } from './auth.ts';
 import {
@@ -32,7 +34,7 @@ export interface HotelBooking {
   cancellationAmountCents: number;
 }
 
-const eur = (cents: number) => (cents / 100).toFixed(2);
+const eur = (cents: number) => moneyText(cents, 'EUR');
 
 function rateView(rate: RateData, now: number) {
   return {
@@ -193,7 +195,7 @@ export function bookingView(b: HotelBooking, now?: number) {
     now === undefined
       ? undefined
       : b.status === 'CANCELLED'
-        ? b.cancellationAmountCents / 100
+        ? Number(moneyText(b.cancellationAmountCents, 'EUR'))
         : feeAt(b.policies, now);
   return {
     reference: b.reference,

@@ -4,6 +4,7 @@
  */
 
 import { addMinutes, hash32, int, pick, rng } from '../../shared/kit.ts';
+import { minorPerMajor } from '../../shared/money.ts';
 import type { EmulatorOptions } from '../../shared/options.ts';
 
 export interface Carrier {
@@ -102,7 +103,7 @@ export const TRIGGER_DESTINATIONS = {
 } as const;
 
 function minorFactor(currency: string): number {
-  return ['KWD', 'BHD', 'OMR'].includes(currency) ? 1000 : 100;
+  return minorPerMajor(currency);
 }
 
 function buildLeg(

@@ -113,7 +113,7 @@ export function tripDetails(b: Booking) {
             IssuingIATA: lcc ? '' : '96637281',
             FareCalculation: lcc
               ? ''
-              : `${items[0]?.DepartureAirportLocationCode} ${b.itinerary.carrier.code} ${items.at(-1)?.ArrivalAirportLocationCode} ${(t.base / 100).toFixed(2)}${c} END`,
+              : `${items[0]?.DepartureAirportLocationCode} ${b.itinerary.carrier.code} ${items.at(-1)?.ArrivalAirportLocationCode} ${money(t.base, c).Amount}${c} END`,
             Endorsements: b.itinerary.refundable ? 'REFUNDABLE WITH PENALTY' : 'NON-REFUNDABLE',
             FormOfPayment: 'CASH/AGENCY DEPOSIT',
           },

@@ -4,6 +4,7 @@
  * (Requested -> InProcess -> Completed | Rejected | QuoteChanged), moved on by polls or the clock.
  */
 
+import { minorPerMajor } from '../../shared/money.ts';
 import type { Ctx } from './context.ts';
 import { route } from './context.ts';
 import { totals } from './data.ts';
@@ -14,7 +15,7 @@ const TYPES: readonly PtrType[] = ['VoidQuote', 'RefundQuote', 'ReIssueQuote', '
 
 function quoteAmounts(b: Booking, type: PtrType): { refund: number; fee: number } {
   const t = totals(b.itinerary);
-  const unit = ['KWD', 'BHD', 'OMR'].includes(b.itinerary.currency) ? 1000 : 100;
+  const unit = minorPerMajor(b.itinerary.currency);
   if (type === 'VoidQuote' || type === 'Void') {
     const fee = 15 * unit * b.travelers.length;
     return { refund: t.total - fee, fee };

@@ -1,3 +1,4 @@
+import { moneyText } from '../../shared/money.ts';
 import { invalidRequest, parameterMissing, resourceMissing } from './errors.ts';
 import type { FormObject } from './form.ts';
 import { allowOnly, expand, int, metadata, oneOf, str } from './params.ts';
@@ -5,7 +6,7 @@ import { getIntent, type OpContext, type OpResult, renderIntent } from './paymen
 import type { Charge, Refund } from './state.ts';
 
 const money = (minor: number, currency: string): string =>
-  `${currency === 'usd' ? '$' : `${currency.toUpperCase()} `}${(minor / 100).toFixed(2)}`;
+  `${currency === 'usd' ? '$' : `${currency.toUpperCase()} `}${moneyText(minor, currency.toUpperCase())}`;
 
 /**
  * `POST /v1/refunds`: refund all or part of a captured payment. Never more than what was captured minus

@@ -1,3 +1,4 @@
+import { toMinor as moneyToMinor, toAmountText } from '../../internal/money.ts';
 import {
   type BagOption,
   type BagSelection,
@@ -23,14 +24,13 @@ const arr = (v: unknown): Wire[] => (Array.isArray(v) ? (v as Wire[]) : []);
 const s = (v: unknown): string =>
   typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v);
 
-/** ISO 4217 exponent: the Gulf dinars and rial have three decimals. */
-const EXPONENT: Partial<Record<string, number>> = { BHD: 3, KWD: 3, OMR: 3 };
-export const toMinor = (amount: unknown, currency: string): number =>
-  Math.round(Number(amount ?? 0) * 10 ** (EXPONENT[currency] ?? 2));
-export const fromMinor = (minor: number, currency: string): string => {
-  const e = EXPONENT[currency] ?? 2;
-  return (minor / 10 ** e).toFixed(e);
+/** Decimal text to minor units and back, with the currency's ISO 4217 exponent (the contract's table). */
+export const toMinor = (amount: unknown, currency: string): number => {
+  const n = Number(amount ?? 0);
+  // A free item (a seat at 0) may come without a currency.
+  return n === 0 ? 0 : moneyToMinor(n, currency);
 };
+export const fromMinor = (minor: number, currency: string): string => toAmountText(minor, currency);
 
 const CABIN_TO: Record<CabinClass, string> = {
   Economy: 'ECONOMY',

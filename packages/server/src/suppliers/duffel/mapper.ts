@@ -1,4 +1,5 @@
 import type { Offer, Order, OrderCancellation } from '@duffel/api/types';
+import { toMinor as moneyToMinor, toAmountText } from '../../internal/money.ts';
 import {
   type BagOption,
   type CabinClass,
@@ -46,15 +47,13 @@ export interface DuffelOfferRef {
   segment_ids: string[];
 }
 
-const exponent = (currency: string): number => (['BHD', 'KWD', 'OMR'].includes(currency) ? 3 : 2);
-
 export function toMinor(amount: string | null | undefined, currency: string): number {
-  return Math.round(Number(amount ?? 0) * 10 ** exponent(currency));
+  const n = Number(amount ?? 0);
+  return n === 0 ? 0 : moneyToMinor(n, currency);
 }
 
 export function toAmount(minor: number, currency: string): string {
-  const e = exponent(currency);
-  return (minor / 10 ** e).toFixed(e);
+  return toAmountText(minor, currency);
 }
 
 export function asCurrency(c: string | null | undefined): Currency {

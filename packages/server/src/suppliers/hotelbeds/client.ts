@@ -3,7 +3,9 @@
  * (SHA-256 of apiKey + secret + Unix seconds, recomputed per call), per-call deadline, and the mapping of
  * HTTP failures and `{ error: { code, message } }` bodies to SupplierError.
  */
+
 import { createHash } from 'node:crypto';
+import { toMinor as moneyToMinor } from '../../internal/money.ts';
 import {
   type CallOptions,
   type CancellationPolicy,
@@ -105,8 +107,8 @@ export class HotelbedsClient {
 
 /** Decimal text to minor units (EUR and friends have 2 decimals; KWD, BHD, OMR 3). */
 export function toMinor(amount: string | number, currency: string): number {
-  const d = ['KWD', 'BHD', 'OMR'].includes(currency) ? 3 : 2;
-  return Math.round(Number(amount) * 10 ** d);
+  const n = Number(amount);
+  return n === 0 ? 0 : moneyToMinor(n, currency);
 }
 
 /** Hotelbeds policy times carry an offset; normalised to UTC RFC 3339. */

@@ -1,4 +1,5 @@
 /** OnePoint wire shapes <-> port shapes. */
+import { toMinor as moneyToMinor, roundHalfAway } from '../../internal/money.ts';
 import type {
   CabinClass,
   CouponStatus,
@@ -101,14 +102,11 @@ export interface OpPtr {
 const CABIN_TO_CODE: Record<CabinClass, string> = { Economy: 'Y', Premium: 'S', Business: 'C', First: 'F' };
 const CODE_TO_CABIN: Record<string, CabinClass> = { Y: 'Economy', S: 'Premium', C: 'Business', F: 'First' };
 
-function decimalsOf(currency: string): number {
-  return ['KWD', 'BHD', 'OMR'].includes(currency) ? 3 : 2;
-}
-
 export function toMinor(m: OpMoney | undefined): number {
   if (!m) return 0;
-  const d = m.DecimalPlaces ?? decimalsOf(m.CurrencyCode);
-  return Math.round(Number(m.Amount) * 10 ** d);
+  // The supplier states its decimals; when it does not, the currency's ISO 4217 exponent applies.
+  if (m.DecimalPlaces === undefined) return moneyToMinor(Number(m.Amount), m.CurrencyCode);
+  return roundHalfAway(Number(m.Amount) * 10 ** m.DecimalPlaces);
 }
 
 export function searchRequest(q: FlightSearchQuery, target: string, conversationId: string) {
