@@ -18,14 +18,7 @@ import { readFileSync } from 'node:fs';
 import type { MockServers } from '@travel/mock-server';
 import pg from 'pg';
 import { postgresBinaries, startPrivatePostgres } from '../test/resilience/postgres.ts';
-import {
-  Client,
-  PASSENGER,
-  type Res,
-  startEmulators,
-  startService,
-  supplierUrls,
-} from '../test/resilience/stack.ts';
+import { Client, type Res, startEmulators, startService, supplierUrls } from '../test/resilience/stack.ts';
 import type { ServerProcess } from '../test/search/processes.ts';
 
 const arg = (name: string) => {
@@ -397,7 +390,7 @@ async function main(): Promise<void> {
   const clients = Array.from({ length: CLIENTS }, (_, i) => client(i, () => stopping));
   const at = (f: number) =>
     new Promise((r) => setTimeout(r, Math.max(0, started + f * SECONDS * 1000 - Date.now())));
-  const outage503 = 0;
+  const _outage503 = 0;
   const chaos = (async () => {
     await at(KILL_AT);
     const k = Date.now();

@@ -9,7 +9,6 @@ import { serve } from './kernel/node-adapter.ts';
 import { createMailer } from './mail/mailer.ts';
 import { createRuntime } from './runtime.ts';
 import { seedSandboxAgency } from './sandbox-seed.ts';
-import { isConnectionError } from './storage/connection-errors.ts';
 import { openDatabase } from './storage/database.ts';
 import { parseSandboxLatency } from './suppliers/sandbox.ts';
 

@@ -18,13 +18,13 @@ export interface ReferenceDeps {
  * as is (the contract's `MatchType` enum lists exactly those: iata, icao, prefix, token, fuzzy);
  * `distance_km` (airports) is always present, null outside geographic searches.
  */
-function toBody<T extends { distance_km?: number }>(
+function toBody<T extends object>(
   query: string,
   r: SearchResult<T>,
   withDistance: boolean,
 ): { items: T[]; total: number; query: string } {
   const items = withDistance
-    ? r.items.map((it) => ({ ...it, distance_km: it.distance_km ?? null }))
+    ? r.items.map((it) => ({ ...it, distance_km: (it as { distance_km?: number }).distance_km ?? null }))
     : r.items;
   return { items: items as T[], total: r.total, query };
 }
