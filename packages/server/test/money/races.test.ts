@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { bookingDb } from '../../src/domains/booking/tables.ts';
+import type { FlightSupplier } from '../../src/suppliers/ports.ts';
 import { check } from '../booking/checks.ts';
 import {
   authorized,
@@ -165,12 +166,47 @@ describe('ten parallel calls with distinct keys: one effect', () => {
       customer_ref_ids: [String(got.body.passengers[0].passenger_id)],
       segment_ref_ids: String(got.body.flights[0].segment_id),
     };
-    const rs = await race(N, (i) =>
-      b.as('POST', `${B(b.id)}/ancillaries/purchase`, {
-        key: `race-anc-${b.id}-${i}`,
-        body: { products: [product] },
-      }),
-    );
+    // Ten purchases in flight together: the first to take the booking holds its supplier call at a gate
+    // until the other nine have answered, so none of them can arrive after it finished (a later purchase
+    // with a new key is a new purchase, not a race).
+    const adapter = ctx.w.suppliers.flight('amadeus') as FlightSupplier;
+    const purchase = adapter.purchaseAncillaries;
+    let release = () => {};
+    const released = new Promise<void>((r) => {
+      release = r;
+    });
+    let seen = 0;
+    let allIn = () => {};
+    const everyoneIn = new Promise<void>((r) => {
+      allIn = r;
+    });
+    const count = () => {
+      seen += 1;
+      if (seen === N) allIn();
+    };
+    adapter.purchaseAncillaries = async (...args) => {
+      count();
+      await released;
+      return purchase.apply(adapter, args);
+    };
+    let rs: Awaited<ReturnType<typeof race>>;
+    try {
+      const calls = race(N, (i) =>
+        b
+          .as('POST', `${B(b.id)}/ancillaries/purchase`, {
+            key: `race-anc-${b.id}-${i}`,
+            body: { products: [product] },
+          })
+          .finally(count),
+      );
+      // Every call has either answered or reached the supplier (the winner counts once there, once after).
+      await everyoneIn;
+      release();
+      rs = await calls;
+    } finally {
+      adapter.purchaseAncillaries = purchase;
+      release();
+    }
     const won = rs.filter((r) => r.status === 200);
     expect(won.length, JSON.stringify(rs.map((r) => [r.status, r.body?.code, r.body?.detail]))).toBe(1);
     for (const r of rs.filter((x) => x.status !== 200)) expect(r.body.code).toBe('operation_in_progress');
