@@ -241,3 +241,21 @@ describe('credentials and their display', () => {
     expect(() => parseExpiry('soon', now)).toThrow(/--expires/);
   });
 });
+
+describe('logout', () => {
+  it('a stored API key is forgotten locally (no session to revoke) and the output says it stays valid', async () => {
+    const { fakeWorld } = await import('./helpers/fakes.ts');
+    const { runLogout } = await import('../src/commands/logout.ts');
+    const POST = async () => {
+      throw new Error('no server call expected');
+    };
+    const { ctx, deps, io } = fakeWorld({
+      sdk: { raw: { POST } } as never,
+      profiles: { default: { api_key: 'tk_test_Abcd1234SECRET', company_code: 'ACME' } },
+    });
+    await runLogout(ctx);
+    expect(deps.config.getProfile('default')).toEqual({ company_code: 'ACME' });
+    expect(io.stderr.join('\n')).toContain('Forgot API key tk_test_Abcd1234…; it stays valid on the server');
+    expect(io.stderr.join('\n')).not.toContain('SECRET');
+  });
+});
