@@ -309,7 +309,16 @@ async function openWorld(
     const out: { offer_id: string; offer: SupplierFlightOffer }[] = [];
     for (const [i, o] of offers.entries()) {
       const offerId = `of_t${seq}_${i}`;
-      const p = flightVertical.present(o, { offerId, searchId, rules: [], companyId: caller.companyId });
+      // Shown in the currency the query asks for (each sandbox route's supplier prices in it: no rates needed).
+      const shown = {
+        offerId,
+        searchId,
+        rules: [],
+        companyId: caller.companyId,
+        currency: query.currency,
+        fx: null,
+      };
+      const p = flightVertical.present(o, shown);
       await sdb
         .insertInto('search_offers')
         .values({
