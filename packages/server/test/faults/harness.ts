@@ -220,6 +220,8 @@ export async function startChild(env: Record<string, string>): Promise<Child> {
       PORT: '0',
       LOG_LEVEL: 'warn',
       EXIT_WITH_PARENT: '1',
+      // A response that breaks openapi.json becomes a 500 naming the violation, so these tests fail on it.
+      RESPONSE_VALIDATION: 'strict',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
