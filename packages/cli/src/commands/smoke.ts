@@ -139,7 +139,21 @@ export async function runSmoke(options: SmokeOptions, ctx: Ctx): Promise<void> {
           offer_id: o.offer_id,
           currency: o.price.currency,
           passengers: [
-            { type: 'ADT', first_name: 'Smoke', last_name: 'Test', gender: 'F', date_of_birth: '1990-01-01' },
+            {
+              type: 'ADT',
+              first_name: 'Smoke',
+              last_name: 'Test',
+              gender: 'F',
+              date_of_birth: '1990-01-01',
+              // Whichever supplier is cheapest: some airlines (Duffel's) require an identity document.
+              nationality: 'GB',
+              document: {
+                type: 'passport',
+                number: '502135326',
+                expiry: '2034-01-01',
+                issuing_country: 'GB',
+              },
+            },
           ],
           contact: { email: 'smoke@example.org', phone: '+447700900123' },
           payment_mode: 'PNR_FIRST',
