@@ -471,6 +471,8 @@ describe('shapes', () => {
         'passengers',
         'lcc',
         'expires_at',
+        'supplier_price',
+        'fx_rate',
       ].sort(),
     );
     expect(Object.keys(schemas.FlightPrice.properties)).toEqual([

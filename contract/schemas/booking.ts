@@ -19,6 +19,7 @@ import {
   str,
   strEnum,
 } from '../lib.ts';
+import { fxFields } from './common.ts';
 
 const bookingId = () => int({ format: 'int64' });
 
@@ -141,7 +142,11 @@ export const schemas: Record<string, Json> = {
     passengers: arr(ref('BookedPassenger')),
     contact: ref('BookingContact'),
     flights: arr(ref('FlightSegment'), { description: 'Every segment of the booking in flight order.' }),
-    pricing: ref('BookingPricing'),
+    pricing: ref('BookingPricing', {
+      description:
+        'What the booking charges, in the currency it was booked in (the offer as shown): exactly what authorize must be called with.',
+    }),
+    ...fxFields('`pricing` (before markup; the supplier order total once the supplier confirms)'),
     payment_mode: ref('PaymentMode'),
     supplier: ref('FlightSupplier'),
     supplier_order_ref: nullable(str()),

@@ -61,6 +61,20 @@ export const PAYMENT_STATES = [
 
 export const money = (description?: string): Schema => ref('Money', description ? { description } : {});
 
+/**
+ * The FX fields of an offer or booking (contracts.md §6): the supplier's own amount behind the price shown,
+ * and the rate that converted it.
+ */
+export const fxFields = (what: string): Record<string, Schema> => ({
+  supplier_price: money(
+    `The supplier's own amount behind ${what}, in the supplier's currency (for flights base + taxes, without our markup). When its currency differs from the one shown, ${what} was converted from it at \`fx_rate\`.`,
+  ),
+  fx_rate: num({
+    exclusiveMinimum: 0,
+    description: `Units of the shown currency per 1 unit of the supplier's currency (6 significant digits; 1 when nothing was converted). The rate is taken from the platform's rates table when the offer is created and locked with it: re-checks of the offer convert at it, and what is charged is ${what} as shown. A revalidation at today's rate reports any difference as a price change (\`price_change_cause\`).`,
+  }),
+});
+
 export const schemas: Record<string, Json> = {
   Currency: strEnum(CURRENCIES, {
     description: `ISO 4217 code; one of the 15 currencies the service accepts. Amounts in \`*_minor\` fields are integers in the currency's minor unit (ISO 4217 exponent, \`x-minor-units\`): ${CURRENCIES.map((c) => `${c} ${CURRENCY_TABLE[c].minor_units}`).join(', ')}. Three-decimal currencies (BHD, KWD, OMR) are priced and charged in steps of 10 minor units (\`x-payable-step-minor\`), as the payment provider requires; so KWD 55.000 is \`55000\`.`,
@@ -75,6 +89,12 @@ export const schemas: Record<string, Json> = {
       amount_minor: minor(),
     },
     { description: 'An amount in integer minor units with its currency.' },
+  ),
+  PriceChangeCause: nullable(
+    strEnum(['supplier', 'rate', 'supplier_and_rate'], {
+      description:
+        "Why the price changed: the supplier's own amount moved (`supplier`), only the exchange rate between the supplier's currency and the one shown did (`rate`; the offer then keeps the new rate), or both. null when the price did not change.",
+    }),
   ),
   SortOrder: strEnum(['asc', 'desc']),
   ReportPeriod: strEnum(['today', '7d', '30d', '90d', '365d', 'mtd', 'ytd'], {

@@ -16,6 +16,7 @@ import {
   str,
   strEnum,
 } from '../lib.ts';
+import { fxFields } from './common.ts';
 
 const iata = (description: string) => str({ pattern: '^[A-Z]{3}$', description });
 const localDateTime = (description: string) =>
@@ -159,7 +160,11 @@ export const schemas: Record<string, Json> = {
       refundable: bool(),
       changeable: bool(),
       baggage: ref('BaggageAllowance'),
-      price: ref('FlightPrice'),
+      price: ref('FlightPrice', {
+        description:
+          'In the currency the search asked for, whatever currency the supplier priced in: converted at `fx_rate` from `supplier_price` when they differ, then marked up in that currency. Amounts are payable (multiples of 10 minor units for BHD, KWD, OMR).',
+      }),
+      ...fxFields('`price` (before markup)'),
       passengers: obj({
         adults: int({ minimum: 0 }),
         children: int({ minimum: 0 }),
@@ -223,10 +228,11 @@ export const schemas: Record<string, Json> = {
       available: bool({ description: 'False when the supplier no longer sells the offer.' }),
       price_changed: bool(),
       previous_total_minor: minor('The total the offer carried before revalidation.'),
+      price_change_cause: ref('PriceChangeCause'),
       fare_rules: arr(ref('FareRule'), { description: 'Present with verbose=true.' }),
       bag_options: arr(ref('BagOption'), { description: 'Present with verbose=true.' }),
     },
-    ['offer', 'available', 'price_changed', 'previous_total_minor'],
+    ['offer', 'available', 'price_changed', 'previous_total_minor', 'price_change_cause'],
   ),
   UpsellResult: obj({
     offer_id: str(),

@@ -17,6 +17,7 @@ import {
   str,
   strEnum,
 } from '../lib.ts';
+import { fxFields } from './common.ts';
 
 const localDateTime = (description: string) =>
   str({ pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2})?$', description });
@@ -156,12 +157,19 @@ export const schemas: Record<string, Json> = {
           'Adults the rate was priced for, over all rooms. A booking must name exactly these guests.',
       }),
       children: int({ minimum: 0, description: 'Children the rate was priced for, over all rooms.' }),
-      price: obj({
-        currency: ref('Currency'),
-        base_minor: minor(),
-        taxes_minor: minor(),
-        total_minor: minor(),
-      }),
+      price: obj(
+        {
+          currency: ref('Currency'),
+          base_minor: minor(),
+          taxes_minor: minor(),
+          total_minor: minor(),
+        },
+        {
+          description:
+            'In the currency the search asked for (cancellation fees too): converted at `fx_rate` from `supplier_price` when the supplier prices in another currency.',
+        },
+      ),
+      ...fxFields('`price.total_minor`'),
       refundable: bool(),
       cancellation_policies: arr(ref('CancellationPolicy')),
     },
@@ -180,6 +188,7 @@ export const schemas: Record<string, Json> = {
     available: bool(),
     price_changed: bool(),
     previous_total_minor: minor(),
+    price_change_cause: ref('PriceChangeCause'),
     offer: ref('HotelOffer'),
   }),
   HotelGuest: input(
@@ -229,7 +238,8 @@ export const schemas: Record<string, Json> = {
     contact_phone: str(),
     special_requests: nullable(str()),
     client_ref: nullable(str()),
-    total: ref('Money'),
+    total: ref('Money', { description: 'What the booking charges, in the currency it was shown in.' }),
+    ...fxFields('`total` (what the provider charges, recorded for reconciliation)'),
     cancellation_policies: arr(ref('CancellationPolicy')),
     cancellation_fee: nullable(ref('Money', { description: 'Set once cancelled.' })),
     user_id: str(),
@@ -296,7 +306,14 @@ export const schemas: Record<string, Json> = {
       dropoff: obj({ location: str() }),
       duration_minutes: nullable(int({ minimum: 0 })),
       distance_km: nullable(num({ minimum: 0 })),
-      price: obj({ currency: ref('Currency'), total_minor: minor() }),
+      price: obj(
+        { currency: ref('Currency'), total_minor: minor() },
+        {
+          description:
+            'In the currency the search asked for (cancellation fees too): converted at `fx_rate` from `supplier_price` when the supplier prices in another currency.',
+        },
+      ),
+      ...fxFields('`price.total_minor`'),
       cancellation_policies: arr(ref('CancellationPolicy')),
       expires_at: dateTime(),
     },
@@ -322,6 +339,7 @@ export const schemas: Record<string, Json> = {
     available: bool(),
     price_changed: bool(),
     previous_total_minor: minor(),
+    price_change_cause: ref('PriceChangeCause'),
     offer: ref('TransferOffer'),
   }),
   TransferPassenger: input(
@@ -374,7 +392,8 @@ export const schemas: Record<string, Json> = {
     flight_number: nullable(str()),
     hotel_name: nullable(str()),
     special_requests: nullable(str()),
-    total: ref('Money'),
+    total: ref('Money', { description: 'What the booking charges, in the currency it was shown in.' }),
+    ...fxFields('`total` (what the provider charges, recorded for reconciliation)'),
     cancellation_fee: nullable(ref('Money', { description: 'Set once cancelled.' })),
     user_id: str(),
     company_id: nullable(int()),

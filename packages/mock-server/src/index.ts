@@ -18,6 +18,7 @@ import { stripeHandlers, stripeNotFound } from './suppliers/stripe/index.ts';
 export { type ServedHandlers, type ServeHandlersOptions, serveHandlers } from './node-adapter.ts';
 export { type Clock, createClock } from './shared/clock.ts';
 export { connectionReset, hang, isConnectionReset } from './shared/faults.ts';
+export { ecbXml, type FxTable, SANDBOX_FX_RATES } from './shared/fx.ts';
 export { applyLatency, latencyFor, sleep } from './shared/latency.ts';
 export { type EmulatorOptions, realClock } from './shared/options.ts';
 export { createRng, hashString, mulberry32, type Rng, rngFor } from './shared/random.ts';

@@ -86,6 +86,7 @@ function envNumber(name: string, fallback: number): number {
 function bookingSuppliers(registry: SupplierRegistry): BookingSuppliers {
   return {
     flight: (name) => registry.flight(name),
+    fx: registry.fx,
     payments: () => {
       const provider = registry.payment();
       if (!provider)

@@ -52,6 +52,11 @@ export function toAmountText(minor: number, currency: string): string {
   return toDecimalString(Math.round(minor), currency);
 }
 
+/** `percent` % of `minor`, rounded half away from zero to the minor unit (a percentage, not a currency unit). */
+export function percentOf(minor: number, percent: number): number {
+  return roundHalfAway((minor * percent) / 100);
+}
+
 /** Human display: "GBP 12.50", "BHD 1.234". Locale-free so logs, e-mails and tests agree. */
 export function format(minor: number, currency: string): string {
   return `${currency.toUpperCase()} ${toDecimalString(minor, currency)}`;

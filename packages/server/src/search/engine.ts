@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import type { MarkupRule } from '../domains/markup/engine.ts';
 import { loadMarkupRules } from '../domains/markup/markup-store.ts';
 import type { Clock } from '../internal/clock.ts';
+import type { FxRates, FxSource } from '../internal/fx.ts';
 import { enqueue } from '../jobs/runner.ts';
 import { badRequest } from '../kernel/errors.ts';
 import type { Logger } from '../kernel/types.ts';
@@ -28,11 +29,13 @@ import {
 } from './orphans.ts';
 import type { SupplierStats } from './supplier-stats.ts';
 import { type SearchStatus, type SupplierOutcome, searchDb, type Vertical } from './tables.ts';
-import { type SearchableSupplier, VERTICALS, type VerticalSpec } from './verticals.ts';
+import { requestedCurrency, type SearchableSupplier, VERTICALS, type VerticalSpec } from './verticals.ts';
 
 /** Where the engine finds the suppliers of a vertical (the supplier registry implements it). */
 export interface SupplierSource {
   searchSuppliers(vertical: Vertical): SearchableSupplier<unknown, unknown>[];
+  /** Exchange rates for offers a supplier prices in another currency than the search asked for. */
+  readonly fx?: FxSource;
 }
 
 export interface SearchEngineDeps {
@@ -181,6 +184,17 @@ export class SearchEngine {
   ): Promise<void> {
     const db = searchDb(this.#d.db);
     const rules = spec.marksUp ? await (this.#d.loadRules ?? loadMarkupRules)(this.#d.db, by.companyId) : [];
+    // Today's rates, read once: every offer of this search converts at the same rate, stored with it.
+    const fx: FxRates | null = this.#d.suppliers.fx
+      ? await this.#d.suppliers.fx.rates().catch((err) => {
+          this.#d.log?.warn(
+            { err, search_id: id },
+            'no exchange rates: offers in another currency are left out',
+          );
+          return null;
+        })
+      : null;
+    const currency = requestedCurrency(request);
     // Aborted when the sweeper has closed this search: the suppliers still running are not waited for.
     const closed = new AbortController();
     const stop = AbortSignal.any([this.#closing.signal, closed.signal]);
@@ -246,6 +260,8 @@ export class SearchEngine {
                 searchId: id,
                 rules,
                 companyId: by.companyId,
+                currency,
+                fx,
               });
               seq += 1;
               events.push({ seq, event: 'offer', data: { offer: p.offer } });

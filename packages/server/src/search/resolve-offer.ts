@@ -12,9 +12,19 @@
 
 import { randomBytes } from 'node:crypto';
 import { type Clock, systemClock } from '../internal/clock.ts';
+import type { FxSource } from '../internal/fx.ts';
+import type { Currency } from '../internal/money.ts';
 import { badRequest, HttpError, notFound } from '../kernel/errors.ts';
 import type { Db } from '../storage/schema.ts';
-import type { BagSelection, FlightOffer, SupplierFlightOffer } from '../suppliers/ports.ts';
+import type { BagSelection, FlightOffer, FlightPrice, SupplierFlightOffer } from '../suppliers/ports.ts';
+import {
+  type Exchange,
+  exchangeAt,
+  fxFields,
+  lockedExchange,
+  priceChangeCause,
+  shownFlightPrice,
+} from './exchange.ts';
 import { type Caller, canRead } from './session-store.ts';
 import { parseJson, searchDb, type Vertical } from './tables.ts';
 
@@ -38,6 +48,8 @@ export interface ResolvedOffer {
   supplier_ref: unknown;
   /** Bags chosen on a re-price (null for an offer as searched). */
   bags: OfferBags | null;
+  /** The flight supplier's own price (its currency, no markup), kept server-side beside the ref. */
+  supplier_price: FlightPrice | null;
   /** The search request (passenger mix, currency, …). */
   request: Record<string, unknown>;
   user_id: string;
@@ -57,12 +69,29 @@ const OFFER_ID = /^[A-Za-z0-9_-]{3,128}$/;
 /** Key of the stored-ref envelope of a derived offer that carries more than the adapter's ref. */
 const DERIVED = '$derived';
 
-function unwrapRef(stored: unknown): { ref: unknown; bags: OfferBags | null } {
+interface RefExtras {
+  bags?: OfferBags;
+  supplier_price?: FlightPrice;
+}
+
+/** The stored ref: the adapter's ref alone, or an envelope with what the server keeps beside it. */
+export function wrapRef(ref: unknown, extras: RefExtras): unknown {
+  const e: RefExtras = {};
+  if (extras.bags) e.bags = extras.bags;
+  if (extras.supplier_price) e.supplier_price = extras.supplier_price;
+  return Object.keys(e).length > 0 ? { [DERIVED]: e, ref: ref ?? null } : (ref ?? null);
+}
+
+function unwrapRef(stored: unknown): {
+  ref: unknown;
+  bags: OfferBags | null;
+  supplier_price: FlightPrice | null;
+} {
   if (stored && typeof stored === 'object' && DERIVED in stored) {
-    const e = stored as { [DERIVED]: { bags?: OfferBags }; ref: unknown };
-    return { ref: e.ref, bags: e[DERIVED].bags ?? null };
+    const e = stored as { [DERIVED]: RefExtras; ref: unknown };
+    return { ref: e.ref, bags: e[DERIVED].bags ?? null, supplier_price: e[DERIVED].supplier_price ?? null };
   }
-  return { ref: stored, bags: null };
+  return { ref: stored, bags: null, supplier_price: null };
 }
 
 export async function resolveOffer(
@@ -102,7 +131,7 @@ export async function resolveOffer(
   }
   // Not parseJson: a hotel rate_key or transfer quote id is stored as a JSON string and arrives as a
   // plain string, which must not be parsed a second time.
-  const { ref, bags } = unwrapRef(row.supplier_ref);
+  const { ref, bags, supplier_price } = unwrapRef(row.supplier_ref);
   return {
     offer_id: row.offer_id,
     search_id: row.search_id,
@@ -111,6 +140,7 @@ export async function resolveOffer(
     offer: parseJson(row.offer),
     supplier_ref: ref,
     bags,
+    supplier_price,
     request: parseJson(row.request),
     user_id: row.user_id,
     company_id: row.company_id,
@@ -126,18 +156,24 @@ export function toSupplierFlightOffer(r: ResolvedOffer): SupplierFlightOffer {
   const {
     offer_id: _id,
     search_id: _search,
+    supplier_price: _sp,
+    fx_rate: _rate,
     price,
     ...rest
   } = r.offer as unknown as Omit<SupplierFlightOffer, 'supplier_ref'> & {
     offer_id: string;
     search_id: string;
+    supplier_price?: unknown;
+    fx_rate?: unknown;
   };
-  const supplierTotal = price.total_minor - (price.markup_minor ?? 0);
-  return {
-    ...rest,
-    supplier_ref: r.supplier_ref,
-    price: { ...price, markup_minor: 0, total_minor: supplierTotal },
-  } as SupplierFlightOffer;
+  // The supplier's own price as its adapter returned it (offers stored before it was kept: the shown
+  // price minus our markup, which was the supplier's then).
+  const supplierPrice = r.supplier_price ?? {
+    ...price,
+    markup_minor: 0,
+    total_minor: price.total_minor - (price.markup_minor ?? 0),
+  };
+  return { ...rest, supplier_ref: r.supplier_ref, price: supplierPrice } as SupplierFlightOffer;
 }
 
 /** A flight offer resolved for pricing or booking: the public offer, the adapter's offer and our markup. */
@@ -164,19 +200,33 @@ export async function resolveFlightOffer(
   };
 }
 
-/** The public offer after a supplier re-priced it: our markup is kept on top of the supplier's price. */
+/**
+ * The public offer after a supplier re-priced it, in the currency shown: converted at `ex` (default: the
+ * rate locked with the offer), with our markup kept on top.
+ */
 export function presentFlightOffer(
   r: ResolvedFlightOffer,
   o: SupplierFlightOffer,
   offerId = r.offer_id,
+  ex: Exchange | null = lockedExchange(r.offer, o.price.currency),
 ): FlightOffer {
   const { supplier_ref: _ref, ...rest } = o;
-  const supplierTotal = o.price.total_minor - (o.price.markup_minor ?? 0);
+  const supplierPrice = {
+    ...o.price,
+    markup_minor: 0,
+    total_minor: o.price.total_minor - (o.price.markup_minor ?? 0),
+  };
+  if (!ex)
+    throw new Error(
+      `no exchange from ${o.price.currency} to ${r.offer.price.currency} locked with ${r.offer_id}`,
+    );
+  const fare = shownFlightPrice(supplierPrice, ex);
   return {
     ...rest,
     offer_id: offerId,
     search_id: r.search_id,
-    price: { ...o.price, markup_minor: r.markup_minor, total_minor: supplierTotal + r.markup_minor },
+    price: { ...fare, markup_minor: r.markup_minor, total_minor: fare.total_minor + r.markup_minor },
+    ...fxFields({ currency: o.price.currency, amount_minor: supplierPrice.total_minor }, ex),
   };
 }
 
@@ -193,6 +243,8 @@ export async function saveDerivedOffer(
     offer: FlightOffer;
     supplier_ref: unknown;
     bags?: OfferBags;
+    /** The supplier's own price of the derived offer (its currency), when it differs from the shown one. */
+    supplier_price?: FlightPrice;
     position: number;
   },
 ): Promise<void> {
@@ -211,10 +263,66 @@ export async function saveDerivedOffer(
       position: d.position,
       offer: JSON.stringify(d.offer),
       supplier_ref: JSON.stringify(
-        d.bags ? { [DERIVED]: { bags: d.bags }, ref: d.supplier_ref ?? null } : (d.supplier_ref ?? null),
+        wrapRef(d.supplier_ref, {
+          ...(d.bags ? { bags: d.bags } : {}),
+          ...(d.supplier_price ? { supplier_price: d.supplier_price } : {}),
+        }),
       ),
       total_minor: d.offer.price.total_minor,
       expires_at: expires,
     })
+    .execute();
+}
+
+/**
+ * Today's exchange from the supplier's currency `from` to the offer's shown currency (revalidation), or
+ * the rate locked with the offer when there is no rates table to ask.
+ */
+export async function currentExchange(
+  fx: FxSource | undefined,
+  r: ResolvedOffer,
+  from: Currency,
+): Promise<Exchange | null> {
+  const to = (r.offer.price as { currency: Currency }).currency;
+  if (from === to) return { currency: to, from, fx_rate: 1 };
+  if (fx) {
+    try {
+      return exchangeAt(await fx.rates(), from, to);
+    } catch {
+      // No rate today: the offer keeps the one it was shown at.
+    }
+  }
+  return lockedExchange(r.offer, from);
+}
+
+/** price_changed / previous_total_minor / price_change_cause of a re-priced flight offer. */
+export function flightPriceChange(r: ResolvedFlightOffer, offer: FlightOffer) {
+  const before = {
+    supplier_amount_minor: r.offer.supplier_price?.amount_minor ?? r.supplierOffer.price.total_minor,
+    fx_rate: r.offer.fx_rate ?? 1,
+    total_minor: r.offer.price.total_minor,
+  };
+  const after = {
+    supplier_amount_minor: offer.supplier_price?.amount_minor ?? before.supplier_amount_minor,
+    fx_rate: offer.fx_rate ?? 1,
+    total_minor: offer.price.total_minor,
+  };
+  const cause = priceChangeCause(before, after);
+  return {
+    price_changed: cause !== null,
+    previous_total_minor: before.total_minor,
+    price_change_cause: cause,
+  };
+}
+
+/**
+ * When only the exchange rate moved, the stored offer takes the re-priced amounts and the new rate: from
+ * then on it is what the offer shows and what booking it charges (the supplier's own price is unchanged).
+ */
+export async function relockOffer(db: Db, offerId: string, offer: object, totalMinor: number) {
+  await searchDb(db)
+    .updateTable('search_offers')
+    .set({ offer: JSON.stringify(offer), total_minor: totalMinor })
+    .where('offer_id', '=', offerId)
     .execute();
 }

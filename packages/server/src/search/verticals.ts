@@ -4,6 +4,7 @@
  * reference kept server-side. Everything else (fan-out, log, streams, batch) is shared.
  */
 import { applyMarkup, type MarkupRule } from '../domains/markup/engine.ts';
+import type { FxRates } from '../internal/fx.ts';
 import type {
   CabinClass,
   CallOptions,
@@ -15,6 +16,8 @@ import type {
   TransferOffer,
   TransferSearchQuery,
 } from '../suppliers/ports.ts';
+import { exchangeAt, fxFields, shownFlightPrice, shownHotelOffer, shownTransferOffer } from './exchange.ts';
+import { wrapRef } from './resolve-offer.ts';
 import type { Vertical } from './tables.ts';
 
 export interface Presented {
@@ -30,7 +33,15 @@ export interface PresentContext {
   searchId: string;
   rules: readonly MarkupRule[];
   companyId: number | null;
+  /** The currency the search asked for: every amount of the public offer is in it (absent: the
+   * supplier's own, nothing converted). */
+  currency?: Currency;
+  /** Today's rates for an offer a supplier priced in another currency (null/absent: none available). */
+  fx?: FxRates | null;
 }
+
+/** The currency a search request asks for (the contract's default USD when it names none). */
+export const requestedCurrency = (r: Record<string, unknown>): Currency => (r.currency as Currency) ?? 'USD';
 
 /** A supplier as the engine sees it: a name and a search. */
 export interface SearchableSupplier<Q, O> {
@@ -92,11 +103,13 @@ export const flightVertical: VerticalSpec<FlightSearchQuery, SupplierFlightOffer
     const segments = o.slices.flatMap((s) => s.segments);
     const first = o.slices[0];
     const supplierTotal = o.price.base_minor + o.price.taxes_minor;
+    // Converted first: the markup rules see the fare (base + taxes) in the currency shown.
+    const ex = exchangeAt(ctx.fx ?? null, o.price.currency, ctx.currency ?? o.price.currency);
+    const fare = shownFlightPrice(o.price, ex);
     const m = applyMarkup(ctx.rules, {
       company_id: ctx.companyId,
-      // The supplier's price (base + taxes) is the fare the markup rules see.
-      base_total_minor: supplierTotal,
-      currency: o.price.currency,
+      base_total_minor: fare.total_minor,
+      currency: fare.currency,
       origin: first?.origin ?? null,
       destination: first?.destination ?? null,
       cabin_class: CABIN_RULE[o.cabin] ?? null,
@@ -105,10 +118,17 @@ export const flightVertical: VerticalSpec<FlightSearchQuery, SupplierFlightOffer
       pax_count: o.passengers.adults + o.passengers.children + o.passengers.infants,
       segment_count: segments.length,
     });
-    const price = { ...o.price, markup_minor: m.markup_minor, total_minor: supplierTotal + m.markup_minor };
+    const price = { ...fare, markup_minor: m.markup_minor, total_minor: fare.total_minor + m.markup_minor };
     return {
-      offer: { offer_id: ctx.offerId, search_id: ctx.searchId, ...rest, price },
-      supplierRef: supplier_ref ?? null,
+      offer: {
+        offer_id: ctx.offerId,
+        search_id: ctx.searchId,
+        ...rest,
+        price,
+        ...fxFields({ currency: o.price.currency, amount_minor: supplierTotal }, ex),
+      },
+      // The supplier's own price stays server-side with its ref: pricing and booking hand it back as it was.
+      supplierRef: wrapRef(supplier_ref ?? null, { supplier_price: o.price }),
       totalMinor: price.total_minor,
     };
   },
@@ -133,10 +153,14 @@ export const hotelVertical: VerticalSpec<HotelSearchQuery, HotelOffer> = {
     return q;
   },
   present(o, ctx) {
+    const shownOffer = shownHotelOffer(
+      o,
+      exchangeAt(ctx.fx ?? null, o.price.currency, ctx.currency ?? o.price.currency),
+    );
     return {
-      offer: { offer_id: ctx.offerId, search_id: ctx.searchId, ...o },
+      offer: { offer_id: ctx.offerId, search_id: ctx.searchId, ...shownOffer },
       supplierRef: o.rate_key,
-      totalMinor: o.price.total_minor,
+      totalMinor: shownOffer.price.total_minor,
     };
   },
 };
@@ -162,10 +186,14 @@ export const transportVertical: VerticalSpec<TransferSearchQuery, TransferOffer>
     return q;
   },
   present(o, ctx) {
+    const shownOffer = shownTransferOffer(
+      o,
+      exchangeAt(ctx.fx ?? null, o.price.currency, ctx.currency ?? o.price.currency),
+    );
     return {
-      offer: { offer_id: ctx.offerId, search_id: ctx.searchId, ...o },
+      offer: { offer_id: ctx.offerId, search_id: ctx.searchId, ...shownOffer },
       supplierRef: o.quote_id,
-      totalMinor: o.price.total_minor,
+      totalMinor: shownOffer.price.total_minor,
     };
   },
 };

@@ -170,6 +170,10 @@ export interface SupplierFlightOffer {
 export interface FlightOffer extends Omit<SupplierFlightOffer, 'supplier_ref'> {
   offer_id: string;
   search_id: string;
+  /** The supplier's own total (base + taxes, its currency) behind `price` (search/exchange.ts). */
+  supplier_price?: { currency: Currency; amount_minor: number };
+  /** Units of the shown currency per 1 unit of the supplier's (1 when nothing was converted). */
+  fx_rate?: number;
 }
 
 export interface FareRule {

@@ -7,6 +7,7 @@
  */
 
 import type { MockSupplier } from '@travel/mock-server';
+import { type FxSource, fxFromEnv } from '../internal/fx.ts';
 import { createRefSigner, type RefSigner, refSecretFromEnv } from '../internal/signed-ref.ts';
 import { GdsConfigStore, type GdsSettings } from '../search/gds-config.ts';
 import type { Vertical } from '../search/tables.ts';
@@ -52,6 +53,8 @@ export interface SupplierRegistry {
   /** Every built supplier name, by kind. */
   names(): { flight: string[]; hotel: string[]; transfer: string[]; payment: string[] };
   readonly gdsConfig: GdsConfigStore;
+  /** The platform's exchange rates (internal/fx.ts): the emulators' table in sandbox, FX_RATES_* in live. */
+  readonly fx: FxSource;
 }
 
 export interface SupplierRegistryOptions {
@@ -70,6 +73,8 @@ export interface SupplierRegistryOptions {
   /** Sandbox without SUPPLIER_REF_SECRET: the secret to sign with (the runtime derives it from the JWT
    * key); default a random per-process one. */
   sandboxRefSecret?: string;
+  /** Exchange rates; default from the environment (`fxFromEnv`). */
+  fx?: FxSource;
 }
 
 class ConfigMissing extends Error {}
@@ -303,5 +308,6 @@ export async function createSupplierRegistry(o: SupplierRegistryOptions): Promis
       payment: built.has('stripe') ? ['stripe'] : [],
     }),
     gdsConfig,
+    fx: o.fx ?? fxFromEnv(o.env ?? process.env, o.config.sandbox, o.fetch),
   };
 }

@@ -169,7 +169,10 @@ describe('flight search', () => {
       expect(r.supplier).toBe(after[0]!.supplier);
       expect(r.supplier_ref).not.toBeNull();
       const so = toSupplierFlightOffer(r);
-      expect(so.price.total_minor).toBe(after[0]!.price.total_minor - 500);
+      // In the supplier's own currency and amount (a Duffel GBP fare shown in USD is handed back in GBP).
+      const shown = after[0] as unknown as { supplier_price: { currency: string; amount_minor: number } };
+      expect(so.price.total_minor).toBe(shown.supplier_price.amount_minor);
+      expect(so.price.currency).toBe(shown.supplier_price.currency);
       expect(so.price.markup_minor).toBe(0);
     } finally {
       await m.deleteFrom('markup_rules').execute();

@@ -1,3 +1,4 @@
+import { checkAmountStep } from './amounts.ts';
 import { apiError, invalidRequest, resourceMissing, StripeHttpError, unexpectedState } from './errors.ts';
 import type { FormObject } from './form.ts';
 import { allowOnly, bool, child, expand, int, metadata, oneOf, requiredStr, str } from './params.ts';
@@ -87,6 +88,7 @@ export function createIntent(ctx: OpContext, params: FormObject): OpResult {
   if (!/^[a-z]{3}$/.test(currency)) {
     throw invalidRequest('parameter_invalid_string', `Invalid currency: ${currency}.`, 'currency');
   }
+  checkAmountStep(amount, currency, 'amount');
   const captureMethod =
     oneOf(params, 'capture_method', ['automatic', 'automatic_async', 'manual'] as const) ?? 'automatic_async';
   const confirm = bool(params, 'confirm') ?? false;
@@ -356,6 +358,7 @@ export function captureIntent(ctx: OpContext, id: string, params: FormObject): O
   if (amount < 1) {
     throw invalidRequest('amount_too_small', 'Amount to capture must be at least 1.', 'amount_to_capture');
   }
+  checkAmountStep(amount, pi.currency, 'amount_to_capture');
   if (amount > pi.amount_capturable) {
     throw invalidRequest(
       'amount_too_large',

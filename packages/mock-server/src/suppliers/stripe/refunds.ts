@@ -1,4 +1,5 @@
 import { moneyText } from '../../shared/money.ts';
+import { checkAmountStep } from './amounts.ts';
 import { invalidRequest, parameterMissing, resourceMissing } from './errors.ts';
 import type { FormObject } from './form.ts';
 import { allowOnly, expand, int, metadata, oneOf, str } from './params.ts';
@@ -56,6 +57,7 @@ export function createRefund(ctx: OpContext, params: FormObject): OpResult {
   }
   const amount = int(params, 'amount') ?? unrefunded;
   if (amount < 1) throw invalidRequest('amount_too_small', 'Refund amount must be at least 1.', 'amount');
+  checkAmountStep(amount, charge.currency, 'amount');
   if (amount > unrefunded) {
     throw invalidRequest(
       'amount_too_large',

@@ -1,4 +1,15 @@
 /** Pricing before booking: revalidation, upsell, bags and fare rules, all resolved from offer_id. */
+import { type Exchange, lockedExchange, shown, shownMoney } from '../../search/exchange.ts';
+import { currentExchange, flightPriceChange, relockOffer } from '../../search/resolve-offer.ts';
+import type { Currency, BagOption as PortBagOption } from '../../suppliers/ports.ts';
+
+const ONE_TO_ONE = (c: Currency): Exchange => ({ currency: c, from: c, fx_rate: 1 });
+
+/** Bag prices in the offer's shown currency (at the offer's rate). */
+function shownBagOptions(options: PortBagOption[], ex: Exchange | null): PortBagOption[] {
+  return ex ? options.map((o) => ({ ...o, price: shownMoney(o.price, ex) })) : options;
+}
+
 import { badRequest } from '../../kernel/errors.ts';
 import type { RequestContext } from '../../kernel/types.ts';
 import {
@@ -74,13 +85,20 @@ export class PricingService {
             ...(verbose ? { fare_rules: await supplier.fareRules(r.supplierOffer, call) } : {}),
           }
         : await supplier.price(r.supplierOffer, include, call);
-      const offer = presentFlightOffer(r, p.offer);
+      // Re-priced at today's exchange rate: a rate that drifted since the search is a price change too.
+      const ex = await currentExchange(this.#d.suppliers.fx, r, p.offer.price.currency);
+      const offer = presentFlightOffer(r, p.offer, r.offer_id, ex);
+      const change = flightPriceChange(r, offer);
+      if (change.price_change_cause === 'rate') {
+        await relockOffer(this.#d.db, r.offer_id, offer, offer.price.total_minor);
+      }
       return {
         offer,
         available: true,
-        price_changed: offer.price.total_minor !== r.offer.price.total_minor,
-        previous_total_minor: r.offer.price.total_minor,
-        ...(verbose ? { fare_rules: p.fare_rules ?? [], bag_options: p.bag_options ?? [] } : {}),
+        ...change,
+        ...(verbose
+          ? { fare_rules: p.fare_rules ?? [], bag_options: shownBagOptions(p.bag_options ?? [], ex) }
+          : {}),
       };
     } catch (err) {
       const kind = (err as { kind?: string }).kind;
@@ -90,6 +108,7 @@ export class PricingService {
           available: false,
           price_changed: false,
           previous_total_minor: r.offer.price.total_minor,
+          price_change_cause: null,
         };
       }
       return supplierFailure(err, OFFER_CODES, ctx.log);
@@ -123,6 +142,7 @@ export class PricingService {
       await saveDerivedOffer(this.#d.db, r, {
         offer,
         supplier_ref: a.supplier_ref,
+        supplier_price: a.price,
         position: UPSELL_POSITION + i,
       });
     }
@@ -134,11 +154,12 @@ export class PricingService {
     try {
       const p = await supplier.price(r.supplierOffer, { bags: true }, { signal: ctx.signal });
       const offer = presentFlightOffer(r, p.offer);
+      const { price_changed, previous_total_minor } = flightPriceChange(r, offer);
       return {
         offer,
-        price_changed: offer.price.total_minor !== r.offer.price.total_minor,
-        previous_total_minor: r.offer.price.total_minor,
-        bag_options: p.bag_options ?? [],
+        price_changed,
+        previous_total_minor,
+        bag_options: shownBagOptions(p.bag_options ?? [], lockedExchange(r.offer, p.offer.price.currency)),
       };
     } catch (err) {
       return supplierFailure(
@@ -212,16 +233,21 @@ export class PricingService {
       await saveDerivedOffer(this.#d.db, r, {
         offer,
         supplier_ref: p.offer.supplier_ref,
+        supplier_price: p.offer.price,
         bags: priced,
         position: BAGS_POSITION,
       });
     }
-    const total = offer.price.total_minor;
+    // Compared at the supplier, in its currency, without the bags: the rate is the one locked with the offer.
+    const supplierTotal = p.offer.price.total_minor - (p.offer.price.markup_minor ?? 0);
     return {
       offer,
-      bags_minor: bags,
+      bags_minor: shown(
+        bags,
+        lockedExchange(r.offer, p.offer.price.currency) ?? ONE_TO_ONE(offer.price.currency),
+      ),
       selections,
-      price_changed: total - bags !== r.offer.price.total_minor,
+      price_changed: supplierTotal - bags !== r.supplierOffer.price.total_minor,
       previous_total_minor: r.offer.price.total_minor,
     };
   }

@@ -89,6 +89,7 @@ export async function applyOrder(
     pnr: order.pnr,
     supplier_order_ref: order.order_ref,
     supplier_total_minor: order.total.amount_minor,
+    supplier_currency: order.total.currency,
     ticketing_deadline: order.ticketing_deadline,
   };
   if (order.status === 'rejected' || order.status === 'cancelled') {

@@ -188,6 +188,10 @@ export class BookingService {
             bags_minor: bagsMinor,
             total_minor: p.total_minor,
           }),
+          // For reconciliation: what the supplier charges in its own currency, and the rate shown.
+          supplier_currency: r.supplierOffer.price.currency,
+          supplier_total_minor: r.supplierOffer.price.total_minor,
+          fx_rate: r.offer.fx_rate ?? 1,
           commission:
             body.commission_percentage === undefined
               ? null

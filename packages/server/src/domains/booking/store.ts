@@ -29,6 +29,10 @@ export interface BookingRow {
     total_minor: number;
   };
   supplier_total_minor: number | null;
+  /** The currency the supplier charges supplier_total_minor in (null on rows older than 0090). */
+  supplier_currency: string | null;
+  /** Units of pricing.currency per 1 supplier_currency (1 when nothing was converted). */
+  fx_rate: number;
   client_ref: string | null;
   snapshot_id: string | null;
   search_id: string | null;
@@ -57,6 +61,8 @@ export function toRow(r: Raw): BookingRow {
     pricing: parseJson(r.pricing),
     order_remarks: parseJson(r.order_remarks) ?? [],
     supplier_total_minor: r.supplier_total_minor === null ? null : Number(r.supplier_total_minor),
+    supplier_currency: (r.supplier_currency as string | null | undefined) ?? null,
+    fx_rate: r.fx_rate === null || r.fx_rate === undefined ? 1 : Number(r.fx_rate),
     ticketing_deadline: r.ticketing_deadline ? new Date(r.ticketing_deadline as string) : null,
     created_at: new Date(r.created_at as string),
     updated_at: new Date(r.updated_at as string),

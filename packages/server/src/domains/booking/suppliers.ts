@@ -4,6 +4,7 @@
  * the emulators' URLs; the registry can implement this interface directly.
  */
 
+import type { FxSource } from '../../internal/fx.ts';
 import { HttpError, notSupported } from '../../kernel/errors.ts';
 import type { Logger } from '../../kernel/types.ts';
 import { AmadeusFlightAdapter } from '../../suppliers/amadeus/index.ts';
@@ -21,6 +22,8 @@ import { logSupplierError } from '../hotel/shared/supplier-errors.ts';
 export interface BookingSuppliers {
   flight(name: string): FlightSupplier | undefined;
   payments(): PaymentProvider;
+  /** Today's exchange rates for re-pricing (revalidation); absent: the rate locked with each offer. */
+  fx?: FxSource;
 }
 
 export interface SandboxUrls {

@@ -24,6 +24,9 @@ export interface FlightBookingsTable {
   flights: Json<Record<string, unknown>[]>;
   pricing: Json<Record<string, unknown>>;
   supplier_total_minor: number | null;
+  /** The currency of supplier_total_minor and the rate to the booking's (0090); null on older rows. */
+  supplier_currency: ColumnType<string | null, string | null | undefined, string | null>;
+  fx_rate: ColumnType<number | string | null, number | null | undefined, number | null>;
   client_ref: string | null;
   snapshot_id: string | null;
   search_id: string | null;

@@ -12,6 +12,12 @@ export function bookingView(b: BookingRow) {
     contact: b.contact,
     flights: b.flights,
     pricing: b.pricing,
+    // What the supplier charges, in its own currency, behind pricing (before our markup), and the rate.
+    supplier_price: {
+      currency: b.supplier_currency ?? b.pricing.currency,
+      amount_minor: b.supplier_total_minor ?? b.pricing.total_minor - b.pricing.markup_minor,
+    },
+    fx_rate: b.fx_rate,
     payment_mode: b.payment_mode,
     supplier: b.supplier,
     supplier_order_ref: b.supplier_order_ref,

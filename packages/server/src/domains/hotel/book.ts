@@ -8,6 +8,7 @@
  */
 import { badRequest } from '../../kernel/errors.ts';
 import type { HandlerResult, RequestContext } from '../../kernel/types.ts';
+import { findShownOffer, recheckHotel } from '../../search/shown-offer.ts';
 import type { HotelGuestInput, SupplierHotelBooking } from '../../suppliers/ports.ts';
 import { checkRate, hotelSupplier } from './check-rate.ts';
 import type { HotelDeps } from './deps.ts';
@@ -62,11 +63,11 @@ export const hotelReservations = (deps: HotelDeps): ReservationKind<SupplierHote
     invalid_request: ['supplier_failed', 'invalid_rate_key'],
     not_found: ['supplier_failed', 'invalid_rate_key'],
   },
+  // The booking keeps the total it was shown and charged; the supplier's own total is recorded beside it.
   settledColumns: (b) => ({
     hotel_confirmation: b.hotel_confirmation,
-    currency: b.total.currency,
-    total_minor: b.total.amount_minor,
-    cancellation_policies: json(b.cancellation_policies),
+    supplier_currency: b.total.currency,
+    supplier_total_minor: b.total.amount_minor,
   }),
   view: hotelBookingView,
   finder: (provider) => deps.suppliers.hotel(provider),
@@ -78,17 +79,20 @@ export async function bookHotel(deps: HotelDeps, ctx: RequestContext): Promise<H
   return bookReservation(deps, ctx, hotelReservations(deps), async () => {
     const check = await checkRate(supplier, body.rate_key, ctx.signal, RECHECK_CODES, ctx.log);
     if (!check.available) throw badRequest('sold_out', 'The rate is no longer available.');
-    if (check.price_changed) {
+    // Charged in the currency the search showed, at the rate locked with its offer.
+    const seen = await findShownOffer(deps.db, body.provider, 'rate_key', body.rate_key);
+    const rechecked = recheckHotel(seen, check.offer, check.previous_total_minor, check.price_changed);
+    if (rechecked.price_changed) {
       throw badRequest(
         'price_changed',
         'The price changed since the rate was quoted; check the rate again and book the new one.',
         {
-          previous_total_minor: check.previous_total_minor,
-          new_total_minor: check.offer.price.total_minor,
+          previous_total_minor: rechecked.previous_total_minor,
+          new_total_minor: rechecked.offer.price.total_minor,
         },
       );
     }
-    const offer = check.offer;
+    const offer = rechecked.offer;
     validateGuests(body.guests, offer);
     const holder = body.guests.find((g) => g.type === 'AD') ?? body.guests[0];
     if (!holder) throw badRequest('invalid_guest', 'At least one guest is required.');
@@ -109,6 +113,9 @@ export async function bookHotel(deps: HotelDeps, ctx: RequestContext): Promise<H
         client_ref: body.client_ref ?? null,
         currency: offer.price.currency,
         total_minor: offer.price.total_minor,
+        supplier_currency: offer.supplier_price.currency,
+        supplier_total_minor: offer.supplier_price.amount_minor,
+        fx_rate: offer.fx_rate,
         cancellation_policies: json(offer.cancellation_policies),
       },
       book: (clientReference) =>

@@ -1,9 +1,9 @@
 /** POST /hotel/check-rate: the rate's availability and current price, with the old total when it moved. */
 import { badRequest } from '../../kernel/errors.ts';
 import type { Logger, RequestContext } from '../../kernel/types.ts';
+import { findShownOffer, recheckHotel } from '../../search/shown-offer.ts';
 import type { HotelRateCheck, HotelSupplier } from '../../suppliers/ports.ts';
 import type { HotelDeps } from './deps.ts';
-import { findSearchOffer } from './shared/offer-lookup.ts';
 import { type CodeMap, supplierHttpError } from './shared/supplier-errors.ts';
 
 const CHECK_CODES: CodeMap = {
@@ -38,17 +38,20 @@ export async function checkHotelRate(deps: HotelDeps, ctx: RequestContext) {
   const body = ctx.body as { rate_key: string; provider: string };
   const supplier = hotelSupplier(deps, body.provider, 'unsupported_provider');
   const check = await checkRate(supplier, body.rate_key, ctx.signal, CHECK_CODES, ctx.log);
-  const seen = await findSearchOffer(deps.db, body.provider, 'rate_key', body.rate_key);
+  const seen = await findShownOffer(deps.db, body.provider, 'rate_key', body.rate_key);
+  // In the currency the search showed, at the rate locked with its offer (search/shown-offer.ts).
+  const r = recheckHotel(seen, check.offer, check.previous_total_minor, check.price_changed);
   return {
     status: 200,
     body: {
       available: check.available,
-      price_changed: check.price_changed,
-      previous_total_minor: check.previous_total_minor,
+      price_changed: r.price_changed,
+      previous_total_minor: r.previous_total_minor,
+      price_change_cause: r.price_change_cause,
       offer: {
         offer_id: seen?.offer_id ?? check.offer.rate_key,
         search_id: seen?.search_id ?? '',
-        ...check.offer,
+        ...r.offer,
       },
     },
   };

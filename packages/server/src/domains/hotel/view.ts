@@ -1,4 +1,5 @@
 /** A hotel_bookings row as the contract's `HotelBooking`. */
+import { bookingFx } from '../../search/exchange.ts';
 import { iso, type MoneyValue, parseJson } from './shared/tables.ts';
 
 export function hotelBookingView(r: Record<string, unknown>) {
@@ -27,6 +28,7 @@ export function hotelBookingView(r: Record<string, unknown>) {
     special_requests: (r.special_requests as string | null) ?? null,
     client_ref: (r.client_ref as string | null) ?? null,
     total: { currency: r.currency as string, amount_minor: Number(r.total_minor) },
+    ...bookingFx(r),
     cancellation_policies: parseJson<unknown[]>(r.cancellation_policies),
     cancellation_fee: parseJson<MoneyValue | null>(r.cancellation_fee) ?? null,
     user_id: r.user_id as string,

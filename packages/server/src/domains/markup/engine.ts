@@ -21,7 +21,7 @@
  * 6. Negative amounts (discounts) are allowed, but the total never takes the price below zero.
  */
 
-import { exponent, fromMinor, roundHalfAway, toMinor } from '../../internal/money.ts';
+import { exponent, fromMinor, percentOf, toMinor, toPayable } from '../../internal/money.ts';
 
 export type RuleType = 'fixed' | 'percentage' | 'per_pax' | 'per_segment';
 
@@ -124,17 +124,22 @@ function pick(rules: MarkupRule[]): MarkupRule | null {
   return best;
 }
 
-/** Markup of one rule on `basisMinor`, in minor units of the context currency. */
+/**
+ * Markup of one rule on `basisMinor`, in minor units of the context currency (its ISO 4217 exponent from
+ * the contract's table), rounded to the currency's payable step (10 fils for KWD, BHD, OMR), so a price
+ * marked up stays one the payment provider accepts.
+ */
 export function ruleMarkupMinor(r: MarkupRule, basisMinor: number, ctx: MarkupContext): number {
+  const unit = () => toPayable(toMinor(r.amount, ctx.currency), ctx.currency);
   switch (r.rule_type) {
     case 'percentage':
-      return roundHalfAway((basisMinor * r.amount) / 100) || 0;
+      return toPayable(percentOf(basisMinor, r.amount), ctx.currency);
     case 'fixed':
-      return toMinor(r.amount, ctx.currency);
+      return unit();
     case 'per_pax':
-      return toMinor(r.amount, ctx.currency) * Math.max(0, ctx.pax_count);
+      return unit() * Math.max(0, ctx.pax_count);
     case 'per_segment':
-      return toMinor(r.amount, ctx.currency) * Math.max(0, ctx.segment_count);
+      return unit() * Math.max(0, ctx.segment_count);
   }
 }
 

@@ -137,7 +137,8 @@ export class TicketingService {
       const amount = b.supplier_total_minor ?? b.pricing.total_minor - b.pricing.markup_minor;
       result = await supplier.issueTicket(
         orderRef,
-        { currency: b.pricing.currency as never, amount_minor: amount },
+        // In the supplier's currency: a converted booking's supplier total is not in pricing.currency.
+        { currency: (b.supplier_currency ?? b.pricing.currency) as never, amount_minor: amount },
         { signal: ctx.signal },
       );
     } catch (err) {

@@ -7,6 +7,7 @@
  */
 import { badRequest } from '../../kernel/errors.ts';
 import type { HandlerResult, RequestContext } from '../../kernel/types.ts';
+import { findShownOffer, recheckTransfer } from '../../search/shown-offer.ts';
 import type { SupplierTransferBooking, TransferPassengerInput } from '../../suppliers/ports.ts';
 import { TRANSPORT_KIND } from '../hotel/shared/kind.ts';
 import { bookReservation, type ReservationKind } from '../hotel/shared/reservation.ts';
@@ -59,10 +60,11 @@ export const transportReservations = (deps: TransportDeps): ReservationKind<Supp
     invalid_request: ['supplier_failed', 'invalid_quote'],
     not_found: ['supplier_failed', 'invalid_quote'],
   },
+  // The booking keeps the total it was shown and charged; the supplier's own total is recorded beside it.
   settledColumns: (b) => ({
     confirmation_number: b.confirmation_number,
-    currency: b.total.currency,
-    total_minor: b.total.amount_minor,
+    supplier_currency: b.total.currency,
+    supplier_total_minor: b.total.amount_minor,
   }),
   view: transportBookingView,
   finder: (provider) => deps.suppliers.transfer(provider),
@@ -74,16 +76,19 @@ export async function bookTransport(deps: TransportDeps, ctx: RequestContext): P
   return bookReservation(deps, ctx, transportReservations(deps), async () => {
     const q = await quote(supplier, body.quote_id, ctx.signal, REQUOTE_CODES, ctx.log);
     if (!q.available) throw badRequest('sold_out', 'The transfer is no longer available.');
-    if (q.price_changed) {
+    // Charged in the currency the search showed, at the rate locked with its offer.
+    const seen = await findShownOffer(deps.db, body.provider, 'quote_id', body.quote_id);
+    const rechecked = recheckTransfer(seen, q.offer, q.price_changed);
+    if (rechecked.price_changed) {
       throw badRequest(
         'price_changed',
         'The price changed since the quote; quote again and book the new one.',
         {
-          new_total_minor: q.offer.price.total_minor,
+          new_total_minor: rechecked.offer.price.total_minor,
         },
       );
     }
-    const offer = q.offer;
+    const offer = rechecked.offer;
     if (body.passengers.length > offer.vehicle.max_passengers) {
       throw badRequest(
         'invalid_passenger',
@@ -107,6 +112,9 @@ export async function bookTransport(deps: TransportDeps, ctx: RequestContext): P
         special_requests: body.special_requests ?? null,
         currency: offer.price.currency,
         total_minor: offer.price.total_minor,
+        supplier_currency: offer.supplier_price.currency,
+        supplier_total_minor: offer.supplier_price.amount_minor,
+        fx_rate: offer.fx_rate,
       },
       book: (clientReference) =>
         supplier.book(

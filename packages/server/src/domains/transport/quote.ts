@@ -1,8 +1,8 @@
 /** POST /transport/quote: the quote's availability and current price, with the total the caller saw. */
 import { badRequest } from '../../kernel/errors.ts';
 import type { Logger, RequestContext } from '../../kernel/types.ts';
+import { findShownOffer, recheckTransfer } from '../../search/shown-offer.ts';
 import type { TransferOffer, TransferSupplier } from '../../suppliers/ports.ts';
-import { findSearchOffer } from '../hotel/shared/offer-lookup.ts';
 import { type CodeMap, supplierHttpError } from '../hotel/shared/supplier-errors.ts';
 import type { TransportDeps } from './deps.ts';
 
@@ -37,16 +37,18 @@ export async function quoteTransport(deps: TransportDeps, ctx: RequestContext) {
   const body = ctx.body as { quote_id: string; provider: string };
   const supplier = transferSupplier(deps, body.provider, 'unsupported_provider');
   const q = await quote(supplier, body.quote_id, ctx.signal, QUOTE_CODES, ctx.log);
-  const seen = await findSearchOffer(deps.db, body.provider, 'quote_id', body.quote_id);
-  // The port reports only that the price moved; the previous total is the one the search stored.
-  const previous = q.price_changed && seen ? seen.total_minor : q.offer.price.total_minor;
+  const seen = await findShownOffer(deps.db, body.provider, 'quote_id', body.quote_id);
+  // The port reports only that the price moved; the previous total is the one the search stored, and the
+  // quote is shown in the search's currency at the rate locked with its offer (search/shown-offer.ts).
+  const r = recheckTransfer(seen, q.offer, q.price_changed);
   return {
     status: 200,
     body: {
       available: q.available,
-      price_changed: q.price_changed,
-      previous_total_minor: previous,
-      offer: { offer_id: seen?.offer_id ?? q.offer.quote_id, search_id: seen?.search_id ?? '', ...q.offer },
+      price_changed: r.price_changed,
+      previous_total_minor: r.previous_total_minor,
+      price_change_cause: r.price_change_cause,
+      offer: { offer_id: seen?.offer_id ?? q.offer.quote_id, search_id: seen?.search_id ?? '', ...r.offer },
     },
   };
 }

@@ -1,4 +1,5 @@
 /** A transport_bookings row as the contract's `TransportBooking`. */
+import { bookingFx } from '../../search/exchange.ts';
 import { iso, type MoneyValue, parseJson } from '../hotel/shared/tables.ts';
 
 export function transportBookingView(r: Record<string, unknown>) {
@@ -20,6 +21,7 @@ export function transportBookingView(r: Record<string, unknown>) {
     hotel_name: (r.hotel_name as string | null) ?? null,
     special_requests: (r.special_requests as string | null) ?? null,
     total: { currency: r.currency as string, amount_minor: Number(r.total_minor) },
+    ...bookingFx(r),
     cancellation_fee: parseJson<MoneyValue | null>(r.cancellation_fee) ?? null,
     user_id: r.user_id as string,
     company_id: (r.company_id as number | null) ?? null,

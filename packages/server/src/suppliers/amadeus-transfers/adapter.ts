@@ -1,3 +1,4 @@
+import { percentOf } from '../../internal/money.ts';
 import { AmadeusClient, type AmadeusClientConfig, toSupplierError } from '../amadeus/client.ts';
 import { arr, obj, s, type Wire } from '../amadeus/mapper.ts';
 import type {
@@ -131,7 +132,7 @@ export class AmadeusTransfersAdapter implements TransferSupplier {
       cancelled: s(obj(res.data).reservationStatus) === 'CANCELLED',
       fee: {
         currency: booking.total.currency,
-        amount_minor: Math.round((booking.total.amount_minor * pct) / 100),
+        amount_minor: percentOf(booking.total.amount_minor, pct),
       },
     };
   }

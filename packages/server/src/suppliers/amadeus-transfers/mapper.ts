@@ -1,3 +1,4 @@
+import { percentOf } from '../../internal/money.ts';
 import { arr, obj, s, toMinor, type Wire } from '../amadeus/mapper.ts';
 import type { Currency, SupplierTransferBooking, TransferOffer, TransferSearchQuery } from '../ports.ts';
 
@@ -88,7 +89,7 @@ export function offerFromAmadeus(o: Wire, query: TransferSearchQuery, expiresAt:
       .filter((r) => Number(r.feeValue) > 0)
       .map((r) => ({
         from: new Date(startMs - Number(r.metricMax ?? 0) * 3_600_000).toISOString(),
-        fee: { currency, amount_minor: Math.round((total * Number(r.feeValue)) / 100) },
+        fee: { currency, amount_minor: percentOf(total, Number(r.feeValue)) },
       })),
     expires_at: expiresAt,
   };

@@ -23,6 +23,10 @@ interface CommonColumns {
   special_requests: string | null;
   currency: string;
   total_minor: number;
+  /** What the supplier charges, in its currency, and the rate to the booking's currency (0090). */
+  supplier_currency: ColumnType<string | null, string | null | undefined, string | null>;
+  supplier_total_minor: ColumnType<number | string | null, number | null | undefined, number | null>;
+  fx_rate: ColumnType<number | string | null, number | null | undefined, number | null>;
   cancellation_fee: Json<MoneyValue | null> | null;
   /** The idempotency scope of the request that wrote the booking ahead of its supplier call (0041). */
   idempotency_scope: ColumnType<string | null, string | null | undefined, string | null>;
