@@ -129,6 +129,7 @@ describe('operations', () => {
       [
         'GET /docs',
         'GET /join',
+        'GET /api/v1/flight/offers/{offer_id}',
         'POST /api/v1/company/api-keys',
         'GET /api/v1/company/api-keys',
         'GET /api/v1/company/api-keys/current',
@@ -331,6 +332,9 @@ describe('errors', () => {
               ? '#/components/schemas/PendingCancellationError'
               : '#/components/schemas/PendingBookingError',
           );
+        else if (code === 400 && schema.$ref === '#/components/schemas/OfferError')
+          // Operations on an offer: ErrorResponse plus offer_currency (with currency_mismatch).
+          expect((r as Json)['x-error-codes']).toContain('currency_mismatch');
         else expect(schema.$ref, `${o.key} ${status}`).toBe('#/components/schemas/ErrorResponse');
         const codes = (r as Json)['x-error-codes'] as string[];
         expect(codes?.length, `${o.key} ${status} x-error-codes`).toBeGreaterThan(0);
@@ -473,6 +477,7 @@ describe('shapes', () => {
         'expires_at',
         'supplier_price',
         'fx_rate',
+        'booking_requirements',
       ].sort(),
     );
     expect(Object.keys(schemas.FlightPrice.properties)).toEqual([

@@ -3,8 +3,10 @@ import { type OpDef, surface } from '../op.ts';
 import { badRequest, bookingPending, moneyInProgress, notFound, notSupported, ok } from './shared.ts';
 
 const bookingNotFound = () => notFound('booking_not_found');
+/** 400s of operations on an offer: `currency_mismatch` carries `offer_currency` (OfferError). */
+const offer400 = (...codes: string[]) => ({ 400: errorResponse(400, codes, { schema: ref('OfferError') }) });
 const offerErrors = (...extra400: string[]) => ({
-  ...badRequest('invalid_offer_id', 'offer_expired', 'supplier_error', 'currency_mismatch', ...extra400),
+  ...offer400('invalid_offer_id', 'offer_expired', 'supplier_error', 'currency_mismatch', ...extra400),
   ...notFound('offer_not_found'),
 });
 
@@ -88,7 +90,7 @@ const defs: OpDef[] = [
     body: ref('CreateBookingRequest'),
     responses: ok('FlightBooking', 'Booking created.'),
     errors: {
-      ...badRequest(
+      ...offer400(
         'supplier_rejected',
         'offer_expired',
         'price_changed',
@@ -97,7 +99,7 @@ const defs: OpDef[] = [
         'currency_mismatch',
         'payment_declined',
       ),
-      ...notFound('offer_not_found'),
+      ...notFound('offer_not_found', 'traveler_not_found'),
       // The spec's "500: internal error or booking creation failed": the second has its own code.
       500: errorResponse(500, ['booking_failed'], {
         description:
@@ -105,7 +107,9 @@ const defs: OpDef[] = [
       }),
       ...bookingPending(),
     },
-    extraCodes: { 401: ['invalid_api_key'] },
+    // 422 passenger_details_required: a field the offer's booking_requirements ask for is missing
+    // (checked before the supplier is called and before anything is written), one issue per field.
+    extraCodes: { 401: ['invalid_api_key'], 422: ['passenger_details_required'] },
   },
   {
     method: 'get',

@@ -1,6 +1,17 @@
-import { int, jsonResponse, lastEventIdParam, num, queryParam, ref, searchIdParam, str } from '../lib.ts';
+import {
+  errorResponse,
+  int,
+  jsonResponse,
+  lastEventIdParam,
+  num,
+  pathParam,
+  queryParam,
+  ref,
+  searchIdParam,
+  str,
+} from '../lib.ts';
 import { type OpDef, surface } from '../op.ts';
-import { badRequest, ok, SSE_DESCRIPTION, searchGone, sseResponse } from './shared.ts';
+import { badRequest, notFound, ok, SSE_DESCRIPTION, searchGone, sseResponse } from './shared.ts';
 
 const flightDefs: OpDef[] = [
   {
@@ -19,7 +30,28 @@ const flightDefs: OpDef[] = [
     errors: {
       ...badRequest('invalid_search', 'invalid_date', 'invalid_passenger_mix', 'no_supplier_available'),
     },
-    extraCodes: { 403: ['tenant_mismatch', 'company_mismatch'] },
+    // unknown_location: an origin or destination the reference data does not know, with
+    // loc ["body","searchAirLegs",i,"origin"|"destination"]; nothing is searched.
+    extraCodes: { 403: ['tenant_mismatch', 'company_mismatch'], 422: ['unknown_location'] },
+  },
+  {
+    method: 'get',
+    path: '/api/v1/flight/offers/{offer_id}',
+    operationId: 'getFlightOffer',
+    summary: 'One flight offer as stored',
+    description:
+      'Addition: the offer as the caller’s search stored it (price and its currency, booking_requirements, expiry), so a client holding only an offer_id can learn what to book it in and what the booking needs. Offers of another user’s or company’s search are 404, as missing ones are; an offer whose search expired is 410 `offer_expired`.',
+    auth: 'user',
+    addition: true,
+    parameters: [
+      pathParam('offer_id', str({ minLength: 1, maxLength: 128 }), 'The offer_id from search results.'),
+    ],
+    responses: ok('FlightOffer', 'The offer.'),
+    errors: {
+      ...badRequest('invalid_offer_id'),
+      ...notFound('offer_not_found'),
+      410: errorResponse(410, ['offer_expired']),
+    },
   },
   {
     method: 'get',

@@ -191,7 +191,8 @@ const hotelDefs: OpDef[] = [
     body: ref('HotelSearchRequest'),
     responses: { 202: jsonResponse('Search started.', ref('SearchInitiation')) },
     errors: badRequest('invalid_search', 'invalid_date', 'no_supplier_available'),
-    extraCodes: { 403: ['tenant_mismatch', 'company_mismatch'] },
+    // unknown_location: a destination the reference data does not know (loc ["body","destination"]).
+    extraCodes: { 403: ['tenant_mismatch', 'company_mismatch'], 422: ['unknown_location'] },
   },
   ...searchDefs(hotel),
   {
@@ -238,6 +239,10 @@ const transportDefs: OpDef[] = [
     body: ref('TransportSearchRequest'),
     responses: { 202: jsonResponse('Search started.', ref('SearchInitiation')) },
     errors: badRequest('invalid_search', 'invalid_date', 'no_supplier_available'),
+    // unknown_location: an IATA code the reference data does not know, or coordinates out of range, with
+    // loc ["body","pickup_location"|"dropoff_location"]; a zoned pickup time with no known time zone is
+    // a 422 validation_error on pickup_datetime.
+    extraCodes: { 422: ['unknown_location'] },
   },
   ...searchDefs(transport),
   {

@@ -44,7 +44,16 @@ export const schemas: Record<string, Json> = {
         maxLength: 20,
         description: '1-based traveler index as a string ("1", "2", …) unless you give your own id.',
       }),
-      type: ref('PassengerType'),
+      traveler_id: int({
+        minimum: 1,
+        format: 'int32',
+        description:
+          'A saved traveler (GET /api/v1/customer/travelers) to book without retyping: your own, or for company staff a saved traveler of one of the company’s clients (a customer whose e-mail is a client’s). Its stored fields fill every field you leave out; fields you send win. Another’s traveler is 404 `traveler_not_found`.',
+      }),
+      type: ref('PassengerType', {
+        description:
+          'Defaults from date_of_birth: the age on the first departure day makes an ADT (12+), CHD (2-11) or INF (under 2).',
+      }),
       title: strEnum(['MR', 'MRS', 'MS', 'MISS', 'MSTR', 'DR']),
       first_name: str({ minLength: 1, maxLength: 60 }),
       last_name: str({
@@ -55,16 +64,36 @@ export const schemas: Record<string, Json> = {
       }),
       gender: ref('Gender'),
       date_of_birth: date(),
-      nationality: str({ pattern: '^[A-Z]{2}$' }),
-      email: email(),
-      phone: str({ maxLength: 30 }),
+      nationality: nullable(str({ pattern: '^[A-Z]{2}$' })),
+      email: nullable(email()),
+      phone: nullable(str({ maxLength: 30 })),
       document: ref('TravelDocument'),
+      doc_type: nullable(ref('DocumentType', { description: 'Flat form of document.type (the saved-traveler record).' })),
+      doc_number: nullable(str({ minLength: 1, maxLength: 30, description: 'Flat form of document.number.' })),
+      doc_expiry: nullable(date({ description: 'Flat form of document.expiry.' })),
+      doc_issuing_country: nullable(
+        str({ pattern: '^[A-Z]{2}$', description: 'Flat form of document.issuing_country.' }),
+      ),
+      is_primary: bool({ description: 'Accepted (and ignored) so a saved-traveler record is a valid passenger as it is.' }),
+      nickname: nullable(str({ maxLength: 50, description: 'Accepted and ignored, as is_primary.' })),
     },
-    ['type', 'first_name', 'last_name', 'gender', 'date_of_birth'],
+    [],
+    {
+      description:
+        'A passenger: either traveler_id (a saved traveler), or at least first_name, last_name, gender and date_of_birth (a missing one is 422 with its loc). The saved-traveler record (first_name, last_name, date_of_birth, gender, nationality, doc_type, doc_number, doc_expiry, doc_issuing_country) is a valid passenger as it is: the flat doc_* fields are the same document as the nested `document` (sending both, they must agree). What else the offer needs is in its `booking_requirements`; a missing required field is 422 `passenger_details_required` naming each one.',
+    },
   ),
   BookedPassenger: {
     description: 'A passenger of a booking: as sent, with passenger_id always set.',
     allOf: [ref('Passenger'), objReq({ passenger_id: str() }, ['passenger_id'])],
+  },
+  OfferError: {
+    description:
+      'A 400 of an operation on an offer. With `currency_mismatch` it names the offer’s currency in `offer_currency`, so a client can resend in it (or read it first: GET /api/v1/flight/offers/{offer_id}).',
+    allOf: [
+      ref('ErrorResponse'),
+      objReq({ offer_currency: ref('Currency', { description: 'With currency_mismatch: the currency the offer is priced in.' }) }, []),
+    ],
   },
   BookingContact: input({ email: email(), phone: str({ minLength: 5, maxLength: 30 }) }, ['email', 'phone']),
   QueuePlacement: input(

@@ -26,8 +26,10 @@ export const schemas: Record<string, Json> = {
   // --- search -------------------------------------------------------------------------------------
   SearchAirLeg: input(
     {
-      origin: iata('IATA airport or city code.'),
-      destination: iata('IATA airport or city code.'),
+      origin: iata(
+        'IATA airport or city code. A code the reference data does not know is 422 `unknown_location` with loc ["body","searchAirLegs",i,"origin"].',
+      ),
+      destination: iata('IATA airport or city code (unknown: 422 `unknown_location`, as origin).'),
       departureDate: date({ description: 'YYYY-MM-DD, today or later.' }),
     },
     ['origin', 'destination', 'departureDate'],
@@ -148,6 +150,35 @@ export const schemas: Record<string, Json> = {
     checked_bags: int({ minimum: 0 }),
     checked_bag_weight_kg: nullable(num({ minimum: 0 })),
   }),
+  PassengerRequirements: obj(
+    {
+      passenger_type: ref('PassengerType'),
+      identity_document: bool({
+        description:
+          'A travel document (passenger.document, or the flat doc_* fields) is required, e.g. Duffel’s passenger_identity_documents_required.',
+      }),
+      document_types: arr(ref('DocumentType'), {
+        description: 'Document types the supplier takes (empty when no document is required).',
+      }),
+      date_of_birth: bool(),
+      nationality: bool(),
+      phone: bool({
+        description: 'The passenger’s own phone is required; when false the booking contact’s phone is used.',
+      }),
+    },
+    { description: 'What booking needs for each passenger of one type.' },
+  ),
+  BookingRequirements: obj(
+    {
+      passengers: arr(ref('PassengerRequirements'), {
+        description: 'One entry per passenger type on the offer.',
+      }),
+    },
+    {
+      description:
+        'What createPnr will require, known before booking: it checks these before calling the supplier and answers 422 `passenger_details_required` naming each missing field.',
+    },
+  ),
   FlightOffer: obj(
     {
       offer_id: str({ description: 'Use this id to price, upsell and book the offer.' }),
@@ -172,6 +203,7 @@ export const schemas: Record<string, Json> = {
       }),
       lcc: bool({ description: 'Low-cost-carrier content: no IATA ticket, empty fare calculation.' }),
       expires_at: dateTime({ description: 'After this the supplier no longer honours the offer.' }),
+      booking_requirements: ref('BookingRequirements'),
     },
     { description: 'A normalized flight offer (mirrors `FlightOffer` in the server’s supplier ports).' },
   ),

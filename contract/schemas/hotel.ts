@@ -19,8 +19,16 @@ import {
 } from '../lib.ts';
 import { fxFields } from './common.ts';
 
-const localDateTime = (description: string) =>
-  str({ pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2})?$', description });
+/**
+ * A pickup time: RFC 3339 with `Z` or an offset (an instant), or a local date-time without one (the wall
+ * clock at the pickup point, which is what the transfer suppliers work in).
+ */
+const pickupDateTime = (description: string) =>
+  str({
+    pattern: '^\\d{4}-\\d{2}-\\d{2}[Tt]\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?([Zz]|[+-]\\d{2}:\\d{2})?$',
+    description,
+    examples: ['2026-12-20T14:30:00', '2026-12-20T10:30:00Z', '2026-12-20T14:30:00+04:00'],
+  });
 
 const batchResult = (offer: string, what: string): Json =>
   obj({
@@ -86,7 +94,8 @@ export const schemas: Record<string, Json> = {
       destination: str({
         minLength: 2,
         maxLength: 100,
-        description: 'City name, IATA city/airport code, or "lat,lon".',
+        description:
+          'City name, IATA city/airport code, or "lat,lon". A code or city the reference data does not know (or coordinates out of range) is 422 `unknown_location` with loc ["body","destination"].',
       }),
       check_in: date(),
       check_out: date({ description: 'After check_in.' }),
@@ -193,8 +202,15 @@ export const schemas: Record<string, Json> = {
   }),
   HotelGuest: input(
     {
-      room: int({ minimum: 1, maximum: 8, description: '1-based room number.' }),
-      type: strEnum(['AD', 'CH'], { description: 'Adult or child.' }),
+      room: int({
+        minimum: 1,
+        maximum: 8,
+        description:
+          '1-based room number. Defaults to 1 when the rate has one room; required (422) when it has more.',
+      }),
+      type: strEnum(['AD', 'CH'], {
+        description: 'Adult or child. Defaults to AD, or to CH when an age under 18 is given.',
+      }),
       first_name: str({ minLength: 1, maxLength: 60 }),
       last_name: str({
         minLength: 1,
@@ -203,7 +219,11 @@ export const schemas: Record<string, Json> = {
       }),
       age: int({ minimum: 0, maximum: 120, description: 'Required for children.' }),
     },
-    ['room', 'type', 'first_name', 'last_name'],
+    ['first_name', 'last_name'],
+    {
+      description:
+        'A guest. A single room of adults needs first_name and last_name only. Booked guests are returned with room and type filled in.',
+    },
   ),
   HotelBookRequest: input(
     {
@@ -264,13 +284,22 @@ export const schemas: Record<string, Json> = {
       pickup_location: str({
         minLength: 2,
         maxLength: 200,
-        description: 'IATA airport code, "lat,lon", or a free-text address or hotel name.',
+        description:
+          'IATA airport code, "lat,lon", or a free-text address or hotel name. Three capital letters are read as an IATA code: an unknown one (or coordinates out of range) is 422 `unknown_location` naming the field.',
       }),
-      dropoff_location: str({ minLength: 2, maxLength: 200 }),
-      pickup_datetime: localDateTime('Local date-time, ISO 8601 without offset, e.g. 2026-12-20T14:30:00.'),
+      dropoff_location: str({
+        minLength: 2,
+        maxLength: 200,
+        description: 'As pickup_location.',
+      }),
+      pickup_datetime: pickupDateTime(
+        'RFC 3339 with `Z` or an offset (2026-12-20T10:30:00Z, 2026-12-20T14:30:00+04:00), or the local time at the pickup point without an offset (2026-12-20T14:30:00). The transfer suppliers work in local time: a time with a zone is converted to the pickup point’s time zone (an airport code’s, or for "lat,lon" the nearest airport’s; for a free-text pickup, the drop-off’s when that is an airport or coordinates). When neither point has a known time zone, send the local time: a time with a zone is then 422. Seconds are optional; fractions are dropped.',
+      ),
       passengers: int({ minimum: 1, maximum: 50, default: 1 }),
       luggage: int({ minimum: 0, maximum: 50, default: 1 }),
-      return_datetime: localDateTime('Local date-time of the return transfer, if any.'),
+      return_datetime: pickupDateTime(
+        'Pickup time of the return transfer, if any; the same forms as pickup_datetime, converted to the same time zone.',
+      ),
       transfer_type: ref('TransferType'),
       currency: ref('Currency', { default: 'USD' }),
     },

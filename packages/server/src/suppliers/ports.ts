@@ -164,6 +164,25 @@ export interface SupplierFlightOffer {
   lcc: boolean;
   /** RFC 3339; after this the supplier no longer honours the offer. */
   expires_at: string;
+  /** What booking the offer needs per passenger type (documents, date of birth, …): see requirements.ts. */
+  booking_requirements: BookingRequirements;
+}
+
+/** What createPnr needs for each passenger of one type (openapi `PassengerRequirements`). */
+export interface PassengerRequirements {
+  passenger_type: PassengerType;
+  identity_document: boolean;
+  /** Document types the supplier takes (empty when none is required). */
+  document_types: ('passport' | 'id_card' | 'visa')[];
+  date_of_birth: boolean;
+  nationality: boolean;
+  /** The passenger's own phone (otherwise the booking contact's is used). */
+  phone: boolean;
+}
+
+export interface BookingRequirements {
+  /** One entry per passenger type on the offer. */
+  passengers: PassengerRequirements[];
 }
 
 /** The public offer (openapi `FlightOffer`): the supplier offer plus our id, minus the opaque ref. */

@@ -48,6 +48,7 @@ function checkCurrency(r: ResolvedFlightOffer, currency: unknown) {
     throw badRequest(
       'currency_mismatch',
       `The offer is priced in ${r.offer.price.currency}, not ${String(currency)}.`,
+      { offer_currency: r.offer.price.currency },
     );
   }
 }

@@ -17,12 +17,13 @@ import {
   type SupplierFlightOffer,
   type SupplierFlightOrder,
 } from '../../suppliers/ports.ts';
+import { bookableTraveler } from '../customer/travelers.ts';
 import { logSupplierError } from '../hotel/shared/supplier-errors.ts';
 import { cancelBooking } from '../payment/cancel.ts';
 import type { AfterAuthorize, PaymentService } from '../payment/service.ts';
 import { bagsOncePaid, bookBags, bookedBags, saveBookedBags } from './bags.ts';
 import type { BookingDeps } from './deps.ts';
-import { normalizePassengers } from './passengers.ts';
+import { normalizePassengers, type PassengerBody, preparePassengers } from './passengers.ts';
 import { BOOKING_OFFER } from './pricing.ts';
 import { applyOrder, callWindowMs, queueReconciliation, reconciliationSettled } from './reconciliation.ts';
 import {
@@ -41,7 +42,7 @@ import { bookingView } from './view.ts';
 interface CreateBody {
   offer_id: string;
   currency: string;
-  passengers: (Omit<PassengerInput, 'passenger_id'> & { passenger_id?: string })[];
+  passengers: PassengerBody[];
   contact: { email: string; phone: string };
   commission_percentage?: number;
   payment_mode?: 'PAYMENT_FIRST' | 'PNR_FIRST' | 'PNR_ONLY';
@@ -151,9 +152,20 @@ export class BookingService {
       BOOKING_OFFER,
     );
     if (body.currency !== r.offer.price.currency) {
-      throw badRequest('currency_mismatch', `The offer is priced in ${r.offer.price.currency}.`);
+      throw badRequest('currency_mismatch', `The offer is priced in ${r.offer.price.currency}.`, {
+        offer_currency: r.offer.price.currency,
+      });
     }
-    const passengers = normalizePassengers(body.passengers, r.supplierOffer, now);
+    // Saved travelers, flat documents and the offer's booking_requirements: every missing field is one
+    // 422 here, before the supplier is called and before the write-ahead row exists.
+    const caller = callerOf(ctx);
+    const prepared = await preparePassengers(
+      body.passengers,
+      r.supplierOffer,
+      (id) => bookableTraveler(this.#d.db, caller, id),
+      now,
+    );
+    const passengers = normalizePassengers(prepared, r.supplierOffer, now);
     const mode = body.payment_mode ?? 'PNR_FIRST';
     const effect = effectReference(ctx);
     const clientReference = `bk_${effect ? effect.digest.slice(0, 20) : randomBytes(10).toString('hex')}`;

@@ -9,10 +9,10 @@
 import { badRequest } from '../../kernel/errors.ts';
 import type { HandlerResult, RequestContext } from '../../kernel/types.ts';
 import { findShownOffer, recheckHotel } from '../../search/shown-offer.ts';
-import type { HotelGuestInput, SupplierHotelBooking } from '../../suppliers/ports.ts';
+import type { SupplierHotelBooking } from '../../suppliers/ports.ts';
 import { checkRate, hotelSupplier } from './check-rate.ts';
 import type { HotelDeps } from './deps.ts';
-import { validateGuests } from './guests.ts';
+import { type GuestBody, validateGuests } from './guests.ts';
 import { HOTEL_KIND } from './shared/kind.ts';
 import { bookReservation, type ReservationKind } from './shared/reservation.ts';
 import type { CodeMap } from './shared/supplier-errors.ts';
@@ -23,7 +23,7 @@ import { hotelBookingView } from './view.ts';
 interface BookBody {
   rate_key: string;
   provider: string;
-  guests: HotelGuestInput[];
+  guests: GuestBody[];
   contact_email: string;
   contact_phone: string;
   special_requests?: string;
@@ -93,8 +93,9 @@ export async function bookHotel(deps: HotelDeps, ctx: RequestContext): Promise<H
       );
     }
     const offer = rechecked.offer;
-    validateGuests(body.guests, offer);
-    const holder = body.guests.find((g) => g.type === 'AD') ?? body.guests[0];
+    // Room and type filled in (defaults), so what is stored and booked is complete.
+    const guests = validateGuests(body.guests, offer);
+    const holder = guests.find((g) => g.type === 'AD') ?? guests[0];
     if (!holder) throw badRequest('invalid_guest', 'At least one guest is required.');
     return {
       values: {
@@ -106,7 +107,7 @@ export async function bookHotel(deps: HotelDeps, ctx: RequestContext): Promise<H
         check_in: offer.check_in,
         check_out: offer.check_out,
         nights: offer.nights,
-        guests: json(body.guests),
+        guests: json(guests),
         contact_email: body.contact_email,
         contact_phone: body.contact_phone,
         special_requests: body.special_requests ?? null,
@@ -122,7 +123,7 @@ export async function bookHotel(deps: HotelDeps, ctx: RequestContext): Promise<H
         supplier.book(
           {
             rate_key: offer.rate_key,
-            guests: body.guests,
+            guests,
             holder: { first_name: holder.first_name, last_name: holder.last_name },
             contact_email: body.contact_email,
             contact_phone: body.contact_phone,

@@ -19,6 +19,7 @@ import { resultsPage } from '../../search/results-page.ts';
 import type { SearchService } from '../../search/service.ts';
 import { readableSession } from '../../search/session-store.ts';
 import type { Vertical } from '../../search/tables.ts';
+import { offerRoutes } from './offer-routes.ts';
 import {
   assertOwnCodes,
   validateFlightSearch,
@@ -52,7 +53,7 @@ export function searchRoutes(s: SearchService): Routes {
     readableSession(s.db, String(ctx.params.search_id), caller(ctx), vertical, s.clock.now());
 
   const start = async (ctx: RequestContext, vertical: Vertical) => {
-    const body = (ctx.body ?? {}) as Record<string, unknown>;
+    let body = (ctx.body ?? {}) as Record<string, unknown>;
     const auth = caller(ctx);
     const now = s.clock.now();
     if (vertical === 'flight') {
@@ -62,7 +63,8 @@ export function searchRoutes(s: SearchService): Routes {
       validateHotelSearch(body, now);
       await assertOwnCodes(ctx, s.db, body.company_code, body.user_code);
     } else {
-      validateTransportSearch(body, now);
+      // Pickup times in the suppliers' local form (a zoned time converted at the pickup point's zone).
+      body = validateTransportSearch(body, now);
     }
     return s.engine.start(vertical, body, { userId: auth.userId, companyId: auth.companyId });
   };
@@ -183,5 +185,6 @@ export function searchRoutes(s: SearchService): Routes {
     streamTransportOffersByProvider: grouped('transport'),
     getTransportBatchResults: batch('transport'),
     getTransportSearchResults: results('transport'),
+    ...offerRoutes(s),
   };
 }

@@ -1,11 +1,15 @@
 /**
  * Rules the JSON schema cannot say: leg count per journey type, dates not in the past, passenger mix,
- * and that companyCode/userCode name the caller (contracts section 5). Errors are 400 with the
- * contract's codes, or 403 `company_mismatch`.
+ * places the reference data knows (422 `unknown_location` naming the field), and that
+ * companyCode/userCode name the caller (contracts section 5). Errors are 400 with the contract's codes,
+ * 422, or 403 `company_mismatch`. Transfer times are converted to the suppliers' local form
+ * (transport/search-input.ts).
  */
-import { badRequest, forbidden } from '../../kernel/errors.ts';
+import { badRequest, forbidden, ValidationError, type ValidationIssue } from '../../kernel/errors.ts';
 import type { RequestContext } from '../../kernel/types.ts';
 import type { Db } from '../../storage/schema.ts';
+import { transportSearchInput } from '../transport/search-input.ts';
+import { locations } from './locations.ts';
 
 type Body = Record<string, unknown>;
 
@@ -71,6 +75,20 @@ export function validateFlightSearch(b: Body, now: Date): void {
     }
     prev = date;
   }
+  // Every leg's codes at once, so one answer names every place to fix.
+  const unknown: ValidationIssue[] = [];
+  for (const [i, leg] of legs.entries()) {
+    for (const side of ['origin', 'destination'] as const) {
+      const code = String(leg[side]).toUpperCase();
+      if (!locations().code(code))
+        unknown.push({
+          loc: ['body', 'searchAirLegs', i, side],
+          msg: `${code} is not a known airport or city code.`,
+          type: 'unknown_location',
+        });
+    }
+  }
+  if (unknown.length > 0) throw new ValidationError(unknown, 'unknown_location');
   const adults = typeof b.adults === 'number' ? b.adults : 1;
   const children = typeof b.children === 'number' ? b.children : 0;
   const infants = typeof b.infants === 'number' ? b.infants : 0;
@@ -91,21 +109,22 @@ export function validateHotelSearch(b: Body, now: Date): void {
   if (co <= ci) throw badRequest('invalid_date', 'check_out must be after check_in.');
   const nights = (Date.parse(co) - Date.parse(ci)) / 86_400_000;
   if (nights > 30) throw badRequest('invalid_search', 'At most 30 nights per search.');
+  const destination = String(b.destination ?? '');
+  const place = locations().place(destination);
+  const unknown =
+    'unknown' in place
+      ? place.unknown
+      : place.kind === 'text' && !locations().knownCity(destination)
+        ? `${destination.trim()} is not a city we know; use a city name, an IATA city or airport code, or "lat,lon".`
+        : null;
+  if (unknown)
+    throw new ValidationError(
+      [{ loc: ['body', 'destination'], msg: unknown, type: 'unknown_location' }],
+      'unknown_location',
+    );
 }
 
-export function validateTransportSearch(b: Body, now: Date): void {
-  const pickup = String(b.pickup_datetime ?? '');
-  if (Number.isNaN(Date.parse(pickup)))
-    throw badRequest('invalid_date', 'pickup_datetime is not a date-time.');
-  // Local times without offset: compare on the calendar day, which no time zone can move by more than one.
-  if (pickup.slice(0, 10) < today(new Date(now.getTime() - 86_400_000))) {
-    throw badRequest('invalid_date', 'pickup_datetime is in the past.');
-  }
-  const ret = b.return_datetime;
-  if (typeof ret === 'string' && ret !== '' && ret <= pickup) {
-    throw badRequest('invalid_date', 'return_datetime must be after pickup_datetime.');
-  }
-  if (String(b.pickup_location).trim().toLowerCase() === String(b.dropoff_location).trim().toLowerCase()) {
-    throw badRequest('invalid_search', 'pickup_location and dropoff_location are the same.');
-  }
+/** The transfer search body as the suppliers take it (times in local form), or 400/422. */
+export function validateTransportSearch(b: Body, now: Date): Body {
+  return transportSearchInput(b, now);
 }

@@ -15,6 +15,7 @@ import {
   type SupplierFlightOrder,
   type TicketDocument,
 } from '../ports.ts';
+import { requirementsFor } from '../requirements.ts';
 
 /** Maps between Amadeus Self-Service wire shapes and the flight port's shapes. */
 
@@ -143,6 +144,11 @@ export function offerFromAmadeus(raw: Wire, expiresAt: string): SupplierFlightOf
     passengers: { adults: count('ADULT'), children: count('CHILD'), infants: count('HELD_INFANT') },
     lcc: false,
     expires_at: expiresAt,
+    booking_requirements: requirementsFor({
+      adults: count('ADULT'),
+      children: count('CHILD'),
+      infants: count('HELD_INFANT'),
+    }),
   };
 }
 

@@ -16,6 +16,7 @@ import {
   type SupplierFlightOrder,
   type TicketDocument,
 } from '../ports.ts';
+import { requirementsFor } from '../requirements.ts';
 import { ourPassengerId } from './passengers.ts';
 
 /** Pure mapping between Duffel's wire shapes and our ports. */
@@ -156,6 +157,16 @@ export function mapOffer(o: Offer): SupplierFlightOffer {
     passengers: { adults: count('ADT'), children: count('CHD'), infants: count('INF') },
     lcc: LCC_CARRIERS.has(o.owner.iata_code ?? ''),
     expires_at: o.expires_at,
+    booking_requirements: requirementsFor(
+      { adults: count('ADT'), children: count('CHD'), infants: count('INF') },
+      {
+        identity_document: o.passenger_identity_documents_required === true,
+        // The adapter sends passports only (passengers.ts); Duffel lists what the airline takes.
+        document_types: (o.supported_passenger_identity_document_types ?? ['passport']).filter(
+          (t) => t === 'passport',
+        ),
+      },
+    ),
   };
 }
 

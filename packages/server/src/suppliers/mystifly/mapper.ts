@@ -17,6 +17,7 @@ import type {
   TicketAction,
   TicketDocument,
 } from '../ports.ts';
+import { requirementsFor } from '../requirements.ts';
 
 export interface OpMoney {
   Amount: string;
@@ -39,6 +40,8 @@ export interface OpSegment {
 
 export interface OpPricedItinerary {
   ValidatingAirlineCode: string;
+  /** False when the fare tickets without passport data (low-cost content). */
+  IsPassportMandatory?: boolean;
   AirItineraryPricingInfo: {
     FareSourceCode: string;
     FareType: string;
@@ -203,6 +206,14 @@ export function toOffer(pi: OpPricedItinerary, expiresAt: string): SupplierFligh
     passengers: { adults: qty('ADT'), children: qty('CHD'), infants: qty('INF') },
     lcc: info.FareType === 'WebFare',
     expires_at: expiresAt,
+    // A consolidator tickets with passport data unless the fare says otherwise (IsPassportMandatory).
+    booking_requirements: requirementsFor(
+      { adults: qty('ADT'), children: qty('CHD'), infants: qty('INF') },
+      {
+        identity_document: pi.IsPassportMandatory !== false,
+        document_types: ['passport', 'id_card', 'visa'],
+      },
+    ),
   };
 }
 

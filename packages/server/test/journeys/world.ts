@@ -1,0 +1,139 @@
+/**
+ * The whole server (`createRuntime`: every domain's routes, the search engine, the supplier registry) on
+ * a test database (PGlite, or a private schema on TEST_DATABASE_URL), the sandbox emulators on loopback
+ * (their request counters prove when no supplier was called), dispatch without a socket, and every
+ * response checked against openapi.json (strict: a violation answers 500 and is listed).
+ */
+import { randomUUID } from 'node:crypto';
+import { type MockServers, startMockServers } from '@travel/mock-server';
+import pino from 'pino';
+import { ManualClock } from '../../src/internal/clock.ts';
+import { loadConfig } from '../../src/internal/config.ts';
+import type { ResponseViolation } from '../../src/kernel/response-validator.ts';
+import type { Role } from '../../src/kernel/types.ts';
+import { MemoryMailer } from '../../src/mail/mailer.ts';
+import { createRuntime, type Runtime } from '../../src/runtime.ts';
+import type { Database } from '../../src/storage/database.ts';
+import { realContract } from '../helpers/contract.ts';
+import { testDatabase } from '../helpers/db.ts';
+
+process.env.PASSWORD_SCRYPT_N ??= '1024';
+
+export interface Res<T> {
+  status: number;
+  body: T;
+}
+
+export interface Journeys {
+  runtime: Runtime;
+  database: Database;
+  mocks: MockServers;
+  clock: ManualClock;
+  violations: ResponseViolation[];
+  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON bodies
+  req<T = any>(
+    method: string,
+    path: string,
+    o?: { token?: string; body?: unknown; key?: string },
+  ): Promise<Res<T>>;
+  company(): Promise<{ id: number; code: string }>;
+  user(role: Role, companyId: number | null): Promise<{ id: string; email: string; token: string }>;
+  /** Supplier requests the emulators have served so far. */
+  served(): Record<string, number>;
+  close(): Promise<void>;
+}
+
+let seq = 0;
+
+export async function journeys(): Promise<Journeys> {
+  const mocks = await startMockServers({
+    options: { latencyMs: 0, seed: 7 },
+    suppliers: ['amadeus', 'duffel', 'mystifly', 'hotelbeds', 'hotelbeds-transfers', 'stripe'],
+  });
+  const database = await testDatabase();
+  const clock = new ManualClock(new Date());
+  const violations: ResponseViolation[] = [];
+  const runtime = await createRuntime({
+    config: loadConfig({
+      SUPPLIERS: 'sandbox',
+      PUBLIC_BASE_URL: 'http://travel.test',
+      AUTH_STATUS_CACHE_MS: '0',
+      RESPONSE_VALIDATION: 'strict',
+      RATE_LIMIT_SEARCH: '1000/60',
+    }),
+    database,
+    mailer: new MemoryMailer(),
+    logger: pino({ level: process.env.TEST_LOG_LEVEL || 'silent' }),
+    clock,
+    contract: realContract(),
+    sandboxUrls: mocks.urls as never,
+    startJobs: false,
+  });
+  const app = runtime.app;
+
+  const req: Journeys['req'] = async (method, path, o = {}) => {
+    const headers: Record<string, string> = {};
+    if (method === 'POST' || method === 'PATCH') headers['content-type'] = 'application/json';
+    if (o.token) headers.authorization = `Bearer ${o.token}`;
+    if (o.key) headers['idempotency-key'] = o.key;
+    const body = method === 'POST' || method === 'PATCH' ? JSON.stringify(o.body ?? {}) : undefined;
+    const res = await app.handle(new Request(`http://travel.test${path}`, { method, headers, body }));
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : undefined };
+  };
+
+  return {
+    runtime,
+    database,
+    mocks,
+    clock,
+    violations,
+    req,
+    async company() {
+      const code = `JY${++seq}${Date.now() % 100000}`;
+      const row = await database.db
+        .insertInto('companies')
+        .values({
+          company_name: `Company ${code}`,
+          company_code: code,
+          contact_email: `ops@${code.toLowerCase()}.test`,
+          settings: '{}',
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return { id: row.id, code };
+    },
+    async user(role, companyId) {
+      const id = `u-jy-${++seq}-${randomUUID().slice(0, 8)}`;
+      const email = `${id}@example.test`;
+      await database.db
+        .insertInto('users')
+        .values({
+          id,
+          email,
+          password_hash: 'x',
+          full_name: 'Journey Tester',
+          role,
+          status: 'active',
+          company_id: companyId,
+          user_code: id,
+          email_verified_at: clock.now(),
+        })
+        .execute();
+      const token = await app.services.tokens.signAccess({ userId: id, email, role, companyId });
+      return { id, email, token };
+    },
+    served: () => ({ ...mocks.requests() }) as Record<string, number>,
+    async close() {
+      await runtime.close();
+      await database.close();
+      await mocks.close();
+    },
+  };
+}
+
+export const futureDate = (days: number): string =>
+  new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+
+let keys = 0;
+export const key = (): string => `jy-${Date.now()}-${++keys}`;
