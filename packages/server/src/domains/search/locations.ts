@@ -89,11 +89,9 @@ export class Locations {
     return null;
   }
 
-  /** Whether a city name (or the part before its first comma) is a city of the data. */
+  /** Whether a city name, or one comma-separated part of it ("Dubai Marina, Dubai"), is a city of the data. */
   knownCity(name: string): boolean {
-    const full = normalize(name);
-    const head = normalize(name.split(',')[0] ?? '');
-    return this.#cityNames.has(full) || this.#cityNames.has(head);
+    return [name, ...name.split(',')].some((part) => this.#cityNames.has(normalize(part)));
   }
 
   /** The time zone of the airport nearest to a point. */
