@@ -77,10 +77,13 @@ export function roundHalfAway(x: number): number {
   return Math.sign(clean) * Math.round(Math.abs(clean)) || 0;
 }
 
-/** `minor` rounded (half away from zero) to the currency's payable step: 55123 KWD → 55120, 55125 → 55130. */
+/**
+ * `minor` (an exact amount, possibly fractional) rounded once, half away from zero, to the currency's
+ * payable step: 55123 KWD → 55120, 55125 → 55130, 12.5 GBP → 13.
+ */
 export function toPayable(minor: number, currency: string): number {
   const step = payableStepMinor(currency);
-  return step === 1 ? minor : roundHalfAway(minor / step) * step;
+  return step === 1 ? roundHalfAway(minor) : roundHalfAway(minor / step) * step;
 }
 
 /** Whether the payment provider accepts `minor` as an amount of `currency`. */

@@ -35,8 +35,12 @@ export const FX_RATE_DIGITS = 6;
  * minor unit of `to`: 10000 EUR cents at 0.33202 → 33202 fils (EUR 100.00 = KWD 33.202).
  */
 export function convertMinor(minor: number, from: string, to: string, rate: number): number {
-  const shift = exponent(to) - exponent(from);
-  return roundHalfAway(minor * rate * 10 ** shift);
+  return roundHalfAway(exactConversion(minor, from, to, rate));
+}
+
+/** The unrounded amount of `to` minor units that `minor` of `from` is worth at `rate`. */
+export function exactConversion(minor: number, from: string, to: string, rate: number): number {
+  return minor * rate * 10 ** (exponent(to) - exponent(from));
 }
 
 export class FxRates {
@@ -153,7 +157,10 @@ export function fxFromEnv(
   fetchImpl: typeof fetch = fetch,
   onError?: (err: unknown) => void,
 ): FxSource {
-  const ttlMs = Math.max(1, Number(env.FX_RATES_TTL_SECONDS || 3600)) * 1000;
+  // 0 re-reads the source on every search and revalidation (development and tests).
+  const raw = env.FX_RATES_TTL_SECONDS;
+  const ttl = raw === undefined || raw === '' ? 3600 : Number(raw);
+  const ttlMs = Number.isFinite(ttl) && ttl >= 0 ? ttl * 1000 : 3_600_000;
   const file = env.FX_RATES_FILE;
   const url = env.FX_RATES_URL;
   if (file)

@@ -12,7 +12,7 @@
  *   always add up and the total is never more than half a step away from the exact conversion.
  * - The rate is locked with the offer: re-checks of a stored offer convert at the rate stored with it.
  */
-import { convertMinor, type FxRates, FxUnavailable } from '../internal/fx.ts';
+import { exactConversion, type FxRates, FxUnavailable } from '../internal/fx.ts';
 import { type Currency, toPayable } from '../internal/money.ts';
 import type { CancellationPolicy, FlightPrice, HotelOffer, TransferOffer } from '../suppliers/ports.ts';
 
@@ -50,10 +50,13 @@ export function lockedExchange(offer: Record<string, unknown>, from: Currency): 
   return { currency: price.currency, from, fx_rate: rate };
 }
 
-/** A supplier amount as shown: converted at the exchange's rate and rounded to the payable step. */
+/**
+ * A supplier amount as shown: converted at the exchange's rate and rounded once, half away from zero, to
+ * the currency's payable step (the minor unit, or 10 fils for KWD, BHD, OMR).
+ */
 export function shown(minor: number, ex: Exchange): number {
-  const converted = ex.from === ex.currency ? minor : convertMinor(minor, ex.from, ex.currency, ex.fx_rate);
-  return toPayable(converted, ex.currency);
+  const exact = ex.from === ex.currency ? minor : exactConversion(minor, ex.from, ex.currency, ex.fx_rate);
+  return toPayable(exact, ex.currency);
 }
 
 export function shownMoney(m: Money, ex: Exchange): Money {

@@ -24,16 +24,23 @@ export interface ShownOffer {
   offer: Record<string, unknown>;
 }
 
+/**
+ * The caller's own latest search offer under that key: a rate key is the same for everyone who searched
+ * that stay, and another user's search (in another currency) must not decide the currency shown here.
+ */
 export async function findShownOffer(
   db: Db,
   supplier: string,
   field: 'rate_key' | 'quote_id',
   value: string,
+  userId: string | undefined,
 ): Promise<ShownOffer | undefined> {
   const r = await sql<ShownOffer>`
-    select offer_id, search_id, total_minor, offer from search_offers
-    where supplier = ${supplier} and offer->>${field} = ${value}
-    order by expires_at desc limit 1`.execute(db);
+    select o.offer_id, o.search_id, o.total_minor, o.offer
+    from search_offers o join search_sessions s on s.id = o.search_id
+    where o.supplier = ${supplier} and o.offer->>${field} = ${value}
+      and s.user_id = ${userId ?? ''}
+    order by s.created_at desc, o.expires_at desc limit 1`.execute(db);
   const row = r.rows[0];
   if (!row) return undefined;
   const offer =

@@ -80,7 +80,7 @@ export async function bookHotel(deps: HotelDeps, ctx: RequestContext): Promise<H
     const check = await checkRate(supplier, body.rate_key, ctx.signal, RECHECK_CODES, ctx.log);
     if (!check.available) throw badRequest('sold_out', 'The rate is no longer available.');
     // Charged in the currency the search showed, at the rate locked with its offer.
-    const seen = await findShownOffer(deps.db, body.provider, 'rate_key', body.rate_key);
+    const seen = await findShownOffer(deps.db, body.provider, 'rate_key', body.rate_key, ctx.auth?.userId);
     const rechecked = recheckHotel(seen, check.offer, check.previous_total_minor, check.price_changed);
     if (rechecked.price_changed) {
       throw badRequest(

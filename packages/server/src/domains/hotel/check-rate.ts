@@ -38,7 +38,7 @@ export async function checkHotelRate(deps: HotelDeps, ctx: RequestContext) {
   const body = ctx.body as { rate_key: string; provider: string };
   const supplier = hotelSupplier(deps, body.provider, 'unsupported_provider');
   const check = await checkRate(supplier, body.rate_key, ctx.signal, CHECK_CODES, ctx.log);
-  const seen = await findShownOffer(deps.db, body.provider, 'rate_key', body.rate_key);
+  const seen = await findShownOffer(deps.db, body.provider, 'rate_key', body.rate_key, ctx.auth?.userId);
   // In the currency the search showed, at the rate locked with its offer (search/shown-offer.ts).
   const r = recheckHotel(seen, check.offer, check.previous_total_minor, check.price_changed);
   return {

@@ -21,7 +21,7 @@
  * 6. Negative amounts (discounts) are allowed, but the total never takes the price below zero.
  */
 
-import { exponent, fromMinor, percentOf, toMinor, toPayable } from '../../internal/money.ts';
+import { exponent, fromMinor, toMinor, toPayable } from '../../internal/money.ts';
 
 export type RuleType = 'fixed' | 'percentage' | 'per_pax' | 'per_segment';
 
@@ -133,7 +133,8 @@ export function ruleMarkupMinor(r: MarkupRule, basisMinor: number, ctx: MarkupCo
   const unit = () => toPayable(toMinor(r.amount, ctx.currency), ctx.currency);
   switch (r.rule_type) {
     case 'percentage':
-      return toPayable(percentOf(basisMinor, r.amount), ctx.currency);
+      // Rounded once, from the exact percentage, straight to the payable step.
+      return toPayable((basisMinor * r.amount) / 100, ctx.currency);
     case 'fixed':
       return unit();
     case 'per_pax':

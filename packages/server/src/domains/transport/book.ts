@@ -77,7 +77,7 @@ export async function bookTransport(deps: TransportDeps, ctx: RequestContext): P
     const q = await quote(supplier, body.quote_id, ctx.signal, REQUOTE_CODES, ctx.log);
     if (!q.available) throw badRequest('sold_out', 'The transfer is no longer available.');
     // Charged in the currency the search showed, at the rate locked with its offer.
-    const seen = await findShownOffer(deps.db, body.provider, 'quote_id', body.quote_id);
+    const seen = await findShownOffer(deps.db, body.provider, 'quote_id', body.quote_id, ctx.auth?.userId);
     const rechecked = recheckTransfer(seen, q.offer, q.price_changed);
     if (rechecked.price_changed) {
       throw badRequest(

@@ -37,7 +37,7 @@ export async function quoteTransport(deps: TransportDeps, ctx: RequestContext) {
   const body = ctx.body as { quote_id: string; provider: string };
   const supplier = transferSupplier(deps, body.provider, 'unsupported_provider');
   const q = await quote(supplier, body.quote_id, ctx.signal, QUOTE_CODES, ctx.log);
-  const seen = await findShownOffer(deps.db, body.provider, 'quote_id', body.quote_id);
+  const seen = await findShownOffer(deps.db, body.provider, 'quote_id', body.quote_id, ctx.auth?.userId);
   // The port reports only that the price moved; the previous total is the one the search stored, and the
   // quote is shown in the search's currency at the rate locked with its offer (search/shown-offer.ts).
   const r = recheckTransfer(seen, q.offer, q.price_changed);

@@ -1,0 +1,187 @@
+/**
+ * The whole server (createRuntime) on a test database with the sandbox emulators on loopback, dispatch
+ * without a socket, every response checked against openapi.json (strict). For the money/FX suites:
+ * searches read to their end, offers, bookings and the Stripe emulator's own view of a payment.
+ */
+import { randomUUID } from 'node:crypto';
+import { type MockServers, startMockServers } from '@travel/mock-server';
+import pino from 'pino';
+import { ManualClock } from '../../src/internal/clock.ts';
+import { loadConfig } from '../../src/internal/config.ts';
+import type { Role } from '../../src/kernel/types.ts';
+import { MemoryMailer } from '../../src/mail/mailer.ts';
+import { createRuntime, type Runtime } from '../../src/runtime.ts';
+import type { Database } from '../../src/storage/database.ts';
+import { realContract } from '../helpers/contract.ts';
+import { testDatabase } from '../helpers/db.ts';
+
+process.env.PASSWORD_SCRYPT_N ??= '1024';
+
+// biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON bodies
+export type Json = any;
+
+export interface Res {
+  status: number;
+  body: Json;
+  text: string;
+}
+
+export interface FxWorld {
+  runtime: Runtime;
+  database: Database;
+  mocks: MockServers;
+  req(method: string, path: string, o?: { body?: unknown; key?: string }): Promise<Res>;
+  company: { id: number; code: string };
+  user: { id: string; email: string; token: string };
+  /** Starts a search and reads its stream to the end; the offers in arrival order, and the search id. */
+  search(
+    kind: 'flight' | 'hotel' | 'transport',
+    body: Record<string, unknown>,
+  ): Promise<{ id: string; offers: Json[] }>;
+  /** The Stripe emulator's PaymentIntent behind a booking's payment (what the provider was asked for). */
+  stripeIntent(bookingId: number): Json;
+  close(): Promise<void>;
+}
+
+let seq = 0;
+
+export const futureDate = (days: number): string =>
+  new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+
+export const passenger = () => ({
+  type: 'ADT',
+  title: 'MS',
+  first_name: 'Ayesha',
+  last_name: 'RAHMAN',
+  gender: 'F',
+  date_of_birth: '1990-04-02',
+  nationality: 'GB',
+  document: { type: 'passport', number: 'A1234567', expiry: '2031-01-01', issuing_country: 'GB' },
+});
+export const contact = { email: 'ayesha@example.test', phone: '+447700900123' };
+
+export async function fxWorld(): Promise<FxWorld> {
+  const mocks = await startMockServers({
+    options: { latencyMs: 0, seed: 7 },
+    suppliers: ['amadeus', 'duffel', 'mystifly', 'hotelbeds', 'hotelbeds-transfers', 'stripe'],
+  });
+  const database = await testDatabase();
+  const runtime = await createRuntime({
+    config: loadConfig({
+      SUPPLIERS: 'sandbox',
+      PUBLIC_BASE_URL: 'http://travel.test',
+      AUTH_STATUS_CACHE_MS: '0',
+      RESPONSE_VALIDATION: 'strict',
+      RATE_LIMIT_SEARCH: '10000/60',
+      RATE_LIMIT_USER: '100000/60',
+    }),
+    database,
+    mailer: new MemoryMailer(),
+    logger: pino({ level: process.env.TEST_LOG_LEVEL || 'silent' }),
+    clock: new ManualClock(new Date()),
+    contract: realContract(),
+    sandboxUrls: mocks.urls as never,
+    startJobs: false,
+  });
+  const app = runtime.app;
+  const code = `FX${++seq}${Date.now() % 100000}`;
+  const row = await database.db
+    .insertInto('companies')
+    .values({
+      company_name: `Company ${code}`,
+      company_code: code,
+      contact_email: `ops@${code.toLowerCase()}.test`,
+      settings: '{}',
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const company = { id: row.id, code };
+  const id = `u-fx-${randomUUID().slice(0, 8)}`;
+  const email = `${id}@example.test`;
+  const role: Role = 'company_admin';
+  await database.db
+    .insertInto('users')
+    .values({
+      id,
+      email,
+      password_hash: 'x',
+      full_name: 'FX Tester',
+      role,
+      status: 'active',
+      company_id: company.id,
+      user_code: email,
+      email_verified_at: new Date(),
+    })
+    .execute();
+  const token = await app.services.tokens.signAccess({ userId: id, email, role, companyId: company.id });
+  const user = { id, email, token };
+
+  const req: FxWorld['req'] = async (method, path, o = {}) => {
+    const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+    if (method === 'POST' || method === 'PATCH') headers['content-type'] = 'application/json';
+    if (o.key) headers['idempotency-key'] = o.key;
+    const body = method === 'POST' || method === 'PATCH' ? JSON.stringify(o.body ?? {}) : undefined;
+    const res = await app.handle(new Request(`http://travel.test${path}`, { method, headers, body }));
+    const text = await res.text();
+    let parsed: Json;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    return { status: res.status, body: parsed, text };
+  };
+
+  const START = {
+    flight: '/api/v1/flight/getFare',
+    hotel: '/api/v1/hotel/search',
+    transport: '/api/v1/transport/search',
+  };
+  const OFFER_EVENT = { flight: 'offer', hotel: 'hotel_offer', transport: 'transport_offer' };
+
+  return {
+    runtime,
+    database,
+    mocks,
+    req,
+    company,
+    user,
+    async search(kind, body) {
+      const codes =
+        kind === 'flight'
+          ? { companyCode: company.code, userCode: email }
+          : kind === 'hotel'
+            ? { company_code: company.code, user_code: email }
+            : {};
+      const started = await req('POST', START[kind], { body: { ...codes, ...body } });
+      if (started.status !== 202 && started.status !== 200)
+        throw new Error(`${kind} search: ${started.status} ${started.text}`);
+      // Flights answer in the spec's camelCase (searchId, streamUrl), hotels and transfers in snake_case.
+      const sid = (started.body.search_id ?? started.body.searchId) as string;
+      // The stream ends after its `done` event: reading it whole waits for every supplier.
+      const stream = await req('GET', (started.body.stream_url ?? started.body.streamUrl) as string);
+      const offers: Json[] = [];
+      let event = '';
+      for (const line of stream.text.split('\n')) {
+        if (line.startsWith('event:')) event = line.slice(6).trim();
+        else if (line.startsWith('data:') && event === OFFER_EVENT[kind]) {
+          const data = JSON.parse(line.slice(5));
+          offers.push(data.offer ?? data);
+        }
+      }
+      return { id: sid, offers };
+    },
+    stripeIntent(bookingId) {
+      const state = mocks.states.stripe as unknown as {
+        paymentIntents: Map<string, Json>;
+        refunds: Map<string, Json>;
+      };
+      return [...state.paymentIntents.values()].find((pi) => pi.metadata?.booking_id === String(bookingId));
+    },
+    async close() {
+      await runtime.close();
+      await database.close();
+      await mocks.close();
+    },
+  };
+}
