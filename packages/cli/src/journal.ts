@@ -16,7 +16,10 @@ export function journalKey(input: {
 }): string {
   // Names and dates identify the people; order does not matter to whether it is "the same booking".
   const people = input.passengers
-    .map((p) => `${p.type}|${p.first_name.toUpperCase()}|${p.last_name.toUpperCase()}|${p.date_of_birth}`)
+    .map(
+      (p) =>
+        `${p.type}|${(p.first_name ?? '').toUpperCase()}|${(p.last_name ?? '').toUpperCase()}|${p.traveler_id ?? ''}|${p.date_of_birth}`,
+    )
     .sort();
   // The currency is part of the request: a re-run that corrects it is another request, not a replay.
   const canonical = JSON.stringify([

@@ -54,6 +54,18 @@ export function offer(
     passengers: { adults: 1, children: 0, infants: 0 },
     lcc: false,
     expires_at: '2026-06-01T11:00:00Z',
+    booking_requirements: {
+      passengers: [
+        {
+          passenger_type: 'ADT',
+          identity_document: false,
+          document_types: [],
+          date_of_birth: true,
+          nationality: false,
+          phone: false,
+        },
+      ],
+    },
   };
 }
 
