@@ -36,7 +36,18 @@ const KEY_FIELDS: Record<string, Schema> = {
     description: '`test` keys are issued by sandbox servers (`tk_test_`), `live` keys by live ones.',
   }),
   company_id: int({ format: 'int32', minimum: 1 }),
+  company_code: str({
+    description: 'The key’s company code: what a flight search made with the key names as `companyCode`.',
+    examples: ['SANDBOX'],
+  }),
   created_by: str({ description: 'The user who created the key; the key acts as this user.' }),
+  user_code: nullable(
+    str({
+      description:
+        'The user code of the user the key acts as (its creator): what a flight search made with the key names as `userCode` (it must be the caller’s own). Null when that user has none; a search may then name `created_by`.',
+      examples: ['AGENT1'],
+    }),
+  ),
   created_at: dateTime(),
   expires_at: nullable(
     dateTime({ description: 'After this instant the key answers 401 `api_key_expired`.' }),
@@ -126,7 +137,7 @@ const defs: OpDef[] = [
     operationId: 'companyGetCurrentApiKey',
     summary: 'The API key making this call',
     description:
-      'Who a key is: its prefix, role, company and expiry. Called with an access token: 400 `not_an_api_key`.',
+      'Who a key is: its prefix, role, company (with its code), the user it acts as (with their user code: what a flight search names as `companyCode`/`userCode`) and expiry. Called with an access token: 400 `not_an_api_key`.',
     auth: 'role',
     roles: ['company_admin', 'company_staff'],
     tenant: true,

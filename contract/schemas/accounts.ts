@@ -109,6 +109,11 @@ export const schemas: Record<string, Json> = {
     refresh_token: str({
       description: 'Exchange at POST /api/v1/auth/refresh; revoke at /api/v1/auth/logout.',
     }),
+    refresh_expires_in: int({
+      minimum: 1,
+      description:
+        'Refresh token lifetime in seconds (REFRESH_TOKEN_TTL_SECONDS), counted from this response: after it the refresh token is refused and the session has ended. Each refresh issues a new refresh token with a new lifetime. Logout or reuse of a spent refresh token ends the session earlier.',
+    }),
     user: ref('User'),
   }),
   RefreshRequest: input({ refresh_token: str({ minLength: 1, maxLength: 2048 }) }, ['refresh_token']),

@@ -10,6 +10,8 @@ export interface Profile {
   base_url?: string;
   token?: string;
   refresh_token?: string;
+  /** When the refresh token expires (ISO instant, from the server's `refresh_expires_in`). */
+  refresh_expires_at?: string;
   /** An API key (`travel login --api-key`); used instead of a session when present. */
   api_key?: string;
   /** When the CLI last found the session ended (refresh refused): `config list` says so. */
@@ -83,7 +85,7 @@ export function createConfStore(env: NodeJS.ProcessEnv): ConfigStore {
     },
     clearCredentials(name) {
       const all = profiles();
-      const { token: _t, refresh_token: _r, api_key: _k, ...rest } = all[name] ?? {};
+      const { token: _t, refresh_token: _r, refresh_expires_at: _e, api_key: _k, ...rest } = all[name] ?? {};
       settings.set('profiles', { ...all, [name]: rest });
     },
     listProfiles: profiles,
@@ -107,7 +109,13 @@ export function createMemoryStore(initial: Record<string, Profile> = {}): Config
       profiles[name] = next;
     },
     clearCredentials(name) {
-      const { token: _t, refresh_token: _r, api_key: _k, ...rest } = profiles[name] ?? {};
+      const {
+        token: _t,
+        refresh_token: _r,
+        refresh_expires_at: _e,
+        api_key: _k,
+        ...rest
+      } = profiles[name] ?? {};
       profiles[name] = rest;
     },
     listProfiles: () => structuredClone(profiles),

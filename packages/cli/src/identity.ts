@@ -1,11 +1,11 @@
 /**
  * Searches must name the caller's own company and user code (403 otherwise). They are stored at login; for
- * TRAVEL_TOKEN runs they are looked up once with /auth/me. An API key cannot call /auth/me: its company
- * code comes from /company/profile and its user (the key's creator) from /company/api-keys/current, whose
- * `created_by` is the creator's id, which the server accepts only when the creator has no user code:
- * otherwise pass --user-code / TRAVEL_USER_CODE (or `travel config set user_code`).
+ * TRAVEL_TOKEN runs they are looked up once with /auth/me. An API key cannot call /auth/me: it describes
+ * itself (GET /company/api-keys/current) with its company's code and the user code of the user it acts as
+ * (its creator); a creator without a user code is named by id (`created_by`), which the server accepts.
+ * --company-code / --user-code, TRAVEL_COMPANY_CODE / TRAVEL_USER_CODE override all of these.
  */
-import { companyCodeOfKey, currentApiKey } from './api-key.ts';
+import { currentApiKey } from './api-key.ts';
 import type { Ctx } from './context.ts';
 import { UsageError } from './errors.ts';
 
@@ -20,11 +20,13 @@ export async function resolveAgentCodes(
   options: { ignoreProfile?: boolean } = {},
 ): Promise<AgentCodes> {
   const profile = options.ignoreProfile ? {} : ctx.profile();
-  let companyCode = flags.companyCode ?? ctx.env.TRAVEL_COMPANY_CODE ?? profile.company_code;
-  let userCode = flags.userCode ?? ctx.env.TRAVEL_USER_CODE ?? profile.user_code;
+  // An empty value (TRAVEL_USER_CODE= in a CI file) counts as unset.
+  let companyCode = flags.companyCode || ctx.env.TRAVEL_COMPANY_CODE || profile.company_code || undefined;
+  let userCode = flags.userCode || ctx.env.TRAVEL_USER_CODE || profile.user_code || undefined;
   if ((!companyCode || !userCode) && ctx.credential().kind === 'api_key') {
-    companyCode ??= await companyCodeOfKey(ctx);
-    userCode ??= (await currentApiKey(ctx)).created_by;
+    const key = await currentApiKey(ctx);
+    companyCode ??= key.company_code;
+    userCode ??= key.user_code ?? key.created_by;
   } else if (!companyCode || !userCode) {
     const me = await ctx.client().auth.me();
     companyCode ??= me.company_code ?? undefined;

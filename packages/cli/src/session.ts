@@ -7,7 +7,9 @@
  * - concurrent requests share ONE refresh (single flight), and processes sharing the profile take turns
  *   under the config file's lock: the one that comes second finds the rotated token in the file and uses
  *   it instead of presenting the spent one (which the server would treat as reuse and end the session);
- * - the rotated pair is written to the profile (conf: temp file + rename, mode 0600);
+ * - the rotated pair is written to the profile (conf: temp file + rename, mode 0600), with the new refresh
+ *   token's expiry (`refresh_expires_at`, from the server's `refresh_expires_in`) for `auth status` and
+ *   `config list`;
  * - a refresh the server refuses (401: the refresh token expired, was revoked by logout, or was reused)
  *   ends the session: the profile's tokens are cleared, `session_ended_at` recorded, and the request is
  *   answered with that 401, its detail replaced by "session ended; run `travel login`" (exit 3).
@@ -92,10 +94,18 @@ export function createSessionAuth(options: SessionAuthOptions): SessionAuth {
           ` request_id=${response.headers.get('x-request-id') ?? '-'}`,
       );
       if (response.ok) {
-        const body = (await response.json()) as { access_token: string; refresh_token: string };
+        const body = (await response.json()) as {
+          access_token: string;
+          refresh_token: string;
+          refresh_expires_in?: number;
+        };
         access = body.access_token;
         refreshToken = body.refresh_token;
-        config.updateProfile(profileName, { token: access, refresh_token: refreshToken });
+        config.updateProfile(profileName, {
+          token: access,
+          refresh_token: refreshToken,
+          refresh_expires_at: refreshExpiresAt(body.refresh_expires_in, options.now()),
+        });
         return { kind: 'ok' } as const;
       }
       if (response.status === 401) return endSession(response);
@@ -164,6 +174,16 @@ export function createSessionAuth(options: SessionAuthOptions): SessionAuth {
       return refreshes;
     },
   };
+}
+
+/**
+ * The refresh token's expiry as an instant (the server says `refresh_expires_in` seconds, counted from its
+ * answer), or undefined when the server does not say.
+ */
+export function refreshExpiresAt(refreshExpiresIn: unknown, now: number): string | undefined {
+  return typeof refreshExpiresIn === 'number' && refreshExpiresIn > 0
+    ? new Date(now + refreshExpiresIn * 1000).toISOString()
+    : undefined;
 }
 
 function bearerOf(request: Request): string | undefined {

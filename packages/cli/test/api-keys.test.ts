@@ -95,13 +95,14 @@ describe.skipIf(!agent)('travel api-keys (company admin)', () => {
   it('CI: TRAVEL_API_KEY=… travel smoke --json books, pays, tickets and voids with no login; revoked: exit 3 within one request', async () => {
     const created = await createKey('CI smoke bookings');
     const ciDir = freshConfigDir(); // no login, no profile
+    // Only the key: no TRAVEL_USER_CODE / TRAVEL_COMPANY_CODE. The key acts as its creator, who has a user
+    // code; searches must name it, and the key learns it from the server (GET /company/api-keys/current).
     const ciEnv = {
       ...env,
       TRAVEL_API_KEY: created.key,
-      // The key acts as its creator; this creator has a user code, which searches must name.
-      TRAVEL_USER_CODE: agent?.userCode ?? '',
       TRAVEL_SMOKE_TAG: `key-${created.id}`,
     };
+    expect(agent?.userCode).toBeTruthy();
     proxy.reset();
     const run = await runJson<{ ok: boolean; steps: { step: string; result: string }[] }>(['smoke'], {
       env: ciEnv,
@@ -125,6 +126,10 @@ describe.skipIf(!agent)('travel api-keys (company admin)', () => {
     expect(proxy.seen.some((s) => s.path === '/api/v1/auth/login' || s.path === '/api/v1/auth/me')).toBe(
       false,
     );
+    // The codes the search named (the server 403s any but the creator's own) came from the key's own
+    // description, asked once per run.
+    expect(proxy.seen.filter((s) => s.path === '/api/v1/company/api-keys/current')).toHaveLength(1);
+    expect(proxy.count('POST', '/api/v1/flight/getFare')).toBe(1);
 
     // Revoke it (guarded: without --confirm nothing changes).
     const dry = await runCli(['api-keys', 'revoke', String(created.id)], { env, configDir: adminDir });
@@ -163,6 +168,8 @@ describe.skipIf(!agent)('travel api-keys (company admin)', () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const profile = JSON.parse(readFileSync(file, 'utf8')).profiles.default;
     expect(profile.api_key).toBe(created.key);
+    // The codes searches name, as the server describes the key (its creator's).
+    expect(profile).toMatchObject({ company_code: agent?.companyCode, user_code: agent?.userCode });
     expect(profile.token).toBeUndefined();
     expect(profile.refresh_token).toBeUndefined();
 
@@ -178,7 +185,7 @@ describe.skipIf(!agent)('travel api-keys (company admin)', () => {
       credential: 'api_key',
       source: 'profile',
       api_key: { prefix: created.prefix, name: 'terminal key', role: 'company_staff' },
-      user: { company_code: agent?.companyCode, role: 'company_staff' },
+      user: { company_code: agent?.companyCode, user_code: agent?.userCode, role: 'company_staff' },
       access_token: null,
     });
     expect(JSON.stringify(status.doc)).not.toContain(created.key);

@@ -64,6 +64,42 @@ function session(profile: Profile, fetch: (r: Request) => Promise<Response>) {
   return { config, auth, get };
 }
 
+describe('session: a refresh that succeeds', () => {
+  it('stores the rotated pair and when the new refresh token expires (refresh_expires_in from now)', async () => {
+    const fresh = token('new', 0);
+    const { fetch, calls } = scripted({
+      '/api/v1/auth/refresh': () =>
+        json(200, { access_token: fresh, refresh_token: 'r2', expires_in: 900, refresh_expires_in: 86_400 }),
+      '/api/v1/auth/me': () => json(200, { email: 'a@b.c' }),
+    });
+    const { config, get } = session(
+      { token: token('old', 1000), refresh_token: 'r1', refresh_expires_at: '2026-11-24T12:30:00.000Z' },
+      fetch,
+    );
+    expect((await get()).status).toBe(200);
+    expect(calls.map((c) => c.path)).toEqual(['/api/v1/auth/refresh', '/api/v1/auth/me']);
+    expect(config.getProfile('default')).toEqual({
+      token: fresh,
+      refresh_token: 'r2',
+      refresh_expires_at: '2026-11-25T12:00:00.000Z',
+    });
+  });
+
+  it('a server that does not say when the refresh token expires: no stale expiry is kept', async () => {
+    const fresh = token('new', 0);
+    const { fetch } = scripted({
+      '/api/v1/auth/refresh': () => json(200, { access_token: fresh, refresh_token: 'r2', expires_in: 900 }),
+      '/api/v1/auth/me': () => json(200, { email: 'a@b.c' }),
+    });
+    const { config, get } = session(
+      { token: token('old', 1000), refresh_token: 'r1', refresh_expires_at: '2026-11-24T12:30:00.000Z' },
+      fetch,
+    );
+    expect((await get()).status).toBe(200);
+    expect(config.getProfile('default')).toEqual({ token: fresh, refresh_token: 'r2' });
+  });
+});
+
 describe('session: refresh failures that must NOT end the session', () => {
   it('a refresh answered 503: the request goes on with the old token, the stored login stays', async () => {
     const expired = token('old', 1000);
@@ -220,6 +256,27 @@ describe('credentials and their display', () => {
     expect(publicProfile({ session_ended_at: '2026-11-24T11:00:00Z' }, now)).toEqual({
       logged_in: 'no',
       session: 'logged out (session ended 2026-11-24T11:00:00Z)',
+    });
+    // The refresh token's expiry (stored at login and at every refresh) decides, offline:
+    expect(
+      publicProfile({ token: dead, refresh_token: 'r', refresh_expires_at: '2026-12-24T12:00:00.000Z' }, now),
+    ).toEqual({
+      logged_in: 'yes',
+      session:
+        'access token expired 2026-11-24T11:58:20.000Z; the next command refreshes it; renewable until 2026-12-24T12:00:00.000Z (`travel auth status` checks now)',
+    });
+    expect(
+      publicProfile({ token: dead, refresh_token: 'r', refresh_expires_at: '2026-11-24T11:59:59.000Z' }, now),
+    ).toEqual({
+      logged_in: 'no',
+      session: 'logged out (session ended 2026-11-24T11:59:59.000Z: the refresh token expired)',
+    });
+    expect(
+      publicProfile({ token: live, refresh_token: 'r', refresh_expires_at: '2026-11-24T11:59:00.000Z' }, now),
+    ).toEqual({
+      logged_in: 'yes',
+      session:
+        'active; access token valid until 2026-11-24T12:15:00.000Z; it cannot be renewed (refresh token expired 2026-11-24T11:59:00.000Z)',
     });
     const keyed = publicProfile({ api_key: 'tk_test_Abcd1234SECRETSECRET', email: 'a@b.c' }, now);
     expect(keyed).toEqual({ email: 'a@b.c', logged_in: 'yes', session: 'API key tk_test_Abcd1234…' });

@@ -36,8 +36,11 @@ afterAll(async () => {
 interface StoredProfile {
   token?: string;
   refresh_token?: string;
+  refresh_expires_at?: string;
   session_ended_at?: string;
 }
+/** The server's REFRESH_TOKEN_TTL_SECONDS (its default). */
+const REFRESH_TTL_MS = 30 * 86_400 * 1000;
 const stored = (configDir: string, profile = 'default'): StoredProfile =>
   (
     JSON.parse(readFileSync(join(configDir, 'config.json'), 'utf8')) as {
@@ -208,11 +211,25 @@ describe('a stored login refreshes itself (server: ACCESS_TOKEN_TTL_SECONDS=5)',
     expect(proxy.seen).toHaveLength(0);
   });
 
-  it('auth status: who, server, role, company, access expiry; it refreshes an expired session rather than report it dead', async () => {
+  it('auth status: who, server, role, company, access and refresh expiry; it refreshes an expired session rather than report it dead', async () => {
+    const loginStarted = Date.now();
     const configDir = await loggedIn();
+    const loginEnded = Date.now();
+    // Login stored when the refresh token expires: the server's refresh_expires_in from the login's answer.
+    const atLogin = Date.parse(stored(configDir).refresh_expires_at ?? '');
+    expect(atLogin).toBeGreaterThanOrEqual(loginStarted + REFRESH_TTL_MS);
+    expect(atLogin).toBeLessThanOrEqual(loginEnded + REFRESH_TTL_MS);
     await waitPastExpiry(configDir);
+    const statusStarted = Date.now();
     const r = await runJson<Record<string, unknown>>(['auth', 'status'], { env, configDir });
     expect(r.code, r.stderr).toBe(0);
+    // The check refreshed: the new refresh token's lifetime counts from then, and status shows it.
+    const refreshed = stored(configDir).refresh_expires_at as string;
+    expect(Date.parse(refreshed)).toBeGreaterThanOrEqual(statusStarted + REFRESH_TTL_MS);
+    expect(Date.parse(refreshed)).toBeGreaterThan(atLogin);
+    expect(r.doc.refresh_token).toMatchObject({ stored: true, expires_at: refreshed });
+    const refreshIn = (r.doc.refresh_token as { expires_in_seconds: number }).expires_in_seconds;
+    expect(Math.abs(refreshIn - REFRESH_TTL_MS / 1000)).toBeLessThanOrEqual(60);
     expect(r.doc).toMatchObject({
       profile: 'default',
       base_url: proxy.url,
@@ -234,7 +251,9 @@ describe('a stored login refreshes itself (server: ACCESS_TOKEN_TTL_SECONDS=5)',
     expect(human.stdout).toContain(`${server.agent.email} (company_admin) on ${proxy.url}`);
     expect(human.stdout).toContain(`company:       ${server.agent.companyCode}`);
     expect(human.stdout).toMatch(/access token: {2}expires \d{4}-\d\d-\d\dT/);
-    expect(human.stdout).toContain('refresh token: stored');
+    expect(human.stdout).toContain(
+      `refresh token: stored; expires ${stored(configDir).refresh_expires_at} (in 30d); renewed at every refresh`,
+    );
 
     const token = stored(configDir).token as string;
     const viaEnv = await runJson<Record<string, unknown>>(['auth', 'status'], {
@@ -249,19 +268,30 @@ describe('a stored login refreshes itself (server: ACCESS_TOKEN_TTL_SECONDS=5)',
     expect(nobody.stderr).toContain('not logged in on profile "default"');
   });
 
-  it('config list never claims a dead session: active / expired-but-refreshable / ended', async () => {
+  it('config list never claims a dead session: active / expired-but-refreshable / refresh token expired / ended', async () => {
     const configDir = await loggedIn();
     const exp = new Date((decodeClaims(stored(configDir).token)?.exp ?? 0) * 1000).toISOString();
+    const refreshEnd = stored(configDir).refresh_expires_at as string;
+    expect(Date.parse(refreshEnd)).toBeGreaterThan(Date.parse(exp));
     const { ctx, io } = realWorld(configDir);
     await runConfigList(ctx);
     expect(io.stdout).toContain('  logged_in = yes');
-    expect(io.stdout).toContain(`  session = active; access token valid until ${exp}`);
+    expect(io.stdout).toContain(
+      `  session = active; access token valid until ${exp}; renewable until ${refreshEnd}`,
+    );
     expect(io.stdout.join('\n')).not.toContain(stored(configDir).refresh_token as string);
 
     const later = realWorld(configDir, () => new Date(Date.parse(exp) + 1000));
     await runConfigList(later.ctx);
     expect(later.io.stdout.join('\n')).toContain(
       `session = access token expired ${exp}; the next command refreshes it`,
+    );
+    // Once the refresh token's own expiry (from the server, stored at login) has passed, offline:
+    const dead = realWorld(configDir, () => new Date(Date.parse(refreshEnd) + 1000));
+    await runConfigList(dead.ctx);
+    expect(dead.io.stdout).toContain('  logged_in = no');
+    expect(dead.io.stdout).toContain(
+      `  session = logged out (session ended ${refreshEnd}: the refresh token expired)`,
     );
 
     // A profile the server ended (recorded by the failed refresh):

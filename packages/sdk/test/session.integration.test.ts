@@ -154,6 +154,8 @@ describe('a session the SDK keeps alive', () => {
     expect(rec.seen.filter((s) => s.status === 401)).toHaveLength(0);
     expect(tokens).toHaveLength(1);
     expect(tokens[0]?.refreshToken).not.toBe(session.refresh_token);
+    // The refresh token's own expiry, from the server's refresh_expires_in (default 30 days), on this clock.
+    expect(tokens[0]?.refreshTokenExpiresAt).toBe(now + 30 * 86_400 * 1000);
     // The rotated refresh token is the live one: the persisted pair resumes the session elsewhere.
     const resumed = client({ auth: { refreshToken: tokens[0]?.refreshToken as string } });
     expect((await resumed.travel.auth.me()).email).toBe(server.agent.email);

@@ -144,6 +144,41 @@ describe('tokens', () => {
     expect(me.body.code).toBe('invalid_token');
   });
 
+  test('login and refresh say when the refresh token expires (refresh_expires_in), and the server refuses it exactly then', async () => {
+    await registerAndVerify('rex@example.test');
+    const ttl = 30 * 24 * 3600; // REFRESH_TOKEN_TTL_SECONDS default
+    const login = await t.request('POST', '/api/v1/auth/login', {
+      body: { email: 'rex@example.test', password: 'correct horse battery' },
+    });
+    expect(login.status).toBe(200);
+    expectMatchesContract('login', 200, login.body);
+    expect(login.body.refresh_expires_in).toBe(ttl);
+    let moved = 0;
+    const advance = (ms: number) => {
+      t.clock.advance(ms);
+      moved += ms;
+    };
+    try {
+      // One second before the published expiry the refresh token still works; the new one has a new lifetime.
+      advance((ttl - 1) * 1000);
+      const r1 = await t.request('POST', '/api/v1/auth/refresh', {
+        body: { refresh_token: login.body.refresh_token },
+      });
+      expect(r1.status, JSON.stringify(r1.body)).toBe(200);
+      expectMatchesContract('refreshToken', 200, r1.body);
+      expect(r1.body.refresh_expires_in).toBe(ttl);
+      // At the published expiry of the rotated token it is refused.
+      advance(ttl * 1000);
+      const r2 = await t.request('POST', '/api/v1/auth/refresh', {
+        body: { refresh_token: r1.body.refresh_token },
+      });
+      expect(r2.status).toBe(401);
+      expect(r2.body.code).toBe('invalid_refresh_token');
+    } finally {
+      t.clock.advance(-moved);
+    }
+  });
+
   test('an expired access token is 401 token_expired', async () => {
     const u = await t.user();
     t.clock.advance(16 * 60 * 1000);

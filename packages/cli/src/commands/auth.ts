@@ -4,7 +4,7 @@
  * server (GET /auth/me, refreshing the session if it must), so it never reports a session that has ended.
  */
 import { Command } from 'commander';
-import { companyCodeOfKey, currentApiKey } from '../api-key.ts';
+import { currentApiKey } from '../api-key.ts';
 import { action, examples, output } from '../command-kit.ts';
 import type { Ctx, Deps } from '../context.ts';
 import { CliError } from '../errors.ts';
@@ -29,7 +29,13 @@ export interface AuthStatus {
     user_code: string | null;
   } | null;
   access_token: { expires_at: string | null; expires_in_seconds: number | null } | null;
-  refresh_token: { stored: boolean; expires_at: null; note: string } | null;
+  refresh_token: {
+    stored: boolean;
+    /** When the refresh token expires (the server's `refresh_expires_in` at the last login or refresh). */
+    expires_at: string | null;
+    expires_in_seconds: number | null;
+    note: string;
+  } | null;
   api_key: {
     prefix: string;
     id: number;
@@ -96,14 +102,7 @@ export async function runAuthStatus(ctx: Ctx): Promise<void> {
           expires_in_seconds: exp ? Math.max(0, Math.round(exp - nowSeconds)) : null,
         }
       : null,
-    refresh_token:
-      now.kind === 'session'
-        ? {
-            stored: Boolean(now.refreshToken),
-            expires_at: null,
-            note: 'opaque; renewed at every refresh; the server ends it on logout, reuse or after its lifetime (REFRESH_TOKEN_TTL_SECONDS)',
-          }
-        : null,
+    refresh_token: now.kind === 'session' ? refreshStatus(ctx, Boolean(now.refreshToken), nowSeconds) : null,
     api_key: null,
     refreshed: (ctx.session()?.refreshes ?? 0) > 0,
     session_ended_at: null,
@@ -122,9 +121,16 @@ export async function runAuthStatus(ctx: Ctx): Promise<void> {
             ? ` (in ${duration(status.access_token.expires_in_seconds)})`
             : ''),
       );
-    if (now.kind === 'session')
+    const refresh = status.refresh_token;
+    if (refresh)
       io.out(
-        `  refresh token: ${now.refreshToken ? 'stored; renewed at every refresh (expiry not published by the server)' : 'none: log in again when the access token expires'}`,
+        `  refresh token: ${
+          !refresh.stored
+            ? 'none: log in again when the access token expires'
+            : refresh.expires_at
+              ? `stored; expires ${refresh.expires_at} (in ${duration(refresh.expires_in_seconds ?? 0)}); renewed at every refresh`
+              : 'stored; renewed at every refresh (expiry unknown: log in again to learn it)'
+        }`,
       );
     if (status.refreshed) io.err('(the session was refreshed for this check)');
   });
@@ -133,7 +139,6 @@ export async function runAuthStatus(ctx: Ctx): Promise<void> {
 /** An API key: the server describes it (a dead key answers 401 `api_key_revoked` / `api_key_expired`). */
 async function apiKeyStatus(ctx: Ctx, source: string): Promise<void> {
   const key = await currentApiKey(ctx);
-  const companyCode = await companyCodeOfKey(ctx);
   const status: AuthStatus = {
     profile: ctx.profileName,
     base_url: ctx.baseUrl,
@@ -145,8 +150,8 @@ async function apiKeyStatus(ctx: Ctx, source: string): Promise<void> {
       role: key.role,
       full_name: null,
       company_id: key.company_id,
-      company_code: companyCode,
-      user_code: null,
+      company_code: key.company_code,
+      user_code: key.user_code,
     },
     access_token: null,
     refresh_token: null,
@@ -167,7 +172,10 @@ async function apiKeyStatus(ctx: Ctx, source: string): Promise<void> {
     const { io } = ctx;
     io.out(`API key ${key.prefix}… "${key.name}" (${key.role}) on ${ctx.baseUrl}`);
     io.out(`  profile:       ${ctx.profileName}`);
-    io.out(`  company:       ${companyCode} (id ${key.company_id})  acts as user ${key.created_by}`);
+    io.out(
+      `  company:       ${key.company_code} (id ${key.company_id})  acts as user ${key.created_by}` +
+        `  user code: ${key.user_code ?? '-'}`,
+    );
     io.out(
       `  credential:    API key from ${source === 'TRAVEL_API_KEY' ? 'TRAVEL_API_KEY' : 'the profile'} (${key.mode})`,
     );
@@ -176,10 +184,28 @@ async function apiKeyStatus(ctx: Ctx, source: string): Promise<void> {
   });
 }
 
+/** The stored refresh token: its expiry as the server gave it at the last login or refresh. */
+function refreshStatus(
+  ctx: Ctx,
+  stored: boolean,
+  nowSeconds: number,
+): NonNullable<AuthStatus['refresh_token']> {
+  const at = stored ? ctx.profile().refresh_expires_at : undefined;
+  const ms = at ? Date.parse(at) : Number.NaN;
+  const known = Number.isFinite(ms);
+  return {
+    stored,
+    expires_at: known ? new Date(ms).toISOString() : null,
+    expires_in_seconds: known ? Math.max(0, Math.round(ms / 1000 - nowSeconds)) : null,
+    note: 'renewed at every refresh (a new token with a new lifetime, REFRESH_TOKEN_TTL_SECONDS); the server ends it earlier on logout or reuse',
+  };
+}
+
 function duration(seconds: number): string {
   if (seconds < 120) return `${seconds}s`;
   if (seconds < 7200) return `${Math.round(seconds / 60)}m`;
-  return `${Math.round(seconds / 3600)}h`;
+  if (seconds < 172_800) return `${Math.round(seconds / 3600)}h`;
+  return `${Math.round(seconds / 86_400)}d`;
 }
 
 export function authCommand(deps: Deps): Command {

@@ -18,22 +18,35 @@ export function parseConfigKey(key: string | undefined): SettableKey {
 /**
  * Never print tokens or keys: `config list` shows whether one is stored and, without asking the server,
  * what is known about the session: the access token's expiry (read from the token), whether the refresh
- * token can renew it, and a session the server refused ("logged out (session ended)").
+ * token can renew it (until its own expiry, `refresh_expires_at`, which the server gave at the last login
+ * or refresh), and a session that has ended ("logged out (session ended …)": the server refused the
+ * refresh token, or its expiry has passed).
  */
 export function publicProfile(profile: Profile, now: Date): Record<string, string> {
-  const { token, refresh_token, api_key, session_ended_at, ...rest } = profile;
+  const { token, refresh_token, refresh_expires_at, api_key, session_ended_at, ...rest } = profile;
   const out: Record<string, string> = { ...(rest as Record<string, string>) };
+  const refreshUntil = refresh_token && refresh_expires_at ? new Date(refresh_expires_at) : undefined;
+  const refreshKnown = refreshUntil !== undefined && !Number.isNaN(refreshUntil.getTime());
+  const refreshable = Boolean(refresh_token) && !(refreshKnown && refreshUntil <= now);
   if (api_key) {
     out.logged_in = 'yes';
     out.session = `API key ${keyPrefix(api_key)}…`;
   } else if (token) {
     const exp = expiryOf(token);
+    const renewal = refreshKnown
+      ? refreshable
+        ? `; renewable until ${refreshUntil.toISOString()}`
+        : `; it cannot be renewed (refresh token expired ${refreshUntil.toISOString()})`
+      : '';
     if (!exp || exp > now) {
       out.logged_in = 'yes';
-      out.session = exp ? `active; access token valid until ${exp.toISOString()}` : 'active';
-    } else if (refresh_token) {
+      out.session = (exp ? `active; access token valid until ${exp.toISOString()}` : 'active') + renewal;
+    } else if (refreshable) {
       out.logged_in = 'yes';
-      out.session = `access token expired ${exp.toISOString()}; the next command refreshes it (\`travel auth status\` checks now)`;
+      out.session = `access token expired ${exp.toISOString()}; the next command refreshes it${renewal} (\`travel auth status\` checks now)`;
+    } else if (refreshKnown) {
+      out.logged_in = 'no';
+      out.session = `logged out (session ended ${refreshUntil.toISOString()}: the refresh token expired)`;
     } else {
       out.logged_in = 'no';
       out.session = `logged out (access token expired ${exp.toISOString()}, no refresh token)`;

@@ -4,6 +4,7 @@ import { Command } from 'commander';
 import { action, examples, output } from '../command-kit.ts';
 import type { Ctx, Deps } from '../context.ts';
 import { UsageError } from '../errors.ts';
+import { refreshExpiresAt } from '../session.ts';
 
 export interface LoginOptions {
   email: string | undefined;
@@ -50,6 +51,7 @@ export async function runLogin(options: LoginOptions, ctx: Ctx): Promise<void> {
     base_url: ctx.baseUrl,
     token: session.access_token,
     refresh_token: session.refresh_token,
+    refresh_expires_at: refreshExpiresAt(session.refresh_expires_in, ctx.now().getTime()),
     api_key: undefined,
     session_ended_at: undefined,
     email: user.email,
@@ -74,21 +76,22 @@ async function runLoginApiKey(ctx: Ctx): Promise<void> {
   else key = (await io.readStdin()).trim();
   if (!key) throw new UsageError('--api-key: no key given (pipe it on stdin, e.g. from your secret store)');
   if (/\s/.test(key)) throw new UsageError('--api-key: the key contains white space; pipe only the key');
-  // A key may not call /auth/me: it describes itself (a revoked or unknown key stops here, exit 3).
+  // A key may not call /auth/me: it describes itself, with the company and user codes searches name
+  // (a revoked or unknown key stops here, exit 3).
   const client = ctx.sdk({ baseUrl: ctx.baseUrl, apiKey: key });
   const described = await unwrap(client.raw.GET('/api/v1/company/api-keys/current', {}));
-  const company = await unwrap(client.raw.GET('/api/v1/company/profile', {}));
   const profile = ctx.profile();
-  const sameCompany = profile.company_code === company.company_code;
   ctx.config.updateProfile(ctx.profileName, {
     base_url: ctx.baseUrl,
     api_key: key,
     token: undefined,
     refresh_token: undefined,
+    refresh_expires_at: undefined,
     session_ended_at: undefined,
-    company_code: company.company_code,
-    // The user code of a login to the same company stays (the key acts as its creator).
-    user_code: sameCompany ? profile.user_code : undefined,
+    company_code: described.company_code,
+    // The key acts as its creator: searches name the creator's user code (without one, the CLI names the
+    // creator's id, read from the server when needed).
+    user_code: described.user_code ?? undefined,
   });
   await revokeQuietly(ctx, profile.refresh_token);
   output(
@@ -98,16 +101,13 @@ async function runLoginApiKey(ctx: Ctx): Promise<void> {
       base_url: ctx.baseUrl,
       credential: 'api_key',
       api_key: described,
-      company_code: company.company_code,
+      company_code: described.company_code,
+      user_code: described.user_code,
     },
     () => {
       io.err(
-        `Stored API key ${described.prefix}… "${described.name}" (${described.role}, company ${company.company_code}) on profile "${ctx.profileName}" (${ctx.baseUrl}).`,
+        `Stored API key ${described.prefix}… "${described.name}" (${described.role}, company ${described.company_code}, acts as ${described.user_code ?? described.created_by}) on profile "${ctx.profileName}" (${ctx.baseUrl}).`,
       );
-      if (!(sameCompany && profile.user_code))
-        io.err(
-          "Searches name a user code: if the key's creator has one, run `travel config set user_code <code>`.",
-        );
     },
   );
 }

@@ -16,6 +16,11 @@ export interface SessionTokens {
   refreshToken: string;
   /** When the access token expires (ms since the epoch), read from its `exp` claim. */
   accessTokenExpiresAt: number | undefined;
+  /**
+   * When the refresh token expires (ms since the epoch), from the server's `refresh_expires_in`;
+   * undefined when the server does not say. After it the session has ended: log in again.
+   */
+  refreshTokenExpiresAt: number | undefined;
 }
 
 /** Called with every new pair of tokens (login, refresh). Awaited; what it throws fails the call. */
@@ -56,6 +61,7 @@ export function jwtExpiry(token: string): number | undefined {
 interface TokenBody {
   access_token?: unknown;
   refresh_token?: unknown;
+  refresh_expires_in?: unknown;
 }
 
 /** The session behind a client's bearer token. One per client. */
@@ -112,7 +118,11 @@ export class Session {
 
   /** Keeps the tokens of a login or refresh made through `auth.login()` / `auth.refresh()`. */
   async store(body: unknown): Promise<void> {
-    const { access_token: access, refresh_token: refresh } = (body ?? {}) as TokenBody;
+    const {
+      access_token: access,
+      refresh_token: refresh,
+      refresh_expires_in: ttl,
+    } = (body ?? {}) as TokenBody;
     if (typeof access !== 'string') return;
     this.#ended = undefined;
     this.#setAccess(access);
@@ -122,6 +132,8 @@ export class Session {
         accessToken: access,
         refreshToken: this.#refresh,
         accessTokenExpiresAt: this.#expiresAt,
+        refreshTokenExpiresAt:
+          typeof refresh === 'string' && typeof ttl === 'number' ? this.#deps.now() + ttl * 1000 : undefined,
       });
     }
   }

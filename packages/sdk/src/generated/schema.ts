@@ -2521,7 +2521,7 @@ export interface paths {
         };
         /**
          * The API key making this call
-         * @description Who a key is: its prefix, role, company and expiry. Called with an access token: 400 `not_an_api_key`.
+         * @description Who a key is: its prefix, role, company (with its code), the user it acts as (with their user code: what a flight search names as `companyCode`/`userCode`) and expiry. Called with an access token: 400 `not_an_api_key`.
          */
         get: operations["companyGetCurrentApiKey"];
         put?: never;
@@ -4828,6 +4828,8 @@ export interface components {
             expires_in: number;
             /** @description Exchange at POST /api/v1/auth/refresh; revoke at /api/v1/auth/logout. */
             refresh_token: string;
+            /** @description Refresh token lifetime in seconds (REFRESH_TOKEN_TTL_SECONDS), counted from this response: after it the refresh token is refused and the session has ended. Each refresh issues a new refresh token with a new lifetime. Logout or reuse of a spent refresh token ends the session earlier. */
+            refresh_expires_in: number;
             user: components["schemas"]["User"];
         };
         RefreshRequest: {
@@ -5955,8 +5957,18 @@ export interface components {
             mode: "test" | "live";
             /** Format: int32 */
             company_id: number;
+            /**
+             * @description The key’s company code: what a flight search made with the key names as `companyCode`.
+             * @example SANDBOX
+             */
+            company_code: string;
             /** @description The user who created the key; the key acts as this user. */
             created_by: string;
+            /**
+             * @description The user code of the user the key acts as (its creator): what a flight search made with the key names as `userCode` (it must be the caller’s own). Null when that user has none; a search may then name `created_by`.
+             * @example AGENT1
+             */
+            user_code: string | null;
             /** Format: date-time */
             created_at: string;
             /**
@@ -5997,8 +6009,18 @@ export interface components {
             mode: "test" | "live";
             /** Format: int32 */
             company_id: number;
+            /**
+             * @description The key’s company code: what a flight search made with the key names as `companyCode`.
+             * @example SANDBOX
+             */
+            company_code: string;
             /** @description The user who created the key; the key acts as this user. */
             created_by: string;
+            /**
+             * @description The user code of the user the key acts as (its creator): what a flight search made with the key names as `userCode` (it must be the caller’s own). Null when that user has none; a search may then name `created_by`.
+             * @example AGENT1
+             */
+            user_code: string | null;
             /** Format: date-time */
             created_at: string;
             /**

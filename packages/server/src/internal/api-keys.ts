@@ -46,7 +46,11 @@ const keysDb = (db: Db) => db.withTables<{ api_keys: ApiKeysTable }>();
 export interface ApiKey {
   id: number;
   companyId: number;
+  /** The key's company's code (what flight searches name as `companyCode`). */
+  companyCode: string;
   createdBy: string;
+  /** The creator's user code (what flight searches name as `userCode`); null when the creator has none. */
+  userCode: string | null;
   name: string;
   prefix: string;
   role: ApiKeyRole;
@@ -77,11 +81,18 @@ export function newApiKey(mode: ApiKeyMode): { secret: string; prefix: string; h
 
 const date = (d: Date | string | null): Date | null => (d === null ? null : new Date(d));
 
-function toKey(r: Omit<Selectable<ApiKeysTable>, 'key_hash' | 'revoked_by'>): ApiKey {
+type KeyRow = Omit<Selectable<ApiKeysTable>, 'key_hash' | 'revoked_by'> & {
+  company_code: string;
+  user_code: string | null;
+};
+
+function toKey(r: KeyRow): ApiKey {
   return {
     id: Number(r.id),
     companyId: r.company_id,
+    companyCode: r.company_code,
     createdBy: r.created_by,
+    userCode: r.user_code,
     name: r.name,
     prefix: r.prefix,
     role: r.role,
@@ -94,18 +105,30 @@ function toKey(r: Omit<Selectable<ApiKeysTable>, 'key_hash' | 'revoked_by'>): Ap
 }
 
 const PUBLIC_COLUMNS = [
-  'id',
-  'company_id',
-  'created_by',
-  'name',
-  'prefix',
-  'role',
-  'mode',
-  'created_at',
-  'expires_at',
-  'last_used_at',
-  'revoked_at',
+  'k.id',
+  'k.company_id',
+  'k.created_by',
+  'k.name',
+  'k.prefix',
+  'k.role',
+  'k.mode',
+  'k.created_at',
+  'k.expires_at',
+  'k.last_used_at',
+  'k.revoked_at',
+  'c.company_code',
+  'u.user_code',
 ] as const;
+
+/**
+ * Keys with the codes a flight search names: the company's code and the creator's user code (the key
+ * acts as its creator, and `companyCode`/`userCode` must be the caller's own, contracts §5).
+ */
+const keysWithCodes = (db: Db) =>
+  keysDb(db)
+    .selectFrom('api_keys as k')
+    .innerJoin('companies as c', 'c.id', 'k.company_id')
+    .leftJoin('users as u', 'u.id', 'k.created_by');
 
 /** Create, list, revoke and check API keys; rate-limits each key with the shared counters. */
 export class ApiKeyStore {
@@ -132,7 +155,7 @@ export class ApiKeyStore {
     db: Db = this.#db,
   ): Promise<{ key: ApiKey; secret: string }> {
     const { secret, prefix, hash } = newApiKey(this.mode);
-    const row = await keysDb(db)
+    const { id } = await keysDb(db)
       .insertInto('api_keys')
       .values({
         company_id: input.companyId,
@@ -148,9 +171,11 @@ export class ApiKeyStore {
         revoked_at: null,
         revoked_by: null,
       })
-      .returning(PUBLIC_COLUMNS)
+      .returning('id')
       .executeTakeFirstOrThrow();
-    return { key: toKey(row), secret };
+    const key = await this.get(input.companyId, Number(id), db);
+    if (!key) throw new Error(`API key ${id} vanished after its insert`);
+    return { key, secret };
   }
 
   /** A company's keys, newest first; revoked ones only when asked. */
@@ -158,10 +183,10 @@ export class ApiKeyStore {
     companyId: number,
     o: { includeRevoked: boolean; limit: number; offset: number },
   ): Promise<{ items: ApiKey[]; total: number }> {
-    let q = keysDb(this.#db).selectFrom('api_keys').where('company_id', '=', companyId);
-    if (!o.includeRevoked) q = q.where('revoked_at', 'is', null);
+    let q = keysWithCodes(this.#db).where('k.company_id', '=', companyId);
+    if (!o.includeRevoked) q = q.where('k.revoked_at', 'is', null);
     const [rows, count] = await Promise.all([
-      q.select(PUBLIC_COLUMNS).orderBy('id', 'desc').limit(o.limit).offset(o.offset).execute(),
+      q.select(PUBLIC_COLUMNS).orderBy('k.id', 'desc').limit(o.limit).offset(o.offset).execute(),
       q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
     ]);
     return { items: rows.map(toKey), total: Number(count.n) };
@@ -169,11 +194,10 @@ export class ApiKeyStore {
 
   /** One key of a company (undefined when it has no such key). */
   async get(companyId: number, id: number, db: Db = this.#db): Promise<ApiKey | undefined> {
-    const row = await keysDb(db)
-      .selectFrom('api_keys')
+    const row = await keysWithCodes(db)
       .select(PUBLIC_COLUMNS)
-      .where('company_id', '=', companyId)
-      .where('id', '=', id)
+      .where('k.company_id', '=', companyId)
+      .where('k.id', '=', id)
       .executeTakeFirst();
     return row ? toKey(row) : undefined;
   }
@@ -197,10 +221,9 @@ export class ApiKeyStore {
   async check(secret: string): Promise<ApiKeyCheck> {
     const m = KEY_FORMAT.exec(secret);
     if (!m || m[1] !== this.mode) return { status: 'invalid' };
-    const row = await keysDb(this.#db)
-      .selectFrom('api_keys')
+    const row = await keysWithCodes(this.#db)
       .select(PUBLIC_COLUMNS)
-      .where('key_hash', '=', hashApiKey(secret))
+      .where('k.key_hash', '=', hashApiKey(secret))
       .executeTakeFirst();
     if (!row) return { status: 'invalid' };
     const key = toKey(row);

@@ -150,7 +150,7 @@ async function company(): Promise<number> {
   return row.id;
 }
 
-async function user(role: Role, companyId: number | null) {
+async function user(role: Role, companyId: number | null, userCode: string | null = null) {
   const id = `u-ak-${++seq}-${randomUUID().slice(0, 8)}`;
   const email = `${id}@example.test`;
   await database.db
@@ -163,6 +163,7 @@ async function user(role: Role, companyId: number | null) {
       role,
       status: 'active',
       company_id: companyId,
+      user_code: userCode,
       email_verified_at: clock.now(),
     })
     .execute();
@@ -357,6 +358,52 @@ describe('using a key', () => {
     const withToken = await req('GET', '/api/v1/company/api-keys/current', { token: admin.token });
     expect(withToken.status).toBe(400);
     expect(withToken.body.code).toBe('not_an_api_key');
+  });
+
+  test('a key learns the codes its searches name: company_code and its creator’s user_code (on /current, create and list); a search made with them is accepted', async () => {
+    const companyId = await company();
+    const code = await companyCode(companyId);
+    const userCode = `AG${seq}${randomUUID().slice(0, 4).toUpperCase()}`;
+    const creator = await user('company_admin', companyId, userCode);
+    const created = await createKey(creator.token, { name: 'CI' });
+    expect(created).toMatchObject({ company_code: code, user_code: userCode, created_by: creator.id });
+    const list = await req('GET', '/api/v1/company/api-keys', { token: creator.token });
+    expect(list.body.items.find((i: { id: number }) => i.id === created.id)).toMatchObject({
+      company_code: code,
+      user_code: userCode,
+    });
+
+    const current = await req('GET', '/api/v1/company/api-keys/current', { apiKey: created.key });
+    expect(current.status, current.text).toBe(200);
+    expectMatchesContract('companyGetCurrentApiKey', 200, current.body);
+    expect(current.body).toMatchObject({ company_code: code, user_code: userCode, created_by: creator.id });
+    // What /current says is what a search made with the key must name (contracts §5): accepted...
+    const search = (companyCode: string, userCodeSent: string) =>
+      req('POST', '/api/v1/flight/getFare', {
+        apiKey: created.key,
+        body: {
+          companyCode,
+          userCode: userCodeSent,
+          searchAirLegs: [{ origin: 'LHR', destination: 'DXB', departureDate: inDays(30) }],
+        },
+      });
+    const ok = await search(current.body.company_code, current.body.user_code);
+    expect(ok.status, ok.text).toBe(202);
+    // ...whereas another user's code is refused, so the codes are not merely echoed.
+    await user('company_staff', companyId, `${userCode}X`);
+    const wrong = await search(code, `${userCode}X`);
+    expect(wrong.status).toBe(403);
+    expect(wrong.body.code).toBe('company_mismatch');
+
+    // The creator's user code changes: the key reports the current one (read per request, not stored).
+    await database.db.updateTable('users').set({ user_code: null }).where('id', '=', creator.id).execute();
+    const noCode = await req('GET', '/api/v1/company/api-keys/current', { bearerKey: created.key });
+    expect(noCode.status).toBe(200);
+    expectMatchesContract('companyGetCurrentApiKey', 200, noCode.body);
+    expect(noCode.body.user_code).toBeNull();
+    // Without a user code the creator is named by id, which searches accept.
+    const byId = await search(code, noCode.body.created_by);
+    expect(byId.status, byId.text).toBe(202);
   });
 
   test('searches and books (createPnr) with a key, in both headers; the money operations are audited with the key id', async () => {

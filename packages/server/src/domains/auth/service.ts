@@ -369,6 +369,7 @@ export class AuthService {
         token_type: 'bearer' as const,
         expires_in: this.#d.tokens.accessTokenTtl(),
         refresh_token: t.refresh,
+        refresh_expires_in: this.#d.config.refreshTokenTtlSeconds,
         user: userView(u, await this.#companyCode(u.company_id)),
       },
       refreshId: t.refreshId,
