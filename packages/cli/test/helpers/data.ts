@@ -128,7 +128,7 @@ export function hotelOffer(rateKey: string, total: number, over: Partial<HotelOf
     adults: 2,
     children: 0,
     price: { currency: 'GBP', base_minor: total - 1000, taxes_minor: 1000, total_minor: total },
-    supplier_price: { currency: 'EUR', amount_minor: total },
+    supplier_price: { currency: 'GBP', amount_minor: total },
     fx_rate: 1,
     refundable: true,
     cancellation_policies: [],
