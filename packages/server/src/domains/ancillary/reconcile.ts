@@ -7,7 +7,8 @@
  * - ancillary purchase: the service elements on the order that were not there before the purchase (a
  *   snapshot taken after the intent, while the op held the booking) are this purchase's and are held;
  * - EMD: the op's TSMs that now carry an EMD number are issued.
- * Nothing found after RECONCILE_NOTHING_LOOKS looks: nothing happened at the supplier; the op is failed with
+ * Nothing found after RECONCILE_NOTHING_LOOKS looks, or after one once the call window is over (the owner
+ * being gone): nothing happened at the supplier; the op is failed with
  * an audit entry and the stored pending answer dropped, so a same-key retry runs anew. Found: the op is
  * done and the stored pending answer becomes the settled 200.
  */
@@ -17,7 +18,14 @@ import type { AncillaryPurchaseProduct, OrderServices, SeatRequestResult } from 
 import type { BookingDeps } from '../booking/deps.ts';
 import { type BookingRow, findBooking } from '../booking/store.ts';
 import { flightSupplierOf } from '../booking/suppliers.ts';
-import { countLook, findOp, type MoneyOp, rewritePendingAnswer, settleOp } from '../payment/money-ops.ts';
+import {
+  callWindowOver,
+  countLook,
+  findOp,
+  type MoneyOp,
+  rewritePendingAnswer,
+  settleOp,
+} from '../payment/money-ops.ts';
 import {
   alias,
   purchaseBody,
@@ -54,7 +62,8 @@ export async function reconcileServiceOp(d: BookingDeps, op: MoneyOp): Promise<v
       : kind === 'ancillary_purchase'
         ? await foundPurchase(db, b, op, read)
         : await foundEmds(db, b, op, read);
-  if (!found && looks < RECONCILE_NOTHING_LOOKS)
+  // Its owner is gone: once the call window is over, one look that finds nothing is final.
+  if (!found && looks < RECONCILE_NOTHING_LOOKS && !callWindowOver(op, d.clock.now()))
     throw new Error(`${kind}: nothing at the supplier yet (look ${looks})`);
   await conclude(d, op, b, found, `nothing at the supplier after ${looks} looks`);
 }

@@ -16,7 +16,15 @@ import { type BookedBag, bookedBags, passengerIds, unitPrice } from '../booking/
 import type { BookingDeps } from '../booking/deps.ts';
 import { type BookingRow, loadBooking } from '../booking/store.ts';
 import { flightSupplierOf, supplierFailure } from '../booking/suppliers.ts';
-import { beginOp, failOp, type MoneyOp, markPending, settleOp } from '../payment/money-ops.ts';
+import {
+  answerRetry,
+  beginOp,
+  failOp,
+  type MoneyOp,
+  markPending,
+  recordedAnswer,
+  settleOp,
+} from '../payment/money-ops.ts';
 import { idemKey, isAmbiguous } from '../payment/service.ts';
 import {
   alias,
@@ -30,6 +38,7 @@ import {
   ServicePending,
   seatIssueBody,
 } from './outcomes.ts';
+import { reconcileServiceOp } from './reconcile.ts';
 import { nextAncillaryStatus } from './state-machine.ts';
 import { ancillaryView, listAncillaries, pendingSeats, saveSeats, updateAncillary } from './store.ts';
 
@@ -65,6 +74,17 @@ export class AncillaryService {
     run: (t: T, op: MoneyOp) => Promise<R>,
   ): Promise<HandlerResult> {
     const { db, clock } = this.#d;
+    // A retry of a request that died: what the supplier shows for its intent, never bought twice.
+    const prior = await answerRetry({
+      db,
+      ctx,
+      bookingId: b.id,
+      kind,
+      settle: (op) => reconcileServiceOp(this.#d, op),
+      answer: async (_d, op) => recordedAnswer(op) ?? null,
+      pending: async () => ({ status: 202, body: pendingServiceChange(b.id, kind) }),
+    });
+    if (prior && 'answer' in prior) return prior.answer;
     const { op, result } = await beginOp({
       db,
       clock,

@@ -7,16 +7,25 @@
  * booking is cancelled either way. A concurrent cancel or money operation loses with 409 / 400.
  */
 import { writeAudit } from '../../audit/audit-log.ts';
-import { badRequest } from '../../kernel/errors.ts';
+import { badRequest, conflict } from '../../kernel/errors.ts';
 import type { HandlerResult, RequestContext } from '../../kernel/types.ts';
 import type { Db } from '../../storage/schema.ts';
 import type { BookingDeps } from '../booking/deps.ts';
 import { canTransition, nextStatus } from '../booking/state-machine.ts';
 import { type BookingRow, findBooking, loadBooking, transition } from '../booking/store.ts';
 import { flightSupplierOf, supplierFailure } from '../booking/suppliers.ts';
-import { beginOp, failOp, findOp, settleOp } from './money-ops.ts';
+import {
+  answerRetry,
+  beginOp,
+  failOp,
+  findOp,
+  IN_PROGRESS,
+  type MoneyOp,
+  recordedAnswer,
+  settleOp,
+} from './money-ops.ts';
 import type { PaymentService } from './service.ts';
-import { latestPayment } from './store.ts';
+import { findPaymentById, latestPayment } from './store.ts';
 
 export async function cancelBooking(
   d: BookingDeps,
@@ -25,6 +34,22 @@ export async function cancelBooking(
 ): Promise<HandlerResult> {
   const { db, clock } = d;
   const b00 = await loadBooking(db, ctx, ctx.params.booking_id);
+  // A retry of a cancel that died: its intent settled (or settled now), answered as it stands.
+  const prior = await answerRetry({
+    db,
+    ctx,
+    bookingId: b00.id,
+    kind: 'cancel',
+    settle: (op) => payments.reconcile(op),
+    answer: async (d, op) => recordedAnswer(op) ?? (op.status === 'done' ? cancelAnswer(d, op) : null),
+    // Still unknown at the provider: answered once the booking shows the cancel, else still in flight.
+    pending: async (d, op) => {
+      const b = await findBooking(d, op.booking_id);
+      if (b?.status === 'cancelled' || b?.status === 'refunded') return cancelAnswer(d, op);
+      throw conflict(IN_PROGRESS, 'The cancellation of this booking is still being settled.');
+    },
+  });
+  if (prior && 'answer' in prior) return prior.answer;
   const { op, booking: b0 } = await beginOp({
     db,
     clock,
@@ -57,6 +82,8 @@ export async function cancelBooking(
   let write: ((trx: Db) => Promise<unknown>) | undefined;
   let refund = 0;
   let fee = supplierFee;
+  // What the job needs to answer for this cancel if its request dies before answering.
+  op.detail = { ...op.detail, fee_minor: supplierFee };
   if (p?.state === 'AUTHORIZED')
     write = await payments.moveWithin(
       op,
@@ -72,6 +99,7 @@ export async function cancelBooking(
     refund =
       b0.status === 'ticketed' && supplierRefund !== null ? Math.min(refundable, supplierRefund) : refundable;
     fee = refundable - refund;
+    op.detail = { ...op.detail, fee_minor: fee };
     if (refund > 0)
       write = await payments.moveWithin(
         op,
@@ -110,4 +138,22 @@ export async function cancelBooking(
       },
     };
   });
+}
+
+/** A cancel's answer from the rows: the booking as it stands and the op's payment movement. */
+async function cancelAnswer(db: Db, op: MoneyOp) {
+  const b = (await findBooking(db, op.booking_id)) as BookingRow;
+  const p = op.payment_id === null ? undefined : await findPaymentById(db, op.payment_id);
+  const currency = b.pricing.currency;
+  const refund = op.detail.movement === 'refund' ? Number(op.detail.amount_minor ?? 0) : 0;
+  return {
+    status: 200,
+    body: {
+      booking_id: b.id,
+      status: b.status,
+      cancelled: true,
+      refund: p ? { currency, amount_minor: refund } : null,
+      cancellation_fee: { currency, amount_minor: Number(op.detail.fee_minor ?? 0) },
+    },
+  };
 }

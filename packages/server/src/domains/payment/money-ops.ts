@@ -19,14 +19,16 @@
  * The partial unique index `booking_money_ops_one_in_flight` backs the lock: one in-flight op per booking.
  */
 import { createHash } from 'node:crypto';
+import { sql } from 'kysely';
 import { isLeaseHeld } from '../../idempotency/idempotency-store.ts';
 import type { Clock } from '../../internal/clock.ts';
 import { enqueue } from '../../jobs/runner.ts';
 import { conflict, HttpError } from '../../kernel/errors.ts';
 import { effectReference } from '../../kernel/middleware/idempotency.ts';
-import type { RequestContext } from '../../kernel/types.ts';
+import type { JsonResult, RequestContext } from '../../kernel/types.ts';
 import type { Db } from '../../storage/schema.ts';
 import { json } from '../../storage/schema.ts';
+import { callWindowMs } from '../booking/reconciliation.ts';
 import { type BookingRow, findBooking } from '../booking/store.ts';
 
 export const MONEY_RECONCILE_QUEUE = 'money.reconcile';
@@ -349,6 +351,7 @@ export async function rewritePendingAnswer(
   op: MoneyOp,
   answer: { status: number; body: unknown } | null,
 ): Promise<void> {
+  await recordAnswer(trx, op.id, answer);
   if (!op.owner_scope) return;
   if (answer === null) {
     await trx
@@ -366,4 +369,103 @@ export async function rewritePendingAnswer(
     .where('status', '=', 'completed')
     .where('response_status', '=', 202)
     .execute();
+}
+
+/**
+ * Keeps on the op what its request would have answered (`detail.answer`; null: nothing happened, a retry
+ * runs anew), so a same-key retry of a request that died before storing any answer gets it (answerRetry).
+ */
+export async function recordAnswer(
+  trx: Db,
+  opId: number,
+  answer: { status: number; body: unknown } | null,
+): Promise<void> {
+  await opsDb(trx)
+    .updateTable('booking_money_ops')
+    .set({ detail: sql`detail || ${json({ answer })}::jsonb` as never })
+    .where('id', '=', opId)
+    .execute();
+}
+
+/** The answer recorded on a settled op: undefined when none was recorded, null for "run anew". */
+export function recordedAnswer(op: MoneyOp): JsonResult | null | undefined {
+  if (!('answer' in op.detail)) return undefined;
+  const a = op.detail.answer as { status: number; body: unknown } | null;
+  return a === null ? null : { status: a.status, body: a.body };
+}
+
+/**
+ * Whether the provider call an op made can no longer be under way: its owner is known to be gone and the
+ * call window (`BOOKING_CALL_WINDOW_SECONDS`, longer than any adapter's timeout) has passed since the op was
+ * last moved by its request. Then one look that finds nothing at the provider is final.
+ */
+export function callWindowOver(op: MoneyOp, now: Date): boolean {
+  const since = Math.max(op.created_at.getTime(), op.updated_at.getTime());
+  return now.getTime() >= since + callWindowMs();
+}
+
+/** The latest op of `kind` on the booking written by a request with this idempotency scope. */
+export async function opOfScope(
+  db: Db,
+  bookingId: number,
+  kind: OpKind,
+  scope: string,
+): Promise<MoneyOp | undefined> {
+  const r = await opsDb(db)
+    .selectFrom('booking_money_ops')
+    .selectAll()
+    .where('booking_id', '=', bookingId)
+    .where('kind', '=', kind)
+    .where('owner_scope', '=', scope)
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+  return r ? toOp(r as never) : undefined;
+}
+
+export interface RetryOptions {
+  db: Db;
+  ctx: RequestContext;
+  bookingId: number;
+  kind: OpKind;
+  /** Settles an in-flight op by asking the provider: the reconciliation job's own code. Throws while unknown. */
+  settle: (op: MoneyOp) => Promise<void>;
+  /**
+   * What the request would have answered for a settled op, built from the recorded answer or the rows;
+   * null: nothing happened at the provider, the retry runs anew.
+   */
+  answer: (db: Db, op: MoneyOp) => Promise<JsonResult | null>;
+  /** The answer while the outcome is still unknown after asking (the operation's 202 pending). */
+  pending?: (db: Db, op: MoneyOp) => Promise<JsonResult>;
+}
+
+/** What a retry found: the answer to give, or (no `pending` answer given) an op still in flight to adopt. */
+export type RetryOutcome = { answer: JsonResult } | { inFlight: MoneyOp } | undefined;
+
+/**
+ * A request whose idempotency scope already owns an op on this booking is a retry of a request that never
+ * stored an answer (its process died, or a 5xx released the key after the intent): it must answer the
+ * truth about that op instead of deciding again (which would see the settled state and refuse it, or act
+ * twice). The middleware let this request in only because that earlier request is gone, so the op's owner
+ * is dead: an op still in flight is settled now by asking the provider, as the job would; a settled op is
+ * answered as its request would have answered it; "nothing happened" runs anew (undefined).
+ */
+export async function answerRetry(o: RetryOptions): Promise<RetryOutcome> {
+  const scope = effectReference(o.ctx)?.scope;
+  if (!scope) return undefined;
+  let op = await opOfScope(o.db, o.bookingId, o.kind, scope);
+  if (!op) return undefined;
+  if (op.status === 'requested' || op.status === 'pending') {
+    try {
+      await o.settle(op);
+    } catch (err) {
+      o.ctx.log.info({ op: op.id, err: (err as Error).message }, 'retry: outcome still unknown');
+    }
+    op = (await findOp(o.db, op.id)) as MoneyOp;
+    if (op.status === 'requested' || op.status === 'pending') {
+      if (!o.pending) return { inFlight: op };
+      return { answer: await o.pending(o.db, op) };
+    }
+  }
+  const answer = await o.answer(o.db, op);
+  return answer ? { answer } : undefined;
 }

@@ -10,9 +10,10 @@
  * carrying metadata `intent_ref`; capture, void, refund: the same call with the same Idempotency-Key,
  * which the provider replays or performs exactly once).
  */
+import { writeAudit } from '../../audit/audit-log.ts';
 import { faultPoint } from '../../internal/fault-hooks.ts';
 import { badRequest, HttpError, notFound } from '../../kernel/errors.ts';
-import type { HandlerResult, RequestContext } from '../../kernel/types.ts';
+import type { HandlerResult, JsonResult, RequestContext } from '../../kernel/types.ts';
 import type { Db } from '../../storage/schema.ts';
 import { type ProviderPayment, SupplierError } from '../../suppliers/ports.ts';
 import type { BookingDeps } from '../booking/deps.ts';
@@ -20,12 +21,15 @@ import { canTransition } from '../booking/state-machine.ts';
 import { type BookingRow, findBooking, loadBooking, transition } from '../booking/store.ts';
 import { bookingDb } from '../booking/tables.ts';
 import {
+  answerRetry,
   beginOp,
+  callWindowOver,
   countLook,
   findOp,
   type MoneyOp,
   markPending,
   opsDb,
+  recordedAnswer,
   referenceOf,
   rewritePendingAnswer,
   settleOp,
@@ -127,11 +131,24 @@ export class PaymentService {
     const key = `bk${b0.id}:authorize:${idemKey(ctx)}`;
     const ref = referenceOf(key);
     const provider = this.#d.suppliers.payments();
+    // A retry of a request that died: the truth about its intent, or the intent itself, taken over (the
+    // same payment row and provider key: Stripe replays or performs the authorization once).
+    const prior = await answerRetry({
+      db,
+      ctx,
+      bookingId: b0.id,
+      kind: 'authorize',
+      settle: (op) => this.reconcile(op),
+      answer: (d, op) => this.#answerOf(d, op),
+    });
+    if (prior && 'answer' in prior) return prior.answer;
+    const adopted = prior ? await this.#adopt(ctx, prior.inFlight) : undefined;
     const {
       op,
       booking: b,
       result: pending,
-    } = await beginOp({
+    } = adopted ??
+    (await beginOp({
       db,
       clock,
       bookingId: b0.id,
@@ -180,7 +197,7 @@ export class PaymentService {
         return pay;
       },
       detail: (pay) => ({ payment_id: pay.id, detail: { intent_ref: ref } }),
-    });
+    }));
     await faultPoint('authorize:before-provider');
     let p: ProviderPayment;
     try {
@@ -264,6 +281,37 @@ export class PaymentService {
     });
   }
 
+  /**
+   * An authorize intent whose request died before the provider call, found by its retry (same scope, so
+   * the same provider Idempotency-Key) and not at the provider: the retry carries it on with its rows.
+   */
+  async #adopt(ctx: RequestContext, op: MoneyOp) {
+    const { db } = this.#d;
+    const pay = op.payment_id === null ? undefined : await findPaymentById(db, op.payment_id);
+    const b = await findBooking(db, op.booking_id);
+    if (pay?.state !== 'PENDING' || !b) return undefined;
+    await opsDb(db)
+      .updateTable('booking_money_ops')
+      .set({ request_id: ctx.requestId, updated_at: this.#now })
+      .where('id', '=', op.id)
+      .execute();
+    ctx.log.info({ booking: b.id, op: op.id }, 'retry takes over the authorize intent of a dead request');
+    return { op, booking: b, result: pay };
+  }
+
+  /**
+   * What a payment op's request would have answered, for a same-key retry: the answer recorded when it
+   * was settled (by the job or a retry), else the payment as it stands for a done op; a failed op without
+   * a recorded answer changed nothing at the provider, so the retry runs anew (null).
+   */
+  async #answerOf(db: Db, op: MoneyOp): Promise<JsonResult | null> {
+    const recorded = recordedAnswer(op);
+    if (recorded !== undefined) return recorded;
+    if (op.status !== 'done' || op.payment_id === null) return null;
+    const pay = await findPaymentById(db, op.payment_id);
+    return pay ? { status: 200, body: await paymentWithTransactions(db, pay) } : null;
+  }
+
   /** PENDING -> AUTHORIZED with the provider's reference; a payment already settled is left as it is. */
   async #settleAuthorized(trx: Db, pending: PaymentRow, key: string, p: ProviderPayment, now: Date) {
     const fresh = (await findPaymentById(trx, pending.id, true)) as PaymentRow;
@@ -284,6 +332,32 @@ export class PaymentService {
       amount_minor: p.amount_minor,
     });
     return pay;
+  }
+
+  async #withdrawAuthorization(trx: Db, op: MoneyOp, pending: PaymentRow, now: Date) {
+    await settleOp(trx, op.id, 'failed', now, {
+      outcome: 'reconciled: not found at the provider; intent withdrawn',
+      payment_id: null,
+    });
+    await bookingDb(trx)
+      .deleteFrom('booking_payment_transactions')
+      .where('payment_id', '=', pending.id)
+      .execute();
+    await bookingDb(trx)
+      .deleteFrom('booking_payments')
+      .where('id', '=', pending.id)
+      .where('state', '=', 'PENDING')
+      .execute();
+    const b = await findBooking(trx, op.booking_id);
+    await writeAudit(trx, null, {
+      entity: 'booking',
+      entityId: op.booking_id,
+      action: 'authorize_unconfirmed',
+      reason: `reconciled: no authorization at the provider after ${op.looks} look(s) (${op.outcome ?? 'request died'}); payment ${pending.id} withdrawn`,
+      changes: { op_id: op.id, payment_id: pending.id, amount_minor: pending.amount_minor },
+      companyId: b?.company_id ?? null,
+    });
+    await rewritePendingAnswer(trx, op, null);
   }
 
   async #failAuthorization(
@@ -474,6 +548,16 @@ export class PaymentService {
     const key = `bk${b0.id}:${kind}:${idemKey(ctx)}`;
     const amount = kind === 'void' ? undefined : (ctx.query.amount_minor as number | undefined);
     const reason = kind === 'capture' ? undefined : (ctx.query.reason as string | undefined);
+    const prior = await answerRetry({
+      db: this.#d.db,
+      ctx,
+      bookingId: b0.id,
+      kind,
+      settle: (op) => this.reconcile(op),
+      answer: (d, op) => this.#answerOf(d, op),
+      pending: (d, op) => this.pendingAnswer(d, op),
+    });
+    if (prior && 'answer' in prior) return prior.answer;
     const { op, result: plan } = await beginOp({
       db: this.#d.db,
       clock: this.#d.clock,
@@ -487,6 +571,13 @@ export class PaymentService {
       detail: (pl) => ({ payment_id: pl.payment.id, detail: movementDetail(pl) }),
     });
     return this.runMovement(ctx, op, b0.id, plan);
+  }
+
+  /** The 202 of a payment op whose outcome is still unknown at the provider. */
+  async pendingAnswer(db: Db, op: MoneyOp): Promise<JsonResult> {
+    const pay = op.payment_id === null ? undefined : await findPaymentById(db, op.payment_id);
+    if (!pay) throw new HttpError(409, 'operation_in_progress', 'The payment operation is still in flight.');
+    return { status: 202, body: pendingPayment(await paymentWithTransactions(db, pay)) };
   }
 
   capture(ctx: RequestContext) {
@@ -580,20 +671,61 @@ export class PaymentService {
         await settleOp(trx, op.id, 'failed', this.#now, {
           outcome: `reconciled: ${r.error.message}`.slice(0, 500),
         });
-        await rewritePendingAnswer(trx, fresh, {
-          status: 400,
-          body: {
-            detail: `The payment provider refused the ${plan.kind}.`,
-            code: FAILED_CODE[plan.kind],
-            request_id: op.request_id,
-          },
-        });
+        await rewritePendingAnswer(
+          trx,
+          fresh,
+          op.kind === 'ticket'
+            ? null
+            : {
+                status: 400,
+                body: {
+                  detail: `The payment provider refused the ${plan.kind}.`,
+                  code: FAILED_CODE[plan.kind],
+                  request_id: op.request_id,
+                },
+              },
+        );
         return;
       }
       const pay = await this.recordMovement(trx, op.booking_id, plan, r, this.#now);
       await settleOp(trx, op.id, 'done', this.#now, { outcome: `reconciled: ${pay.state}` });
-      await rewritePendingAnswer(trx, fresh, { status: 200, body: await paymentWithTransactions(trx, pay) });
+      await rewritePendingAnswer(trx, fresh, await this.#settledAnswer(trx, fresh, plan, r.amount, pay));
     });
+  }
+
+  /**
+   * What the request of a movement settled by reconciliation would have answered: the payment (capture,
+   * void, refund, manual refund); a cancel's body; for a ticket op whose capture was lost, nothing (the
+   * tickets were not asked for: a same-key retry runs anew and tickets, the capture is not repeated).
+   */
+  async #settledAnswer(trx: Db, op: MoneyOp, plan: MovePlan, amount: number, pay: PaymentRow) {
+    if (op.kind === 'ticket') return null;
+    if (op.kind !== 'cancel') return { status: 200, body: await paymentWithTransactions(trx, pay) };
+    // A cancel plans its movement only after the supplier cancelled: the booking is cancelled too.
+    let b = await loadFresh(trx, op.booking_id);
+    if (canTransition(b.status, 'cancel')) {
+      const from = b.status;
+      b = await transition(trx, b, 'cancel', this.#now);
+      await writeAudit(trx, null, {
+        entity: 'booking',
+        entityId: b.id,
+        action: 'cancelled',
+        reason: 'reconciled: the cancel request died after the supplier cancelled',
+        changes: { from, to: b.status },
+        companyId: b.company_id,
+      });
+    }
+    const refund = plan.kind === 'refund' ? amount : 0;
+    return {
+      status: 200,
+      body: {
+        booking_id: b.id,
+        status: b.status,
+        cancelled: true,
+        refund: { currency: pay.currency, amount_minor: refund },
+        cancellation_fee: { currency: pay.currency, amount_minor: Number(op.detail.fee_minor ?? 0) },
+      },
+    };
   }
 
   async #reconcileAuthorize(op: MoneyOp): Promise<void> {
@@ -608,7 +740,10 @@ export class PaymentService {
       throw new Error('the payment provider cannot look an authorization up by reference');
     const ref = String(op.detail.intent_ref ?? referenceOf(op.reference));
     const found = await provider.findByReference(ref);
-    if (!found && (await countLook(db, op)) < AUTHORIZE_NOT_FOUND_ATTEMPTS)
+    // Its owner is gone (the job checked, or this is its retry): once the call window is over, one look
+    // that finds nothing is final; before, a call still on its way may yet create it.
+    const looks = found ? op.looks : await countLook(db, op);
+    if (!found && looks < AUTHORIZE_NOT_FOUND_ATTEMPTS && !callWindowOver(op, this.#now))
       throw new Error(`no authorization with reference ${ref} at the provider yet`);
     await db.transaction().execute(async (trx) => {
       const fresh = await findOp(trx, op.id, true);
@@ -645,6 +780,18 @@ export class PaymentService {
           now,
         );
         await settleOp(trx, op.id, 'done', now, { outcome: `reconciled: VOIDED ${found.payment_ref}` });
+        const voided = (await findPaymentById(trx, pay.id)) as PaymentRow;
+        await rewritePendingAnswer(trx, fresh, {
+          status: 200,
+          body: await paymentWithTransactions(trx, voided),
+        });
+        return;
+      }
+      if (!found && fresh.status === 'requested') {
+        // Never reached the provider and never shown (its request died before answering): the write-ahead
+        // rows are withdrawn (as createPnr withdraws its booking), so the key's retry authorizes anew with
+        // the same provider key and the key ends with one payment row. A payment answered 202 stays FAILED.
+        await this.#withdrawAuthorization(trx, fresh, pending, now);
         return;
       }
       const declined = found?.status === 'requires_payment_method';

@@ -9,7 +9,7 @@ import { writeAudit } from '../../audit/audit-log.ts';
 import { faultPoint } from '../../internal/fault-hooks.ts';
 import type { Job, JobHandler } from '../../jobs/runner.ts';
 import { badRequest, notFound, notSupported } from '../../kernel/errors.ts';
-import type { HandlerResult, RequestContext } from '../../kernel/types.ts';
+import type { HandlerResult, JsonResult, RequestContext } from '../../kernel/types.ts';
 import type { Db } from '../../storage/schema.ts';
 import {
   type ServicingRequest,
@@ -26,15 +26,20 @@ import { type BookingRow, findBooking, loadBooking, transition, updateBooking } 
 import { flightSupplierOf, supplierFailure } from '../booking/suppliers.ts';
 import { json } from '../booking/tables.ts';
 import {
+  answerRetry,
   beginOp,
+  callWindowOver,
   countLook,
   failOp,
   findOp,
   MONEY_RECONCILE_QUEUE,
   type MoneyOp,
   markPending,
+  type OpKind,
   opsDb,
   ownerAlive,
+  recordAnswer,
+  recordedAnswer,
   rewritePendingAnswer,
   settleOp,
 } from '../payment/money-ops.ts';
@@ -72,6 +77,17 @@ export class TicketingService {
     const capture = (ctx.body as { capture?: boolean } | undefined)?.capture ?? true;
     const key = `bk${b0.id}:ticket:${idemKey(ctx)}`;
     const captureKey = `bk${b0.id}:ticket-capture:${idemKey(ctx)}`;
+    // A retry of a ticket request that died: the truth its intent settled to (asked now if still open).
+    const prior = await answerRetry({
+      db,
+      ctx,
+      bookingId: b0.id,
+      kind: 'ticket',
+      settle: (op) => this.reconcileOp(op),
+      answer: (d, op) => this.#ticketAnswer(d, op),
+      pending: async (d, op) => ({ status: 202, body: await this.#pendingBody(d, op.booking_id) }),
+    });
+    if (prior && 'answer' in prior) return prior.answer;
     const { op, result: plan } = await beginOp({
       db,
       clock,
@@ -118,9 +134,10 @@ export class TicketingService {
       if (!r.ok) return this.#pending(ctx, op, b0.id, r.reason);
       await db.transaction().execute(async (trx) => {
         await this.#payments.recordMovement(trx, b0.id, plan, r, clock.now());
+        // updated_at: the supplier's call window (callWindowOver) starts now, not at the intent.
         await opsDb(trx)
           .updateTable('booking_money_ops')
-          .set({ detail: JSON.stringify({ stage: 'issue', captured: r.amount }) })
+          .set({ detail: JSON.stringify({ stage: 'issue', captured: r.amount }), updated_at: clock.now() })
           .where('id', '=', op.id)
           .execute();
         await faultPoint('ticket:before-capture-commit');
@@ -236,22 +253,47 @@ export class TicketingService {
     ctx.log.warn({ booking: bookingId, op: op.id, reason }, 'ticketing outcome unknown: pending');
     return ctx.transaction(async (trx) => {
       await markPending(trx, this.#d.clock, op.id, reason);
-      const fresh = (await findBooking(trx, bookingId)) as BookingRow;
-      const pay = await latestPayment(trx, bookingId);
-      return {
-        status: 202,
-        body: {
-          booking_id: bookingId,
-          status: fresh.status,
-          issued: false,
-          raw_status: 'pending',
-          tickets: [],
-          payment: pay ? await paymentWithTransactions(trx, pay) : null,
-          outcome: 'pending' as const,
-          message: TICKETING_PENDING_MESSAGE,
-        },
-      };
+      return { status: 202, body: await this.#pendingBody(trx, bookingId) };
     });
+  }
+
+  async #pendingBody(db: Db, bookingId: number) {
+    const fresh = (await findBooking(db, bookingId)) as BookingRow;
+    const pay = await latestPayment(db, bookingId);
+    return {
+      booking_id: bookingId,
+      status: fresh.status,
+      issued: false,
+      raw_status: 'pending',
+      tickets: [],
+      payment: pay ? await paymentWithTransactions(db, pay) : null,
+      outcome: 'pending' as const,
+      message: TICKETING_PENDING_MESSAGE,
+    };
+  }
+
+  /**
+   * What a ticket op's request would have answered, for a same-key retry: the answer recorded when it was
+   * settled, else, for a done op, the booking's tickets as they stand. A failed op, or one whose capture
+   * alone was settled (the tickets were never asked for), runs anew: the capture is not repeated.
+   */
+  async #ticketAnswer(db: Db, op: MoneyOp): Promise<JsonResult | null> {
+    const recorded = recordedAnswer(op);
+    if (recorded !== undefined) return recorded;
+    if (op.status !== 'done' || op.detail.stage === 'capture') return null;
+    const b = (await findBooking(db, op.booking_id)) as BookingRow;
+    const pay = await latestPayment(db, b.id);
+    return {
+      status: 200,
+      body: {
+        booking_id: b.id,
+        status: b.status,
+        issued: b.status === 'ticketed',
+        raw_status: b.ticket_raw_status ?? (b.status === 'ticketed' ? 'issued' : 'unknown'),
+        tickets: await storedTickets(db, b.id),
+        payment: pay ? await paymentWithTransactions(db, pay) : null,
+      },
+    };
   }
 
   /** Whether the supplier holds issued tickets for the order (status where it has one, else documents). */
@@ -283,6 +325,15 @@ export class TicketingService {
     if (!op || (op.status !== 'requested' && op.status !== 'pending')) return;
     // Its request is still working on it (lease held): it settles the op itself; look again later.
     if (await ownerAlive(db, op, clock.now())) throw new Error(`op ${op.id} still owned by a live request`);
+    return this.reconcileOp(op);
+  }
+
+  /**
+   * Settles an op whose owner is gone by asking the provider or supplier: the job, or a same-key retry of
+   * the request that died (answerRetry). Throws while the outcome is still unknown.
+   */
+  async reconcileOp(op: MoneyOp): Promise<void> {
+    const { db, clock } = this.#d;
     const payKinds = ['authorize', 'capture', 'void', 'refund', 'manual_refund', 'cancel'];
     if (payKinds.includes(op.kind) || (op.kind === 'ticket' && op.detail.stage === 'capture'))
       return this.#payments.reconcile(op);
@@ -295,6 +346,8 @@ export class TicketingService {
     const giveUp = (await countLook(db, op)) >= TICKET_RECONCILE_ATTEMPTS;
     if (op.kind === 'ticket') {
       const probe = await this.#probeIssued(b).catch(() => null);
+      // Its owner is gone: once the supplier call window is over, one look that finds no tickets is final.
+      const final = giveUp || (probe !== null && callWindowOver(op, clock.now()));
       if (probe?.issued) {
         await db.transaction().execute(async (trx) => {
           const now = clock.now();
@@ -331,7 +384,7 @@ export class TicketingService {
         });
         return;
       }
-      if (!giveUp)
+      if (!final)
         throw new Error(
           `ticketing still unconfirmed at the supplier (${probe?.raw_status ?? 'unreachable'})`,
         );
@@ -357,8 +410,31 @@ export class TicketingService {
       const event = settledBy(docs);
       if (event || giveUp) {
         if (event) await this.#followTickets(null, b, { docs, cause: `reconciled ${op.kind}` });
-        await settleOp(db, op.id, event ? 'done' : 'failed', clock.now(), {
-          outcome: event ? `reconciled: ${event}` : 'reconciled: tickets unchanged',
+        const after = await findBooking(db, b.id);
+        await db.transaction().execute(async (trx) => {
+          await settleOp(trx, op.id, event ? 'done' : 'failed', clock.now(), {
+            outcome: event ? `reconciled: ${event}` : 'reconciled: tickets unchanged',
+          });
+          // For a same-key retry of a request that died: the confirmed action, or (unchanged) run anew.
+          const action = op.kind === 'ticket_void' ? 'void' : 'refund';
+          await recordAnswer(
+            trx,
+            op.id,
+            event
+              ? {
+                  status: 200,
+                  body: {
+                    booking_id: b.id,
+                    action,
+                    confirmed: true,
+                    permitted: true,
+                    determination: 'ok',
+                    message: `The ${action} was confirmed: the ticket document shows it.`,
+                    booking_status: after?.status ?? b.status,
+                  },
+                }
+              : null,
+          );
         });
         return;
       }
@@ -493,6 +569,32 @@ export class TicketingService {
     }
     const supplier = flightSupplierOf(this.#d.suppliers, b.supplier);
     const raise = confirm && action !== 'reissue';
+    const kind: OpKind = action === 'void' ? 'ticket_void' : 'ticket_refund';
+    const pendingBody = (status: BookingStatus) => ({
+      booking_id: b.id,
+      action,
+      confirmed: true,
+      permitted: true,
+      determination: 'pending_confirmation',
+      message: `The supplier did not confirm the ${action} (its answer was lost). It is being settled with the supplier; the booking follows the ticket document once it shows the ${action}. Do not raise it again.`,
+      booking_status: status,
+    });
+    if (raise) {
+      // A retry of a confirmed action whose request died: never raised twice.
+      const prior = await answerRetry({
+        db: this.#d.db,
+        ctx,
+        bookingId: b.id,
+        kind,
+        settle: (op) => this.reconcileOp(op),
+        answer: async (_d, op) => recordedAnswer(op) ?? null,
+        pending: async (d) => ({
+          status: 200,
+          body: pendingBody(((await findBooking(d, b.id)) as BookingRow).status),
+        }),
+      });
+      if (prior && 'answer' in prior) return prior.answer.body as ReturnType<typeof pendingBody>;
+    }
     // A confirmed void or refund moves the tickets: one at a time per booking, written ahead.
     const op = raise
       ? (
@@ -500,7 +602,7 @@ export class TicketingService {
             db: this.#d.db,
             clock: this.#d.clock,
             bookingId: b.id,
-            kind: action === 'void' ? 'ticket_void' : 'ticket_refund',
+            kind,
             key: `bk${b.id}:ticket-${action}:${idemKey(ctx)}`,
             requestId: ctx.requestId,
             ctx,
@@ -527,15 +629,7 @@ export class TicketingService {
           .execute((trx) =>
             markPending(trx, this.#d.clock, op.id, `${action}: ${err.supplierCode ?? err.kind}`),
           );
-        return {
-          booking_id: b.id,
-          action,
-          confirmed: true,
-          permitted: true,
-          determination: 'pending_confirmation',
-          message: `The supplier did not confirm the ${action} (its answer was lost). It is being settled with the supplier; the booking follows the ticket document once it shows the ${action}. Do not raise it again.`,
-          booking_status: b.status,
-        };
+        return pendingBody(b.status);
       }
       if (op) await failOp(this.#d.db, this.#d.clock, op.id, `${action}: ${(err as Error).message}`);
       return supplierFailure(err, { failed: 'ticket_action_failed', unsupported: 501 });
