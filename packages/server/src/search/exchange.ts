@@ -146,3 +146,23 @@ export function bookingFx(r: Record<string, unknown>): { supplier_price: Money; 
     fx_rate: r.fx_rate === null || r.fx_rate === undefined ? 1 : Number(r.fx_rate),
   };
 }
+
+/**
+ * An amount the provider states for a booking (a cancellation fee), in the booking's currency at the rate
+ * the booking was made at: a Hotelbeds fee in EUR on a booking made in GBP is shown and refunded in GBP.
+ */
+export function inBookingCurrency<M extends { currency: string; amount_minor: number }>(
+  m: M,
+  row: Record<string, unknown>,
+): M {
+  const currency = row.currency as Currency;
+  if (m.currency === currency) return m;
+  const supplierCurrency = row.supplier_currency as Currency | null | undefined;
+  const rate = row.fx_rate === null || row.fx_rate === undefined ? null : Number(row.fx_rate);
+  if (supplierCurrency !== m.currency || rate === null) return m;
+  return shownMoney(m as unknown as Money, {
+    currency,
+    from: m.currency as Currency,
+    fx_rate: rate,
+  }) as unknown as M;
+}

@@ -191,3 +191,42 @@ describe.each(['GBP', 'USD', 'EUR', 'KWD'] as const)('a search in %s', (currency
     expect(booked.body.fx_rate).toBe(offer.fx_rate);
   });
 });
+
+describe('cancellation amounts', () => {
+  it('a Hotelbeds (EUR) booking made in GBP is cancelled with its fee and refund in GBP, at the booking rate', async () => {
+    const { offers } = await w.search('hotel', {
+      destination: 'PMI',
+      check_in: futureDate(5),
+      check_out: futureDate(7),
+      rooms: [{ adults: 1, children: 0, child_ages: [] }],
+      currency: 'GBP',
+    });
+    // A non-refundable rate owes its whole price from now on: a fee to convert.
+    const offer = offers.find(
+      (o) => o.supplier === 'hotelbeds' && o.cancellation_policies.length > 0 && !o.refundable,
+    );
+    expect(offer).toBeDefined();
+    const booked = await w.req('POST', '/api/v1/hotel/book', {
+      key: 'fx-hotel-cancel',
+      body: {
+        rate_key: offer.rate_key,
+        provider: 'hotelbeds',
+        guests: [{ room: 1, type: 'AD', first_name: 'Ayesha', last_name: 'Rahman' }],
+        contact_email: contact.email,
+        contact_phone: contact.phone,
+      },
+    });
+    expect(booked.status, booked.text).toBe(200);
+    const c = await w.req('POST', `/api/v1/hotel/bookings/${booked.body.booking_id}/cancel`, {
+      key: 'fx-hotel-cancel-1',
+    });
+    expect(c.status, c.text).toBe(200);
+    expect(c.body.cancellation_fee.currency).toBe('GBP');
+    expect(c.body.refund.currency).toBe('GBP');
+    expect(c.body.cancellation_fee.amount_minor + c.body.refund.amount_minor).toBe(
+      booked.body.total.amount_minor,
+    );
+    const after = await w.req('GET', `/api/v1/hotel/bookings/${booked.body.booking_id}`);
+    expect(after.body.cancellation_fee).toEqual(c.body.cancellation_fee);
+  });
+});

@@ -31,7 +31,8 @@ export const transportCancellations = (deps: TransportDeps): CancelKind => {
       if (!supplier) throw new Error(`transfer provider ${row.provider} is not configured`);
       const ref = row.supplier_booking_ref as string;
       const done = await supplier.cancel(ref, (row.confirmation_number as string | null) ?? ref, { signal });
-      const total = Number(row.total_minor);
+      // In the provider's currency, as its fee is (the booking's own currency may differ: 0090).
+      const total = Number(row.supplier_total_minor ?? row.total_minor);
       const refund = {
         currency: done.fee.currency,
         amount_minor: Math.max(0, total - done.fee.amount_minor),

@@ -17,6 +17,7 @@
  * the call window (`BOOKING_CALL_WINDOW_SECONDS`) since the request has passed -> the intent is withdrawn
  * (the cancellation did not happen; the booking stands and may be cancelled again).
  */
+
 import { writeAudit } from '../../../audit/audit-log.ts';
 import { isLeaseHeld, leaseSecondsFromEnv } from '../../../idempotency/idempotency-store.ts';
 import { type FaultBoundary, faultPoint } from '../../../internal/fault-hooks.ts';
@@ -24,6 +25,7 @@ import type { Job, JobHandler } from '../../../jobs/runner.ts';
 import { badRequest } from '../../../kernel/errors.ts';
 import { effectReference } from '../../../kernel/middleware/idempotency.ts';
 import type { HandlerResult, RequestContext } from '../../../kernel/types.ts';
+import { inBookingCurrency } from '../../../search/exchange.ts';
 import type { Db } from '../../../storage/schema.ts';
 import { SupplierError } from '../../../suppliers/ports.ts';
 import { callWindowMs } from '../../booking/reconciliation.ts';
@@ -224,8 +226,13 @@ async function markCancelled(
   row: ReservationRow,
   clock: ReservationDeps['clock'],
   ctx: RequestContext | null,
-  money: { fee: Money; refund: Money } | null,
+  supplierMoney: { fee: Money; refund: Money } | null,
 ): Promise<ReservationRow> {
+  // The provider's fee in the booking's currency, at the booking's rate (search/exchange.ts).
+  const money = supplierMoney && {
+    fee: inBookingCurrency(supplierMoney.fee, row as unknown as Record<string, unknown>),
+    refund: inBookingCurrency(supplierMoney.refund, row as unknown as Record<string, unknown>),
+  };
   const from = row.status as ReservationStatus;
   const to = from === 'cancelled' ? from : k.next(from, ctx ? 'cancel' : 'supplier_cancelled');
   await moveStatus(trx, k.kind, row, to, clock, {
