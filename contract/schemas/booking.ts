@@ -68,13 +68,19 @@ export const schemas: Record<string, Json> = {
       email: nullable(email()),
       phone: nullable(str({ maxLength: 30 })),
       document: ref('TravelDocument'),
-      doc_type: nullable(ref('DocumentType', { description: 'Flat form of document.type (the saved-traveler record).' })),
-      doc_number: nullable(str({ minLength: 1, maxLength: 30, description: 'Flat form of document.number.' })),
+      doc_type: nullable(
+        ref('DocumentType', { description: 'Flat form of document.type (the saved-traveler record).' }),
+      ),
+      doc_number: nullable(
+        str({ minLength: 1, maxLength: 30, description: 'Flat form of document.number.' }),
+      ),
       doc_expiry: nullable(date({ description: 'Flat form of document.expiry.' })),
       doc_issuing_country: nullable(
         str({ pattern: '^[A-Z]{2}$', description: 'Flat form of document.issuing_country.' }),
       ),
-      is_primary: bool({ description: 'Accepted (and ignored) so a saved-traveler record is a valid passenger as it is.' }),
+      is_primary: bool({
+        description: 'Accepted (and ignored) so a saved-traveler record is a valid passenger as it is.',
+      }),
       nickname: nullable(str({ maxLength: 50, description: 'Accepted and ignored, as is_primary.' })),
     },
     [],
@@ -92,7 +98,14 @@ export const schemas: Record<string, Json> = {
       'A 400 of an operation on an offer. With `currency_mismatch` it names the offer’s currency in `offer_currency`, so a client can resend in it (or read it first: GET /api/v1/flight/offers/{offer_id}).',
     allOf: [
       ref('ErrorResponse'),
-      objReq({ offer_currency: ref('Currency', { description: 'With currency_mismatch: the currency the offer is priced in.' }) }, []),
+      objReq(
+        {
+          offer_currency: ref('Currency', {
+            description: 'With currency_mismatch: the currency the offer is priced in.',
+          }),
+        },
+        [],
+      ),
     ],
   },
   BookingContact: input({ email: email(), phone: str({ minLength: 5, maxLength: 30 }) }, ['email', 'phone']),

@@ -6,6 +6,7 @@
  * booking pending, brings its reconciliation forward and answers 502 with the booking_id. A retry whose
  * earlier attempt died finds the booking by that reference before re-checking anything.
  */
+
 import { badRequest } from '../../kernel/errors.ts';
 import type { HandlerResult, RequestContext } from '../../kernel/types.ts';
 import { findShownOffer, recheckHotel } from '../../search/shown-offer.ts';

@@ -5,6 +5,7 @@
  * machine in `ctx.transaction` (which stores the key's response); ambiguous: 502 + booking_id. A retry
  * whose earlier attempt died finds the booking by that reference before re-quoting.
  */
+
 import { badRequest } from '../../kernel/errors.ts';
 import type { HandlerResult, RequestContext } from '../../kernel/types.ts';
 import { findShownOffer, recheckTransfer } from '../../search/shown-offer.ts';
