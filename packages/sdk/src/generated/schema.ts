@@ -164,6 +164,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/flight/offers/{offer_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One flight offer as stored
+         * @description Addition: the offer as the caller’s search stored it (price and its currency, booking_requirements, expiry), so a client holding only an offer_id can learn what to book it in and what the booking needs. Offers of another user’s or company’s search are 404, as missing ones are; an offer whose search expired is 410 `offer_expired`.
+         */
+        get: operations["getFlightOffer"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/flight/getFare/stream/{search_id}": {
         parameters: {
             query?: never;
@@ -3143,6 +3163,11 @@ export interface components {
             /** @description Amount in minor units of the currency. */
             amount_minor: number;
         };
+        /**
+         * @description Why the price changed: the supplier's own amount moved (`supplier`), only the exchange rate between the supplier's currency and the one shown did (`rate`; the offer then keeps the new rate), or both. null when the price did not change.
+         * @enum {string|null}
+         */
+        PriceChangeCause: "supplier" | "rate" | "supplier_and_rate" | null;
         /** @enum {string} */
         SortOrder: "asc" | "desc";
         /**
@@ -3349,9 +3374,9 @@ export interface components {
          *     }
          */
         SearchAirLeg: {
-            /** @description IATA airport or city code. */
+            /** @description IATA airport or city code. A code the reference data does not know is 422 `unknown_location` with loc ["body","searchAirLegs",i,"origin"]. */
             origin: string;
-            /** @description IATA airport or city code. */
+            /** @description IATA airport or city code (unknown: 422 `unknown_location`, as origin). */
             destination: string;
             /**
              * Format: date
@@ -3487,6 +3512,23 @@ export interface components {
             checked_bags: number;
             checked_bag_weight_kg: number | null;
         };
+        /** @description What booking needs for each passenger of one type. */
+        PassengerRequirements: {
+            passenger_type: components["schemas"]["PassengerType"];
+            /** @description A travel document (passenger.document, or the flat doc_* fields) is required, e.g. Duffel’s passenger_identity_documents_required. */
+            identity_document: boolean;
+            /** @description Document types the supplier takes (empty when no document is required). */
+            document_types: components["schemas"]["DocumentType"][];
+            date_of_birth: boolean;
+            nationality: boolean;
+            /** @description The passenger’s own phone is required; when false the booking contact’s phone is used. */
+            phone: boolean;
+        };
+        /** @description What createPnr will require, known before booking: it checks these before calling the supplier and answers 422 `passenger_details_required` naming each missing field. */
+        BookingRequirements: {
+            /** @description One entry per passenger type on the offer. */
+            passengers: components["schemas"]["PassengerRequirements"][];
+        };
         /** @description A normalized flight offer (mirrors `FlightOffer` in the server’s supplier ports). */
         FlightOffer: {
             /** @description Use this id to price, upsell and book the offer. */
@@ -3500,7 +3542,12 @@ export interface components {
             refundable: boolean;
             changeable: boolean;
             baggage: components["schemas"]["BaggageAllowance"];
+            /** @description In the currency the search asked for, whatever currency the supplier priced in: converted at `fx_rate` from `supplier_price` when they differ, then marked up in that currency. Amounts are payable (multiples of 10 minor units for BHD, KWD, OMR). */
             price: components["schemas"]["FlightPrice"];
+            /** @description The supplier's own amount behind `price` (before markup), in the supplier's currency (for flights base + taxes, without our markup). When its currency differs from the one shown, `price` (before markup) was converted from it at `fx_rate`. */
+            supplier_price: components["schemas"]["Money"];
+            /** @description Units of the shown currency per 1 unit of the supplier's currency (6 significant digits; 1 when nothing was converted). The rate is taken from the platform's rates table when the offer is created and locked with it: re-checks of the offer convert at it, and what is charged is `price` (before markup) as shown. A revalidation at today's rate reports any difference as a price change (`price_change_cause`). */
+            fx_rate: number;
             passengers: {
                 adults: number;
                 children: number;
@@ -3513,6 +3560,7 @@ export interface components {
              * @description After this the supplier no longer honours the offer.
              */
             expires_at: string;
+            booking_requirements: components["schemas"]["BookingRequirements"];
         };
         FlightBatchResult: {
             search_id: string;
@@ -3561,6 +3609,7 @@ export interface components {
             price_changed: boolean;
             /** @description The total the offer carried before revalidation. */
             previous_total_minor: number;
+            price_change_cause: components["schemas"]["PriceChangeCause"];
             /** @description Present with verbose=true. */
             fare_rules?: components["schemas"]["FareRule"][];
             /** @description Present with verbose=true. */
@@ -3695,7 +3744,7 @@ export interface components {
          *     }
          */
         HotelSearchRequest: {
-            /** @description City name, IATA city/airport code, or "lat,lon". */
+            /** @description City name, IATA city/airport code, or "lat,lon". A code or city the reference data does not know (or coordinates out of range) is 422 `unknown_location` with loc ["body","destination"]. */
             destination: string;
             /** Format: date */
             check_in: string;
@@ -3776,6 +3825,7 @@ export interface components {
             adults: number;
             /** @description Children the rate was priced for, over all rooms. */
             children: number;
+            /** @description In the currency the search asked for (cancellation fees too): converted at `fx_rate` from `supplier_price` when the supplier prices in another currency. */
             price: {
                 currency: components["schemas"]["Currency"];
                 /** @description Amount in minor units of the currency. */
@@ -3785,6 +3835,10 @@ export interface components {
                 /** @description Amount in minor units of the currency. */
                 total_minor: number;
             };
+            /** @description The supplier's own amount behind `price.total_minor`, in the supplier's currency (for flights base + taxes, without our markup). When its currency differs from the one shown, `price.total_minor` was converted from it at `fx_rate`. */
+            supplier_price: components["schemas"]["Money"];
+            /** @description Units of the shown currency per 1 unit of the supplier's currency (6 significant digits; 1 when nothing was converted). The rate is taken from the platform's rates table when the offer is created and locked with it: re-checks of the offer convert at it, and what is charged is `price.total_minor` as shown. A revalidation at today's rate reports any difference as a price change (`price_change_cause`). */
+            fx_rate: number;
             refundable: boolean;
             cancellation_policies: components["schemas"]["CancellationPolicy"][];
         };
@@ -3821,16 +3875,18 @@ export interface components {
             price_changed: boolean;
             /** @description Amount in minor units of the currency. */
             previous_total_minor: number;
+            price_change_cause: components["schemas"]["PriceChangeCause"];
             offer: components["schemas"]["HotelOffer"];
         };
+        /** @description A guest. A single room of adults needs first_name and last_name only. Booked guests are returned with room and type filled in. */
         HotelGuest: {
-            /** @description 1-based room number. */
-            room: number;
+            /** @description 1-based room number. Defaults to 1 when the rate has one room; required (422) when it has more. */
+            room?: number;
             /**
-             * @description Adult or child.
+             * @description Adult or child. Defaults to AD, or to CH when an age under 18 is given.
              * @enum {string}
              */
-            type: "AD" | "CH";
+            type?: "AD" | "CH";
             first_name: string;
             /** @description Sandbox triggers: PENDING (502 booking_pending), REJECT (400 supplier_rejected). */
             last_name: string;
@@ -3880,7 +3936,12 @@ export interface components {
             contact_phone: string;
             special_requests: string | null;
             client_ref: string | null;
+            /** @description What the booking charges, in the currency it was shown in. */
             total: components["schemas"]["Money"];
+            /** @description The supplier's own amount behind `total` (what the provider charges, recorded for reconciliation), in the supplier's currency (for flights base + taxes, without our markup). When its currency differs from the one shown, `total` (what the provider charges, recorded for reconciliation) was converted from it at `fx_rate`. */
+            supplier_price: components["schemas"]["Money"];
+            /** @description Units of the shown currency per 1 unit of the supplier's currency (6 significant digits; 1 when nothing was converted). The rate is taken from the platform's rates table when the offer is created and locked with it: re-checks of the offer convert at it, and what is charged is `total` (what the provider charges, recorded for reconciliation) as shown. A revalidation at today's rate reports any difference as a price change (`price_change_cause`). */
+            fx_rate: number;
             cancellation_policies: components["schemas"]["CancellationPolicy"][];
             /** @description Set once cancelled. */
             cancellation_fee: components["schemas"]["Money"] | null;
@@ -3931,16 +3992,27 @@ export interface components {
          *     }
          */
         TransportSearchRequest: {
-            /** @description IATA airport code, "lat,lon", or a free-text address or hotel name. */
+            /** @description IATA airport code, "lat,lon", or a free-text address or hotel name. Three capital letters are read as an IATA code: an unknown one (or coordinates out of range) is 422 `unknown_location` naming the field. */
             pickup_location: string;
+            /** @description As pickup_location. */
             dropoff_location: string;
-            /** @description Local date-time, ISO 8601 without offset, e.g. 2026-12-20T14:30:00. */
+            /**
+             * @description RFC 3339 with `Z` or an offset (2026-12-20T10:30:00Z, 2026-12-20T14:30:00+04:00), or the local time at the pickup point without an offset (2026-12-20T14:30:00). The transfer suppliers work in local time: a time with a zone is converted to the pickup point’s time zone (an airport code’s, or for "lat,lon" the nearest airport’s; for a free-text pickup, the drop-off’s when that is an airport or coordinates). When neither point has a known time zone, send the local time: a time with a zone is then 422. Seconds are optional; fractions are dropped.
+             * @example 2026-12-20T14:30:00
+             * @example 2026-12-20T10:30:00Z
+             * @example 2026-12-20T14:30:00+04:00
+             */
             pickup_datetime: string;
             /** @default 1 */
             passengers?: number;
             /** @default 1 */
             luggage?: number;
-            /** @description Local date-time of the return transfer, if any. */
+            /**
+             * @description Pickup time of the return transfer, if any; the same forms as pickup_datetime, converted to the same time zone.
+             * @example 2026-12-20T14:30:00
+             * @example 2026-12-20T10:30:00Z
+             * @example 2026-12-20T14:30:00+04:00
+             */
             return_datetime?: string;
             transfer_type?: components["schemas"]["TransferType"];
             /** @default USD */
@@ -3970,11 +4042,16 @@ export interface components {
             };
             duration_minutes: number | null;
             distance_km: number | null;
+            /** @description In the currency the search asked for (cancellation fees too): converted at `fx_rate` from `supplier_price` when the supplier prices in another currency. */
             price: {
                 currency: components["schemas"]["Currency"];
                 /** @description Amount in minor units of the currency. */
                 total_minor: number;
             };
+            /** @description The supplier's own amount behind `price.total_minor`, in the supplier's currency (for flights base + taxes, without our markup). When its currency differs from the one shown, `price.total_minor` was converted from it at `fx_rate`. */
+            supplier_price: components["schemas"]["Money"];
+            /** @description Units of the shown currency per 1 unit of the supplier's currency (6 significant digits; 1 when nothing was converted). The rate is taken from the platform's rates table when the offer is created and locked with it: re-checks of the offer convert at it, and what is charged is `price.total_minor` as shown. A revalidation at today's rate reports any difference as a price change (`price_change_cause`). */
+            fx_rate: number;
             cancellation_policies: components["schemas"]["CancellationPolicy"][];
             /** Format: date-time */
             expires_at: string;
@@ -4013,6 +4090,7 @@ export interface components {
             price_changed: boolean;
             /** @description Amount in minor units of the currency. */
             previous_total_minor: number;
+            price_change_cause: components["schemas"]["PriceChangeCause"];
             offer: components["schemas"]["TransferOffer"];
         };
         TransferPassenger: {
@@ -4065,7 +4143,12 @@ export interface components {
             flight_number: string | null;
             hotel_name: string | null;
             special_requests: string | null;
+            /** @description What the booking charges, in the currency it was shown in. */
             total: components["schemas"]["Money"];
+            /** @description The supplier's own amount behind `total` (what the provider charges, recorded for reconciliation), in the supplier's currency (for flights base + taxes, without our markup). When its currency differs from the one shown, `total` (what the provider charges, recorded for reconciliation) was converted from it at `fx_rate`. */
+            supplier_price: components["schemas"]["Money"];
+            /** @description Units of the shown currency per 1 unit of the supplier's currency (6 significant digits; 1 when nothing was converted). The rate is taken from the platform's rates table when the offer is created and locked with it: re-checks of the offer convert at it, and what is charged is `total` (what the provider charges, recorded for reconciliation) as shown. A revalidation at today's rate reports any difference as a price change (`price_change_cause`). */
+            fx_rate: number;
             /** @description Set once cancelled. */
             cancellation_fee: components["schemas"]["Money"] | null;
             user_id: string;
@@ -4113,27 +4196,54 @@ export interface components {
             expiry: string;
             issuing_country: string;
         };
+        /** @description A passenger: either traveler_id (a saved traveler), or at least first_name, last_name, gender and date_of_birth (a missing one is 422 with its loc). The saved-traveler record (first_name, last_name, date_of_birth, gender, nationality, doc_type, doc_number, doc_expiry, doc_issuing_country) is a valid passenger as it is: the flat doc_* fields are the same document as the nested `document` (sending both, they must agree). What else the offer needs is in its `booking_requirements`; a missing required field is 422 `passenger_details_required` naming each one. */
         Passenger: {
             /** @description 1-based traveler index as a string ("1", "2", …) unless you give your own id. */
             passenger_id?: string;
-            type: components["schemas"]["PassengerType"];
+            /**
+             * Format: int32
+             * @description A saved traveler (GET /api/v1/customer/travelers) to book without retyping: your own, or for company staff a saved traveler of one of the company’s clients (a customer whose e-mail is a client’s). Its stored fields fill every field you leave out; fields you send win. Another’s traveler is 404 `traveler_not_found`.
+             */
+            traveler_id?: number;
+            /** @description Defaults from date_of_birth: the age on the first departure day makes an ADT (12+), CHD (2-11) or INF (under 2). */
+            type?: components["schemas"]["PassengerType"];
             /** @enum {string} */
             title?: "MR" | "MRS" | "MS" | "MISS" | "MSTR" | "DR";
-            first_name: string;
+            first_name?: string;
             /** @description Sandbox triggers: PENDING (the supplier neither confirms nor rejects: 502 booking_pending), REJECT (400 supplier_rejected). */
-            last_name: string;
-            gender: components["schemas"]["Gender"];
+            last_name?: string;
+            gender?: components["schemas"]["Gender"];
             /** Format: date */
-            date_of_birth: string;
-            nationality?: string;
+            date_of_birth?: string;
+            nationality?: string | null;
             /** Format: email */
-            email?: string;
-            phone?: string;
+            email?: string | null;
+            phone?: string | null;
             document?: components["schemas"]["TravelDocument"];
+            /** @description Flat form of document.type (the saved-traveler record). */
+            doc_type?: components["schemas"]["DocumentType"] | null;
+            /** @description Flat form of document.number. */
+            doc_number?: string | null;
+            /**
+             * Format: date
+             * @description Flat form of document.expiry.
+             */
+            doc_expiry?: string | null;
+            /** @description Flat form of document.issuing_country. */
+            doc_issuing_country?: string | null;
+            /** @description Accepted (and ignored) so a saved-traveler record is a valid passenger as it is. */
+            is_primary?: boolean;
+            /** @description Accepted and ignored, as is_primary. */
+            nickname?: string | null;
         };
         /** @description A passenger of a booking: as sent, with passenger_id always set. */
         BookedPassenger: components["schemas"]["Passenger"] & {
             passenger_id: string;
+        };
+        /** @description A 400 of an operation on an offer. With `currency_mismatch` it names the offer’s currency in `offer_currency`, so a client can resend in it (or read it first: GET /api/v1/flight/offers/{offer_id}). */
+        OfferError: components["schemas"]["ErrorResponse"] & {
+            /** @description With currency_mismatch: the currency the offer is priced in. */
+            offer_currency?: components["schemas"]["Currency"];
         };
         BookingContact: {
             /** Format: email */
@@ -4215,7 +4325,12 @@ export interface components {
             contact: components["schemas"]["BookingContact"];
             /** @description Every segment of the booking in flight order. */
             flights: components["schemas"]["FlightSegment"][];
+            /** @description What the booking charges, in the currency it was booked in (the offer as shown): exactly what authorize must be called with. */
             pricing: components["schemas"]["BookingPricing"];
+            /** @description The supplier's own amount behind `pricing` (before markup; the supplier order total once the supplier confirms), in the supplier's currency (for flights base + taxes, without our markup). When its currency differs from the one shown, `pricing` (before markup; the supplier order total once the supplier confirms) was converted from it at `fx_rate`. */
+            supplier_price: components["schemas"]["Money"];
+            /** @description Units of the shown currency per 1 unit of the supplier's currency (6 significant digits; 1 when nothing was converted). The rate is taken from the platform's rates table when the offer is created and locked with it: re-checks of the offer convert at it, and what is charged is `pricing` (before markup; the supplier order total once the supplier confirms) as shown. A revalidation at today's rate reports any difference as a price change (`price_change_cause`). */
+            fx_rate: number;
             payment_mode: components["schemas"]["PaymentMode"];
             supplier: components["schemas"]["FlightSupplier"];
             supplier_order_ref: string | null;
@@ -6794,6 +6909,125 @@ export interface operations {
             };
             /** @description The POST or PATCH body is not `application/json`. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request validation error. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request headers exceed the size limit (16 KiB in total); nothing was read or done. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal error; nothing was committed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A dependency is unreachable: the database (`database_unavailable`) or the supplier (`supplier_unavailable`, nothing was done); retry after `Retry-After` seconds with the same Idempotency-Key. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getFlightOffer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The offer_id from search results. */
+                offer_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The offer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlightOffer"];
+                };
+            };
+            /** @description The request was understood but the operation failed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, malformed or expired bearer token. */
+            401: {
+                headers: {
+                    /** @description The authentication scheme to use: `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Authenticated, but not allowed (role, tenant or suspended account). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (also returned for another tenant’s resource). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The search has expired (`SEARCH_TTL_SECONDS`, default 900). */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9862,7 +10096,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["OfferError"];
                 };
             };
             /** @description Missing, malformed or expired bearer token. */
@@ -10003,7 +10237,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["OfferError"];
                 };
             };
             /** @description Missing, malformed or expired bearer token. */
@@ -10144,7 +10378,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["OfferError"];
                 };
             };
             /** @description Missing, malformed or expired bearer token. */
@@ -10285,7 +10519,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["OfferError"];
                 };
             };
             /** @description Missing, malformed or expired bearer token. */
@@ -10426,7 +10660,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["OfferError"];
                 };
             };
             /** @description Missing, malformed or expired bearer token. */
@@ -10668,7 +10902,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["OfferError"];
                 };
             };
             /** @description Missing, malformed or expired bearer token. */
