@@ -25,14 +25,26 @@ const ruleId = () => idParam('rule_id', 'markup rule', 32);
 const gdsProvider = () => pathParam('provider', ref('FlightSupplier'), 'The flight supplier.');
 const companyFilter = () => queryParam('company_id', id32());
 
-function serviceBookingDefs(seg: 'hotel' | 'transport', noun: 'Hotel' | 'Transport'): OpDef[] {
+/** The operationIds, spelled out so that a grep for one finds its definition. */
+interface AdminBookingOps {
+  list: string;
+  stats: string;
+  get: string;
+  override: string;
+}
+
+function serviceBookingDefs(
+  seg: 'hotel' | 'transport',
+  noun: 'Hotel' | 'Transport',
+  ops: AdminBookingOps,
+): OpDef[] {
   const base = `/api/v1/admin/${seg}-bookings`;
   const nf = `${seg}_booking_not_found`;
   return [
     admin({
       method: 'get',
       path: base,
-      operationId: `adminList${noun}Bookings`,
+      operationId: ops.list,
       summary: `All ${seg} bookings`,
       tenant: true,
       parameters: [
@@ -50,14 +62,14 @@ function serviceBookingDefs(seg: 'hotel' | 'transport', noun: 'Hotel' | 'Transpo
     admin({
       method: 'get',
       path: `${base}/stats/summary`,
-      operationId: `adminGet${noun}BookingStats`,
+      operationId: ops.stats,
       summary: `${noun} booking counts by status`,
       responses: ok('BookingStatsSummary', 'Summary counts.'),
     }),
     admin({
       method: 'get',
       path: `${base}/{booking_id}`,
-      operationId: `adminGet${noun}Booking`,
+      operationId: ops.get,
       summary: `A ${seg} booking with ${seg === 'hotel' ? 'guest' : 'passenger'} info and audit trail`,
       parameters: [idParam('booking_id', `${seg} booking`)],
       responses: ok(`Admin${noun}Booking`, 'The booking.'),
@@ -66,7 +78,7 @@ function serviceBookingDefs(seg: 'hotel' | 'transport', noun: 'Hotel' | 'Transpo
     admin({
       method: 'post',
       path: `${base}/{booking_id}/override-status`,
-      operationId: `adminOverride${noun}BookingStatus`,
+      operationId: ops.override,
       summary: `Override a ${seg} booking’s status`,
       description: 'Fully audited.',
       tenant: true,
@@ -273,8 +285,18 @@ const defs: OpDef[] = [
     errors: notFound('provider_not_found'),
   }),
   // --- hotel and transport bookings -------------------------------------------------------------------
-  ...serviceBookingDefs('hotel', 'Hotel'),
-  ...serviceBookingDefs('transport', 'Transport'),
+  ...serviceBookingDefs('hotel', 'Hotel', {
+    list: 'adminListHotelBookings',
+    stats: 'adminGetHotelBookingStats',
+    get: 'adminGetHotelBooking',
+    override: 'adminOverrideHotelBookingStatus',
+  }),
+  ...serviceBookingDefs('transport', 'Transport', {
+    list: 'adminListTransportBookings',
+    stats: 'adminGetTransportBookingStats',
+    get: 'adminGetTransportBooking',
+    override: 'adminOverrideTransportBookingStatus',
+  }),
   // --- markup rules -----------------------------------------------------------------------------------
   admin({
     method: 'get',

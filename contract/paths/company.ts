@@ -31,9 +31,17 @@ const listFilters = (statusSchema: string, sortFields: string[]) => [
 ];
 const limit = () => queryParam('limit', int({ minimum: 1, maximum: 100, default: 10 }));
 
+/** The operationIds, spelled out so that a grep for one finds its definition. */
+interface CompanyBookingOps {
+  list: string;
+  pending: string;
+  get: string;
+}
+
 function serviceBookingDefs(
   seg: 'hotel' | 'transport',
   noun: 'Hotel' | 'Transport',
+  ops: CompanyBookingOps,
   pendingDesc: string,
 ): OpDef[] {
   const base = `/api/v1/company/${seg}-bookings`;
@@ -41,7 +49,7 @@ function serviceBookingDefs(
     co({
       method: 'get',
       path: base,
-      operationId: `companyList${noun}Bookings`,
+      operationId: ops.list,
       summary: `The company’s ${seg} bookings`,
       parameters: listFilters(`${noun}BookingStatus`, ['created_at', 'updated_at', 'status', 'total']),
       responses: ok(`${noun}BookingPage`, 'A page of bookings.'),
@@ -49,7 +57,7 @@ function serviceBookingDefs(
     co({
       method: 'get',
       path: `${base}/pending`,
-      operationId: `companyListPending${noun}Bookings`,
+      operationId: ops.pending,
       summary: `${noun} bookings needing attention`,
       description: pendingDesc,
       responses: ok(`Pending${noun}Bookings`, 'Pending bookings by category.'),
@@ -57,7 +65,7 @@ function serviceBookingDefs(
     co({
       method: 'get',
       path: `${base}/{booking_id}`,
-      operationId: `companyGet${noun}Booking`,
+      operationId: ops.get,
       summary: `A ${seg} booking of the company`,
       parameters: [idParam('booking_id', `${seg} booking`)],
       responses: ok(`${noun}Booking`, 'The booking.'),
@@ -163,10 +171,24 @@ const defs: OpDef[] = [
     errors: { ...badRequest('staff_inactive'), ...notFound('booking_not_found', 'staff_not_found') },
   }),
   // --- hotel and transport bookings -------------------------------------------------------------------
-  ...serviceBookingDefs('hotel', 'Hotel', 'Bookings pending confirmation and on-request bookings.'),
+  ...serviceBookingDefs(
+    'hotel',
+    'Hotel',
+    {
+      list: 'companyListHotelBookings',
+      pending: 'companyListPendingHotelBookings',
+      get: 'companyGetHotelBooking',
+    },
+    'Bookings pending confirmation and on-request bookings.',
+  ),
   ...serviceBookingDefs(
     'transport',
     'Transport',
+    {
+      list: 'companyListTransportBookings',
+      pending: 'companyListPendingTransportBookings',
+      get: 'companyGetTransportBooking',
+    },
     'Bookings pending confirmation and on-hold bookings (status on_request).',
   ),
   // --- markup rules (company_admin) --------------------------------------------------------------------

@@ -10,9 +10,17 @@ const cu = (d: Omit<OpDef, 'auth' | 'roles' | 'tenant'>): OpDef => ({
   ...d,
 });
 
+/** The operationIds, spelled out so that a grep for one finds its definition. */
+interface CustomerBookingOps {
+  list: string;
+  get: string;
+  cancel: string;
+}
+
 function bookingDefs(
   seg: 'bookings' | 'hotel-bookings' | 'transport-bookings',
   noun: '' | 'Hotel' | 'Transport',
+  ops: CustomerBookingOps,
 ): OpDef[] {
   const schema = noun === '' ? 'FlightBooking' : `${noun}Booking`;
   const status = noun === '' ? 'BookingStatus' : `${noun}BookingStatus`;
@@ -23,7 +31,7 @@ function bookingDefs(
     cu({
       method: 'get',
       path: base,
-      operationId: `customerList${noun}Bookings`,
+      operationId: ops.list,
       summary: `My ${what}s`,
       parameters: [...pageParams(), queryParam('status', ref(status))],
       responses: ok(`${schema}Page`, 'A page of bookings, newest first.'),
@@ -31,7 +39,7 @@ function bookingDefs(
     cu({
       method: 'get',
       path: `${base}/{booking_id}`,
-      operationId: `customerGet${noun}Booking`,
+      operationId: ops.get,
       summary: `One of my ${what}s`,
       parameters: [idParam('booking_id', what)],
       responses: ok(schema, 'The booking.'),
@@ -40,7 +48,7 @@ function bookingDefs(
     cu({
       method: 'post',
       path: `${base}/{booking_id}/cancel`,
-      operationId: `customerCancel${noun}Booking`,
+      operationId: ops.cancel,
       summary: `Cancel one of my ${what}s`,
       description: noun === '' ? 'Requests cancellation; reason is optional.' : undefined,
       parameters: [idParam('booking_id', what)],
@@ -58,9 +66,21 @@ function bookingDefs(
 }
 
 const defs: OpDef[] = [
-  ...bookingDefs('bookings', ''),
-  ...bookingDefs('hotel-bookings', 'Hotel'),
-  ...bookingDefs('transport-bookings', 'Transport'),
+  ...bookingDefs('bookings', '', {
+    list: 'customerListBookings',
+    get: 'customerGetBooking',
+    cancel: 'customerCancelBooking',
+  }),
+  ...bookingDefs('hotel-bookings', 'Hotel', {
+    list: 'customerListHotelBookings',
+    get: 'customerGetHotelBooking',
+    cancel: 'customerCancelHotelBooking',
+  }),
+  ...bookingDefs('transport-bookings', 'Transport', {
+    list: 'customerListTransportBookings',
+    get: 'customerGetTransportBooking',
+    cancel: 'customerCancelTransportBooking',
+  }),
   cu({
     method: 'get',
     path: '/api/v1/customer/payments',

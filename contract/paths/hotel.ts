@@ -30,6 +30,16 @@ interface Kind {
   seg: 'hotel' | 'transport';
   /** operationId noun: Hotel | Transport */
   noun: 'Hotel' | 'Transport';
+  /** The operationIds, spelled out so that a grep for one finds its definition. */
+  ops: {
+    stream: string;
+    streamByProvider: string;
+    batch: string;
+    results: string;
+    list: string;
+    get: string;
+    cancel: string;
+  };
   offerEvent: string;
   resultsFilters: Json[];
 }
@@ -52,7 +62,7 @@ function searchDefs(k: Kind): OpDef[] {
     {
       method: 'get',
       path: `${base}/stream/{search_id}`,
-      operationId: `stream${k.noun}Offers`,
+      operationId: k.ops.stream,
       summary: `Stream ${k.seg} offers one at a time`,
       description: `Events: \`${k.offerEvent}\` (one offer), \`heartbeat\`${k.seg === 'hotel' ? ', `status_update` (completed or failed)' : ''}, and the terminal \`done\` (our documented addition). ${SSE_DESCRIPTION}`,
       auth: 'user',
@@ -65,7 +75,7 @@ function searchDefs(k: Kind): OpDef[] {
     {
       method: 'get',
       path: `${base}/stream-by-provider/{search_id}`,
-      operationId: `stream${k.noun}OffersByProvider`,
+      operationId: k.ops.streamByProvider,
       summary: `Stream ${k.seg} results one provider at a time`,
       description: `Events: \`provider_results\` (the complete offer array of one provider), \`heartbeat\`, and the terminal \`done\` (our documented addition). ${SSE_DESCRIPTION}`,
       auth: 'user',
@@ -78,7 +88,7 @@ function searchDefs(k: Kind): OpDef[] {
     {
       method: 'get',
       path: `${base}/batch/{search_id}`,
-      operationId: `get${k.noun}BatchResults`,
+      operationId: k.ops.batch,
       summary: `Wait for all ${k.seg} results`,
       description:
         'Waits until every provider has finished or the timeout elapses. 200 when all finished (timed_out=false); 408 with the same body holding the partial results (timed_out=true) when the timeout cut the wait.',
@@ -96,7 +106,7 @@ function searchDefs(k: Kind): OpDef[] {
     {
       method: 'get',
       path: `${base}/results/{search_id}`,
-      operationId: `get${k.noun}SearchResults`,
+      operationId: k.ops.results,
       summary: `Current ${k.seg} results (poll)`,
       description:
         'The results so far and the search status, filtered, sorted and paginated. Poll until status is final.',
@@ -115,7 +125,7 @@ function bookingDefs(k: Kind, bookingSchema: string, bookingStatus: string): OpD
     {
       method: 'get',
       path: base,
-      operationId: `list${k.noun}Bookings`,
+      operationId: k.ops.list,
       summary: `The caller’s ${k.seg} bookings`,
       description: 'Newest first.',
       auth: 'user',
@@ -125,7 +135,7 @@ function bookingDefs(k: Kind, bookingSchema: string, bookingStatus: string): OpD
     {
       method: 'get',
       path: `${base}/{booking_id}`,
-      operationId: `get${k.noun}Booking`,
+      operationId: k.ops.get,
       summary: `A ${k.seg} booking`,
       auth: 'user',
       parameters: [idParam('booking_id', `${k.seg} booking`)],
@@ -135,7 +145,7 @@ function bookingDefs(k: Kind, bookingSchema: string, bookingStatus: string): OpD
     {
       method: 'post',
       path: `${base}/{booking_id}/cancel`,
-      operationId: `cancel${k.noun}Booking`,
+      operationId: k.ops.cancel,
       summary: `Cancel a ${k.seg} booking`,
       description: `Calls the provider’s cancellation and updates the status (${bookingStatus} cancelled). The response carries the cancellation fee where applicable. The intent is recorded before the provider is called: a lost provider answer is 502 \`cancellation_pending\` (settled by asking the provider; a repeated cancel asks again, never cancels twice).`,
       auth: 'user',
@@ -154,6 +164,15 @@ function bookingDefs(k: Kind, bookingSchema: string, bookingStatus: string): OpD
 const hotel: Kind = {
   seg: 'hotel',
   noun: 'Hotel',
+  ops: {
+    stream: 'streamHotelOffers',
+    streamByProvider: 'streamHotelOffersByProvider',
+    batch: 'getHotelBatchResults',
+    results: 'getHotelSearchResults',
+    list: 'listHotelBookings',
+    get: 'getHotelBooking',
+    cancel: 'cancelHotelBooking',
+  },
   offerEvent: 'hotel_offer',
   resultsFilters: [
     queryParam('min_stars', int({ minimum: 1, maximum: 5 })),
@@ -164,6 +183,15 @@ const hotel: Kind = {
 const transport: Kind = {
   seg: 'transport',
   noun: 'Transport',
+  ops: {
+    stream: 'streamTransportOffers',
+    streamByProvider: 'streamTransportOffersByProvider',
+    batch: 'getTransportBatchResults',
+    results: 'getTransportSearchResults',
+    list: 'listTransportBookings',
+    get: 'getTransportBooking',
+    cancel: 'cancelTransportBooking',
+  },
   offerEvent: 'transport_offer',
   resultsFilters: [
     queryParam('transfer_type', ref('TransferType')),
