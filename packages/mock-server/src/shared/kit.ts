@@ -1,36 +1,15 @@
 /**
- * Small emulator toolkit: seeded randomness, latency and fault knobs, shared by the Hotelbeds (hotels and
- * transfers) and Mystifly emulators.
+ * Small emulator toolkit: seeded streams (over `random.ts`, the mock server's one PRNG), latency and fault
+ * knobs, shared by the Hotelbeds (hotels and transfers) and Mystifly emulators.
  */
 
 import { HttpResponse } from 'msw';
 import { minorUnits, moneyText } from './money.ts';
 import type { EmulatorOptions } from './options.ts';
-
-/** FNV-1a: a stable 32-bit hash so that the same request text always yields the same data. */
-export function hash32(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}
-
-/** mulberry32: tiny, fast and good enough for test data. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { hashString, mulberry32 } from './random.ts';
 
 export function seeded(options: EmulatorOptions, key: string): () => number {
-  return rng(hash32(`${options.seed ?? 42}:${key}`));
+  return mulberry32(hashString(`${options.seed ?? 42}:${key}`));
 }
 
 export function pick<T>(r: () => number, items: readonly T[]): T {
@@ -59,7 +38,7 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 export function latencyOf(options: EmulatorOptions, counter: number, fallback: number): number {
   const l = options.latencyMs ?? fallback;
   if (typeof l === 'number') return l;
-  const r = rng(hash32(`${options.seed ?? 42}:latency:${counter}`));
+  const r = mulberry32(hashString(`${options.seed ?? 42}:latency:${counter}`));
   return int(r, l.min, l.max);
 }
 

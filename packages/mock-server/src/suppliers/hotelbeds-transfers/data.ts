@@ -3,9 +3,9 @@
  * date, occupancy and vehicle, so a booking can rebuild the service without server state.
  */
 
-import { hash32 } from '../../shared/kit.ts';
 import { moneyText, textToMinor } from '../../shared/money.ts';
 import type { EmulatorOptions } from '../../shared/options.ts';
+import { hashString } from '../../shared/random.ts';
 
 export const VEHICLES = [
   {
@@ -71,13 +71,13 @@ function routeOf(k: TransferKey): string {
 
 export function priceCents(options: EmulatorOptions, k: TransferKey): number {
   const v = VEHICLES[k.vehicle] ?? VEHICLES[0];
-  const km = 8 + (hash32(`${options.seed ?? 42}:${routeOf(k)}`) % 60);
+  const km = 8 + (hashString(`${options.seed ?? 42}:${routeOf(k)}`) % 60);
   const base = (18 + km * 1.6) * v.factor * (v.transferType === 'SHARED' ? k.adults + k.children : 1);
   return textToMinor(base * (1 + k.drift / 100), 'EUR');
 }
 
 export function minutesOf(options: EmulatorOptions, k: TransferKey): number {
-  return 15 + (hash32(`${options.seed ?? 42}:${routeOf(k)}`) % 60);
+  return 15 + (hashString(`${options.seed ?? 42}:${routeOf(k)}`) % 60);
 }
 
 export function encodeKey(k: TransferKey): string {

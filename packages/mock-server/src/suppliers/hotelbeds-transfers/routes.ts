@@ -1,9 +1,10 @@
 /** Transfer availability and booking creation. */
 
 import { HttpResponse } from 'msw';
-import { hash32, sleep } from '../../shared/kit.ts';
+import { sleep } from '../../shared/kit.ts';
 import { moneyText, textToMinor } from '../../shared/money.ts';
 import type { EmulatorOptions } from '../../shared/options.ts';
+import { hashString } from '../../shared/random.ts';
 import { feeAt, hbError, readBody, surnameTrigger } from '../hotelbeds/auth.ts';
 import {
   decodeKey,
@@ -231,7 +232,7 @@ export async function createBooking(
   if (trigger === 'SERVERERROR')
     return hbError(500, 'SYSTEM_ERROR', 'Internal error. Please try again later.');
   if (trigger === 'RESET') return HttpResponse.error();
-  const reference = `102-${String(1_000_000 + (hash32(`${options.seed ?? 42}:tr:${state.bookings.size + 1}`) % 8_999_999))}`;
+  const reference = `102-${String(1_000_000 + (hashString(`${options.seed ?? 42}:tr:${state.bookings.size + 1}`) % 8_999_999))}`;
   const booking: TransferBooking = {
     reference,
     clientReference,

@@ -3,9 +3,10 @@
  * (pipe-delimited like APItude's), so CheckRate and Booking can rebuild the rate without server state.
  */
 
-import { hash32, int, pick, rng } from '../../shared/kit.ts';
+import { int, pick } from '../../shared/kit.ts';
 import { moneyText, wholeUnits } from '../../shared/money.ts';
 import type { EmulatorOptions } from '../../shared/options.ts';
+import { hashString, mulberry32 } from '../../shared/random.ts';
 
 const CITIES: Record<string, { name: string; country: string; lat: number; lon: number }> = {
   LON: { name: 'London', country: 'GB', lat: 51.5074, lon: -0.1278 },
@@ -91,8 +92,8 @@ export function cityOf(code: string) {
     CITIES[code] ?? {
       name: code,
       country: 'ES',
-      lat: 36 + (hash32(code) % 1000) / 100,
-      lon: (hash32(`${code}x`) % 3000) / 100 - 5,
+      lat: 36 + (hashString(code) % 1000) / 100,
+      lon: (hashString(`${code}x`) % 3000) / 100 - 5,
     }
   );
 }
@@ -103,14 +104,14 @@ export function hotelsFor(
   center?: { lat: number; lon: number },
 ): HotelData[] {
   const city = cityOf(destination);
-  const r = rng(hash32(`${options.seed ?? 42}:hotels:${destination}`));
+  const r = mulberry32(hashString(`${options.seed ?? 42}:hotels:${destination}`));
   const count = 8 + int(r, 0, 6);
   const out: HotelData[] = [];
   for (let i = 0; i < count; i++) {
     const base = center ?? { lat: city.lat, lon: city.lon };
     const name = `${pick(r, PREFIX)} ${city.name} ${pick(r, SUFFIX)}`;
     out.push({
-      code: 1000 + (hash32(`${destination}:${i}`) % 90000),
+      code: 1000 + (hashString(`${destination}:${i}`) % 90000),
       name,
       stars: pick(r, [2, 3, 3, 4, 4, 4, 5, 5]),
       destinationCode: destination,
@@ -125,7 +126,7 @@ export function hotelsFor(
 }
 
 export function ratesFor(options: EmulatorOptions, key: StayKey, hotel: HotelData): RateData[] {
-  const r = rng(hash32(`${options.seed ?? 42}:rates:${hotel.code}:${JSON.stringify(key)}`));
+  const r = mulberry32(hashString(`${options.seed ?? 42}:rates:${hotel.code}:${JSON.stringify(key)}`));
   const out: RateData[] = [];
   const roomTypes = ROOMS.slice(0, 2 + (hotel.code % 3));
   for (const [ri, room] of roomTypes.entries()) {

@@ -1,9 +1,10 @@
 /** Hotelbeds availability, checkrates and booking creation (the stateful part lives in index.ts). */
 
 import { HttpResponse } from 'msw';
-import { hash32, sleep } from '../../shared/kit.ts';
+import { sleep } from '../../shared/kit.ts';
 import { moneyText } from '../../shared/money.ts';
 import type { EmulatorOptions } from '../../shared/options.ts';
+import { hashString } from '../../shared/random.ts';
 import { auditData, feeAt, hbError, readBody, surnameTrigger } from './auth.ts';
 import {
   BOARDS,
@@ -127,7 +128,7 @@ export async function availability(
   if (dest?.code) key.destination = String(dest.code).toUpperCase();
   else if (geo && typeof geo.latitude === 'number' && typeof geo.longitude === 'number') {
     center = { lat: geo.latitude, lon: geo.longitude };
-    key.destination = `G${hash32(`${geo.latitude.toFixed(2)},${geo.longitude.toFixed(2)}`) % 1000}`;
+    key.destination = `G${hashString(`${geo.latitude.toFixed(2)},${geo.longitude.toFixed(2)}`) % 1000}`;
   } else return hbError(400, 'INVALID_REQUEST', 'One of destination, geolocation or hotels is required.');
   const filter = (body.filter ?? {}) as { minCategory?: number; maxHotels?: number };
   const city = center ?? { lat: cityOf(key.destination).lat, lon: cityOf(key.destination).lon };
@@ -271,7 +272,7 @@ export async function createBooking(
     return hbError(500, 'SYSTEM_ERROR', 'Internal error. Please try again later.');
   if (trigger === 'RESET') return HttpResponse.error();
   const seq = state.bookings.size + 1;
-  const reference = `1-${String(3_000_000 + (hash32(`${options.seed ?? 42}:hb:${seq}`) % 6_999_999))}`;
+  const reference = `1-${String(3_000_000 + (hashString(`${options.seed ?? 42}:hb:${seq}`) % 6_999_999))}`;
   const booking: HotelBooking = {
     reference,
     clientReference,

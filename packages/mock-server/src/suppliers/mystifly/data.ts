@@ -3,9 +3,10 @@
  * so a FareSourceCode can carry just the search and an index and be rebuilt on Revalidate and Book.
  */
 
-import { addMinutes, hash32, int, pick, rng } from '../../shared/kit.ts';
+import { addMinutes, int, pick } from '../../shared/kit.ts';
 import { minorPerMajor } from '../../shared/money.ts';
 import type { EmulatorOptions } from '../../shared/options.ts';
+import { hashString, mulberry32 } from '../../shared/random.ts';
 
 export interface Carrier {
   code: string;
@@ -116,7 +117,7 @@ function buildLeg(
 ): GenSegment[] {
   const points =
     stops === 0 || carrier.hub === from || carrier.hub === to ? [from, to] : [from, carrier.hub, to];
-  const totalBlock = 70 + (hash32(`${from}${to}`) % 600);
+  const totalBlock = 70 + (hashString(`${from}${to}`) % 600);
   let at = `${date}T${String(int(r, 0, 23)).padStart(2, '0')}:${pick(r, ['00', '15', '30', '45', '05', '50'])}:00`;
   const segments: GenSegment[] = [];
   for (let i = 0; i < points.length - 1; i++) {
@@ -141,7 +142,7 @@ function buildLeg(
 
 export function generate(options: EmulatorOptions, key: SearchKey): Itinerary[] {
   const trigger = key.legs[0]?.[1] ?? '';
-  const count = 6 + (hash32(JSON.stringify(key.legs)) % 5);
+  const count = 6 + (hashString(JSON.stringify(key.legs)) % 5);
   const out: Itinerary[] = [];
   for (let index = 0; index < count; index++) out.push(itineraryAt(options, key, index, trigger));
   return key.carrier ? out.filter((i) => i.carrier.code === key.carrier) : out;
@@ -153,7 +154,7 @@ export function itineraryAt(
   index: number,
   trigger = '',
 ): Itinerary {
-  const r = rng(hash32(`${options.seed ?? 42}:${JSON.stringify(key)}:${index}`));
+  const r = mulberry32(hashString(`${options.seed ?? 42}:${JSON.stringify(key)}:${index}`));
   const carrier = key.carrier
     ? (CARRIERS.find((c) => c.code === key.carrier) ?? pick(r, CARRIERS))
     : pick(r, CARRIERS);

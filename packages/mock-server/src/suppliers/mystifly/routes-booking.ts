@@ -1,6 +1,7 @@
 /** Book, OrderTicket, TripDetails, Cancel, BookingNotes and the booking search by ConversationId. */
 import { HttpResponse } from 'msw';
-import { hash32, sleep } from '../../shared/kit.ts';
+import { sleep } from '../../shared/kit.ts';
+import { hashString } from '../../shared/random.ts';
 import type { Ctx } from './context.ts';
 import { gatewayError, route } from './context.ts';
 import { itineraryAt, totals } from './data.ts';
@@ -150,8 +151,8 @@ export function bookingRoutes(ctx: Ctx) {
       if (names.has('SERVERERROR')) return gatewayError(500);
       if (names.has('RESET')) return HttpResponse.error();
       const n = ctx.state.bookings.size + 1;
-      const uniqueId = `MF${String(10_000_000 + (hash32(`${ctx.options.seed ?? 42}:${n}`) % 89_999_999))}`;
-      const pnr = hash32(uniqueId).toString(36).toUpperCase().padStart(6, 'X').slice(0, 6);
+      const uniqueId = `MF${String(10_000_000 + (hashString(`${ctx.options.seed ?? 42}:${n}`) % 89_999_999))}`;
+      const pnr = hashString(uniqueId).toString(36).toUpperCase().padStart(6, 'X').slice(0, 6);
       const booking: Booking = {
         uniqueId,
         conversationId: String(body.ConversationId ?? ''),

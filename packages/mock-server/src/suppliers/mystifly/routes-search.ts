@@ -1,6 +1,6 @@
 /** CreateSession, Search, Revalidate and FareRules. */
 
-import { hash32 } from '../../shared/kit.ts';
+import { hashString } from '../../shared/random.ts';
 import type { Ctx } from './context.ts';
 import { route } from './context.ts';
 import { CABIN_CODES, type CabinCode, generate, itineraryAt, type SearchKey } from './data.ts';
@@ -60,7 +60,7 @@ export function searchRoutes(ctx: Ctx) {
           return fail('ERSER001', 'Invalid UserName or Password.');
         }
         if (body.AccountNumber !== creds.accountNumber) return fail('ERSER003', 'Invalid AccountNumber.');
-        const id = `${hash32(`${ctx.state.counter}:${ctx.now()}`).toString(16).toUpperCase()}-${ctx.state.counter}`;
+        const id = `${hashString(`${ctx.state.counter}:${ctx.now()}`).toString(16).toUpperCase()}-${ctx.state.counter}`;
         const expiresAt = ctx.now() + SESSION_TTL_MS;
         ctx.state.sessions.set(id, { id, expiresAt });
         return ok({
