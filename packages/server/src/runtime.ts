@@ -17,6 +17,7 @@ import {
   hotelJobHandlers,
   hotelRoutes,
 } from './domains/hotel/index.ts';
+import { searchMarkup } from './domains/markup/search-markup.ts';
 import { referenceRoutes } from './domains/reference/routes.ts';
 import { gdsAdminRoutes } from './domains/search/gds-routes.ts';
 import { searchRoutes } from './domains/search/routes.ts';
@@ -161,6 +162,7 @@ export async function createRuntime(o: RuntimeOptions): Promise<Runtime> {
     databaseUrl: database.kind === 'postgres' ? config.databaseUrl : undefined,
     schema: o.schema,
     ttlSeconds: config.searchTtlSeconds,
+    markup: searchMarkup(database.db),
     heartbeatMs: envNumber('SEARCH_HEARTBEAT_SECONDS', 15) * 1000,
     pollMs: envNumber('SEARCH_POLL_MS', 1000),
     orphanGraceMs: envNumber('SEARCH_ORPHAN_GRACE_SECONDS', 10) * 1000,

@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { chmod, link, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errors, jwtVerify, SignJWT } from 'jose';
-import type { Role } from '../kernel/types.ts';
 import type { Clock } from './clock.ts';
 import type { JwtKey } from './config.ts';
 import { newId } from './ids.ts';
+import type { Role } from './roles.ts';
 
 const ISSUER = 'travel-service';
 const ACCESS_AUDIENCE = 'travel-api';

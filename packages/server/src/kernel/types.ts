@@ -5,9 +5,10 @@
  * sees only valid input and a known caller.
  */
 
+import type { Role } from '../internal/roles.ts';
 import type { Db } from '../storage/schema.ts';
 
-export type Role = 'super_admin' | 'company_admin' | 'company_staff' | 'customer';
+export type { Role };
 
 export interface AuthContext {
   userId: string;

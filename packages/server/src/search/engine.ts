@@ -6,18 +6,16 @@
  * in another process.
  */
 import { randomBytes } from 'node:crypto';
-import type { MarkupRule } from '../domains/markup/engine.ts';
-import { loadMarkupRules } from '../domains/markup/markup-store.ts';
 import type { Clock } from '../internal/clock.ts';
 import type { FxRates, FxSource } from '../internal/fx.ts';
 import { enqueue } from '../jobs/runner.ts';
 import { badRequest } from '../kernel/errors.ts';
 import type { Logger } from '../kernel/types.ts';
 import type { Db } from '../storage/schema.ts';
+import type { GdsConfigStore, GdsSettings } from '../suppliers/gds-config.ts';
 import { SupplierError } from '../suppliers/ports.ts';
 import type { CircuitBreakerRegistry } from './circuit-breaker.ts';
 import { insertEvents, type LogEvent, realTimers, type Timers } from './event-log.ts';
-import type { GdsConfigStore, GdsSettings } from './gds-config.ts';
 import type { SearchNotifier } from './notifier.ts';
 import {
   closingEvents,
@@ -29,7 +27,14 @@ import {
 } from './orphans.ts';
 import type { SupplierStats } from './supplier-stats.ts';
 import { type SearchStatus, type SupplierOutcome, searchDb, type Vertical } from './tables.ts';
-import { requestedCurrency, type SearchableSupplier, VERTICALS, type VerticalSpec } from './verticals.ts';
+import {
+  type MarkupSource,
+  noMarkup,
+  requestedCurrency,
+  type SearchableSupplier,
+  VERTICALS,
+  type VerticalSpec,
+} from './verticals.ts';
 
 /** Where the engine finds the suppliers of a vertical (the supplier registry implements it). */
 export interface SupplierSource {
@@ -53,7 +58,8 @@ export interface SearchEngineDeps {
   orphanGraceMs?: number;
   timers?: Timers;
   log?: Logger;
-  loadRules?: (db: Db, companyId: number | null) => Promise<MarkupRule[]>;
+  /** The markup of a company's offers (domains/markup, injected by the composition root). */
+  markup: MarkupSource;
 }
 
 export interface StartedSearch {
@@ -183,7 +189,7 @@ export class SearchEngine {
     deadlineJob: string | undefined,
   ): Promise<void> {
     const db = searchDb(this.#d.db);
-    const rules = spec.marksUp ? await (this.#d.loadRules ?? loadMarkupRules)(this.#d.db, by.companyId) : [];
+    const markup = spec.marksUp ? await this.#d.markup(by.companyId) : noMarkup;
     // Today's rates, read once: every offer of this search converts at the same rate, stored with it.
     const fx: FxRates | null = this.#d.suppliers.fx
       ? await this.#d.suppliers.fx.rates().catch((err) => {
@@ -258,7 +264,7 @@ export class SearchEngine {
               const p = spec.present(o, {
                 offerId: newOfferId(),
                 searchId: id,
-                rules,
+                markup,
                 companyId: by.companyId,
                 currency,
                 fx,

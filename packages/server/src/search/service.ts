@@ -16,6 +16,7 @@ import { LocalNotifier, PgNotifier, type SearchNotifier } from './notifier.ts';
 import { searchJobHandlers } from './orphans.ts';
 import type { ReaderDeps } from './readers.ts';
 import { SupplierStats } from './supplier-stats.ts';
+import type { MarkupSource } from './verticals.ts';
 
 export interface SearchServiceOptions {
   db: Db;
@@ -27,6 +28,9 @@ export interface SearchServiceOptions {
   clock?: Clock;
   /** SEARCH_TTL_SECONDS */
   ttlSeconds: number;
+  /** The markup of a company's offers: domains/markup's `searchMarkup(db)` (injected, so the engine
+   * imports no domain). */
+  markup: MarkupSource;
   /** SEARCH_HEARTBEAT_SECONDS, default 15. */
   heartbeatMs?: number;
   /** SEARCH_POLL_MS: fallback re-read of the event log, default 1000. */
@@ -103,6 +107,7 @@ export async function createSearchService(o: SearchServiceOptions): Promise<Sear
     notifier,
     clock,
     ttlSeconds: o.ttlSeconds,
+    markup: o.markup,
     ...(o.orphanGraceMs !== undefined ? { orphanGraceMs: o.orphanGraceMs } : {}),
     timers,
     ...(o.log ? { log: o.log } : {}),

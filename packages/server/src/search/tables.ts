@@ -4,11 +4,13 @@
  */
 import type { ColumnType, Kysely } from 'kysely';
 import type { Db } from '../storage/schema.ts';
+import type { GdsConfigTable } from '../suppliers/gds-config.ts';
+import type { Vertical } from '../suppliers/searchable.ts';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 type Json<T = unknown> = ColumnType<T, string, string>;
 
-export type Vertical = 'flight' | 'hotel' | 'transport';
+export type { Vertical };
 export type SearchStatus = 'initiated' | 'in_progress' | 'completed' | 'partial' | 'failed';
 export type SupplierOutcome = 'completed' | 'timed_out' | 'failed' | 'skipped';
 
@@ -46,15 +48,6 @@ export interface SearchOffersTable {
   supplier_ref: Json<unknown> | null;
   total_minor: number;
   expires_at: Timestamp;
-}
-
-export interface GdsConfigTable {
-  provider: string;
-  enabled: boolean;
-  timeout_ms: number;
-  max_results: number;
-  priority: number;
-  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
 export type SearchTables = {

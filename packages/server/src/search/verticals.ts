@@ -3,11 +3,9 @@
  * a supplier query, and how a supplier offer becomes the public offer (ids, markup) plus the opaque
  * reference kept server-side. Everything else (fan-out, log, streams, batch) is shared.
  */
-import { applyMarkup, type MarkupRule } from '../domains/markup/engine.ts';
 import type { FxRates } from '../internal/fx.ts';
 import type {
   CabinClass,
-  CallOptions,
   Currency,
   FlightSearchQuery,
   HotelOffer,
@@ -16,6 +14,7 @@ import type {
   TransferOffer,
   TransferSearchQuery,
 } from '../suppliers/ports.ts';
+import type { SearchableSupplier } from '../suppliers/searchable.ts';
 import { exchangeAt, fxFields, shownFlightPrice, shownHotelOffer, shownTransferOffer } from './exchange.ts';
 import { wrapRef } from './resolve-offer.ts';
 import type { Vertical } from './tables.ts';
@@ -28,10 +27,38 @@ export interface Presented {
   totalMinor: number;
 }
 
+/** What a flight offer's markup depends on (the markup domain's rule filters and bases). */
+export interface MarkupQuery {
+  company_id: number | null;
+  base_total_minor: number;
+  currency: string;
+  origin: string | null;
+  destination: string | null;
+  cabin_class: string | null;
+  airline: string | null;
+  gds_provider: string | null;
+  pax_count: number;
+  segment_count: number;
+}
+
+/** The markup of one offer, in minor units of its currency. */
+export type Markup = (q: MarkupQuery) => number;
+
+/**
+ * The markup that applies to one company's searches (null: a caller without a company), loaded once
+ * per search. Injected by the composition root (domains/markup implements it), so the engine never
+ * imports a domain.
+ */
+export type MarkupSource = (companyId: number | null) => Promise<Markup>;
+
+/** No markup: verticals whose offers carry none, and callers that price without it. */
+export const noMarkup: Markup = () => 0;
+
 export interface PresentContext {
   offerId: string;
   searchId: string;
-  rules: readonly MarkupRule[];
+  /** Absent: no markup. */
+  markup?: Markup;
   companyId: number | null;
   /** The currency the search asked for: every amount of the public offer is in it (absent: the
    * supplier's own, nothing converted). */
@@ -43,11 +70,7 @@ export interface PresentContext {
 /** The currency a search request asks for (the contract's default USD when it names none). */
 export const requestedCurrency = (r: Record<string, unknown>): Currency => (r.currency as Currency) ?? 'USD';
 
-/** A supplier as the engine sees it: a name and a search. */
-export interface SearchableSupplier<Q, O> {
-  readonly name: string;
-  search(query: Q, opts?: CallOptions): Promise<O[]>;
-}
+export type { SearchableSupplier };
 
 export interface VerticalSpec<Q = unknown, O = unknown> {
   readonly vertical: Vertical;
@@ -106,7 +129,7 @@ export const flightVertical: VerticalSpec<FlightSearchQuery, SupplierFlightOffer
     // Converted first: the markup rules see the fare (base + taxes) in the currency shown.
     const ex = exchangeAt(ctx.fx ?? null, o.price.currency, ctx.currency ?? o.price.currency);
     const fare = shownFlightPrice(o.price, ex);
-    const m = applyMarkup(ctx.rules, {
+    const markupMinor = (ctx.markup ?? noMarkup)({
       company_id: ctx.companyId,
       base_total_minor: fare.total_minor,
       currency: fare.currency,
@@ -118,7 +141,7 @@ export const flightVertical: VerticalSpec<FlightSearchQuery, SupplierFlightOffer
       pax_count: o.passengers.adults + o.passengers.children + o.passengers.infants,
       segment_count: segments.length,
     });
-    const price = { ...fare, markup_minor: m.markup_minor, total_minor: fare.total_minor + m.markup_minor };
+    const price = { ...fare, markup_minor: markupMinor, total_minor: fare.total_minor + markupMinor };
     return {
       offer: {
         offer_id: ctx.offerId,

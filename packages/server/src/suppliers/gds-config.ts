@@ -3,8 +3,21 @@
  * PATCH writes a row to `gds_config`, and every search reads the table when it starts, so a change takes
  * effect for the next search on every process sharing the database.
  */
+import type { ColumnType, Kysely } from 'kysely';
 import type { Db } from '../storage/schema.ts';
-import { searchDb } from './tables.ts';
+
+/** Table `gds_config` (migration 0010): one row per supplier an admin has changed. */
+export interface GdsConfigTable {
+  provider: string;
+  enabled: boolean;
+  timeout_ms: number;
+  max_results: number;
+  priority: number;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+const gdsDb = (db: Db | Kysely<unknown>): Kysely<{ gds_config: GdsConfigTable }> =>
+  (db as Db).withTables<{ gds_config: GdsConfigTable }>() as never;
 
 export interface GdsSettings {
   enabled: boolean;
@@ -40,7 +53,7 @@ export class GdsConfigStore {
     const out: Record<string, GdsSettings> = {};
     for (const p of providers) out[p] = this.base(p);
     if (providers.length === 0) return out;
-    const rows = await searchDb(this.#db)
+    const rows = await gdsDb(this.#db)
       .selectFrom('gds_config')
       .selectAll()
       .where('provider', 'in', [...providers])
@@ -63,7 +76,7 @@ export class GdsConfigStore {
   /** Merges `patch` into the current settings and stores the result (upsert). */
   async update(provider: string, patch: Partial<GdsSettings>): Promise<GdsSettings> {
     const next = { ...(await this.get(provider)), ...patch };
-    await searchDb(this.#db)
+    await gdsDb(this.#db)
       .insertInto('gds_config')
       .values({ provider, ...next, updated_at: new Date() })
       .onConflict((oc) => oc.column('provider').doUpdateSet({ ...next, updated_at: new Date() }))

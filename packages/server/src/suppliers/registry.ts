@@ -9,13 +9,11 @@
 import type { MockSupplier } from '@travel/mock-server';
 import { type FxSource, fxFromEnv } from '../internal/fx.ts';
 import { createRefSigner, type RefSigner, refSecretFromEnv } from '../internal/signed-ref.ts';
-import { GdsConfigStore, type GdsSettings } from '../search/gds-config.ts';
-import type { Vertical } from '../search/tables.ts';
-import type { SearchableSupplier } from '../search/verticals.ts';
 import type { Db } from '../storage/schema.ts';
 import { AmadeusFlightAdapter } from './amadeus/index.ts';
 import { DuffelFlightAdapter } from './duffel/adapter.ts';
 import { DuffelStaysAdapter } from './duffel-stays/adapter.ts';
+import { GdsConfigStore, type GdsSettings } from './gds-config.ts';
 import { HotelbedsAdapter } from './hotelbeds/index.ts';
 import { HotelbedsTransfersAdapter } from './hotelbeds-transfers/adapter.ts';
 import { MystiflyAdapter } from './mystifly/index.ts';
@@ -30,6 +28,7 @@ import type {
   TransferSupplierName,
 } from './ports.ts';
 import { SANDBOX_CREDENTIALS } from './sandbox.ts';
+import type { SearchableSupplier, Vertical } from './searchable.ts';
 import { signedHotelSupplier, signedTransferSupplier } from './signed-refs.ts';
 import { StripeAdapter } from './stripe/index.ts';
 

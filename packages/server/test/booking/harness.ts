@@ -313,7 +313,6 @@ async function openWorld(
       const shown = {
         offerId,
         searchId,
-        rules: [],
         companyId: caller.companyId,
         currency: query.currency,
         fx: null,

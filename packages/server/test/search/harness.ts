@@ -1,10 +1,11 @@
 /** A search service against the real emulators on loopback, plus a fake request context for handlers. */
 import { type MockSupplier, startMockServers } from '@travel/mock-server';
+import { searchMarkup } from '../../src/domains/markup/search-markup.ts';
 import { ManualClock } from '../../src/internal/clock.ts';
 import type { AuthContext, HandlerResult, RequestContext, SseMessage } from '../../src/kernel/types.ts';
-import type { GdsSettings } from '../../src/search/gds-config.ts';
 import { createSearchService, type SearchService } from '../../src/search/service.ts';
 import type { Database } from '../../src/storage/database.ts';
+import type { GdsSettings } from '../../src/suppliers/gds-config.ts';
 import { createSupplierRegistry } from '../../src/suppliers/registry.ts';
 import { testDatabase } from '../helpers/db.ts';
 
@@ -53,6 +54,7 @@ export async function harness(o: HarnessOptions = {}): Promise<Harness> {
     suppliers,
     clock,
     ttlSeconds: 900,
+    markup: searchMarkup(database.db),
     heartbeatMs: o.heartbeatMs ?? 60_000,
     pollMs: o.pollMs ?? 200,
     databaseUrl: database.kind === 'postgres' ? process.env.TEST_DATABASE_URL : undefined,
