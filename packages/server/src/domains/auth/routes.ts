@@ -1,3 +1,15 @@
+/**
+ * Sign-in, tokens, registration and e-mail verification (`/api/v1/auth`), and the invitation page (`/join`).
+ *
+ * METHOD /path → operationId:
+ *   POST /api/v1/auth/login → login
+ *   POST /api/v1/auth/logout → logout
+ *   GET  /api/v1/auth/me → getCurrentUser
+ *   POST /api/v1/auth/refresh → refreshToken
+ *   POST /api/v1/auth/register → registerUser
+ *   GET  /api/v1/auth/verify-email → verifyEmail
+ *   GET  /join → acceptInvitationPage
+ */
 import type { Routes } from '../../kernel/types.ts';
 import { JOIN_PAGE, JOIN_PAGE_HEADERS } from './join-page.ts';
 import type { AuthService, RegisterInput } from './service.ts';

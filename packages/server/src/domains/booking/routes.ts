@@ -2,6 +2,27 @@
  * Every operation under /api/v1/bookings and the admin flight-booking operations, by operationId.
  * `bookingRoutes(deps)` mounts the booking, payment, ticketing and ancillary domains together because
  * they share one booking lookup and one state machine.
+ *
+ * METHOD /path → operationId:
+ *   GET   /api/v1/admin/bookings → adminListBookings
+ *   GET   /api/v1/admin/bookings/reconciliation → adminGetReconciliationQueue
+ *   GET   /api/v1/admin/bookings/{booking_id} → adminGetBooking
+ *   POST  /api/v1/admin/bookings/{booking_id}/override-status → adminOverrideBookingStatus
+ *   POST  /api/v1/admin/bookings/{booking_id}/reconcile → adminReconcileBooking
+ *   POST  /api/v1/bookings/bags/catalogue → getBagCatalogue
+ *   POST  /api/v1/bookings/bags/reprice → repriceWithBags
+ *   POST  /api/v1/bookings/createPnr → createPnr
+ *   POST  /api/v1/bookings/fareRules → getFareRules
+ *   POST  /api/v1/bookings/revalidation → revalidateOffer
+ *   POST  /api/v1/bookings/upsell → getUpsellOffers
+ *   GET   /api/v1/bookings/{booking_id} → getBooking
+ *   POST  /api/v1/bookings/{booking_id}/cancel → cancelBooking
+ *   PATCH /api/v1/bookings/{booking_id}/commission → updateBookingCommission
+ *   PATCH /api/v1/bookings/{booking_id}/foid → updateBookingFoid
+ *   POST  /api/v1/bookings/{booking_id}/notes → addBookingNotes
+ *   GET   /api/v1/bookings/{booking_id}/order → getBookingOrder
+ *   GET   /api/v1/bookings/{booking_id}/order/by-reference → getBookingOrderByReference
+ *   GET   /api/v1/bookings/{booking_id}/rules → getBookingFareRules
  */
 import type { HandlerResult, RequestContext, Routes } from '../../kernel/types.ts';
 import { ancillaryRoutes } from '../ancillary/routes.ts';

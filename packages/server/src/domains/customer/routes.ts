@@ -1,4 +1,22 @@
-/** Every `/api/v1/customer` operation of this domain (hotel and transport bookings live elsewhere). */
+/**
+ * The `/api/v1/customer` operations. `customer/hotel-bookings` is in domains/hotel/customer-routes.ts,
+ * `customer/transport-bookings` in domains/transport/customer-routes.ts.
+ *
+ * METHOD /path → operationId (file in this folder):
+ *   GET    /api/v1/customer/bookings → customerListBookings (bookings.ts)
+ *   GET    /api/v1/customer/bookings/{booking_id} → customerGetBooking (bookings.ts)
+ *   POST   /api/v1/customer/bookings/{booking_id}/cancel → customerCancelBooking (bookings.ts)
+ *   GET    /api/v1/customer/payments → customerListPayments (payments.ts)
+ *   GET    /api/v1/customer/payments/receipts/{payment_id} → customerGetReceipt (payments.ts)
+ *   GET    /api/v1/customer/profile → customerGetProfile (profile.ts)
+ *   PATCH  /api/v1/customer/profile → customerUpdateProfile (profile.ts)
+ *   GET    /api/v1/customer/profile/preferences → customerGetPreferences (profile.ts)
+ *   PATCH  /api/v1/customer/profile/preferences → customerUpdatePreferences (profile.ts)
+ *   GET    /api/v1/customer/travelers → customerListTravelers (travelers.ts)
+ *   POST   /api/v1/customer/travelers → customerCreateTraveler (travelers.ts)
+ *   DELETE /api/v1/customer/travelers/{traveler_id} → customerDeleteTraveler (travelers.ts)
+ *   PATCH  /api/v1/customer/travelers/{traveler_id} → customerUpdateTraveler (travelers.ts)
+ */
 import type { Routes } from '../../kernel/types.ts';
 import type { AccountsDeps } from '../admin/deps.ts';
 import { customerBookingRoutes } from './bookings.ts';

@@ -1,4 +1,13 @@
-/** Hotel operations of the user surface (check-rate, book, the caller's bookings, cancel). */
+/**
+ * Hotel operations of the user surface (check-rate, book, the caller's bookings, cancel).
+ *
+ * METHOD /path → operationId:
+ *   POST /api/v1/hotel/book → bookHotel
+ *   GET  /api/v1/hotel/bookings → listHotelBookings
+ *   GET  /api/v1/hotel/bookings/{booking_id} → getHotelBooking
+ *   POST /api/v1/hotel/bookings/{booking_id}/cancel → cancelHotelBooking
+ *   POST /api/v1/hotel/check-rate → checkHotelRate
+ */
 import type { Routes } from '../../kernel/types.ts';
 import { bookHotel } from './book.ts';
 import { cancelHotelBooking } from './cancel.ts';

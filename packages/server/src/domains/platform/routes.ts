@@ -1,3 +1,23 @@
+/**
+ * Platform operations outside the `/api/v1` surfaces: API info, health, metrics, public config, cache and
+ * maintenance, the OpenAPI document and its docs page.
+ *
+ * METHOD /path → operationId:
+ *   GET  / → getApiInfo
+ *   POST /admin/cache/clear → clearAllCache
+ *   POST /admin/maintenance/run → runMaintenance
+ *   GET  /api/v1/health/ → getApiHealth
+ *   GET  /api/v1/health/health → getApiHealthAlias
+ *   GET  /config → getPublicConfig
+ *   GET  /docs → getApiDocs
+ *   GET  /health/ → getHealth
+ *   GET  /health/health → getHealthAlias
+ *   GET  /metrics → getPrometheusMetrics
+ *   GET  /metrics/cache → getCacheMetrics
+ *   GET  /metrics/combined → getCombinedMetrics
+ *   GET  /metrics/redis → getCacheStoreMetrics
+ *   GET  /openapi.json → getOpenApiDocument
+ */
 import type { TtlCache } from '../../cache/ttl-cache.ts';
 import type { Config } from '../../internal/config.ts';
 import { forbidden, HttpError } from '../../kernel/errors.ts';
@@ -77,7 +97,7 @@ export function platformRoutes(d: PlatformDeps): Routes {
   };
 
   return {
-    'GET /': async () => ({
+    getApiInfo: async () => ({
       status: 200,
       body: {
         name: 'Travel Service API',
@@ -88,13 +108,13 @@ export function platformRoutes(d: PlatformDeps): Routes {
         health_url: '/health/',
       },
     }),
-    'GET /health/': health,
-    'GET /health/health': health,
-    'GET /api/v1/health/': health,
-    'GET /api/v1/health/health': health,
-    'GET /metrics/cache': async () => ({ status: 200, body: cacheMetrics() }),
-    'GET /metrics/redis': async () => ({ status: 200, body: storeMetrics() }),
-    'GET /metrics/combined': async () => {
+    getHealth: health,
+    getHealthAlias: health,
+    getApiHealth: health,
+    getApiHealthAlias: health,
+    getCacheMetrics: async () => ({ status: 200, body: cacheMetrics() }),
+    getCacheStoreMetrics: async () => ({ status: 200, body: storeMetrics() }),
+    getCombinedMetrics: async () => {
       const counts = await d.metrics.requests.get();
       let total = 0;
       let errors = 0;
@@ -113,7 +133,7 @@ export function platformRoutes(d: PlatformDeps): Routes {
         },
       };
     },
-    'GET /config': async () => ({
+    getPublicConfig: async () => ({
       status: 200,
       body: {
         app_name: 'Travel Service',
@@ -130,7 +150,7 @@ export function platformRoutes(d: PlatformDeps): Routes {
         sandbox: d.config.sandbox,
       },
     }),
-    'POST /admin/cache/clear': async (ctx) => {
+    clearAllCache: async (ctx) => {
       sandboxOnly();
       if (ctx.query.confirm !== true && ctx.query.confirm !== 'true') {
         throw new HttpError(400, 'confirmation_required', 'Pass confirm=true to clear the cache.');
@@ -139,7 +159,7 @@ export function platformRoutes(d: PlatformDeps): Routes {
       const cleared = d.cache.clear();
       return { status: 200, body: { pattern: '*', cleared } };
     },
-    'POST /admin/maintenance/run': async () => {
+    runMaintenance: async () => {
       sandboxOnly();
       const t0 = performance.now();
       const r = await d.runMaintenance();
@@ -153,17 +173,17 @@ export function platformRoutes(d: PlatformDeps): Routes {
         },
       };
     },
-    'GET /metrics': async () => ({
+    getPrometheusMetrics: async () => ({
       status: 200,
       headers: { 'content-type': d.metrics.registry.contentType },
       raw: await d.metrics.registry.metrics(),
     }),
-    'GET /openapi.json': async () => ({
+    getOpenApiDocument: async () => ({
       status: 200,
       headers: { 'content-type': 'application/json', 'cache-control': 'no-cache' },
       raw: d.contractJson,
     }),
-    'GET /docs': async () => {
+    getApiDocs: async () => {
       const page = await docsPage();
       return {
         status: 200,

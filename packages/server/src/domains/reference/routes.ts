@@ -2,6 +2,10 @@
  * GET /api/v1/airlines/search and /api/v1/airports/search. The kernel has validated `query` (2..50
  * characters), `limit` (1..50, default 10) and `country` against the contract; `near_lat`/`near_lon` are
  * optional airport-only additions (both or neither, degrees). The response mapping lives in `toBody` only.
+ *
+ * METHOD /path → operationId:
+ *   GET /api/v1/airlines/search → searchAirlines
+ *   GET /api/v1/airports/search → searchAirports
  */
 
 import { ValidationError } from '../../kernel/errors.ts';

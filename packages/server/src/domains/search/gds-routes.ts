@@ -1,14 +1,20 @@
 /**
  * Admin views and controls of the supplier connections: circuit breakers, health, performance, config.
  * Breakers and call statistics are per process (each process reports what it saw); config is in the
- * database and shared. The contract does not declare these paths yet: the operationIds here are the
- * proposed ones (see the search report).
+ * database and shared. The engine's own state is in src/search/ (circuit-breaker.ts, supplier-stats.ts).
+ *
+ * METHOD /path → operationId:
+ *   GET   /api/v1/admin/gds/circuit-breakers → adminGetCircuitBreakers
+ *   GET   /api/v1/admin/gds/performance → adminGetGdsPerformance
+ *   GET   /api/v1/admin/gds/status → adminGetGdsStatus
+ *   PATCH /api/v1/admin/gds/{provider}/config → adminUpdateGdsConfig
+ *   POST  /api/v1/admin/gds/{provider}/reset-circuit → adminResetGdsCircuit
  */
 import { forbidden, notFound } from '../../kernel/errors.ts';
 import type { RequestContext, Routes } from '../../kernel/types.ts';
 import type { BreakerSnapshot } from '../../search/circuit-breaker.ts';
-import type { GdsSettings } from '../../search/gds-config.ts';
 import type { SearchService } from '../../search/service.ts';
+import type { GdsSettings } from '../../suppliers/gds-config.ts';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 

@@ -3,6 +3,9 @@
  * search stored it, so a client holding only an offer_id learns its price, currency and booking
  * requirements before booking. Scoped as every offer lookup is (search/resolve-offer.ts): another user's
  * or company's offer is 404, as a missing one is.
+ *
+ * METHOD /path → operationId:
+ *   GET /api/v1/flight/offers/{offer_id} → getFlightOffer
  */
 import { forbidden } from '../../kernel/errors.ts';
 import type { Routes } from '../../kernel/types.ts';

@@ -2,6 +2,22 @@
  * Flight, hotel and transport search over HTTP: start (202), offer stream, grouped stream, batch, and
  * (hotel, transport) the results page. Thin: the engine and readers in `search/` do the work. 429s come
  * from the kernel's rate-limit middleware (these operations are `rateLimited` in the contract).
+ *
+ * METHOD /path → operationId:
+ *   POST /api/v1/flight/getFare → searchFlights
+ *   GET  /api/v1/flight/getFare/batch/{search_id} → getFlightBatchResults
+ *   GET  /api/v1/flight/getFare/stream-by-gds/{search_id} → streamFlightOffersByGds
+ *   GET  /api/v1/flight/getFare/stream/{search_id} → streamFlightOffers
+ *   POST /api/v1/hotel/search → searchHotels
+ *   GET  /api/v1/hotel/search/batch/{search_id} → getHotelBatchResults
+ *   GET  /api/v1/hotel/search/results/{search_id} → getHotelSearchResults
+ *   GET  /api/v1/hotel/search/stream-by-provider/{search_id} → streamHotelOffersByProvider
+ *   GET  /api/v1/hotel/search/stream/{search_id} → streamHotelOffers
+ *   POST /api/v1/transport/search → searchTransport
+ *   GET  /api/v1/transport/search/batch/{search_id} → getTransportBatchResults
+ *   GET  /api/v1/transport/search/results/{search_id} → getTransportSearchResults
+ *   GET  /api/v1/transport/search/stream-by-provider/{search_id} → streamTransportOffersByProvider
+ *   GET  /api/v1/transport/search/stream/{search_id} → streamTransportOffers
  */
 
 import { forbidden } from '../../kernel/errors.ts';
