@@ -1,3 +1,18 @@
+/**
+ * Seats, baggage and ancillary services of a flight booking; `service.ts` does the work.
+ *
+ * METHOD /path → operationId:
+ *   POST /api/v1/bookings/{booking_id}/ancillaries → addSpecialServiceRequest
+ *   POST /api/v1/bookings/{booking_id}/ancillaries/cancel → cancelAncillaries
+ *   GET  /api/v1/bookings/{booking_id}/ancillaries/catalogue → getAncillaryCatalogue
+ *   POST /api/v1/bookings/{booking_id}/ancillaries/emd → issueAncillaryEmds
+ *   POST /api/v1/bookings/{booking_id}/ancillaries/purchase → purchaseAncillaries
+ *   GET  /api/v1/bookings/{booking_id}/baggage → getBaggage
+ *   GET  /api/v1/bookings/{booking_id}/seats → getSeatMap
+ *   POST /api/v1/bookings/{booking_id}/seats → selectSeat
+ *   POST /api/v1/bookings/{booking_id}/seats/batch → selectSeatsBatch
+ *   POST /api/v1/bookings/{booking_id}/seats/issue → issueSeats
+ */
 import type { RequestContext, Routes } from '../../kernel/types.ts';
 import type { AncillaryService } from './service.ts';
 

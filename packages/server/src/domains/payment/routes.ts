@@ -1,3 +1,13 @@
+/**
+ * Payment of a flight booking (authorize, capture, void, refund, history); `service.ts` does the work.
+ *
+ * METHOD /path → operationId:
+ *   POST /api/v1/bookings/{booking_id}/authorize → authorizePayment
+ *   POST /api/v1/bookings/{booking_id}/payment/capture → capturePayment
+ *   GET  /api/v1/bookings/{booking_id}/payment/history → getPaymentHistory
+ *   POST /api/v1/bookings/{booking_id}/payment/refund → refundPayment
+ *   POST /api/v1/bookings/{booking_id}/payment/void → voidPayment
+ */
 import type { RequestContext, Routes } from '../../kernel/types.ts';
 import type { BookingRow } from '../booking/store.ts';
 import type { AfterAuthorize, PaymentService } from './service.ts';

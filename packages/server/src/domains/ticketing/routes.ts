@@ -1,3 +1,13 @@
+/**
+ * Ticketing and servicing of a flight booking; `service.ts` does the work.
+ *
+ * METHOD /path → operationId:
+ *   GET  /api/v1/bookings/{booking_id}/servicing → listServicingRequests
+ *   POST /api/v1/bookings/{booking_id}/ticket → issueTickets
+ *   GET  /api/v1/bookings/{booking_id}/ticket/document → getTicketDocument
+ *   GET  /api/v1/bookings/{booking_id}/ticket/status → getTicketStatus
+ *   POST /api/v1/bookings/{booking_id}/ticket/{action} → performTicketAction
+ */
 import type { RequestContext, Routes } from '../../kernel/types.ts';
 import type { TicketingService } from './service.ts';
 
