@@ -214,23 +214,11 @@ const BUILDERS: Record<string, Builder> = {
 };
 
 /**
- * The Amadeus transfers adapter is being written in parallel: it is loaded when its module exists, and
- * any exported class with a `search` method is taken (the adapter folder's only class).
+ * Amadeus transfers share the flight adapter's credentials. Loaded on demand (only when asked for); a
+ * failing import is a broken build and propagates, it does not quietly drop the supplier.
  */
-async function optionalAdapter(o: SupplierRegistryOptions, dir: string): Promise<unknown> {
-  let mod: Record<string, unknown>;
-  try {
-    const spec = `./${dir}/index.ts`;
-    mod = (await import(spec)) as Record<string, unknown>;
-  } catch {
-    return undefined;
-  }
-  const Cls = Object.values(mod).find(
-    (v) =>
-      typeof v === 'function' &&
-      typeof (v as { prototype?: { search?: unknown } }).prototype?.search === 'function',
-  ) as (new (c: unknown) => unknown) | undefined;
-  if (!Cls) return undefined;
+async function amadeusTransfersAdapter(o: SupplierRegistryOptions): Promise<unknown> {
+  const { AmadeusTransfersAdapter } = await import('./amadeus-transfers/index.ts');
   const c = creds(
     o,
     'amadeus',
@@ -238,8 +226,8 @@ async function optionalAdapter(o: SupplierRegistryOptions, dir: string): Promise
     'https://test.api.amadeus.com',
     { clientId: 'AMADEUS_CLIENT_ID', clientSecret: 'AMADEUS_CLIENT_SECRET' },
     S.amadeus,
-  );
-  return new Cls({ ...c, ...fetchOpt(o), ...clock(o) });
+  ) as { baseUrl: string; clientId: string; clientSecret: string };
+  return new AmadeusTransfersAdapter({ ...c, ...fetchOpt(o), ...clock(o) });
 }
 
 /** Hotel and transfer adapters hand out and take back only references this service signed. */
@@ -276,8 +264,7 @@ export async function createSupplierRegistry(o: SupplierRegistryOptions): Promis
   for (const name of all) {
     if (names && !names.has(name)) continue;
     try {
-      const adapter =
-        name === 'amadeus_transfers' ? await optionalAdapter(o, 'amadeus-transfers') : BUILDERS[name]?.(o);
+      const adapter = name === 'amadeus_transfers' ? await amadeusTransfersAdapter(o) : BUILDERS[name]?.(o);
       if (adapter) built.set(name, signRefs(name, adapter, signer));
     } catch (err) {
       // Live mode without a supplier's credentials just leaves it out, unless it was asked for by name.
