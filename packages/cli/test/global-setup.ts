@@ -4,8 +4,8 @@
  */
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { startTestServer } from '@travel/server/testing';
 import type { TestProject } from 'vitest/node';
-import { startServer } from './helpers/server.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -14,7 +14,6 @@ declare module 'vitest' {
     serverError: string | null;
     admin: { email: string; password: string };
     agent: { email: string; password: string; companyCode: string; userCode: string } | null;
-    unimplemented: string[];
   }
 }
 
@@ -35,19 +34,18 @@ function build() {
 export default async function setup(project: TestProject) {
   build();
   try {
-    const server = await startServer();
+    // The job runner polls, as in production: PENDING bookings reconcile while the processes wait.
+    const server = await startTestServer({ startJobs: true });
     project.provide('serverUrl', server.url);
     project.provide('serverError', null);
     project.provide('admin', server.admin);
-    project.provide('agent', server.agent);
-    project.provide('unimplemented', server.unimplemented);
+    project.provide('agent', { ...server.agent, ...server.agency });
     return () => server.close();
   } catch (error) {
     project.provide('serverUrl', '');
     project.provide('serverError', error instanceof Error ? (error.stack ?? error.message) : String(error));
     project.provide('admin', { email: '', password: '' });
     project.provide('agent', null);
-    project.provide('unimplemented', []);
     return undefined;
   }
 }

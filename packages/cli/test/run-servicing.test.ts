@@ -3,8 +3,7 @@
  * the global setup: `airlines`, `seats show|select|issue`, `ancillaries list|buy|emd|cancel`,
  * `hotel book|show|cancel` and `transfer book|show|cancel`, flag-driven, `--json` parsed, exit codes
  * asserted. Flight servicing runs on ticketed bookings made through the CLI itself (search → book → pay
- * authorize/capture → ticket issue). Tests marked `needs:` would skip on a 501; process.test.ts lists these
- * operations in its guard test, so none skips silently.
+ * authorize/capture → ticket issue).
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,18 +13,8 @@ import { inDays, loginDir, runJson, type TicketedFlight, ticketedFlight } from '
 
 const url = inject('serverUrl');
 const agent = inject('agent');
-const unimplemented = new Set(inject('unimplemented'));
-const needs = (...ops: string[]) => !url || !agent || ops.some((op) => unimplemented.has(op));
 
 const env = { TRAVEL_BASE_URL: url, NO_COLOR: '1' };
-const FLIGHT_FLOW = [
-  'searchFlights',
-  'streamFlightOffers',
-  'createPnr',
-  'authorizePayment',
-  'capturePayment',
-  'issueTickets',
-];
 const SLOW = 180_000;
 
 /** One stored agent login for the whole file (each test still runs on its own: everything is lazy). */
@@ -134,42 +123,39 @@ describe('no terminal: a missing or malformed input is a usage error naming the 
 });
 
 describe.skipIf(!url)('travel airlines (process, no login needed)', () => {
-  it.skipIf(needs('searchAirlines'))(
-    'needs: searchAirlines — by IATA and ICAO code, by name, with a typo, and nothing found',
-    async () => {
-      const configDir = freshConfigDir();
-      type Doc = { items: { iata_code: string; name: string; match_type: string }[]; total: number };
-      const byCode = await runJson<Doc>(['airlines', 'EK'], { env, configDir });
-      expect(byCode.code, byCode.stderr).toBe(0);
-      expect(byCode.doc.items[0]).toMatchObject({ iata_code: 'EK', name: 'Emirates', match_type: 'iata' });
+  it('by IATA and ICAO code, by name, with a typo, and nothing found', async () => {
+    const configDir = freshConfigDir();
+    type Doc = { items: { iata_code: string; name: string; match_type: string }[]; total: number };
+    const byCode = await runJson<Doc>(['airlines', 'EK'], { env, configDir });
+    expect(byCode.code, byCode.stderr).toBe(0);
+    expect(byCode.doc.items[0]).toMatchObject({ iata_code: 'EK', name: 'Emirates', match_type: 'iata' });
 
-      const byIcao = await runJson<Doc>(['airlines', 'BAW'], { env, configDir });
-      expect(byIcao.doc.items[0]).toMatchObject({ iata_code: 'BA', name: 'British Airways' });
+    const byIcao = await runJson<Doc>(['airlines', 'BAW'], { env, configDir });
+    expect(byIcao.doc.items[0]).toMatchObject({ iata_code: 'BA', name: 'British Airways' });
 
-      const byName = await runJson<Doc>(['airlines', 'british airways'], { env, configDir });
-      expect(byName.code).toBe(0);
-      expect(byName.doc.items[0]?.iata_code).toBe('BA');
-      expect(byName.doc.total).toBe(byName.doc.items.length);
+    const byName = await runJson<Doc>(['airlines', 'british airways'], { env, configDir });
+    expect(byName.code).toBe(0);
+    expect(byName.doc.items[0]?.iata_code).toBe('BA');
+    expect(byName.doc.total).toBe(byName.doc.items.length);
 
-      const typo = await runJson<Doc>(['airlines', 'emirats'], { env, configDir });
-      expect(typo.code).toBe(0);
-      expect(typo.doc.items[0]).toMatchObject({ iata_code: 'EK', match_type: 'fuzzy' });
+    const typo = await runJson<Doc>(['airlines', 'emirats'], { env, configDir });
+    expect(typo.code).toBe(0);
+    expect(typo.doc.items[0]).toMatchObject({ iata_code: 'EK', match_type: 'fuzzy' });
 
-      const none = await runJson<Doc>(['airlines', 'xqzvw'], { env, configDir });
-      expect(none.code).toBe(0);
-      expect(none.doc).toMatchObject({ items: [], total: 0 });
+    const none = await runJson<Doc>(['airlines', 'xqzvw'], { env, configDir });
+    expect(none.code).toBe(0);
+    expect(none.doc).toMatchObject({ items: [], total: 0 });
 
-      const table = await runCli(['airlines', 'EK'], { env, configDir });
-      expect(table.code).toBe(0);
-      expect(table.stdout).toMatch(/^code\s+name\s+country/);
-      expect(table.stdout).toMatch(/\nEK\s+Emirates\s+United Arab Emirates/);
-    },
-  );
+    const table = await runCli(['airlines', 'EK'], { env, configDir });
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/^code\s+name\s+country/);
+    expect(table.stdout).toMatch(/\nEK\s+Emirates\s+United Arab Emirates/);
+  });
 });
 
 describe.skipIf(!url)('travel seats (process, ticketed Amadeus booking)', () => {
-  it.skipIf(needs(...FLIGHT_FLOW, 'getSeatMap', 'selectSeat', 'issueSeats'))(
-    'needs: getSeatMap, selectSeat, issueSeats — show the map, select a free seat, a refused one, a paid one and issue it',
+  it(
+    'show the map, select a free seat, a refused one, a paid one and issue it',
     async () => {
       const dir = await agentDir();
       const flight = await ticketed('amadeus');
@@ -260,16 +246,8 @@ describe.skipIf(!url)('travel seats (process, ticketed Amadeus booking)', () => 
 });
 
 describe.skipIf(!url)('travel ancillaries (process, ticketed bookings)', () => {
-  it.skipIf(
-    needs(
-      ...FLIGHT_FLOW,
-      'getAncillaryCatalogue',
-      'purchaseAncillaries',
-      'issueAncillaryEmds',
-      'cancelAncillaries',
-    ),
-  )(
-    'needs: ancillaries on Amadeus — list (all, by group, table), buy, emd, cancel one (voided) and the rest',
+  it(
+    'list (all, by group, table), buy, emd, cancel one (voided) and the rest',
     async () => {
       const dir = await agentDir();
       const flight = await ticketed('amadeus');
@@ -369,16 +347,8 @@ describe.skipIf(!url)('travel ancillaries (process, ticketed bookings)', () => {
     SLOW,
   );
 
-  it.skipIf(
-    needs(
-      ...FLIGHT_FLOW,
-      'getAncillaryCatalogue',
-      'purchaseAncillaries',
-      'issueAncillaryEmds',
-      'cancelAncillaries',
-    ),
-  )(
-    'needs: ancillaries on Duffel — a bag bought and issued; cancel is refused (Duffel cannot remove a service)',
+  it(
+    'a bag bought and issued; cancel is refused (Duffel cannot remove a service)',
     async () => {
       const dir = await agentDir();
       const flight = await ticketed('duffel');
@@ -462,8 +432,8 @@ interface HotelBookingDoc {
 }
 
 describe.skipIf(!url)('travel hotel book|show|cancel (process, flag-driven)', () => {
-  it.skipIf(needs('searchHotels', 'bookHotel', 'getHotelBooking', 'cancelHotelBooking'))(
-    'needs: bookHotel, getHotelBooking, cancelHotelBooking — book a searched rate, show it, the guarded cancel',
+  it(
+    'book a searched rate, show it, the guarded cancel',
     async () => {
       const dir = await agentDir();
       const search = await runJson<{ offers: HotelOfferDoc[] }>(
@@ -629,8 +599,8 @@ interface TransferBookingDoc {
 }
 
 describe.skipIf(!url)('travel transfer book|show|cancel (process, flag-driven)', () => {
-  it.skipIf(needs('searchTransport', 'bookTransport', 'getTransportBooking', 'cancelTransportBooking'))(
-    'needs: bookTransport, getTransportBooking, cancelTransportBooking — book a searched quote, show it, the guarded cancel',
+  it(
+    'book a searched quote, show it, the guarded cancel',
     async () => {
       const dir = await agentDir();
       const search = await runJson<{ offers: TransferOfferDoc[] }>(

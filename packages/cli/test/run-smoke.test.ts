@@ -131,21 +131,6 @@ describe('runSmoke', () => {
 
 const url = inject('serverUrl');
 const agent = inject('agent');
-const unimplemented = new Set(inject('unimplemented'));
-const sweepWired =
-  Boolean(url) &&
-  agent !== null &&
-  ![
-    'searchFlights',
-    'createPnr',
-    'authorizePayment',
-    'capturePayment',
-    'issueTickets',
-    'performTicketAction',
-    'cancelBooking',
-    'refundPayment',
-    'companyListBookings',
-  ].some((op) => unimplemented.has(op));
 
 /**
  * What a `travel smoke` run killed after its `step` leaves behind: the same calls, the same client_ref, and
@@ -186,8 +171,8 @@ async function orphan(
   return id;
 }
 
-describe.skipIf(!sweepWired)('smoke sweep --tag against the real server (process)', () => {
-  it('needs: flight booking, payments, ticketing — cleans up the orphans of one run only, reports each action, and a second sweep finds nothing left to do', async () => {
+describe.skipIf(!url)('smoke sweep --tag against the real server (process)', () => {
+  it('cleans up the orphans of one run only, reports each action, and a second sweep finds nothing left to do', async () => {
     const who = agent as NonNullable<typeof agent>;
     const travel = createTravelClient({ baseUrl: url });
     await travel.auth.login({ email: who.email, password: who.password });

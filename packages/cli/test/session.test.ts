@@ -6,6 +6,7 @@
  */
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { startTestServer, type TestServer } from '@travel/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runConfigList } from '../src/commands/config.ts';
 import { createContext, type Deps } from '../src/context.ts';
@@ -15,16 +16,15 @@ import { freshConfigDir, runCli } from './helpers/cli.ts';
 import { type CountingProxy, startCountingProxy } from './helpers/counting-proxy.ts';
 import { fakeIO } from './helpers/fakes.ts';
 import { documentedAdult, inDays, runJson } from './helpers/flow.ts';
-import { type RunningTestServer, startServer } from './helpers/server.ts';
 import { hasTmux, startTmux, type TmuxSession } from './helpers/tmux.ts';
 
 const REFRESH = '/api/v1/auth/refresh';
-let server: RunningTestServer;
+let server: TestServer;
 let proxy: CountingProxy;
 let env: Record<string, string>;
 
 beforeAll(async () => {
-  server = await startServer({ env: { ACCESS_TOKEN_TTL_SECONDS: '5' } });
+  server = await startTestServer({ startJobs: true, env: { ACCESS_TOKEN_TTL_SECONDS: '5' } });
   proxy = await startCountingProxy(server.url);
   env = { TRAVEL_BASE_URL: proxy.url };
 });
@@ -236,7 +236,7 @@ describe('a stored login refreshes itself (server: ACCESS_TOKEN_TTL_SECONDS=5)',
       logged_in: true,
       credential: 'session',
       source: 'profile',
-      user: { email: server.agent.email, role: 'company_admin', company_code: server.agent.companyCode },
+      user: { email: server.agent.email, role: 'company_admin', company_code: server.agency.companyCode },
       refresh_token: { stored: true },
       refreshed: true,
       api_key: null,
@@ -249,7 +249,7 @@ describe('a stored login refreshes itself (server: ACCESS_TOKEN_TTL_SECONDS=5)',
     const human = await runCli(['auth', 'status'], { env, configDir });
     expect(human.code, human.stderr).toBe(0);
     expect(human.stdout).toContain(`${server.agent.email} (company_admin) on ${proxy.url}`);
-    expect(human.stdout).toContain(`company:       ${server.agent.companyCode}`);
+    expect(human.stdout).toContain(`company:       ${server.agency.companyCode}`);
     expect(human.stdout).toMatch(/access token: {2}expires \d{4}-\d\d-\d\dT/);
     expect(human.stdout).toContain(
       `refresh token: stored; expires ${stored(configDir).refresh_expires_at} (in 30d); renewed at every refresh`,

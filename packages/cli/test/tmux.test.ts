@@ -9,18 +9,6 @@ import { hasTmux, startTmux, type TmuxSession } from './helpers/tmux.ts';
 const url = inject('serverUrl');
 const admin = inject('admin');
 const agent = inject('agent');
-const unimplemented = new Set(inject('unimplemented'));
-const bookingWired =
-  agent !== null &&
-  !['searchFlights', 'streamFlightOffers', 'revalidateOffer', 'createPnr'].some((op) =>
-    unimplemented.has(op),
-  );
-
-const hotelWired =
-  agent !== null && !['searchHotels', 'checkHotelRate', 'bookHotel'].some((op) => unimplemented.has(op));
-const transferWired =
-  agent !== null &&
-  !['searchTransport', 'quoteTransport', 'bookTransport'].some((op) => unimplemented.has(op));
 
 let session: TmuxSession | undefined;
 afterEach(() => session?.kill());
@@ -112,157 +100,148 @@ describe.skipIf(!hasTmux || !url)('in a terminal (tmux)', () => {
     expect(screen).toContain('[exit 3]');
   });
 
-  it.skipIf(!bookingWired)(
-    'needs: flight search + booking — search, pick an offer, enter a traveller, confirm, see the PNR',
-    async () => {
-      const configDir = freshConfigDir();
-      const who = agent ?? admin;
-      session = startTmux(['login'], baseEnv(configDir));
-      await session.waitFor('Email');
-      session.type(who.email);
-      session.send('Enter');
-      await session.waitFor('Password');
-      session.type(who.password);
-      session.send('Enter');
-      await session.waitFor('[exit 0]');
-      session.kill();
+  it('search, pick an offer, enter a traveller, confirm, see the PNR', async () => {
+    const configDir = freshConfigDir();
+    const who = agent ?? admin;
+    session = startTmux(['login'], baseEnv(configDir));
+    await session.waitFor('Email');
+    session.type(who.email);
+    session.send('Enter');
+    await session.waitFor('Password');
+    session.type(who.password);
+    session.send('Enter');
+    await session.waitFor('[exit 0]');
+    session.kill();
 
-      const date = new Date(Date.now() + 40 * 86_400_000).toISOString().slice(0, 10);
-      session = startTmux(
-        ['search', 'flight', '--from', 'LHR', '--to', 'DXB', '--date', date],
-        baseEnv(configDir),
-      );
-      const picker = await session.waitFor('Pick an offer to book', 60_000);
-      expect(picker).toMatch(/✔ amadeus|✔ duffel|✔ mystifly|⚠/); // supplier lines turned done / timed out
-      expect(picker).toMatch(/price\s+carriers\s+stops\s+duration\s+supplier\s+refundable/);
-      session.send('Enter'); // the cheapest offer
-      let screen = await session.waitFor(/Saved travellers|Traveller 1: first name/);
-      if (screen.includes('Saved travellers')) {
-        session.send('Enter');
-        await session.waitFor('Traveller 1: first name');
-      }
-      for (const [prompt, value] of [
-        ['Traveller 1: first name', 'Ada'],
-        ['Traveller 1: last name', 'Lovelace'],
-      ] as const) {
-        await session.waitFor(prompt);
-        session.type(value);
-        session.send('Enter');
-      }
-      await session.waitFor('gender');
-      session.send('Enter'); // female
-      await session.waitFor('date of birth');
-      session.type('1985-12-10');
+    const date = new Date(Date.now() + 40 * 86_400_000).toISOString().slice(0, 10);
+    session = startTmux(
+      ['search', 'flight', '--from', 'LHR', '--to', 'DXB', '--date', date],
+      baseEnv(configDir),
+    );
+    const picker = await session.waitFor('Pick an offer to book', 60_000);
+    expect(picker).toMatch(/✔ amadeus|✔ duffel|✔ mystifly|⚠/); // supplier lines turned done / timed out
+    expect(picker).toMatch(/price\s+carriers\s+stops\s+duration\s+supplier\s+refundable/);
+    session.send('Enter'); // the cheapest offer
+    let screen = await session.waitFor(/Saved travellers|Traveller 1: first name/);
+    if (screen.includes('Saved travellers')) {
       session.send('Enter');
-      await session.waitFor('Contact email');
-      session.send('C-u');
-      session.type('ada@example.org');
+      await session.waitFor('Traveller 1: first name');
+    }
+    for (const [prompt, value] of [
+      ['Traveller 1: first name', 'Ada'],
+      ['Traveller 1: last name', 'Lovelace'],
+    ] as const) {
+      await session.waitFor(prompt);
+      session.type(value);
       session.send('Enter');
-      await session.waitFor('Contact phone');
-      session.type('+447700900123');
-      session.send('Enter');
-      await session.waitFor('Payment mode');
-      session.send('Enter');
-      await session.waitFor(/Book for [A-Z]{3} \d+\.\d\d\?/, 30_000);
-      session.send('Enter');
-      screen = await session.waitFor(/\[exit \d\]/, 60_000);
-      expect(screen).toMatch(/PNR [A-Z0-9]{6}/);
-      expect(screen).toContain('[exit 0]');
-    },
-  );
+    }
+    await session.waitFor('gender');
+    session.send('Enter'); // female
+    await session.waitFor('date of birth');
+    session.type('1985-12-10');
+    session.send('Enter');
+    await session.waitFor('Contact email');
+    session.send('C-u');
+    session.type('ada@example.org');
+    session.send('Enter');
+    await session.waitFor('Contact phone');
+    session.type('+447700900123');
+    session.send('Enter');
+    await session.waitFor('Payment mode');
+    session.send('Enter');
+    await session.waitFor(/Book for [A-Z]{3} \d+\.\d\d\?/, 30_000);
+    session.send('Enter');
+    screen = await session.waitFor(/\[exit \d\]/, 60_000);
+    expect(screen).toMatch(/PNR [A-Z0-9]{6}/);
+    expect(screen).toContain('[exit 0]');
+  });
 
-  it.skipIf(!hotelWired)(
-    'needs: hotel search + booking — search hotel, pick a rate, name the guest, confirm the price, booked',
-    async () => {
-      const configDir = await agentConfigDir();
-      session = startTmux(
-        [
-          'search',
-          'hotel',
-          '--destination',
-          'DXB',
-          '--check-in',
-          inDays(50),
-          '--check-out',
-          inDays(52),
-          '--adults',
-          '1',
-        ],
-        baseEnv(configDir),
-      );
-      const picker = await session.waitFor('Pick a rate to book', 60_000);
-      expect(picker).toMatch(/[✔⚠] hotelbeds\s+(done|timed out) · \d+ offers/);
-      expect(picker).toMatch(/price\s+hotel\s+stars\s+room\s+board\s+refundable\s+supplier/);
-      expect(picker).toMatch(/❯ 1\. [A-Z]{3} \d+\.\d\d {2}/);
-      session.send('Enter'); // the cheapest rate
-      await session.waitFor('Guest 1 (room 1): first name');
-      session.type('Ada');
-      session.send('Enter');
-      await session.waitFor('Guest 1 (room 1): last name');
-      session.type('Lovelace');
-      session.send('Enter');
-      const id = await contactPriceAndBook(session);
-      session.kill();
+  it('search hotel, pick a rate, name the guest, confirm the price, booked', async () => {
+    const configDir = await agentConfigDir();
+    session = startTmux(
+      [
+        'search',
+        'hotel',
+        '--destination',
+        'DXB',
+        '--check-in',
+        inDays(50),
+        '--check-out',
+        inDays(52),
+        '--adults',
+        '1',
+      ],
+      baseEnv(configDir),
+    );
+    const picker = await session.waitFor('Pick a rate to book', 60_000);
+    expect(picker).toMatch(/[✔⚠] hotelbeds\s+(done|timed out) · \d+ offers/);
+    expect(picker).toMatch(/price\s+hotel\s+stars\s+room\s+board\s+refundable\s+supplier/);
+    expect(picker).toMatch(/❯ 1\. [A-Z]{3} \d+\.\d\d {2}/);
+    session.send('Enter'); // the cheapest rate
+    await session.waitFor('Guest 1 (room 1): first name');
+    session.type('Ada');
+    session.send('Enter');
+    await session.waitFor('Guest 1 (room 1): last name');
+    session.type('Lovelace');
+    session.send('Enter');
+    const id = await contactPriceAndBook(session);
+    session.kill();
 
-      const show = await runCli(['hotel', 'show', String(id), '--json'], {
-        env: { TRAVEL_BASE_URL: url },
-        configDir,
-      });
-      expect(show.code, show.stderr).toBe(0);
-      expect(JSON.parse(show.stdout)).toMatchObject({
-        booking_id: id,
-        status: 'confirmed',
-        guests: [{ room: 1, type: 'AD', first_name: 'Ada', last_name: 'Lovelace' }],
-        contact_email: 'ada@example.org',
-      });
-    },
-  );
+    const show = await runCli(['hotel', 'show', String(id), '--json'], {
+      env: { TRAVEL_BASE_URL: url },
+      configDir,
+    });
+    expect(show.code, show.stderr).toBe(0);
+    expect(JSON.parse(show.stdout)).toMatchObject({
+      booking_id: id,
+      status: 'confirmed',
+      guests: [{ room: 1, type: 'AD', first_name: 'Ada', last_name: 'Lovelace' }],
+      contact_email: 'ada@example.org',
+    });
+  });
 
-  it.skipIf(!transferWired)(
-    'needs: transfer search + booking — search transport, pick a transfer, the lead passenger, confirm, booked',
-    async () => {
-      const configDir = await agentConfigDir();
-      session = startTmux(
-        [
-          'search',
-          'transport',
-          '--pickup',
-          'DXB',
-          '--dropoff',
-          'Dubai Marina',
-          '--at',
-          `${inDays(50)}T14:30`,
-          '--passengers',
-          '2',
-        ],
-        baseEnv(configDir),
-      );
-      const picker = await session.waitFor('Pick a transfer to book', 60_000);
-      expect(picker).toMatch(/price\s+type\s+vehicle\s+provider\s+duration\s+supplier\s+quote/);
-      expect(picker).toMatch(/❯ 1\. [A-Z]{3} \d+\.\d\d {2}/);
-      session.send('Enter'); // the cheapest transfer
-      await session.waitFor('Lead passenger: first name');
-      session.type('Ada');
-      session.send('Enter');
-      await session.waitFor('Lead passenger: last name');
-      session.type('Lovelace');
-      session.send('Enter');
-      const id = await contactPriceAndBook(session);
-      session.kill();
+  it('search transport, pick a transfer, the lead passenger, confirm, booked', async () => {
+    const configDir = await agentConfigDir();
+    session = startTmux(
+      [
+        'search',
+        'transport',
+        '--pickup',
+        'DXB',
+        '--dropoff',
+        'Dubai Marina',
+        '--at',
+        `${inDays(50)}T14:30`,
+        '--passengers',
+        '2',
+      ],
+      baseEnv(configDir),
+    );
+    const picker = await session.waitFor('Pick a transfer to book', 60_000);
+    expect(picker).toMatch(/price\s+type\s+vehicle\s+provider\s+duration\s+supplier\s+quote/);
+    expect(picker).toMatch(/❯ 1\. [A-Z]{3} \d+\.\d\d {2}/);
+    session.send('Enter'); // the cheapest transfer
+    await session.waitFor('Lead passenger: first name');
+    session.type('Ada');
+    session.send('Enter');
+    await session.waitFor('Lead passenger: last name');
+    session.type('Lovelace');
+    session.send('Enter');
+    const id = await contactPriceAndBook(session);
+    session.kill();
 
-      const show = await runCli(['transfer', 'show', String(id), '--json'], {
-        env: { TRAVEL_BASE_URL: url },
-        configDir,
-      });
-      expect(show.code, show.stderr).toBe(0);
-      expect(JSON.parse(show.stdout)).toMatchObject({
-        booking_id: id,
-        status: 'confirmed',
-        passengers: [{ first_name: 'Ada', last_name: 'Lovelace' }],
-        contact: { email: 'ada@example.org', phone: '+447700900123' },
-      });
-    },
-  );
+    const show = await runCli(['transfer', 'show', String(id), '--json'], {
+      env: { TRAVEL_BASE_URL: url },
+      configDir,
+    });
+    expect(show.code, show.stderr).toBe(0);
+    expect(JSON.parse(show.stdout)).toMatchObject({
+      booking_id: id,
+      status: 'confirmed',
+      passengers: [{ first_name: 'Ada', last_name: 'Lovelace' }],
+      contact: { email: 'ada@example.org', phone: '+447700900123' },
+    });
+  });
 
   it('a search picker answered "Done" books nothing and exits 0', async () => {
     const configDir = await agentConfigDir();

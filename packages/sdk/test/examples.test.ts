@@ -7,8 +7,8 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { type Login, startTestServer, type TestServer } from '@travel/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Login, type RealServer, startRealServer } from './real/server.ts';
 
 const examplesDir = fileURLToPath(new URL('../examples/', import.meta.url));
 
@@ -32,9 +32,9 @@ const node22 = node22Path ? describeNode(node22Path) : undefined;
 const nodes: NodeBinary[] = [{ label: `node ${process.versions.node}`, path: process.execPath }];
 if (node22 && 'path' in node22 && node22.label !== nodes[0]?.label) nodes.push(node22);
 
-let server: RealServer;
+let server: TestServer;
 beforeAll(async () => {
-  server = await startRealServer();
+  server = await startTestServer();
 }, 120_000);
 afterAll(async () => {
   await server?.close();

@@ -16,8 +16,8 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { startTestServer, type TestServer } from '@travel/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RealServer, startRealServer } from './real/server.ts';
 
 const sdkDir = fileURLToPath(new URL('..', import.meta.url));
 const script = 'test/runtime-scripts/flight-search.mjs';
@@ -83,9 +83,9 @@ const runtimes: Runtime[] = [
   probe('deno', 'TRAVEL_DENO'),
 ];
 
-let server: RealServer;
+let server: TestServer;
 beforeAll(async () => {
-  server = await startRealServer();
+  server = await startTestServer();
 }, 120_000);
 afterAll(async () => {
   await server?.close();

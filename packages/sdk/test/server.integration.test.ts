@@ -3,6 +3,8 @@
  * sandbox supplier emulators with no latency). No environment variable needed; the job runner does not
  * poll on its own, the PENDING test drives reconciliation with `jobs.runOnce()`.
  */
+
+import { type Login, startTestServer, type TestServer } from '@travel/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createTravelClient,
@@ -15,12 +17,11 @@ import {
   ValidationError,
 } from '../src/index.ts';
 import { createBooking } from './fixtures/bodies.ts';
-import { type Login, type RealServer, startRealServer } from './real/server.ts';
 
-let server: RealServer;
+let server: TestServer;
 
 beforeAll(async () => {
-  server = await startRealServer();
+  server = await startTestServer();
 }, 120_000);
 afterAll(async () => {
   await server?.close();

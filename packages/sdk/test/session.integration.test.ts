@@ -4,6 +4,8 @@
  * a booking sent again after the refresh with the same Idempotency-Key books once, `onTokens` hears the
  * rotation, a refused refresh ends the session without looping, and `{ apiKey }` books as X-API-Key.
  */
+
+import { startTestServer, type TestServer } from '@travel/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   AuthenticationError,
@@ -15,13 +17,12 @@ import {
   type TravelClientOptions,
 } from '../src/index.ts';
 import { createBooking } from './fixtures/bodies.ts';
-import { type RealServer, startRealServer } from './real/server.ts';
 
 const TTL_SECONDS = 600;
-let server: RealServer;
+let server: TestServer;
 
 beforeAll(async () => {
-  server = await startRealServer({
+  server = await startTestServer({
     env: { ACCESS_TOKEN_TTL_SECONDS: String(TTL_SECONDS) },
     manualClock: true,
   });

@@ -1,18 +1,21 @@
 /**
- * `travel hotel book|show|cancel`: idempotent booking (502 polled by the SDK), guarded cancel. The search
- * picker books through `runHotelBookOffer`, which asks for what the flags would give.
+ * `travel hotel book|show|cancel`: idempotent booking (502 polled by the SDK), guarded cancel; show, cancel
+ * and the booking call are the shared reservation commands. The search picker books through
+ * `runHotelBookOffer`, which asks for what the flags would give.
  */
-import { readFile } from 'node:fs/promises';
 import type { BodyOf, HotelOffer } from '@travel/sdk';
 import { Command } from 'commander';
-import { action, examples, output, requireToken } from '../command-kit.ts';
+import { action, examples, requireToken } from '../command-kit.ts';
 import type { Ctx, Deps } from '../context.ts';
-import { CliError, UsageError } from '../errors.ts';
-import { ExitCode } from '../exit-codes.ts';
-import { type Guard, parseGuard, typeToConfirm } from '../guard.ts';
-import { numericId, oneOf, requireValue } from '../parse.ts';
+import { oneOf, requireValue } from '../parse.ts';
 import { promptContact } from '../passengers.ts';
 import { confirmCheckedPrice } from '../price-check.ts';
+import {
+  type ReservationKind,
+  readJsonList,
+  reservationCommand,
+  submitReservation,
+} from '../reservation-commands.ts';
 
 const PROVIDERS = ['hotelbeds', 'duffel_stays'] as const;
 
@@ -46,23 +49,14 @@ export function parseHotelBookOptions(raw: {
   };
 }
 
-export async function readJsonList(path: string, flag: string): Promise<unknown[]> {
-  try {
-    const value = JSON.parse(await readFile(path, 'utf8')) as unknown;
-    if (Array.isArray(value) && value.length > 0) return value;
-  } catch {
-    // fall through to the usage error
-  }
-  throw new UsageError(`${flag} ${path}: expected a non-empty JSON array`);
-}
-
 type HotelBookBody = BodyOf<'/api/v1/hotel/book', 'post'>;
 type HotelGuest = HotelBookBody['guests'][number];
 
 export async function runHotelBook(o: HotelBookOptions, ctx: Ctx) {
   requireToken(ctx);
   const guests = (await readJsonList(o.guestsFile, '--guests')) as HotelGuest[];
-  await submitHotelBooking(
+  await submitReservation(
+    HOTEL,
     {
       rate_key: o.rateKey,
       provider: o.provider,
@@ -86,7 +80,8 @@ export async function runHotelBookOffer(offer: HotelOffer, ctx: Ctx) {
   const contact = await promptContact(ctx);
   const check = await ctx.client().hotels.checkRate({ rate_key: offer.rate_key, provider: offer.supplier });
   await confirmCheckedPrice(ctx, check, `the rate at ${offer.hotel.name}`, false);
-  await submitHotelBooking(
+  await submitReservation(
+    HOTEL,
     {
       rate_key: offer.rate_key,
       provider: offer.supplier,
@@ -125,43 +120,17 @@ async function promptHotelGuests(
   return guests;
 }
 
-/** The one booking call of both ways in: prints the outcome, exits 6 while pending, 1 when refused. */
-async function submitHotelBooking(body: HotelBookBody, idempotencyKey: string | undefined, ctx: Ctx) {
-  const result = await ctx.client().hotels.book(body, idempotencyKey ? { idempotencyKey } : {});
-  output(ctx, {
-    outcome: result.outcome,
-    booking_id: result.booking_id,
-    idempotency_key: result.idempotencyKey,
-    booking: result.booking ?? null,
-  });
-  if (result.outcome === 'pending')
-    throw new CliError(
-      `hotel booking ${result.booking_id} is still pending with the provider`,
-      ExitCode.supplierPending,
-    );
-  if (result.outcome === 'failed')
-    throw new CliError(`the provider did not confirm hotel booking ${result.booking_id}`, ExitCode.failed);
-}
-
-export async function runHotelShow(id: number, ctx: Ctx) {
-  requireToken(ctx);
-  output(ctx, await ctx.client().hotels.get(id));
-}
-
-export async function runHotelCancel(id: number, guard: Guard, ctx: Ctx) {
-  requireToken(ctx);
-  if (!guard.confirm) {
-    output(ctx, await ctx.client().hotels.get(id));
-    ctx.io.err('Nothing changed. Pass --confirm to cancel this hotel booking.');
-    return;
-  }
-  await typeToConfirm(ctx, guard, String(id), `Cancel hotel booking ${id}`);
-  output(ctx, await ctx.client().hotels.cancel(id));
-}
+const HOTEL: ReservationKind<HotelBookBody> = {
+  noun: 'hotel',
+  api: (ctx) => ctx.client().hotels,
+  showExample: 'travel hotel show 77 --json',
+  cancelExample: 'travel hotel cancel 77 --confirm',
+};
 
 export function hotelCommand(deps: Deps): Command {
-  const hotel = new Command('hotel').description('hotel bookings: book, show, cancel');
-  hotel.addCommand(
+  return reservationCommand(
+    deps,
+    HOTEL,
     examples(
       new Command('book')
         .description('book a hotel rate (after `travel search hotel`)')
@@ -183,29 +152,4 @@ export function hotelCommand(deps: Deps): Command {
       'travel hotel book --rate-key "$RATE" --provider hotelbeds --guests guests.json --contact-email ada@example.org --contact-phone +447700900123',
     ),
   );
-  hotel.addCommand(
-    examples(
-      new Command('show')
-        .argument('<id>', 'hotel booking id')
-        .description('show a hotel booking')
-        .action(action(deps, (ctx, _o, [id]) => runHotelShow(numericId(id, '<id>'), ctx))),
-      'travel hotel show 77 --json',
-    ),
-  );
-  hotel.addCommand(
-    examples(
-      new Command('cancel')
-        .argument('<id>', 'hotel booking id')
-        .description('cancel (guarded: --confirm, type the id or --yes)')
-        .option('--confirm', 'really cancel')
-        .option('--yes', 'skip typing the id (required with --confirm without a terminal)')
-        .action(
-          action(deps, (ctx, raw: { confirm?: boolean; yes?: boolean }, [id]) =>
-            runHotelCancel(numericId(id, '<id>'), parseGuard(raw, ctx.io.interactive), ctx),
-          ),
-        ),
-      'travel hotel cancel 77 --confirm',
-    ),
-  );
-  return hotel;
 }

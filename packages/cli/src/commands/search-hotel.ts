@@ -9,8 +9,8 @@ import type { Ctx, Deps } from '../context.ts';
 import { UsageError } from '../errors.ts';
 import { resolveAgentCodes } from '../identity.ts';
 import { integer, isoDate, type OutputModeFlags, requireValue } from '../parse.ts';
-import { followOfferStream } from '../search-stream.ts';
-import { byPrice, money, priceColumns, renderTable } from '../ui/table.ts';
+import { followReservationSearch, type OfferView, shortKey } from '../reservation-commands.ts';
+import { money } from '../ui/table.ts';
 import { runHotelBookOffer } from './hotel.ts';
 import { type OutputMode, outputMode } from './search-flight.ts';
 
@@ -75,57 +75,28 @@ export async function runHotelSearch(options: HotelSearchOptions, ctx: Ctx): Pro
     ...(options.currency ? { currency: options.currency as 'USD' } : {}),
     ...(options.minStars ? { min_star_rating: options.minStars } : {}),
   });
-  const signal = AbortSignal.timeout(options.timeoutSeconds * 1000);
-  const result = await followOfferStream<HotelOffer>(
-    ctx,
-    search.stream({ signal }),
-    'hotel_offer',
-    ['hotelbeds', 'duffel_stays'],
-    options.mode,
-    options.timeoutSeconds,
-  );
-  const offers = byPrice<(typeof result.offers)[number]>()(result.offers);
-  if (options.mode === 'json')
-    return ctx.io.json({
-      search_id: search.searchId,
-      status: result.status,
-      total_offers: offers.length,
-      offers,
-    });
-  if (options.mode === 'ndjson') return;
-  const shown = offers.slice(0, options.limit);
-  const price = priceColumns(shown);
-  const rows = shown.map((o, i) => [
-    String(i + 1),
-    ...price.cells(o),
+  await followReservationSearch(search, options, HOTEL_OFFERS, ctx);
+}
+
+const HOTEL_OFFERS: OfferView<HotelOffer> = {
+  offerEvent: 'hotel_offer',
+  suppliers: ['hotelbeds', 'duffel_stays'],
+  headers: ['hotel', 'stars', 'room', 'board', 'refundable', 'supplier', 'rate key'],
+  cells: (o) => [
     o.hotel.name,
     `${o.hotel.star_rating}*`,
     o.room.room_name,
     o.room.board_name,
     o.refundable ? 'yes' : 'no',
     o.supplier,
-    o.rate_key.length > 24 ? `${o.rate_key.slice(0, 24)}…` : o.rate_key,
-  ]);
-  for (const line of renderTable(
-    ['#', ...price.headers, 'hotel', 'stars', 'room', 'board', 'refundable', 'supplier', 'rate key'],
-    rows,
-  ))
-    ctx.io.out(line);
-  const summary = `${offers.length} offers, search ${search.searchId} (${result.status})`;
-  if (options.mode !== 'interactive' || shown.length === 0) {
-    ctx.io.err(`${summary}; book with: travel hotel book --rate-key … (full keys in --json)`);
-    return;
-  }
-  ctx.io.err(summary);
-  const picked = await ctx.prompter.select<HotelOffer | null>('Pick a rate to book', [
-    ...shown.map((o, i) => ({ name: `${i + 1}. ${hotelSummary(o)}`, value: o })),
-    { name: 'Done (book nothing)', value: null },
-  ]);
-  if (picked) await runHotelBookOffer(picked, ctx);
-}
-
-const hotelSummary = (o: HotelOffer) =>
-  `${money(o.price.total_minor, o.price.currency)}  ${o.hotel.name} ${o.hotel.star_rating}*  ${o.room.room_name}, ${o.room.board_name}  ${o.refundable ? 'refundable' : 'non-refundable'}  ${o.supplier}`;
+    shortKey(o.rate_key),
+  ],
+  bookHint: 'book with: travel hotel book --rate-key … (full keys in --json)',
+  pickPrompt: 'Pick a rate to book',
+  summary: (o) =>
+    `${money(o.price.total_minor, o.price.currency)}  ${o.hotel.name} ${o.hotel.star_rating}*  ${o.room.room_name}, ${o.room.board_name}  ${o.refundable ? 'refundable' : 'non-refundable'}  ${o.supplier}`,
+  bookOffer: runHotelBookOffer,
+};
 
 export function searchHotelCommand(deps: Deps): Command {
   return examples(

@@ -7,8 +7,8 @@ import { Command } from 'commander';
 import { action, examples, requireToken } from '../command-kit.ts';
 import type { Ctx, Deps } from '../context.ts';
 import { integer, isoDateTime, type OutputModeFlags, oneOf, requireValue } from '../parse.ts';
-import { followOfferStream } from '../search-stream.ts';
-import { byPrice, duration, money, priceColumns, renderTable } from '../ui/table.ts';
+import { followReservationSearch, type OfferView, shortKey } from '../reservation-commands.ts';
+import { duration, money } from '../ui/table.ts';
 import { type OutputMode, outputMode } from './search-flight.ts';
 import { runTransferBookOffer } from './transfer.ts';
 
@@ -66,59 +66,28 @@ export async function runTransportSearch(options: TransportSearchOptions, ctx: C
     ...(options.type ? { transfer_type: options.type } : {}),
     ...(options.currency ? { currency: options.currency as 'USD' } : {}),
   });
-  const signal = AbortSignal.timeout(options.timeoutSeconds * 1000);
-  const result = await followOfferStream<TransferOffer>(
-    ctx,
-    search.stream({ signal }),
-    'transport_offer',
-    ['hotelbeds_transfers', 'amadeus_transfers'],
-    options.mode,
-    options.timeoutSeconds,
-  );
-  const offers = byPrice<(typeof result.offers)[number]>()(result.offers);
-  if (options.mode === 'json')
-    return ctx.io.json({
-      search_id: search.searchId,
-      status: result.status,
-      total_offers: offers.length,
-      offers,
-    });
-  if (options.mode === 'ndjson') return;
-  const shown = offers.slice(0, options.limit);
-  const price = priceColumns(shown);
-  const rows = shown.map((o, i) => [
-    String(i + 1),
-    ...price.cells(o),
+  await followReservationSearch(search, options, TRANSFER_OFFERS, ctx);
+}
+
+const TRANSFER_OFFERS: OfferView<TransferOffer> = {
+  offerEvent: 'transport_offer',
+  suppliers: ['hotelbeds_transfers', 'amadeus_transfers'],
+  headers: ['type', 'vehicle', 'provider', 'duration', 'supplier', 'quote'],
+  cells: (o) => [
     o.transfer_type,
     o.vehicle.description,
     o.provider_name,
     duration(o.duration_minutes ?? undefined),
     o.supplier,
-    // Quote ids run to hundreds of characters; the full one is in --json (and the picker books it).
-    o.quote_id.length > 24 ? `${o.quote_id.slice(0, 24)}…` : o.quote_id,
-  ]);
-  for (const line of renderTable(
-    ['#', ...price.headers, 'type', 'vehicle', 'provider', 'duration', 'supplier', 'quote'],
-    rows,
-  ))
-    ctx.io.out(line);
-  const summary = `${offers.length} offers, search ${search.searchId} (${result.status})`;
-  if (options.mode !== 'interactive' || shown.length === 0) {
-    ctx.io.err(
-      `${summary}; book with: travel transfer book --quote <quote> --provider <supplier> (full quotes in --json)`,
-    );
-    return;
-  }
-  ctx.io.err(summary);
-  const picked = await ctx.prompter.select<TransferOffer | null>('Pick a transfer to book', [
-    ...shown.map((o, i) => ({ name: `${i + 1}. ${transferSummary(o)}`, value: o })),
-    { name: 'Done (book nothing)', value: null },
-  ]);
-  if (picked) await runTransferBookOffer(picked, ctx);
-}
-
-const transferSummary = (o: TransferOffer) =>
-  `${money(o.price.total_minor, o.price.currency)}  ${o.transfer_type}  ${o.vehicle.description}  ${o.provider_name}  ${duration(o.duration_minutes ?? undefined)}  ${o.supplier}`;
+    // Quote ids run to hundreds of characters.
+    shortKey(o.quote_id),
+  ],
+  bookHint: 'book with: travel transfer book --quote <quote> --provider <supplier> (full quotes in --json)',
+  pickPrompt: 'Pick a transfer to book',
+  summary: (o) =>
+    `${money(o.price.total_minor, o.price.currency)}  ${o.transfer_type}  ${o.vehicle.description}  ${o.provider_name}  ${duration(o.duration_minutes ?? undefined)}  ${o.supplier}`,
+  bookOffer: runTransferBookOffer,
+};
 
 export function searchTransportCommand(deps: Deps): Command {
   return examples(

@@ -4,15 +4,17 @@
  */
 import type { BodyOf, TransferOffer } from '@travel/sdk';
 import { Command } from 'commander';
-import { action, examples, output, requireToken } from '../command-kit.ts';
+import { action, examples, requireToken } from '../command-kit.ts';
 import type { Ctx, Deps } from '../context.ts';
-import { CliError } from '../errors.ts';
-import { ExitCode } from '../exit-codes.ts';
-import { type Guard, parseGuard, typeToConfirm } from '../guard.ts';
-import { numericId, oneOf, requireValue } from '../parse.ts';
+import { oneOf, requireValue } from '../parse.ts';
 import { promptContact } from '../passengers.ts';
 import { confirmCheckedPrice } from '../price-check.ts';
-import { readJsonList } from './hotel.ts';
+import {
+  type ReservationKind,
+  readJsonList,
+  reservationCommand,
+  submitReservation,
+} from '../reservation-commands.ts';
 
 const PROVIDERS = ['hotelbeds_transfers', 'amadeus_transfers'] as const;
 
@@ -52,7 +54,8 @@ type TransferBookBody = BodyOf<'/api/v1/transport/book', 'post'>;
 export async function runTransferBook(o: TransferBookOptions, ctx: Ctx) {
   requireToken(ctx);
   const passengers = (await readJsonList(o.passengersFile, '--passengers')) as TransferBookBody['passengers'];
-  await submitTransferBooking(
+  await submitReservation(
+    TRANSFER,
     {
       quote_id: o.quoteId,
       provider: o.provider,
@@ -77,7 +80,8 @@ export async function runTransferBookOffer(offer: TransferOffer, ctx: Ctx) {
   const contact = await promptContact(ctx);
   const check = await ctx.client().transfers.quote({ quote_id: offer.quote_id, provider: offer.supplier });
   await confirmCheckedPrice(ctx, check, `the ${offer.provider_name} transfer`, false);
-  await submitTransferBooking(
+  await submitReservation(
+    TRANSFER,
     {
       quote_id: offer.quote_id,
       provider: offer.supplier,
@@ -89,43 +93,17 @@ export async function runTransferBookOffer(offer: TransferOffer, ctx: Ctx) {
   );
 }
 
-/** The one booking call of both ways in: prints the outcome, exits 6 while pending, 1 when refused. */
-async function submitTransferBooking(body: TransferBookBody, idempotencyKey: string | undefined, ctx: Ctx) {
-  const result = await ctx.client().transfers.book(body, idempotencyKey ? { idempotencyKey } : {});
-  output(ctx, {
-    outcome: result.outcome,
-    booking_id: result.booking_id,
-    idempotency_key: result.idempotencyKey,
-    booking: result.booking ?? null,
-  });
-  if (result.outcome === 'pending')
-    throw new CliError(
-      `transfer booking ${result.booking_id} is still pending with the provider`,
-      ExitCode.supplierPending,
-    );
-  if (result.outcome === 'failed')
-    throw new CliError(`the provider did not confirm transfer booking ${result.booking_id}`, ExitCode.failed);
-}
-
-export async function runTransferShow(id: number, ctx: Ctx) {
-  requireToken(ctx);
-  output(ctx, await ctx.client().transfers.get(id));
-}
-
-export async function runTransferCancel(id: number, guard: Guard, ctx: Ctx) {
-  requireToken(ctx);
-  if (!guard.confirm) {
-    output(ctx, await ctx.client().transfers.get(id));
-    ctx.io.err('Nothing changed. Pass --confirm to cancel this transfer booking.');
-    return;
-  }
-  await typeToConfirm(ctx, guard, String(id), `Cancel transfer booking ${id}`);
-  output(ctx, await ctx.client().transfers.cancel(id));
-}
+const TRANSFER: ReservationKind<TransferBookBody> = {
+  noun: 'transfer',
+  api: (ctx) => ctx.client().transfers,
+  showExample: 'travel transfer show 31',
+  cancelExample: 'travel transfer cancel 31 --confirm --yes',
+};
 
 export function transferCommand(deps: Deps): Command {
-  const transfer = new Command('transfer').description('transfer bookings: book, show, cancel');
-  transfer.addCommand(
+  return reservationCommand(
+    deps,
+    TRANSFER,
     examples(
       new Command('book')
         .description('book a transfer quote (after `travel search transport`)')
@@ -144,29 +122,4 @@ export function transferCommand(deps: Deps): Command {
       'travel transfer book --quote q_123 --provider hotelbeds_transfers --passengers pax.json --contact-email ada@example.org --contact-phone +447700900123',
     ),
   );
-  transfer.addCommand(
-    examples(
-      new Command('show')
-        .argument('<id>', 'transfer booking id')
-        .description('show a transfer booking')
-        .action(action(deps, (ctx, _o, [id]) => runTransferShow(numericId(id, '<id>'), ctx))),
-      'travel transfer show 31',
-    ),
-  );
-  transfer.addCommand(
-    examples(
-      new Command('cancel')
-        .argument('<id>', 'transfer booking id')
-        .description('cancel (guarded: --confirm, type the id or --yes)')
-        .option('--confirm', 'really cancel')
-        .option('--yes', 'skip typing the id (required with --confirm without a terminal)')
-        .action(
-          action(deps, (ctx, raw: { confirm?: boolean; yes?: boolean }, [id]) =>
-            runTransferCancel(numericId(id, '<id>'), parseGuard(raw, ctx.io.interactive), ctx),
-          ),
-        ),
-      'travel transfer cancel 31 --confirm --yes',
-    ),
-  );
-  return transfer;
 }
