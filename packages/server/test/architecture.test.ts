@@ -224,20 +224,46 @@ describe('navigation', () => {
     expect(missing).toEqual([]);
   });
 
+  const routeFiles = files.filter((f) => /^domains\/.*routes[^/]*\.ts$/.test(f.path));
+  const TABLE_ROW = /^ \* {3}([A-Z]+) +(\S+) → (\w+)(?: \(([\w-]+\.ts)\))?$/gm;
+  const listed = routeFiles.flatMap((f) =>
+    [...(f.text.split('\n */')[0] ?? '').matchAll(TABLE_ROW)].map((m) => ({
+      line: `${m[1]} ${m[2]} → ${m[3]}`,
+      id: m[3] ?? '',
+      // The file the handler is in: the route file, or the sibling its row names.
+      handler: m[4] ? `${dirname(f.path)}/${m[4]}` : f.path,
+    })),
+  );
+
   it('every route file names its paths: each operation is listed once, as the contract declares it', () => {
-    const routeFiles = files.filter((f) => /^domains\/.*routes[^/]*\.ts$/.test(f.path));
-    const TABLE_ROW = /^ \* {3}([A-Z]+) +(\S+) → (\w+)/gm;
-    const listed = routeFiles.flatMap((f) =>
-      [...(f.text.split('\n */')[0] ?? '').matchAll(TABLE_ROW)].map((m) => ({
-        file: f.path,
-        line: `${m[1]} ${m[2]} → ${m[3]}`,
-        id: m[3],
-      })),
-    );
     const declared = new Set(ops.map((o) => `${o.method} ${o.path} → ${o.id}`));
     expect(listed.filter((l) => !declared.has(l.line))).toEqual([]);
     const ids = listed.map((l) => l.id);
     expect(ops.map((o) => o.id).filter((id) => !ids.includes(id))).toEqual([]);
     expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
+  });
+
+  it('docs/architecture.md maps every path prefix to the file that handles it', () => {
+    const text = readFileSync(join(REPO, 'docs/architecture.md'), 'utf8');
+    const map = [...text.matchAll(/^- `([^`]+)` → `packages\/server\/src\/([^`]+)`$/gm)].map((m) => ({
+      prefix: m[1] ?? '',
+      file: m[2] ?? '',
+    }));
+    expect(map.length).toBeGreaterThan(40);
+    const handler = new Map(listed.map((l) => [l.id, l.handler]));
+    const covers = (prefix: string, path: string) =>
+      prefix.endsWith('/*')
+        ? path === prefix.slice(0, -2) || path.startsWith(prefix.slice(0, -1))
+        : path === prefix;
+    const wrong = ops.flatMap((o) => {
+      const best = map
+        .filter((m) => covers(m.prefix, o.path))
+        .sort((a, b) => b.prefix.length - a.prefix.length)[0];
+      const want = handler.get(o.id);
+      return best?.file === want
+        ? []
+        : [`${o.method} ${o.path}: the map says ${best?.file}, the handler is in ${want}`];
+    });
+    expect(wrong).toEqual([]);
   });
 });
