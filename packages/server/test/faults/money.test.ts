@@ -1,6 +1,6 @@
 /**
- * kill -9 inside authorize (Stripe create) and ticket (Stripe capture, then the supplier's issuance: Amadeus
- * issuance, Duffel payment), at each boundary, on an Amadeus and a Duffel booking at once; then a restart on
+ * kill -9 inside authorize (Stripe create), capture (during Stripe's capture) and ticket (Stripe capture, then
+ * the supplier's issuance: Amadeus issuance, Duffel payment), at each boundary, on an Amadeus and a Duffel booking at once; then a restart on
  * the same data (PGlite DATA_DIR, or a PostgreSQL database when TEST_DATABASE_URL is set). Each key must end
  * with exactly one provider effect (one PaymentIntent, one capture, one ticketing at the supplier) and one
  * payment row, its intent (`booking_money_ops`) settled by reconciliation within 30 s of the restart, and
@@ -46,7 +46,7 @@ const passenger = {
 };
 const contact = { email: 'ayesha@example.test', phone: '+447700900123' };
 
-type Op = 'authorize' | 'ticket';
+type Op = 'authorize' | 'ticket' | 'capture';
 interface Case {
   op: Op;
   boundary: string;
@@ -80,6 +80,7 @@ const CASES: Case[] = [
     gates: ['stripe-create'],
     authorized: true,
   },
+  { op: 'capture', boundary: 'during-provider', gates: CAPTURE_GATE, captured: true },
   { op: 'ticket', boundary: 'before-capture', hook: 'ticket:before-capture' },
   { op: 'ticket', boundary: 'during-capture', gates: CAPTURE_GATE, captured: true },
   { op: 'ticket', boundary: 'after-capture', hook: 'ticket:after-capture', captured: true },
@@ -125,7 +126,7 @@ interface Booking {
   body: Record<string, unknown>;
 }
 
-describe('kill -9 inside authorize and ticket', () => {
+describe('kill -9 inside authorize, capture and ticket', () => {
   let emulators: FaultEmulators;
   let store: FaultStore | undefined;
   let server: Child | undefined;
@@ -221,7 +222,7 @@ describe('kill -9 inside authorize and ticket', () => {
             body: auth,
           });
           expect(r.status, JSON.stringify(r.body)).toBe(200);
-          b.body = { capture: true };
+          b.body = c.op === 'ticket' ? { capture: true } : {};
         }
         return b;
       }),
@@ -229,7 +230,7 @@ describe('kill -9 inside authorize and ticket', () => {
   }
 
   const path = (c: Case, b: Booking) =>
-    `/api/v1/bookings/${b.id}/${c.op === 'authorize' ? 'authorize' : 'ticket'}`;
+    `/api/v1/bookings/${b.id}/${c.op === 'capture' ? 'payment/capture' : c.op}`;
 
   /** PaymentIntents of earlier cases (each case has a fresh database, so booking ids repeat). */
   let earlier = new Set<string>();
@@ -257,7 +258,7 @@ describe('kill -9 inside authorize and ticket', () => {
       const done = seen.every(
         (e) =>
           (!c.authorized || e.intents === 1) &&
-          (!c.captured || c.op !== 'ticket' || e.captured === 1) &&
+          (!c.captured || e.captured === 1) &&
           (!c.ticketed || e.payments === 1),
       );
       return done ? { done: true, value: seen } : { done: false, seen };
@@ -376,7 +377,9 @@ describe('kill -9 inside authorize and ticket', () => {
         ? c.authorized
           ? 'one PaymentIntent'
           : 'no PaymentIntent'
-        : 'one capture and one ticketing';
+        : c.op === 'capture'
+          ? 'one capture'
+          : 'one capture and one ticketing';
     it(`${c.op} at ${c.boundary}: ${effect} per key, one payment row, settled by reconciliation, the retry answers it`, async () => {
       const { bookings, atKill, server: b, env } = await crash(c);
       const restartedAt = Date.now();
@@ -421,6 +424,7 @@ describe('kill -9 inside authorize and ticket', () => {
           expect.soft([x.sup, v.payments[0]?.state]).toEqual([x.sup, 'CAPTURED']);
           expect.soft([x.sup, v.status]).toEqual([x.sup, c.ticketed ? 'ticketed' : 'paid']);
         }
+        if (c.op === 'capture') expect.soft([x.sup, e.captured, e.received]).toEqual([x.sup, 1, x.total]);
       }
 
       // The same key after the restart: the settled result, never a 409, never a second effect.
@@ -443,6 +447,16 @@ describe('kill -9 inside authorize and ticket', () => {
             provider_payment_ref: intents(x)[0]?.id,
           });
           expect.soft([x.sup, e.intents]).toEqual([x.sup, 1]);
+        } else if (c.op === 'capture') {
+          // The capture Stripe made for the dead caller, answered as the payment it left: taken once.
+          expect.soft([x.sup, v.payments.length]).toEqual([x.sup, 1]);
+          expect.soft(retry.body).toMatchObject({
+            payment_id: v.payments[0]?.payment_id,
+            state: 'CAPTURED',
+            captured_minor: x.total,
+          });
+          expect.soft([x.sup, e.intents, e.captured, e.received]).toEqual([x.sup, 1, 1, x.total]);
+          expect.soft(v.status).toBe('paid');
         } else {
           expect.soft([x.sup, v.payments.length]).toEqual([x.sup, 1]);
           // Tickets issued once (by the request that died, or now by its retry), money taken once.
