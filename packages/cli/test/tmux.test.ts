@@ -156,11 +156,12 @@ describe.skipIf(!hasTmux || !url)('in a terminal (tmux)', () => {
     expect(screen).toContain('[exit 0]');
   });
 
-  it('search hotel, pick a rate, name the guest, confirm the price, booked', async () => {
-    const configDir = await agentConfigDir();
-    session = startTmux(
-      [
-        'search',
+  // Hotel and transfer run the one set of reservation commands: one flow, each vertical's flags and answers.
+  const pickers = [
+    {
+      name: 'search hotel, pick a rate, name the guest, confirm the price, booked',
+      noun: 'hotel',
+      search: [
         'hotel',
         '--destination',
         'DXB',
@@ -171,40 +172,21 @@ describe.skipIf(!hasTmux || !url)('in a terminal (tmux)', () => {
         '--adults',
         '1',
       ],
-      baseEnv(configDir),
-    );
-    const picker = await session.waitFor('Pick a rate to book', 60_000);
-    expect(picker).toMatch(/[✔⚠] hotelbeds\s+(done|timed out) · \d+ offers/);
-    expect(picker).toMatch(/price\s+hotel\s+stars\s+room\s+board\s+refundable\s+supplier/);
-    expect(picker).toMatch(/❯ 1\. [A-Z]{3} \d+\.\d\d {2}/);
-    session.send('Enter'); // the cheapest rate
-    await session.waitFor('Guest 1 (room 1): first name');
-    session.type('Ada');
-    session.send('Enter');
-    await session.waitFor('Guest 1 (room 1): last name');
-    session.type('Lovelace');
-    session.send('Enter');
-    const id = await contactPriceAndBook(session);
-    session.kill();
-
-    const show = await runCli(['hotel', 'show', String(id), '--json'], {
-      env: { TRAVEL_BASE_URL: url },
-      configDir,
-    });
-    expect(show.code, show.stderr).toBe(0);
-    expect(JSON.parse(show.stdout)).toMatchObject({
-      booking_id: id,
-      status: 'confirmed',
-      guests: [{ room: 1, type: 'AD', first_name: 'Ada', last_name: 'Lovelace' }],
-      contact_email: 'ada@example.org',
-    });
-  });
-
-  it('search transport, pick a transfer, the lead passenger, confirm, booked', async () => {
-    const configDir = await agentConfigDir();
-    session = startTmux(
-      [
-        'search',
+      prompt: 'Pick a rate to book',
+      screen: [
+        /[✔⚠] hotelbeds\s+(done|timed out) · \d+ offers/,
+        /price\s+hotel\s+stars\s+room\s+board\s+refundable\s+supplier/,
+      ],
+      guest: 'Guest 1 (room 1)',
+      booked: {
+        guests: [{ room: 1, type: 'AD', first_name: 'Ada', last_name: 'Lovelace' }],
+        contact_email: 'ada@example.org',
+      },
+    },
+    {
+      name: 'search transport, pick a transfer, the lead passenger, confirm, booked',
+      noun: 'transfer',
+      search: [
         'transport',
         '--pickup',
         'DXB',
@@ -215,32 +197,38 @@ describe.skipIf(!hasTmux || !url)('in a terminal (tmux)', () => {
         '--passengers',
         '2',
       ],
-      baseEnv(configDir),
-    );
-    const picker = await session.waitFor('Pick a transfer to book', 60_000);
-    expect(picker).toMatch(/price\s+type\s+vehicle\s+provider\s+duration\s+supplier\s+quote/);
+      prompt: 'Pick a transfer to book',
+      screen: [/price\s+type\s+vehicle\s+provider\s+duration\s+supplier\s+quote/],
+      guest: 'Lead passenger',
+      booked: {
+        passengers: [{ first_name: 'Ada', last_name: 'Lovelace' }],
+        contact: { email: 'ada@example.org', phone: '+447700900123' },
+      },
+    },
+  ];
+
+  it.each(pickers)('$name', async (t) => {
+    const configDir = await agentConfigDir();
+    session = startTmux(['search', ...t.search], baseEnv(configDir));
+    const picker = await session.waitFor(t.prompt, 60_000);
+    for (const line of t.screen) expect(picker).toMatch(line);
     expect(picker).toMatch(/❯ 1\. [A-Z]{3} \d+\.\d\d {2}/);
-    session.send('Enter'); // the cheapest transfer
-    await session.waitFor('Lead passenger: first name');
+    session.send('Enter'); // the cheapest offer
+    await session.waitFor(`${t.guest}: first name`);
     session.type('Ada');
     session.send('Enter');
-    await session.waitFor('Lead passenger: last name');
+    await session.waitFor(`${t.guest}: last name`);
     session.type('Lovelace');
     session.send('Enter');
     const id = await contactPriceAndBook(session);
     session.kill();
 
-    const show = await runCli(['transfer', 'show', String(id), '--json'], {
+    const show = await runCli([t.noun, 'show', String(id), '--json'], {
       env: { TRAVEL_BASE_URL: url },
       configDir,
     });
     expect(show.code, show.stderr).toBe(0);
-    expect(JSON.parse(show.stdout)).toMatchObject({
-      booking_id: id,
-      status: 'confirmed',
-      passengers: [{ first_name: 'Ada', last_name: 'Lovelace' }],
-      contact: { email: 'ada@example.org', phone: '+447700900123' },
-    });
+    expect(JSON.parse(show.stdout)).toMatchObject({ booking_id: id, status: 'confirmed', ...t.booked });
   });
 
   it('a search picker answered "Done" books nothing and exits 0', async () => {

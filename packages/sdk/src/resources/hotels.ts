@@ -1,26 +1,16 @@
 /** Hotels: the shared reservation namespace (`reservation.ts`) plus the rate check that must precede `book`. */
 import type { components } from '../generated/schema.ts';
 import type { ClientContext } from './context.ts';
-import {
-  priceCheck,
-  RESERVATION_BOOKING_RULES,
-  type ReservationBooking,
-  type ReservationSearch,
-  reservationResource,
-} from './reservation.ts';
+import * as reservation from './reservation.ts';
 
 /** A hotel booking as `GET /api/v1/hotel/bookings/{booking_id}` returns it. */
-export type HotelBooking = ReservationBooking<'hotel'>;
-/** Hotel booking statuses that mean "not settled yet" / "did not happen". */
-export const HOTEL_BOOKING_RULES = RESERVATION_BOOKING_RULES;
+export type HotelBooking = reservation.ReservationBooking<'hotel'>;
 /** An event of the offer-by-offer stream. */
 export type HotelStreamEvent = components['schemas']['HotelStreamEvent'];
 /** An event of the provider-by-provider stream. */
 export type HotelProviderStreamEvent = components['schemas']['HotelProviderStreamEvent'];
 /** One offer. */
 export type HotelOffer = components['schemas']['HotelOffer'];
-/** A started hotel search. */
-export type HotelSearch = ReservationSearch<'hotel'>;
 
 /**
  * The `hotels` namespace.
@@ -32,8 +22,13 @@ export type HotelSearch = ReservationSearch<'hotel'>;
  */
 export function hotelsResource(ctx: ClientContext) {
   return {
-    ...reservationResource(ctx, 'hotel'),
+    ...reservation.reservationResource(ctx, 'hotel'),
     /** Must precede `book`: availability and the current price of the rate. */
-    checkRate: priceCheck(ctx, '/api/v1/hotel/check-rate'),
+    checkRate: reservation.priceCheck(ctx, '/api/v1/hotel/check-rate'),
   };
 }
+
+/** A started hotel search. */
+export type HotelSearch = reservation.ReservationSearch<'hotel'>;
+/** Hotel booking statuses that mean "not settled yet" / "did not happen". */
+export const HOTEL_BOOKING_RULES = reservation.RESERVATION_BOOKING_RULES;
