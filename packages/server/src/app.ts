@@ -131,6 +131,7 @@ export function createApp(deps: AppDeps): App {
         runMaintenance,
       }),
       config.metricsToken,
+      doc,
     ),
     ...authRoutes({ auth }),
     // Key-authenticated money operations are audited with the key id before they run (issue 16).

@@ -3,7 +3,7 @@ import { type ApiKeyStore, isApiKeyShaped } from '../../internal/api-keys.ts';
 import type { TokenService } from '../../internal/tokens.ts';
 import { TokenError } from '../../internal/tokens.ts';
 import type { Middleware } from '../compose.ts';
-import type { Operation } from '../contract.ts';
+import type { OpenApiDoc, Operation } from '../contract.ts';
 import { forbidden, tooManyRequests, unauthorized } from '../errors.ts';
 import { type Principal, type PrincipalStore, standing } from '../principal.ts';
 import type { AuthContext, Role, Routes } from '../types.ts';
@@ -145,12 +145,24 @@ async function apiKeyCaller(principals: PrincipalStore, op: Operation, secret: s
  * they stay public, as the spec lists them. Wraps the platform's handlers (a handler, not a middleware:
  * the contract gives these operations no security scheme).
  */
-export function protectMetrics(routes: Routes, token: string | undefined): Routes {
+export function protectMetrics(
+  routes: Routes,
+  token: string | undefined,
+  doc: Pick<OpenApiDoc, 'paths'>,
+): Routes {
   if (!token) return routes;
   const expected = createHash('sha256').update(token).digest();
   const out: Routes = { ...routes };
-  for (const [key, handler] of Object.entries(routes)) {
-    if (!/^GET \/metrics(\/|$)/.test(key) || !handler) continue;
+  // Handlers are keyed by operationId: the contract says which operations are the metrics paths.
+  const guarded = Object.entries(doc.paths)
+    .filter(([path]) => /^\/metrics(\/|$)/.test(path))
+    .flatMap(([, item]) => {
+      const id = (item.get as { operationId?: unknown } | undefined)?.operationId;
+      return typeof id === 'string' ? [id] : [];
+    });
+  for (const key of guarded) {
+    const handler = routes[key];
+    if (!handler) continue;
     out[key] = async (ctx) => {
       const header = ctx.headers.authorization;
       const m = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
