@@ -280,12 +280,3 @@ export function errorResponse(
     'x-error-codes': [...new Set(codes)],
   };
 }
-
-/** Error responses with codes, e.g. `errorResponses({ 400: ['invalid_offer'], 404: ['offer_not_found'] })`. */
-export function errorResponses(byStatus: Partial<Record<number, string[]>>): Record<string, Json> {
-  const out: Record<string, Json> = {};
-  for (const [status, codes] of Object.entries(byStatus)) {
-    if (codes) out[status] = errorResponse(Number(status), codes);
-  }
-  return out;
-}

@@ -68,6 +68,8 @@ const sdk = ['--filter', '@travel/sdk', 'exec'];
 check('sdk size budget (size-limit: hand-written core <= 15 KB min+gzip)', 'pnpm', [...sdk, 'size-limit']);
 check('sdk published types (@arethetypeswrong/cli --pack)', 'pnpm', [...sdk, 'attw', '--pack', '.']);
 check('typecheck (tsc, strict)', bin('tsc'), ['-p', 'tsconfig.json']);
+// Unused files, exports, types and dependencies (knip.jsonc lists the entries and each documented ignore).
+check('unused code and dependencies (knip)', bin('knip'), ['--no-progress']);
 
 const noPg = { TEST_DATABASE_URL: '' };
 vitest('vitest (embedded PGlite)', [], {

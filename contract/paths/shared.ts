@@ -14,10 +14,6 @@ export const ok = (schema: string, description: string): Record<string, Json> =>
   200: jsonResponse(description, ref(schema)),
 });
 
-export const created = (schema: string, description: string): Record<string, Json> => ({
-  201: jsonResponse(description, ref(schema)),
-});
-
 export const notFound = (...codes: string[]): Record<string, Json> => ({ 404: errorResponse(404, codes) });
 export const badRequest = (...codes: string[]): Record<string, Json> => ({ 400: errorResponse(400, codes) });
 export const notSupported = (): Record<string, Json> => ({

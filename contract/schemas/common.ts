@@ -19,8 +19,6 @@ import {
   strEnum,
 } from '../lib.ts';
 
-export { CURRENCIES } from '../currencies.ts';
-
 export const BOOKING_STATUSES = [
   'initiated',
   'pending_pnr',

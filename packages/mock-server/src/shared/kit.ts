@@ -1,16 +1,12 @@
 /**
- * Small emulator toolkit: seeded streams (over `random.ts`, the mock server's one PRNG), latency and fault
- * knobs, shared by the Hotelbeds (hotels and transfers) and Mystifly emulators.
+ * Small emulator toolkit: pick/int over a seeded stream (from `random.ts`, the mock server's one PRNG),
+ * latency and fault knobs, shared by the Hotelbeds (hotels and transfers) and Mystifly emulators.
  */
 
 import { HttpResponse } from 'msw';
 import { minorUnits, moneyText } from './money.ts';
 import type { EmulatorOptions } from './options.ts';
 import { hashString, mulberry32 } from './random.ts';
-
-export function seeded(options: EmulatorOptions, key: string): () => number {
-  return mulberry32(hashString(`${options.seed ?? 42}:${key}`));
-}
 
 export function pick<T>(r: () => number, items: readonly T[]): T {
   const item = items[Math.floor(r() * items.length)];
@@ -97,12 +93,6 @@ export function decimals(currency: string): number {
   return minorUnits(currency);
 }
 export { moneyText };
-
-export function addDays(date: string, days: number): string {
-  const d = new Date(`${date}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
-}
 
 /** Local date-time text without offset, minutes added to a YYYY-MM-DDTHH:MM:SS base. */
 export function addMinutes(local: string, minutes: number): string {

@@ -2,16 +2,7 @@
  * Money in the emulators: the contract's one currency table (ISO 4217 exponents), so that an emulator
  * writes "55.000" for KWD 55 and "55.00" for GBP 55 exactly as the server reads them.
  */
-export {
-  isCurrency,
-  isPayable,
-  minorPerMajor,
-  minorUnits,
-  payableStepMinor,
-  roundHalfAway,
-  toDecimalString,
-  toMinorUnits,
-} from '../../../../contract/currencies.ts';
+export { minorPerMajor, minorUnits } from '../../../../contract/currencies.ts';
 
 import { minorPerMajor, toDecimalString, toMinorUnits } from '../../../../contract/currencies.ts';
 

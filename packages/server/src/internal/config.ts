@@ -199,24 +199,3 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
   };
 }
-
-/** The settings `/config` may show: never a secret, a credential or a URL with a password. */
-export function publicConfig(c: Config): Record<string, unknown> {
-  return {
-    environment: c.sandbox ? 'sandbox' : 'live',
-    suppliers: c.suppliers,
-    api_version: '1.0.0',
-    database: c.databaseUrl ? 'postgresql' : 'pglite',
-    mail: c.mailUrl ? 'smtp' : 'outbox',
-    search_ttl_seconds: c.searchTtlSeconds,
-    access_token_ttl_seconds: c.accessTokenTtlSeconds,
-    refresh_token_ttl_seconds: c.refreshTokenTtlSeconds,
-    body_limit_bytes: c.bodyLimitBytes,
-    rate_limits: {
-      login_per_account: c.rateLimits.loginAccount,
-      login_per_ip: c.rateLimits.loginIp,
-      search: c.rateLimits.search,
-      stream: c.rateLimits.stream,
-    },
-  };
-}

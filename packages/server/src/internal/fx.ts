@@ -16,7 +16,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { SANDBOX_FX_RATES } from '@travel/mock-server';
-import { type Currency, exponent, isCurrency, roundHalfAway } from './money.ts';
+import { exponent, roundHalfAway } from './money.ts';
 
 export interface FxTable {
   base: string;
@@ -184,6 +184,3 @@ export function fxFromEnv(
   }
   return sandbox ? sandboxFx() : staticFx(NO_RATES);
 }
-
-export type { Currency };
-export { isCurrency };

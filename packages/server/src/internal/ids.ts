@@ -3,9 +3,6 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 /** A new UUID v4 (user ids, job ids). */
 export const newId = (): string => randomUUID();
 
-/** A request id: short, URL-safe, unique enough for correlating logs. */
-export const newRequestId = (): string => `req_${randomBytes(12).toString('base64url')}`;
-
 /** An opaque secret token (refresh tokens, invitation codes): 256 bits, base64url. */
 export const newSecretToken = (bytes = 32): string => randomBytes(bytes).toString('base64url');
 

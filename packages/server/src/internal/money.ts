@@ -6,13 +6,9 @@
  */
 
 import {
-  CURRENCIES,
-  CURRENCY_TABLE,
   type Currency,
-  isCurrency,
   isPayable,
   minorUnits,
-  payableStepMinor,
   roundHalfAway,
   toDecimalString,
   toMajorUnits,
@@ -20,17 +16,7 @@ import {
   toPayable,
 } from '../../../../contract/currencies.ts';
 
-export {
-  CURRENCIES,
-  CURRENCY_TABLE,
-  type Currency,
-  isCurrency,
-  isPayable,
-  payableStepMinor,
-  roundHalfAway,
-  toDecimalString,
-  toPayable,
-};
+export { type Currency, isPayable, roundHalfAway, toDecimalString, toPayable };
 
 /** Decimal places of `currency`; throws on a currency outside the allowed list. */
 export function exponent(currency: string): number {

@@ -1,5 +1,5 @@
 import type { Operation } from './contract.ts';
-import type { HandlerResult, Logger, RequestContext } from './types.ts';
+import type { HandlerResult, RequestContext } from './types.ts';
 
 /**
  * The parts of the incoming request the middleware reads. A web `Request` is one (`kernel.handle`); the
@@ -46,10 +46,3 @@ export interface IdempotencyClaim {
   /** True once the response is stored (inside the handler's transaction or after it). */
   stored: boolean;
 }
-
-export const nullLogger: Logger = {
-  info() {},
-  warn() {},
-  error() {},
-  debug() {},
-};

@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-
 /** The parts of an OpenAPI 3.1 document the kernel reads. */
 export interface OpenApiDoc {
   openapi: string;
@@ -42,10 +40,6 @@ export interface Operation {
 }
 
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
-
-export function loadContract(path: string): OpenApiDoc {
-  return JSON.parse(readFileSync(path, 'utf8')) as OpenApiDoc;
-}
 
 /** Follows a local `$ref` (`#/components/...`); anything else is returned as is. */
 export function deref<T = Record<string, unknown>>(doc: OpenApiDoc, node: unknown): T {

@@ -8,7 +8,7 @@ import { sql } from 'kysely';
 import type { Clock } from '../internal/clock.ts';
 import type { SseMessage } from '../kernel/types.ts';
 import type { Db } from '../storage/schema.ts';
-import { follow, type LogEvent, type LogEventName, readAfter, realTimers, type Timers } from './event-log.ts';
+import { follow, type LogEvent, type LogEventName, realTimers, type Timers } from './event-log.ts';
 import type { SearchNotifier } from './notifier.ts';
 import { findSession, isFinal, type SearchSession } from './session-store.ts';
 import { parseJson, searchDb } from './tables.ts';
@@ -221,5 +221,3 @@ export async function batchResult(db: Db, session: SearchSession, cut: boolean, 
     timed_out: cut,
   };
 }
-
-export { readAfter };

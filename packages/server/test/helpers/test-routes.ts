@@ -1,7 +1,7 @@
 import { type Generated, sql } from 'kysely';
 import type { SharedServices } from '../../src/app.ts';
 import { writeAudit } from '../../src/audit/audit-log.ts';
-import { badRequest, HttpError } from '../../src/kernel/errors.ts';
+import { badRequest } from '../../src/kernel/errors.ts';
 import { ownedOrNotFound, tenantCompanyId } from '../../src/kernel/tenant.ts';
 import type { Routes, SseMessage } from '../../src/kernel/types.ts';
 import type { Db } from '../../src/storage/schema.ts';
@@ -88,5 +88,3 @@ export function testRoutes(
     },
   };
 }
-
-export { HttpError };

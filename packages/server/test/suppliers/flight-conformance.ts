@@ -20,7 +20,6 @@ export {
   baseFlightQuery,
   clientRef,
   conformancePassenger,
-  issueAndAwait,
   kindOf,
 } from './flight-conformance-kit.ts';
 

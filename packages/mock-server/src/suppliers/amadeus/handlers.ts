@@ -37,4 +37,3 @@ export function amadeusHandlers(options: AmadeusEmulatorOptions): {
 }
 
 export type { AmadeusState } from './state.ts';
-export { LAST_NAME_TRIGGERS, REFUSED_SEAT_ROW, ROUTE_TRIGGERS } from './triggers.ts';

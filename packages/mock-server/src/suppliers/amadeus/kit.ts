@@ -2,7 +2,7 @@ import { type HttpHandler, http } from 'msw';
 import { connectionReset, hang } from '../../shared/faults.ts';
 import { applyLatency } from '../../shared/latency.ts';
 import type { AmadeusState, FaultKind } from './state.ts';
-import { AmadeusError, errorResponse, json, systemError } from './wire.ts';
+import { AmadeusError, errorResponse, systemError } from './wire.ts';
 
 /**
  * Route plumbing shared by every Amadeus handler: latency, armed faults, the Bearer-token check Amadeus
@@ -94,5 +94,3 @@ export function makeRouter(state: AmadeusState, baseUrl: string) {
   };
 }
 export type Router = ReturnType<typeof makeRouter>;
-
-export { json };

@@ -36,4 +36,3 @@ export function duffelHandlers(options: DuffelEmulatorOptions): {
 }
 
 export type { DuffelState } from './state.ts';
-export type { FaultRule } from './triggers.ts';

@@ -1,2 +1,1 @@
-export { type DuffelEmulatorOptions, type DuffelState, duffelHandlers, type FaultRule } from './handlers.ts';
-export { seatRefused, VOID_WINDOW_MS } from './triggers.ts';
+export { duffelHandlers } from './handlers.ts';

@@ -13,7 +13,6 @@ import {
   distanceKm,
   encodeRateKey,
   hotelsFor,
-  nights,
   policiesOf,
   type RateData,
   ratesFor,
@@ -296,5 +295,3 @@ export async function createBooking(
   }
   return HttpResponse.json({ auditData: auditData(now), booking: bookingView(booking) });
 }
-
-export { nights };

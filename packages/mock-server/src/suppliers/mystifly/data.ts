@@ -96,13 +96,6 @@ export interface Itinerary {
   cabin: CabinCode;
 }
 
-/** Magic destination codes (see README): they steer Revalidate and fare rules. */
-export const TRIGGER_DESTINATIONS = {
-  XPC: 'price change at Revalidate',
-  XSO: 'sold out at Revalidate and Book',
-  XNR: 'every fare non-refundable',
-} as const;
-
 function minorFactor(currency: string): number {
   return minorPerMajor(currency);
 }

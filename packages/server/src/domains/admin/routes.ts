@@ -44,7 +44,6 @@ import { adminSystemRoutes } from './system.ts';
 import { adminUserRoutes } from './users.ts';
 
 export type { AccountsDeps } from './deps.ts';
-export { recordError } from './error-log.ts';
 
 export function adminRoutes(deps: AccountsDeps): Routes {
   return {

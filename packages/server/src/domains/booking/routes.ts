@@ -72,5 +72,5 @@ export function bookingRoutes(d: BookingDeps): Routes {
 }
 
 export type { BookingDeps } from './deps.ts';
-export { bookingJobHandlers, RECONCILE_QUEUE } from './reconciliation.ts';
+export { bookingJobHandlers } from './reconciliation.ts';
 export { type BookingSuppliers, sandboxBookingSuppliers } from './suppliers.ts';

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { writeAudit } from '../../audit/audit-log.ts';
 import { faultPoint } from '../../internal/fault-hooks.ts';
-import { badRequest, HttpError, notFound, notSupported } from '../../kernel/errors.ts';
+import { badRequest, HttpError, notSupported } from '../../kernel/errors.ts';
 import { effectReference } from '../../kernel/middleware/idempotency.ts';
 import type { HandlerResult, RequestContext } from '../../kernel/types.ts';
 import { resolveFlightOffer } from '../../search/resolve-offer.ts';
@@ -36,7 +36,7 @@ import {
   transition,
 } from './store.ts';
 import { flightSupplierOf, supplierFailure } from './suppliers.ts';
-import { bookingDb, json, parseJson } from './tables.ts';
+import { bookingDb, json } from './tables.ts';
 import { bookingView } from './view.ts';
 
 interface CreateBody {
@@ -511,5 +511,3 @@ export class BookingService {
     return cancelBooking(this.#d, this.#payments, ctx);
   }
 }
-
-export { notFound, parseJson };

@@ -91,6 +91,3 @@ export function nextStatus(
   if (row.to !== 'same') return row.to;
   return SAME_OVERRIDES[event]?.[from] ?? from;
 }
-
-export const isBookingStatus = (s: string): s is BookingStatus =>
-  (BOOKING_STATUSES as readonly string[]).includes(s);

@@ -4,7 +4,7 @@ import { HttpError } from '../../kernel/errors.ts';
 import type { RequestContext } from '../../kernel/types.ts';
 import type { Db } from '../../storage/schema.ts';
 import { type BookingEvent, type BookingStatus, nextStatus } from './state-machine.ts';
-import { bookingDb, type FlightBookingsTable, json, parseJson } from './tables.ts';
+import { bookingDb, type FlightBookingsTable, parseJson } from './tables.ts';
 
 export interface BookingRow {
   id: number;
@@ -218,8 +218,6 @@ export async function listBookings(db: Db, f: ListFilters) {
     .execute();
   return { items: items.map((r) => toRow(r as Raw)), total: Number(total.n) };
 }
-
-export { json };
 
 /** The authenticated caller (every booking operation is guarded `user`, so the kernel guarantees one). */
 export function callerOf(ctx: Pick<RequestContext, 'auth'>) {

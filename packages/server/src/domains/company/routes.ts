@@ -48,7 +48,7 @@ import { companyReportRoutes } from './reports.ts';
 import { companyStaffRoutes } from './staff.ts';
 import { companyWalletRoutes } from './wallet.ts';
 
-export { recordWalletTransaction, type WalletTransactionInput } from './wallet-store.ts';
+export { recordWalletTransaction } from './wallet-store.ts';
 
 export function companyRoutes(deps: AccountsDeps): Routes {
   return {

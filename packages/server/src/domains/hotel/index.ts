@@ -1,6 +1,5 @@
 export { adminHotelRoutes } from './admin-routes.ts';
 export { companyHotelRoutes } from './company-routes.ts';
 export { customerHotelRoutes } from './customer-routes.ts';
-export type { HotelDeps } from './deps.ts';
 export { hotelJobHandlers } from './reconcile.ts';
 export { hotelRoutes } from './routes.ts';

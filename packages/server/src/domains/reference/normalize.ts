@@ -16,9 +16,3 @@ export function normalize(text: string): string {
     .replace(NON_ALNUM, ' ')
     .trim();
 }
-
-/** Normalised tokens of `text` (empty strings never appear). */
-export function tokenize(text: string): string[] {
-  const n = normalize(text);
-  return n === '' ? [] : n.split(' ');
-}

@@ -4,12 +4,10 @@
  */
 import {
   nextReservationStatus,
-  RESERVATION_STATUSES,
   type ReservationEvent,
   type ReservationStatus,
 } from '../hotel/shared/state-machine.ts';
 
-export const TRANSPORT_BOOKING_STATUSES = RESERVATION_STATUSES;
 export type TransportBookingStatus = ReservationStatus;
 export type TransportBookingEvent = ReservationEvent;
 

@@ -1,5 +1,4 @@
 import type { Logger as PinoLogger } from 'pino';
-import type { Middleware } from '../compose.ts';
 import type { Exchange } from '../context.ts';
 import type { HttpMetrics } from '../metrics.ts';
 
@@ -17,15 +16,4 @@ export function recordAccess(ex: Exchange, metrics: HttpMetrics | undefined, roo
     { method: ex.request.method, path: ex.url.pathname, operation, status, ms: Math.round(ms * 10) / 10 },
     'request',
   );
-}
-
-/** The middleware form (the kernel inlines this step). */
-export function accessLog(opts: { metrics?: HttpMetrics; logger?: PinoLogger } = {}): Middleware {
-  return async function accessLogMiddleware(ex, next) {
-    try {
-      await next();
-    } finally {
-      recordAccess(ex, opts.metrics, opts.logger);
-    }
-  };
 }

@@ -1,5 +1,4 @@
 import { isConnectionError, retryAfterOf } from '../../storage/connection-errors.ts';
-import type { Middleware } from '../compose.ts';
 import { HttpError, ValidationError } from '../errors.ts';
 
 export interface RenderedError {
@@ -39,31 +38,4 @@ export function knownError(err: unknown): HttpError | ValidationError | undefine
     );
   }
   return undefined;
-}
-
-/**
- * The one place errors become responses. Known errors render their own status and code; anything else
- * is logged with its stack and answered with a bare 500 `internal_error`: no message, no stack, no
- * supplier detail ever reaches the client.
- */
-export function errorHandler(): Middleware {
-  return async function errorHandlerMiddleware(ex, next) {
-    try {
-      await next();
-    } catch (thrown) {
-      const err = knownError(thrown) ?? thrown;
-      if (err instanceof HttpError || err instanceof ValidationError) {
-        const r = renderError(err, ex.ctx.requestId);
-        if (r.status >= 500)
-          ex.ctx.log.warn({ err, code: (r.body as { code?: string }).code }, 'request failed');
-        ex.result = { status: r.status, body: r.body, headers: r.headers };
-        return;
-      }
-      ex.ctx.log.error({ err }, 'unhandled error');
-      ex.result = {
-        status: 500,
-        body: { detail: 'Internal server error.', code: 'internal_error', request_id: ex.ctx.requestId },
-      };
-    }
-  };
 }

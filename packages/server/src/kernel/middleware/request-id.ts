@@ -1,6 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import type { Logger as PinoLogger } from 'pino';
-import type { Middleware } from '../compose.ts';
 
 const SAFE_ID = /^[\w.:-]{1,128}$/;
 
@@ -18,17 +16,3 @@ export const mintRequestId = (): string => {
   counter = (counter + 1) % Number.MAX_SAFE_INTEGER;
   return `${prefix}${counter.toString(36)}`;
 };
-
-/**
- * Honours a sane incoming `X-Request-Id`, else keeps the minted one; echoes it and binds it to the
- * request's logger. (The kernel inlines this step; the middleware form is kept for custom chains.)
- */
-export function requestId(opts: { logger: PinoLogger }): Middleware {
-  return async function requestIdMiddleware(ex, next) {
-    const incoming = incomingRequestId(ex.request.headers.get('x-request-id'));
-    if (incoming) ex.ctx.requestId = incoming;
-    ex.responseHeaders['x-request-id'] = ex.ctx.requestId;
-    ex.ctx.log = opts.logger.child({ req_id: ex.ctx.requestId });
-    await next();
-  };
-}

@@ -1,1 +1,1 @@
-export { AmadeusTransfersAdapter, type AmadeusTransfersConfig } from './adapter.ts';
+export { AmadeusTransfersAdapter } from './adapter.ts';

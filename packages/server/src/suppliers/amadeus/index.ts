@@ -1,1 +1,1 @@
-export { type AmadeusAdapterConfig, AmadeusFlightAdapter } from './adapter.ts';
+export { AmadeusFlightAdapter } from './adapter.ts';

@@ -1,2 +1,1 @@
 export { DuffelFlightAdapter } from './adapter.ts';
-export type { DuffelClientConfig } from './client.ts';

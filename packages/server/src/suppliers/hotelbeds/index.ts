@@ -1,2 +1,1 @@
-export { clientRef, HotelbedsAdapter } from './adapter.ts';
-export type { HotelbedsConfig } from './client.ts';
+export { HotelbedsAdapter } from './adapter.ts';

@@ -1,1 +1,1 @@
-export { MystiflyAdapter, type MystiflyAdapterConfig } from './adapter.ts';
+export { MystiflyAdapter } from './adapter.ts';

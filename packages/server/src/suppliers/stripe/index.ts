@@ -1,1 +1,1 @@
-export { StripeAdapter, type StripeAdapterConfig } from './adapter.ts';
+export { StripeAdapter } from './adapter.ts';
