@@ -7,7 +7,7 @@ import type { Db } from '../../storage/schema.ts';
 import { applyMarkup } from './engine.ts';
 import { loadMarkupRules } from './markup-store.ts';
 
-export type SearchMarkupQuery = Parameters<typeof applyMarkup>[1];
+type SearchMarkupQuery = Parameters<typeof applyMarkup>[1];
 
 export function searchMarkup(
   db: Db,
