@@ -101,6 +101,61 @@ describe(`job runner (${testBackend})`, () => {
     expect((await status(a as string)).status).toBe('done');
   });
 
+  test('a claimed job is a lease: renewed while it runs, so another process does not take it over', async () => {
+    let entered!: () => void;
+    const inHandler = new Promise<void>((r) => {
+      entered = r;
+    });
+    let release!: () => void;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    const id = (await enqueue(d.db, 'q-lease', {}, {}, clock)) as string;
+    const a = new JobRunner({
+      db: d.db,
+      clock,
+      lockTimeoutMs: 300,
+      handlers: {
+        'q-lease': async () => {
+          entered();
+          await gate;
+        },
+      },
+    });
+    const ranA = a.runOnce();
+    await inHandler;
+    // Time passes beyond the lease; the running worker renews it (every third of the lease).
+    clock.advance(10_000);
+    const renewed = clock.now().getTime();
+    const deadline = Date.now() + 10_000;
+    while ((await status(id)).locked_at?.getTime() !== renewed) {
+      if (Date.now() > deadline) throw new Error('the lease was not renewed');
+      await new Promise((r) => setImmediate(r));
+    }
+    // Another process polling now finds a live lease: it neither requeues nor runs the job.
+    const b = new JobRunner({ db: d.db, clock, lockTimeoutMs: 300, handlers: { 'q-lease': async () => {} } });
+    expect(await b.runOnce()).toBe(0);
+    expect((await status(id)).status).toBe('running');
+    release();
+    expect(await ranA).toBe(1);
+    expect((await status(id)).status).toBe('done');
+  });
+
+  test('a job whose worker died is requeued once its lease (30 s by default) lapses, not after minutes', async () => {
+    const id = (await enqueue(d.db, 'q-dead', {}, {}, clock)) as string;
+    await d.db
+      .updateTable('jobs')
+      .set({ status: 'running', locked_at: clock.now(), locked_by: 'killed' })
+      .where('id', '=', id)
+      .execute();
+    const runner = new JobRunner({ db: d.db, clock, handlers: { 'q-dead': async () => {} } });
+    clock.advance(20_000);
+    expect(await runner.runOnce()).toBe(0);
+    clock.advance(11_000);
+    expect(await runner.runOnce()).toBe(1);
+    expect((await status(id)).status).toBe('done');
+  });
+
   test('start/stop polls in the background', async () => {
     const done = new Promise<void>((resolve) => {
       const runner = new JobRunner({

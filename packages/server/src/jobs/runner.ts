@@ -63,7 +63,11 @@ export interface RunnerOptions {
   /** Backoff before attempt n+1: base * 2^(n-1), capped. */
   backoffBaseMs?: number;
   backoffMaxMs?: number;
-  /** A running job whose worker went silent this long is considered abandoned and requeued. */
+  /**
+   * A claimed job is a lease: its worker renews `locked_at` every third of this while the job runs, so a
+   * running job whose worker went silent this long (its process died) is requeued by the next poll of any
+   * process. Default 30 s (`JOBS_LEASE_MS`).
+   */
   lockTimeoutMs?: number;
   /** Polling backoff after a failed poll (database unreachable): pollMs doubling up to this. */
   pollBackoffMaxMs?: number;
@@ -100,7 +104,7 @@ export class JobRunner {
       batchSize: 5,
       backoffBaseMs: 1000,
       backoffMaxMs: 15 * 60_000,
-      lockTimeoutMs: 5 * 60_000,
+      lockTimeoutMs: Number(process.env.JOBS_LEASE_MS) > 0 ? Number(process.env.JOBS_LEASE_MS) : 30_000,
       pollBackoffMaxMs: 5000,
       ...o,
     };
@@ -171,6 +175,38 @@ export class JobRunner {
           .execute();
       }),
     );
+    // Renew the lease on the claimed jobs not settled yet while the batch runs (a handler may wait on a
+    // supplier for longer than the lease); a process that dies stops renewing, so others requeue them.
+    const unsettled = new Set(claimed.map((r) => r.id));
+    const renew = setInterval(
+      () => {
+        if (unsettled.size === 0) return;
+        db.updateTable('jobs')
+          .set({ locked_at: clock.now() })
+          .where('status', '=', 'running')
+          .where('locked_by', '=', workerId)
+          .where('id', 'in', [...unsettled])
+          .execute()
+          .catch(() => {
+            // The database is away: the outage path requeues this worker's claims once it is back.
+          });
+      },
+      Math.max(50, Math.floor(this.#o.lockTimeoutMs / 3)),
+    );
+    renew.unref();
+    try {
+      await this.#runClaimed(claimed, unsettled);
+    } finally {
+      clearInterval(renew);
+    }
+    return claimed.length;
+  }
+
+  async #runClaimed(
+    claimed: Array<{ id: string; queue: string; payload: unknown; attempts: number; max_attempts: number }>,
+    unsettled: Set<string>,
+  ): Promise<void> {
+    const { handlers } = this.#o;
     for (const row of claimed) {
       const job: Job = {
         id: row.id,
@@ -192,8 +228,8 @@ export class JobRunner {
       }
       // If the outcome cannot be written, the job runs again once the database is back.
       await this.#watch(() => this.#settle(row, ok, failure));
+      unsettled.delete(row.id);
     }
-    return claimed.length;
   }
 
   /** Runs `fn`; when it fails, this worker's claims are suspect until a poll gets through again. */
