@@ -11,7 +11,17 @@ import { insertPayment, insertTransaction } from '../../src/domains/payment/stor
 import { effectReference, idempotencyScope } from '../../src/kernel/middleware/idempotency.ts';
 import type { RequestContext } from '../../src/kernel/types.ts';
 import { check } from '../booking/checks.ts';
-import { authorized, B, booked, intents, ops, paymentsOf, statusOf, useMoneyWorld } from './world.ts';
+import {
+  authorized,
+  B,
+  booked,
+  intents,
+  ops,
+  paymentsOf,
+  refundsOf,
+  statusOf,
+  useMoneyWorld,
+} from './world.ts';
 
 /** Armed: the next Stripe call reaches the emulator, then its answer is lost (a reset after the effect). */
 let loseNextAnswer = false;
@@ -164,5 +174,34 @@ describe('the stored pending answer becomes the settled truth', () => {
     expect(settled.headers.get('idempotent-replayed')).toBe('true');
     expect(settled.body).toMatchObject({ state: 'CAPTURED', captured_minor: b.total });
     expect(settled.body.outcome).toBeUndefined();
+  });
+});
+
+describe('admin manual refund: a same-key retry of a request that died', () => {
+  it('is answered from the refund it wrote ahead, never refunded a second time', async () => {
+    const w = ctx.w;
+    const b = await authorized(w);
+    expect((await b.as('POST', `${B(b.id)}/payment/capture`, { key: `mr-cap-${b.id}` })).status).toBe(200);
+    const admin = await w.user({ role: 'super_admin' });
+    const [pay] = await paymentsOf(w, b.id);
+    const key = `mr-crash-${b.id}`;
+    const refund = () =>
+      w.req('POST', `/api/v1/admin/payments/${pay?.id}/manual-refund`, {
+        token: admin.token,
+        key,
+        body: { amount_minor: 1000, currency: b.currency, reason: 'goodwill' },
+      });
+    const first = await refund();
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    // The process died after the refund settled but before its answer reached the key: the key holds no
+    // answer and its lease has lapsed, so the middleware lets the retry in.
+    await w.database.db.deleteFrom('idempotency_keys').where('idem_key', '=', key).execute();
+    const retry = await refund();
+    expect(retry.status, JSON.stringify(retry.body)).toBe(200);
+    expect(retry.body.refunded_minor).toBe(first.body.refunded_minor);
+    const [pi] = intents(w, b.id);
+    expect(refundsOf(w, pi?.id as string)).toHaveLength(1);
+    const [after] = await paymentsOf(w, b.id);
+    expect(after?.refunded_minor).toBe(1000);
   });
 });

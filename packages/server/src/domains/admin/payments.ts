@@ -9,7 +9,7 @@ import { writeAudit } from '../../audit/audit-log.ts';
 import { badRequest, notFound } from '../../kernel/errors.ts';
 import type { Routes } from '../../kernel/types.ts';
 import { findBooking } from '../booking/store.ts';
-import { beginOp } from '../payment/money-ops.ts';
+import { answerRetry, beginOp } from '../payment/money-ops.ts';
 import { idemKey, movementDetail, PaymentService } from '../payment/service.ts';
 import { findPaymentById } from '../payment/store.ts';
 import type { AccountsDeps } from './deps.ts';
@@ -91,6 +91,18 @@ export function adminPaymentRoutes(d: AccountsDeps): Routes {
       if (!b) throw notFound('payment_not_found', 'Payment not found.');
       if (!service) throw badRequest('refund_failed', 'No payment provider is configured.');
       const key = `pay${p.id}:manual-refund:${idemKey(ctx)}`;
+      // A same-key retry of a request that died (its key's lease lapsed before an answer was stored) is
+      // answered from the op it wrote ahead, never re-decided (which could refund a second time).
+      const prior = await answerRetry({
+        db,
+        ctx,
+        bookingId: b.id,
+        kind: 'manual_refund',
+        settle: (op) => service.reconcile(op),
+        answer: (d, op) => service.answerOf(d, op),
+        pending: (d, op) => service.pendingAnswer(d, op),
+      });
+      if (prior && 'answer' in prior) return prior.answer;
       // Serialized with every other money operation of the booking, written ahead (payment/money-ops.ts).
       const { op, result: plan } = await beginOp({
         db,

@@ -139,7 +139,7 @@ export class PaymentService {
       bookingId: b0.id,
       kind: 'authorize',
       settle: (op) => this.reconcile(op),
-      answer: (d, op) => this.#answerOf(d, op),
+      answer: (d, op) => this.answerOf(d, op),
     });
     if (prior && 'answer' in prior) return prior.answer;
     const adopted = prior ? await this.#adopt(ctx, prior.inFlight) : undefined;
@@ -304,7 +304,7 @@ export class PaymentService {
    * was settled (by the job or a retry), else the payment as it stands for a done op; a failed op without
    * a recorded answer changed nothing at the provider, so the retry runs anew (null).
    */
-  async #answerOf(db: Db, op: MoneyOp): Promise<JsonResult | null> {
+  async answerOf(db: Db, op: MoneyOp): Promise<JsonResult | null> {
     const recorded = recordedAnswer(op);
     if (recorded !== undefined) return recorded;
     if (op.status !== 'done' || op.payment_id === null) return null;
@@ -554,7 +554,7 @@ export class PaymentService {
       bookingId: b0.id,
       kind,
       settle: (op) => this.reconcile(op),
-      answer: (d, op) => this.#answerOf(d, op),
+      answer: (d, op) => this.answerOf(d, op),
       pending: (d, op) => this.pendingAnswer(d, op),
     });
     if (prior && 'answer' in prior) return prior.answer;
