@@ -15,7 +15,7 @@ import { checkRate, hotelSupplier } from './check-rate.ts';
 import type { HotelDeps } from './deps.ts';
 import { type GuestBody, validateGuests } from './guests.ts';
 import { HOTEL_KIND } from './shared/kind.ts';
-import { bookReservation, type ReservationKind } from './shared/reservation.ts';
+import { bookingRefusals, bookReservation, type ReservationKind } from './shared/reservation.ts';
 import type { CodeMap } from './shared/supplier-errors.ts';
 import { json } from './shared/tables.ts';
 import { type HotelBookingEvent, nextHotelStatus } from './state-machine.ts';
@@ -55,21 +55,8 @@ export const hotelReservations = (deps: HotelDeps): ReservationKind<SupplierHote
   prefix: 'TH',
   next: nextHotelStatus,
   eventOf: (s) => EVENT_OF[s],
-  refusals: {
-    rejected: ['supplier_rejected', 'supplier_rejected'],
-    declined: ['supplier_rejected', 'supplier_rejected'],
-    sold_out: ['supplier_failed', 'sold_out'],
-    price_changed: ['supplier_failed', 'price_changed'],
-    offer_expired: ['supplier_failed', 'offer_expired'],
-    invalid_request: ['supplier_failed', 'invalid_rate_key'],
-    not_found: ['supplier_failed', 'invalid_rate_key'],
-  },
-  // The booking keeps the total it was shown and charged; the supplier's own total is recorded beside it.
-  settledColumns: (b) => ({
-    hotel_confirmation: b.hotel_confirmation,
-    supplier_currency: b.total.currency,
-    supplier_total_minor: b.total.amount_minor,
-  }),
+  refusals: bookingRefusals('invalid_rate_key'),
+  settledColumns: (b) => ({ hotel_confirmation: b.hotel_confirmation }),
   view: hotelBookingView,
   finder: (provider) => deps.suppliers.hotel(provider),
 });

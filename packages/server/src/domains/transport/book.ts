@@ -11,7 +11,7 @@ import type { HandlerResult, RequestContext } from '../../kernel/types.ts';
 import { findShownOffer, recheckTransfer } from '../../search/shown-offer.ts';
 import type { SupplierTransferBooking, TransferPassengerInput } from '../../suppliers/ports.ts';
 import { TRANSPORT_KIND } from '../hotel/shared/kind.ts';
-import { bookReservation, type ReservationKind } from '../hotel/shared/reservation.ts';
+import { bookingRefusals, bookReservation, type ReservationKind } from '../hotel/shared/reservation.ts';
 import type { CodeMap } from '../hotel/shared/supplier-errors.ts';
 import { json } from '../hotel/shared/tables.ts';
 import type { TransportDeps } from './deps.ts';
@@ -52,21 +52,8 @@ export const transportReservations = (deps: TransportDeps): ReservationKind<Supp
   prefix: 'TT',
   next: nextTransportStatus,
   eventOf: (s) => EVENT_OF[s],
-  refusals: {
-    rejected: ['supplier_rejected', 'supplier_rejected'],
-    declined: ['supplier_rejected', 'supplier_rejected'],
-    sold_out: ['supplier_failed', 'sold_out'],
-    price_changed: ['supplier_failed', 'price_changed'],
-    offer_expired: ['supplier_failed', 'offer_expired'],
-    invalid_request: ['supplier_failed', 'invalid_quote'],
-    not_found: ['supplier_failed', 'invalid_quote'],
-  },
-  // The booking keeps the total it was shown and charged; the supplier's own total is recorded beside it.
-  settledColumns: (b) => ({
-    confirmation_number: b.confirmation_number,
-    supplier_currency: b.total.currency,
-    supplier_total_minor: b.total.amount_minor,
-  }),
+  refusals: bookingRefusals('invalid_quote'),
+  settledColumns: (b) => ({ confirmation_number: b.confirmation_number }),
   view: transportBookingView,
   finder: (provider) => deps.suppliers.transfer(provider),
 });

@@ -44,7 +44,35 @@ export type ReservationRow = NonNullable<Awaited<ReturnType<typeof getRow>>>;
 export interface SupplierReservation {
   status: string;
   booking_ref: string;
+  total: { currency: string; amount_minor: number };
 }
+
+/**
+ * Supplier refusals at book time, the same for hotels and transfers but for the code of a reference the
+ * supplier does not know (`invalid_rate_key`, `invalid_quote`).
+ */
+export const bookingRefusals = (
+  invalidReference: string,
+): Partial<Record<SupplierErrorKind, [ReservationEvent, string]>> => ({
+  rejected: ['supplier_rejected', 'supplier_rejected'],
+  declined: ['supplier_rejected', 'supplier_rejected'],
+  sold_out: ['supplier_failed', 'sold_out'],
+  price_changed: ['supplier_failed', 'price_changed'],
+  offer_expired: ['supplier_failed', 'offer_expired'],
+  invalid_request: ['supplier_failed', invalidReference],
+  not_found: ['supplier_failed', invalidReference],
+});
+
+/**
+ * The columns a supplier's answer fills: the kind's own (its confirmation) and the supplier's total. The
+ * booking keeps the total it was shown and charged; the supplier's own is recorded beside it.
+ */
+const settled = <B extends SupplierReservation>(k: ReservationKind<B>, b: B) => ({
+  supplier_booking_ref: b.booking_ref,
+  ...k.settledColumns(b),
+  supplier_currency: b.total.currency,
+  supplier_total_minor: b.total.amount_minor,
+});
 
 export interface ReservationFinder<B> {
   findBookingByClientReference(clientReference: string, opts?: CallOptions): Promise<B | null>;
@@ -62,7 +90,7 @@ export interface ReservationKind<B extends SupplierReservation> {
   eventOf(status: B['status']): ReservationEvent | null;
   /** Supplier refusals at book time: the event they are and the answer's code. */
   refusals: Partial<Record<SupplierErrorKind, [ReservationEvent, string]>>;
-  /** The columns the supplier's answer fills. */
+  /** The kind's own columns the supplier's answer fills (its confirmation). */
   settledColumns(b: B): Record<string, unknown>;
   view(row: ReservationRow): unknown;
   /** The provider's lookup by client reference, or undefined when it is not configured. */
@@ -252,7 +280,7 @@ async function settle<B extends SupplierReservation>(
     await moveStatus(trx, k.kind, row, k.next(from, event), d.clock, {
       ctx,
       action: event,
-      set: { supplier_booking_ref: outcome.booking_ref, ...k.settledColumns(outcome) },
+      set: settled(k, outcome),
     });
     await dropReconcile(trx, k.kind, id);
     result = await answer(ctx, k, trx, id);
@@ -335,7 +363,7 @@ export function reconcileReservation<B extends SupplierReservation>(
         ctx: null,
         action: event,
         reason: 'Reconciliation: settled from the provider by client reference.',
-        set: { supplier_booking_ref: found.booking_ref, ...k.settledColumns(found) },
+        set: settled(k, found),
       });
     });
   };
