@@ -154,8 +154,8 @@ export function createKernel(o: KernelOptions): Kernel {
   const shutdownController = new AbortController();
   let active = 0;
 
-  // A handler is registered under its operationId, or under `METHOD /path` (fixed platform paths).
-  const handlerFor = (op: Operation) => o.routes[op.operationId] ?? o.routes[`${op.method} ${op.path}`];
+  // A handler is registered under its operationId (literal in every route file).
+  const handlerFor = (op: Operation) => o.routes[op.operationId];
   // Resolved once per operation; an operation without one is looked up again per request.
   const handlers = new Map<Operation, Handler>();
   for (const op of operations) {
