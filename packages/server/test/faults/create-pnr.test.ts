@@ -12,20 +12,23 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  SANDBOX_ADMIN as ADMIN,
+  SANDBOX_AGENT as AGENT,
   api,
   type Child,
+  FAULT_CONTACT as contact,
   type FaultEmulators,
   type FaultStore,
   FLIGHT_SUPPLIERS,
   type FlightSupplier,
   faultStore,
+  login,
+  FAULT_PASSENGER as passenger,
   startChild,
   startFaultEmulators,
   until,
 } from './harness.ts';
 
-const AGENT = { email: 'agent@sandbox.travel', password: 'sandbox-agent-pass' };
-const ADMIN = { email: 'admin@sandbox.travel', password: 'sandbox-admin-pass' };
 const LEASE_SECONDS = 2;
 const CALL_WINDOW_SECONDS = 3;
 const SETTLE_DEADLINE_MS = 30_000;
@@ -35,17 +38,6 @@ const ROUTES: Record<FlightSupplier, [string, string]> = {
   amadeus: ['LHR', 'DXB'],
   mystifly: ['DAC', 'LHR'],
 };
-const passenger = {
-  type: 'ADT',
-  title: 'MS',
-  first_name: 'Ayesha',
-  last_name: 'RAHMAN',
-  gender: 'F',
-  date_of_birth: '1990-04-02',
-  nationality: 'GB',
-  document: { type: 'passport', number: 'A1234567', expiry: '2031-01-01', issuing_country: 'GB' },
-};
-const contact = { email: 'ayesha@example.test', phone: '+447700900123' };
 const UNSETTLED = new Set(['initiated', 'pending_pnr']);
 
 type Boundary = 'before-supplier' | 'during-supplier' | 'after-supplier' | 'before-commit';
@@ -83,12 +75,6 @@ describe('kill -9 inside createPnr', () => {
     await emulators?.close();
     await store?.drop();
   });
-
-  async function login(s: Child, who: typeof AGENT) {
-    const r = await api(s.url, 'POST', '/api/v1/auth/login', { body: who });
-    expect(r.status, JSON.stringify(r.body)).toBe(200);
-    return r.body.access_token as string;
-  }
 
   /** A bookable offer per supplier (held fares; no low-cost content, which cannot be held). */
   async function offers(s: Child): Promise<Record<FlightSupplier, { offer_id: string; currency: string }>> {

@@ -21,6 +21,7 @@ import {
   stripeHandlers,
 } from '@travel/mock-server';
 import { http, type RequestHandler } from 'msw';
+import { expect } from 'vitest';
 import { freshDatabase } from '../search/processes.ts';
 
 const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
@@ -308,3 +309,27 @@ export async function until<T>(
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
+
+/** The logins the sandbox seeds. */
+export const SANDBOX_AGENT = { email: 'agent@sandbox.travel', password: 'sandbox-agent-pass' };
+export const SANDBOX_ADMIN = { email: 'admin@sandbox.travel', password: 'sandbox-admin-pass' };
+
+/** An access token of `who` on the child server. */
+export async function login(s: Child, who: typeof SANDBOX_AGENT = SANDBOX_AGENT): Promise<string> {
+  const r = await api(s.url, 'POST', '/api/v1/auth/login', { body: who });
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  return r.body.access_token as string;
+}
+
+/** The passenger and contact every flight booking of the fault suites uses. */
+export const FAULT_PASSENGER = {
+  type: 'ADT',
+  title: 'MS',
+  first_name: 'Ayesha',
+  last_name: 'RAHMAN',
+  gender: 'F',
+  date_of_birth: '1990-04-02',
+  nationality: 'GB',
+  document: { type: 'passport', number: 'A1234567', expiry: '2031-01-01', issuing_country: 'GB' },
+};
+export const FAULT_CONTACT = { email: 'ayesha@example.test', phone: '+447700900123' };

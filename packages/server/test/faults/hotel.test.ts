@@ -21,10 +21,19 @@ import {
 } from '@travel/mock-server';
 import { http, type RequestHandler } from 'msw';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, type Child, type FaultStore, faultStore, HoldGate, startChild, until } from './harness.ts';
+import {
+  SANDBOX_ADMIN as ADMIN,
+  SANDBOX_AGENT as AGENT,
+  api,
+  type Child,
+  type FaultStore,
+  faultStore,
+  HoldGate,
+  login,
+  startChild,
+  until,
+} from './harness.ts';
 
-const AGENT = { email: 'agent@sandbox.travel', password: 'sandbox-agent-pass' };
-const ADMIN = { email: 'admin@sandbox.travel', password: 'sandbox-admin-pass' };
 const LEASE_SECONDS = 2;
 const CALL_WINDOW_SECONDS = 3;
 const SETTLE_DEADLINE_MS = 30_000;
@@ -132,12 +141,6 @@ describe('kill -9 inside hotel book', () => {
     await emulators?.close();
     await store?.drop();
   });
-
-  async function login(s: Child, who: typeof AGENT) {
-    const r = await api(s.url, 'POST', '/api/v1/auth/login', { body: who });
-    expect(r.status, JSON.stringify(r.body)).toBe(200);
-    return r.body.access_token as string;
-  }
 
   /** A rate per provider for two adults, through the search API. */
   async function rates(s: Child): Promise<Record<Provider, string>> {

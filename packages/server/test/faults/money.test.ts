@@ -18,33 +18,24 @@ import { openDatabase } from '../../src/storage/database.ts';
 import {
   api,
   type Child,
+  FAULT_CONTACT as contact,
   type FaultEmulators,
   type FaultStore,
   faultStore,
+  login,
   type MoneyGate,
+  FAULT_PASSENGER as passenger,
   startChild,
   startFaultEmulators,
   until,
 } from './harness.ts';
 
-const AGENT = { email: 'agent@sandbox.travel', password: 'sandbox-agent-pass' };
 const LEASE_SECONDS = 2;
 const SETTLE_DEADLINE_MS = 30_000;
 const futureDate = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 type Sup = 'amadeus' | 'duffel';
 const SUPS: Sup[] = ['amadeus', 'duffel'];
 const ROUTES: Record<Sup, [string, string]> = { duffel: ['LHR', 'BCN'], amadeus: ['LHR', 'DXB'] };
-const passenger = {
-  type: 'ADT',
-  title: 'MS',
-  first_name: 'Ayesha',
-  last_name: 'RAHMAN',
-  gender: 'F',
-  date_of_birth: '1990-04-02',
-  nationality: 'GB',
-  document: { type: 'passport', number: 'A1234567', expiry: '2031-01-01', issuing_country: 'GB' },
-};
-const contact = { email: 'ayesha@example.test', phone: '+447700900123' };
 
 type Op = 'authorize' | 'ticket' | 'capture';
 interface Case {
@@ -159,12 +150,6 @@ describe('kill -9 inside authorize, capture and ticket', () => {
     // The money job's first look after an intent (it waits while the owning request's lease is alive).
     MONEY_RECONCILE_DELAY_MS: '500',
   });
-
-  async function login(s: Child) {
-    const r = await api(s.url, 'POST', '/api/v1/auth/login', { body: AGENT });
-    expect(r.status, JSON.stringify(r.body)).toBe(200);
-    return r.body.access_token as string;
-  }
 
   const call = (s: Child, method: string, path: string, o: { key?: string; body?: unknown } = {}) =>
     api(s.url, method, path, { token: agent, ...o });
