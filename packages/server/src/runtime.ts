@@ -6,10 +6,10 @@
 import type { Logger as PinoLogger } from 'pino';
 import { type App, createApp, type SharedServices } from './app.ts';
 import { adminRoutes } from './domains/admin/routes.ts';
-import { bookingJobHandlers, bookingRoutes } from './domains/booking/routes.ts';
-import type { BookingSuppliers } from './domains/booking/suppliers.ts';
 import { companyRoutes } from './domains/company/routes.ts';
 import { customerRoutes } from './domains/customer/routes.ts';
+import { bookingJobHandlers, bookingRoutes, ticketingJobHandlers } from './domains/flight-booking/routes.ts';
+import type { BookingSuppliers } from './domains/flight-booking/suppliers.ts';
 import {
   adminHotelRoutes,
   companyHotelRoutes,
@@ -21,7 +21,6 @@ import { searchMarkup } from './domains/markup/search-markup.ts';
 import { referenceRoutes } from './domains/reference/routes.ts';
 import { gdsAdminRoutes } from './domains/search/gds-routes.ts';
 import { searchRoutes } from './domains/search/routes.ts';
-import { ticketingJobHandlers } from './domains/ticketing/service.ts';
 import {
   adminTransportRoutes,
   companyTransportRoutes,

@@ -142,6 +142,20 @@ function responseValidation(env: NodeJS.ProcessEnv): Config['responseValidation'
   return v;
 }
 
+/**
+ * How long after createPnr writes a booking ahead its supplier call may still create the order: longer
+ * than any adapter's timeout (Duffel 30 s), with room for a supplier that finishes a request whose caller
+ * is gone. `BOOKING_CALL_WINDOW_SECONDS`, default 120. Not found after it, there is no order.
+ */
+export function callWindowMs(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.BOOKING_CALL_WINDOW_SECONDS;
+  if (raw === undefined || raw.trim() === '') return 120_000;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0)
+    throw new Error(`BOOKING_CALL_WINDOW_SECONDS must be a non-negative number, got "${raw}"`);
+  return n * 1000;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const suppliers = env.SUPPLIERS || 'sandbox';
   const sandbox = suppliers === 'sandbox';

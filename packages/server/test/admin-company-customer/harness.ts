@@ -1,11 +1,10 @@
 /** The app with the real contract and the admin/company/customer routes, plus fixtures for bookings and payments. */
 import { expect } from 'vitest';
 import { adminRoutes } from '../../src/domains/admin/routes.ts';
-import { accountsDb } from '../../src/domains/admin/tables.ts';
-import type { BookingSuppliers } from '../../src/domains/booking/suppliers.ts';
-import { json } from '../../src/domains/booking/tables.ts';
 import { companyRoutes } from '../../src/domains/company/routes.ts';
 import { customerRoutes } from '../../src/domains/customer/routes.ts';
+import type { BookingSuppliers } from '../../src/domains/flight-booking/suppliers.ts';
+import { bookingDb, json } from '../../src/domains/flight-booking/tables.ts';
 import type { PaymentProvider } from '../../src/suppliers/ports.ts';
 import { createTestApp, type TestApp, type TestResponse } from '../helpers/app.ts';
 import { expectMatchesContract, realContract } from '../helpers/contract.ts';
@@ -58,7 +57,7 @@ export async function harness(): Promise<Harness> {
     seq += 1;
     const currency = o.currency ?? 'GBP';
     const total = o.total ?? 10000;
-    const r = await accountsDb(t.database.db)
+    const r = await bookingDb(t.database.db)
       .insertInto('flight_bookings')
       .values({
         pnr: `PN${String(seq).padStart(4, '0')}`,
@@ -116,7 +115,7 @@ export async function harness(): Promise<Harness> {
   };
   const payment: Harness['payment'] = async (bookingId, o = {}) => {
     const amount = o.amount ?? 10000;
-    const r = await accountsDb(t.database.db)
+    const r = await bookingDb(t.database.db)
       .insertInto('booking_payments')
       .values({
         booking_id: bookingId,

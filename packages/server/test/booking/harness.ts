@@ -20,8 +20,8 @@ import {
   bookingJobHandlers,
   bookingRoutes,
   sandboxBookingSuppliers,
-} from '../../src/domains/booking/routes.ts';
-import { ticketingJobHandlers } from '../../src/domains/ticketing/service.ts';
+  ticketingJobHandlers,
+} from '../../src/domains/flight-booking/routes.ts';
 import { ManualClock } from '../../src/internal/clock.ts';
 import { type Config, loadConfig } from '../../src/internal/config.ts';
 import { JobRunner } from '../../src/jobs/runner.ts';

@@ -6,11 +6,13 @@
  * an audit entry. Jobs run through a JobRunner on the world's manual clock.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bookingJobHandlers } from '../../src/domains/booking/routes.ts';
-import { bookingDb } from '../../src/domains/booking/tables.ts';
-import { FOLLOW_UP_LIMIT_MS, TICKET_FOLLOW_UP_QUEUE } from '../../src/domains/ticketing/follow-up.ts';
-import { ticketingJobHandlers } from '../../src/domains/ticketing/service.ts';
-import { storedTickets } from '../../src/domains/ticketing/store.ts';
+import { bookingJobHandlers, ticketingJobHandlers } from '../../src/domains/flight-booking/routes.ts';
+import { bookingDb } from '../../src/domains/flight-booking/tables.ts';
+import {
+  FOLLOW_UP_LIMIT_MS,
+  TICKET_FOLLOW_UP_QUEUE,
+} from '../../src/domains/flight-booking/ticketing/follow-up.ts';
+import { storedTickets } from '../../src/domains/flight-booking/ticketing/store.ts';
 import { JobRunner } from '../../src/jobs/runner.ts';
 import { check, useWorld } from './checks.ts';
 import { contact, passenger, SANDBOX_ROUTES } from './harness.ts';

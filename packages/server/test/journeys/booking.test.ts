@@ -6,7 +6,7 @@
  * an offer's currency and requirements; currency_mismatch names the offer's currency.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bookingDb } from '../../src/domains/booking/tables.ts';
+import { bookingDb } from '../../src/domains/flight-booking/tables.ts';
 import { futureDate, type Journeys, journeys, key } from './world.ts';
 
 let w: Journeys;

@@ -5,7 +5,7 @@
  * reference. A supplier answer proving the tickets exist settles as ticketed at once.
  */
 import { describe, expect, it } from 'vitest';
-import { bookingDb } from '../../src/domains/booking/tables.ts';
+import { bookingDb } from '../../src/domains/flight-booking/tables.ts';
 import { check } from '../booking/checks.ts';
 import { SANDBOX_ROUTES } from '../booking/harness.ts';
 import {

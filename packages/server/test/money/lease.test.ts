@@ -6,8 +6,8 @@
  * capture settled by the job turns the stored 202 into the settled 200 for a same-key retry.
  */
 import { describe, expect, it } from 'vitest';
-import { beginOp, referenceOf } from '../../src/domains/payment/money-ops.ts';
-import { insertPayment, insertTransaction } from '../../src/domains/payment/store.ts';
+import { beginOp, referenceOf } from '../../src/domains/flight-booking/money-ops.ts';
+import { insertPayment, insertTransaction } from '../../src/domains/flight-booking/payment/store.ts';
 import { effectReference, idempotencyScope } from '../../src/kernel/middleware/idempotency.ts';
 import type { RequestContext } from '../../src/kernel/types.ts';
 import { check } from '../booking/checks.ts';

@@ -4,7 +4,7 @@
  * `operation_in_progress` (another operation of the booking in flight) or the operation's documented 400.
  */
 import { describe, expect, it } from 'vitest';
-import { bookingDb } from '../../src/domains/booking/tables.ts';
+import { bookingDb } from '../../src/domains/flight-booking/tables.ts';
 import type { FlightSupplier } from '../../src/suppliers/ports.ts';
 import { check } from '../booking/checks.ts';
 import {

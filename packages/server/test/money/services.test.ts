@@ -6,7 +6,7 @@
  * result. An answer lost before the supplier acted settles as "nothing happened" and the key runs anew.
  */
 import { describe, expect, it } from 'vitest';
-import { bookingDb } from '../../src/domains/booking/tables.ts';
+import { bookingDb } from '../../src/domains/flight-booking/tables.ts';
 import { check } from '../booking/checks.ts';
 import { B, type Booked, booked, drainJobs, expectOneWinner, ops, race, useMoneyWorld } from './world.ts';
 

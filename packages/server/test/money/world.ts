@@ -1,8 +1,8 @@
 /** Shared set-up of the money tests: a world, an agent, booked and paid bookings, and the emulator's view. */
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { MockServers } from '../../../mock-server/src/index.ts';
-import { bookingDb } from '../../src/domains/booking/tables.ts';
-import { opsOf } from '../../src/domains/payment/money-ops.ts';
+import { opsOf } from '../../src/domains/flight-booking/money-ops.ts';
+import { bookingDb } from '../../src/domains/flight-booking/tables.ts';
 import {
   contact,
   createWorld,

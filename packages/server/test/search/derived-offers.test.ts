@@ -4,7 +4,7 @@
  * resumed), the grouped stream and the results page show exactly what the suppliers answered.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PricingService } from '../../src/domains/booking/pricing.ts';
+import { PricingService } from '../../src/domains/flight-booking/pricing.ts';
 import { searchRoutes } from '../../src/domains/search/routes.ts';
 import type { Routes, SseMessage } from '../../src/kernel/types.ts';
 import type { Mailer } from '../../src/mail/mailer.ts';

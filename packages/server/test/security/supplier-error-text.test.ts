@@ -5,7 +5,7 @@
  * sentence and keeps the supplier's words for the log and the error's cause.
  */
 import { describe, expect, it } from 'vitest';
-import { supplierFailure } from '../../src/domains/booking/suppliers.ts';
+import { supplierFailure } from '../../src/domains/flight-booking/suppliers.ts';
 import { HttpError } from '../../src/kernel/errors.ts';
 import type { Logger } from '../../src/kernel/types.ts';
 import { SupplierError } from '../../src/suppliers/ports.ts';

@@ -2,33 +2,16 @@
 import { sql } from 'kysely';
 import { writeAudit } from '../../audit/audit-log.ts';
 import { toMinor } from '../../internal/money.ts';
-import { badRequest, notFound } from '../../kernel/errors.ts';
+import { badRequest } from '../../kernel/errors.ts';
 import type { RequestContext, Routes } from '../../kernel/types.ts';
-import { type Db, json } from '../../storage/schema.ts';
-import { companyView } from '../company/company-view.ts';
-import type { AccountsDeps } from './deps.ts';
-import { ok, pageBody, paging } from './http.ts';
-import { accountsDb } from './tables.ts';
+import { json } from '../../storage/schema.ts';
+import type { AccountsDeps } from '../accounts/deps.ts';
+import { ok, pageBody, paging } from '../accounts/http.ts';
+import { companyWithProfile, loadCompany } from '../accounts/store.ts';
+import { accountsDb } from '../accounts/tables.ts';
+import { companyView } from '../accounts/views.ts';
 
 const SORTS = new Set(['created_at', 'company_name', 'company_code', 'status']);
-
-export async function loadCompany(db: Db, id: number, forUpdate = false) {
-  let q = db.selectFrom('companies').selectAll().where('id', '=', id);
-  if (forUpdate) q = q.forUpdate();
-  const c = await q.executeTakeFirst();
-  if (!c) throw notFound('company_not_found', 'Company not found.');
-  return c;
-}
-
-export async function companyWithProfile(db: Db, id: number) {
-  const c = await loadCompany(db, id);
-  const p = await accountsDb(db)
-    .selectFrom('company_profiles')
-    .selectAll()
-    .where('company_id', '=', id)
-    .executeTakeFirst();
-  return companyView(c, p);
-}
 
 export function adminCompanyRoutes(d: AccountsDeps): Routes {
   const { db, clock } = d;

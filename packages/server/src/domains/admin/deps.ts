@@ -1,11 +1,5 @@
-import type { TtlCache } from '../../cache/ttl-cache.ts';
-import type { Clock } from '../../internal/clock.ts';
-import type { Config } from '../../internal/config.ts';
-import type { TokenService } from '../../internal/tokens.ts';
-import type { PrincipalStore } from '../../kernel/principal.ts';
-import type { Mailer } from '../../mail/mailer.ts';
-import type { Db } from '../../storage/schema.ts';
-import type { BookingSuppliers } from '../booking/suppliers.ts';
+import type { AccountsDeps } from '../accounts/deps.ts';
+import type { BookingSuppliers } from '../flight-booking/suppliers.ts';
 
 /** Live figures the composition root can supply (search engine, kernel); zeros when absent. */
 export interface LiveFigures {
@@ -24,19 +18,10 @@ export interface SupplierHealth {
 }
 
 /**
- * What the admin, company and customer routes are built from: the shared services they use (named
- * here, so the domain does not import the composition root; app.ts's SharedServices satisfies it) plus
- * optional collaborators owned by other domains (the payment provider for manual refunds, live search
- * figures and supplier health for the live report).
+ * The admin surface's deps: the accounts deps plus optional collaborators owned by other domains (the
+ * payment provider for manual refunds, live search figures and supplier health for the live report).
  */
-export interface AccountsDeps {
-  config: Config;
-  db: Db;
-  clock: Clock;
-  cache: TtlCache;
-  mailer: Mailer;
-  tokens: TokenService;
-  principals: PrincipalStore;
+export interface AdminDeps extends AccountsDeps {
   suppliers?: BookingSuppliers;
   live?: LiveFigures;
   supplierStatus?: () => Promise<SupplierHealth[]>;

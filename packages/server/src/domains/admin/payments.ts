@@ -8,16 +8,16 @@ import { sql } from 'kysely';
 import { writeAudit } from '../../audit/audit-log.ts';
 import { badRequest, notFound } from '../../kernel/errors.ts';
 import type { Routes } from '../../kernel/types.ts';
-import { findBooking } from '../booking/store.ts';
-import { answerRetry, beginOp } from '../payment/money-ops.ts';
-import { idemKey, movementDetail, PaymentService } from '../payment/service.ts';
-import { findPaymentById } from '../payment/store.ts';
-import type { AccountsDeps } from './deps.ts';
-import { dayRange, num, ok, pageBody, paging, periodRange } from './http.ts';
-import { findPayment, listPaymentRows, paymentsWithTransactions } from './payment-queries.ts';
-import { accountsDb } from './tables.ts';
+import { dayRange, num, ok, pageBody, paging, periodRange } from '../accounts/http.ts';
+import { answerRetry, beginOp, idemKey } from '../flight-booking/money-ops.ts';
+import { findPayment, listPaymentRows, paymentsWithTransactions } from '../flight-booking/payment/queries.ts';
+import { movementDetail, PaymentService } from '../flight-booking/payment/service.ts';
+import { findPaymentById } from '../flight-booking/payment/store.ts';
+import { findBooking } from '../flight-booking/store.ts';
+import { bookingDb } from '../flight-booking/tables.ts';
+import type { AdminDeps } from './deps.ts';
 
-export function adminPaymentRoutes(d: AccountsDeps): Routes {
+export function adminPaymentRoutes(d: AdminDeps): Routes {
   const { db, clock } = d;
   const service = d.suppliers
     ? new PaymentService({ db, clock, mailer: d.mailer, suppliers: d.suppliers })
@@ -43,7 +43,7 @@ export function adminPaymentRoutes(d: AccountsDeps): Routes {
 
     adminGetSettlementReport: async (ctx) => {
       const r = periodRange(String(ctx.query.period ?? '30d'), clock.now());
-      const rows = await accountsDb(db)
+      const rows = await bookingDb(db)
         .selectFrom('booking_payments')
         .select([
           'currency',
@@ -103,7 +103,7 @@ export function adminPaymentRoutes(d: AccountsDeps): Routes {
         pending: (d, op) => service.pendingAnswer(d, op),
       });
       if (prior && 'answer' in prior) return prior.answer;
-      // Serialized with every other money operation of the booking, written ahead (payment/money-ops.ts).
+      // Serialized with every other money operation of the booking, written ahead (flight-booking/money-ops.ts).
       const { op, result: plan } = await beginOp({
         db,
         clock,

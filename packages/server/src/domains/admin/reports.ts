@@ -1,11 +1,11 @@
 /** Admin reports: the audit log, platform KPIs, live figures and revenue. */
 import { sql } from 'kysely';
 import type { Routes } from '../../kernel/types.ts';
-import type { AccountsDeps } from './deps.ts';
-import { dayRange, iso, num, ok, pageBody, paging, periodRange } from './http.ts';
-import { bookingCounts, countIfTable, revenueByDay, totalsByCurrency } from './revenue.ts';
+import { dayRange, iso, num, ok, pageBody, paging, periodRange } from '../accounts/http.ts';
+import { bookingCounts, countIfTable, revenueByDay, totalsByCurrency } from '../flight-booking/revenue.ts';
+import type { AdminDeps } from './deps.ts';
 
-export async function componentHealth(d: AccountsDeps) {
+export async function componentHealth(d: AdminDeps) {
   const t0 = performance.now();
   let database: { status: 'ok' | 'degraded' | 'down'; latency_ms: number | null };
   try {
@@ -53,7 +53,7 @@ export function auditView(r: {
   };
 }
 
-export function adminReportRoutes(d: AccountsDeps): Routes {
+export function adminReportRoutes(d: AdminDeps): Routes {
   const { db, clock } = d;
   return {
     adminGetAuditLog: async (ctx) => {

@@ -1,6 +1,6 @@
 /**
  * The `/api/v1/admin` operations of the accounts, markup, payments, reports and system areas. The other
- * admin paths: `admin/bookings` in domains/booking/routes.ts, `admin/gds` in domains/search/gds-routes.ts,
+ * admin paths: `admin/bookings` in domains/flight-booking/routes.ts, `admin/gds` in domains/search/gds-routes.ts,
  * `admin/hotel-bookings` in domains/hotel/admin-routes.ts, `admin/transport-bookings` in
  * domains/transport/admin-routes.ts, `admin/companies/{company_id}/api-keys` in domains/company/api-keys.ts.
  *
@@ -36,16 +36,16 @@
  */
 import type { Routes } from '../../kernel/types.ts';
 import { adminCompanyRoutes } from './companies.ts';
-import type { AccountsDeps } from './deps.ts';
+import type { AdminDeps } from './deps.ts';
 import { adminMarkupRoutes } from './markup-rules.ts';
 import { adminPaymentRoutes } from './payments.ts';
 import { adminReportRoutes } from './reports.ts';
 import { adminSystemRoutes } from './system.ts';
 import { adminUserRoutes } from './users.ts';
 
-export type { AccountsDeps } from './deps.ts';
+export type { AdminDeps } from './deps.ts';
 
-export function adminRoutes(deps: AccountsDeps): Routes {
+export function adminRoutes(deps: AdminDeps): Routes {
   return {
     ...adminCompanyRoutes(deps),
     ...adminMarkupRoutes(deps),

@@ -2,10 +2,10 @@
 import { sql } from 'kysely';
 import { ValidationError } from '../../kernel/errors.ts';
 import type { Routes } from '../../kernel/types.ts';
-import type { AccountsDeps } from './deps.ts';
-import { iso, num, ok, pageBody, paging } from './http.ts';
+import { iso, num, ok, pageBody, paging } from '../accounts/http.ts';
+import { accountsDb } from '../accounts/tables.ts';
+import type { AdminDeps } from './deps.ts';
 import { componentHealth } from './reports.ts';
-import { accountsDb } from './tables.ts';
 
 /**
  * The cache can only clear by key prefix, so a glob may use `*` only at its end (`search:*`, `*`); an
@@ -25,7 +25,7 @@ function globPrefix(pattern: string): string {
   return star >= 0 ? pattern.slice(0, -1) : pattern;
 }
 
-export function adminSystemRoutes(d: AccountsDeps): Routes {
+export function adminSystemRoutes(d: AdminDeps): Routes {
   const { db, clock, cache } = d;
   return {
     adminGetCacheStats: async () => {

@@ -7,36 +7,15 @@ import { sql } from 'kysely';
 import { writeAudit } from '../../audit/audit-log.ts';
 import { badRequest, notFound } from '../../kernel/errors.ts';
 import type { RequestContext, Role, Routes } from '../../kernel/types.ts';
-import type { Db } from '../../storage/schema.ts';
+import type { AccountsDeps } from '../accounts/deps.ts';
+import { ok, pageBody, paging } from '../accounts/http.ts';
+import { loadUser, userWithCompany } from '../accounts/store.ts';
 import { userView } from '../auth/user-view.ts';
-import type { AccountsDeps } from './deps.ts';
-import { ok, pageBody, paging } from './http.ts';
 
 const SORTS = new Set(['created_at', 'email', 'full_name', 'last_login_at']);
 const COMPANY_ROLES = new Set(['company_admin', 'company_staff']);
 /** Impersonation tokens are short-lived: 15 minutes at most. */
 const IMPERSONATION_TTL_SECONDS = 15 * 60;
-
-export async function loadUser(db: Db, id: string, forUpdate = false) {
-  let q = db.selectFrom('users').selectAll().where('id', '=', id);
-  if (forUpdate) q = q.forUpdate();
-  const u = await q.executeTakeFirst();
-  if (!u) throw notFound('user_not_found', 'User not found.');
-  return u;
-}
-
-export async function userWithCompany(db: Db, id: string) {
-  const u = await loadUser(db, id);
-  const c =
-    u.company_id === null
-      ? undefined
-      : await db
-          .selectFrom('companies')
-          .select('company_code')
-          .where('id', '=', u.company_id)
-          .executeTakeFirst();
-  return userView(u, c?.company_code ?? null);
-}
 
 export function adminUserRoutes(d: AccountsDeps): Routes {
   const { db, clock, tokens, principals } = d;

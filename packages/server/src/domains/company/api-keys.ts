@@ -8,8 +8,8 @@ import type { ApiKey, ApiKeyRole, ApiKeyStore } from '../../internal/api-keys.ts
 import { badRequest, notFound } from '../../kernel/errors.ts';
 import type { RequestContext, Routes } from '../../kernel/types.ts';
 import type { Db } from '../../storage/schema.ts';
-import type { AccountsDeps } from '../admin/deps.ts';
-import { iso, ok, pageBody, paging } from '../admin/http.ts';
+import type { AccountsDeps } from '../accounts/deps.ts';
+import { iso, ok, pageBody, paging } from '../accounts/http.ts';
 import { ownCompany } from './clients.ts';
 
 /** The contract's `ApiKey`: never the secret, never the hash. */

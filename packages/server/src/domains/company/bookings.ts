@@ -3,11 +3,11 @@ import { sql } from 'kysely';
 import { writeAudit } from '../../audit/audit-log.ts';
 import { badRequest, notFound } from '../../kernel/errors.ts';
 import type { Routes } from '../../kernel/types.ts';
-import type { AccountsDeps } from '../admin/deps.ts';
-import { ok, pageBody, paging } from '../admin/http.ts';
-import { accountsDb } from '../admin/tables.ts';
-import { listBookings, loadBooking, toRow, updateBooking } from '../booking/store.ts';
-import { bookingView } from '../booking/view.ts';
+import type { AccountsDeps } from '../accounts/deps.ts';
+import { ok, pageBody, paging } from '../accounts/http.ts';
+import { listBookings, loadBooking, toRow, updateBooking } from '../flight-booking/store.ts';
+import { bookingDb } from '../flight-booking/tables.ts';
+import { bookingView } from '../flight-booking/view.ts';
 import { ownCompany } from './clients.ts';
 
 const STAFF_ROLES = ['company_admin', 'company_staff'];
@@ -36,7 +36,7 @@ export function companyBookingRoutes(d: AccountsDeps): Routes {
     companyListPendingBookings: async (ctx) => {
       const cid = ownCompany(ctx);
       const soon = new Date(clock.now().getTime() + 24 * 3_600_000);
-      const rows = await accountsDb(db)
+      const rows = await bookingDb(db)
         .selectFrom('flight_bookings')
         .selectAll()
         .where('company_id', '=', cid)

@@ -6,11 +6,12 @@ import { badRequest, notFound } from '../../kernel/errors.ts';
 import { tenantCompanyId } from '../../kernel/tenant.ts';
 import type { RequestContext, Routes } from '../../kernel/types.ts';
 import type { Db } from '../../storage/schema.ts';
-import type { AccountsDeps } from '../admin/deps.ts';
-import { iso, ok, pageBody, paging } from '../admin/http.ts';
-import { accountsDb } from '../admin/tables.ts';
-import { toRow } from '../booking/store.ts';
-import { bookingView } from '../booking/view.ts';
+import type { AccountsDeps } from '../accounts/deps.ts';
+import { iso, ok, pageBody, paging } from '../accounts/http.ts';
+import { accountsDb } from '../accounts/tables.ts';
+import { toRow } from '../flight-booking/store.ts';
+import { bookingDb } from '../flight-booking/tables.ts';
+import { bookingView } from '../flight-booking/view.ts';
 
 /** Company surfaces always act for the caller's own company (x-roles excludes super_admin). */
 export const ownCompany = (ctx: RequestContext): number => tenantCompanyId(ctx) as number;
@@ -178,7 +179,7 @@ export function companyClientRoutes(d: AccountsDeps): Routes {
       const cid = ownCompany(ctx);
       const c = await findClient(db, cid, ctx.params.client_id as number);
       const p = paging(ctx);
-      const q = accountsDb(db)
+      const q = bookingDb(db)
         .selectFrom('flight_bookings')
         .where('company_id', '=', cid)
         .where(sql`lower(contact->>'email')`, '=', c.email.toLowerCase());

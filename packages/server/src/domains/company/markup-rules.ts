@@ -1,8 +1,8 @@
 /** Company: the company's own markup rules. company_id is always the caller's (a foreign one is 403 in the kernel). */
 import type { Routes } from '../../kernel/types.ts';
-import type { AccountsDeps } from '../admin/deps.ts';
-import { ok, paging } from '../admin/http.ts';
-import { createRule, deleteRule, listRules, type RuleInput, updateRule } from '../admin/markup-rules-crud.ts';
+import type { AccountsDeps } from '../accounts/deps.ts';
+import { ok, paging } from '../accounts/http.ts';
+import { createRule, deleteRule, listRules, type RuleInput, updateRule } from '../markup/rules-crud.ts';
 import { ownCompany } from './clients.ts';
 
 export function companyMarkupRoutes(d: AccountsDeps): Routes {

@@ -2,12 +2,12 @@
 import { writeAudit } from '../../audit/audit-log.ts';
 import type { Routes } from '../../kernel/types.ts';
 import { json } from '../../storage/schema.ts';
-import { companyWithProfile, loadCompany } from '../admin/companies.ts';
-import type { AccountsDeps } from '../admin/deps.ts';
-import { ok } from '../admin/http.ts';
-import { accountsDb } from '../admin/tables.ts';
+import type { AccountsDeps } from '../accounts/deps.ts';
+import { ok } from '../accounts/http.ts';
+import { companyWithProfile, loadCompany } from '../accounts/store.ts';
+import { accountsDb } from '../accounts/tables.ts';
+import { settingsView } from '../accounts/views.ts';
 import { ownCompany } from './clients.ts';
-import { settingsView } from './company-view.ts';
 
 const PROFILE_FIELDS = ['logo_url', 'website', 'business_registration', 'iata_number'] as const;
 const COMPANY_FIELDS = ['company_name', 'contact_email', 'contact_phone'] as const;

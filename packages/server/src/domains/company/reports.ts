@@ -1,9 +1,9 @@
 /** Company reports: KPIs, sales, top clients and top routes of the caller's company. */
 import { sql } from 'kysely';
 import type { Routes } from '../../kernel/types.ts';
-import type { AccountsDeps } from '../admin/deps.ts';
-import { num, ok, periodRange } from '../admin/http.ts';
-import { bookingCounts, COUNTED, revenueByDay, totalsByCurrency } from '../admin/revenue.ts';
+import type { AccountsDeps } from '../accounts/deps.ts';
+import { num, ok, periodRange } from '../accounts/http.ts';
+import { bookingCounts, COUNTED, revenueByDay, totalsByCurrency } from '../flight-booking/revenue.ts';
 import { ownCompany } from './clients.ts';
 import { walletView } from './wallet-store.ts';
 

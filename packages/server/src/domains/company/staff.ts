@@ -9,9 +9,9 @@ import { badRequest, notFound } from '../../kernel/errors.ts';
 import type { RequestContext, Role, Routes } from '../../kernel/types.ts';
 import type { Db } from '../../storage/schema.ts';
 import { json } from '../../storage/schema.ts';
-import type { AccountsDeps } from '../admin/deps.ts';
-import { iso, ok, pageBody, paging } from '../admin/http.ts';
-import { accountsDb } from '../admin/tables.ts';
+import type { AccountsDeps } from '../accounts/deps.ts';
+import { iso, ok, pageBody, paging } from '../accounts/http.ts';
+import { accountsDb } from '../accounts/tables.ts';
 import { createInvitation } from '../auth/invitations.ts';
 import { ownCompany } from './clients.ts';
 

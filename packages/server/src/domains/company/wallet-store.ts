@@ -6,8 +6,8 @@
  */
 import { badRequest } from '../../kernel/errors.ts';
 import type { Db } from '../../storage/schema.ts';
-import { iso } from '../admin/http.ts';
-import { accountsDb } from '../admin/tables.ts';
+import { iso } from '../accounts/http.ts';
+import { accountsDb } from '../accounts/tables.ts';
 
 export interface WalletTransactionInput {
   companyId: number;

@@ -1,8 +1,8 @@
 /** Company: wallet balance and ledger (company_admin). */
 import type { Routes } from '../../kernel/types.ts';
-import type { AccountsDeps } from '../admin/deps.ts';
-import { ok, pageBody, paging } from '../admin/http.ts';
-import { accountsDb } from '../admin/tables.ts';
+import type { AccountsDeps } from '../accounts/deps.ts';
+import { ok, pageBody, paging } from '../accounts/http.ts';
+import { accountsDb } from '../accounts/tables.ts';
 import { ownCompany } from './clients.ts';
 import { transactionView, walletView } from './wallet-store.ts';
 

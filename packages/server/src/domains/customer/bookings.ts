@@ -5,11 +5,11 @@
 import { writeAudit } from '../../audit/audit-log.ts';
 import { badRequest } from '../../kernel/errors.ts';
 import type { Routes } from '../../kernel/types.ts';
-import type { AccountsDeps } from '../admin/deps.ts';
-import { ok, pageBody, paging } from '../admin/http.ts';
-import { accountsDb } from '../admin/tables.ts';
-import { listBookings, loadBooking } from '../booking/store.ts';
-import { bookingView } from '../booking/view.ts';
+import type { AccountsDeps } from '../accounts/deps.ts';
+import { ok, pageBody, paging } from '../accounts/http.ts';
+import { accountsDb } from '../accounts/tables.ts';
+import { listBookings, loadBooking } from '../flight-booking/store.ts';
+import { bookingView } from '../flight-booking/view.ts';
 
 const FINAL = new Set(['cancelled', 'refunded', 'expired', 'pnr_failed']);
 

@@ -1,16 +1,10 @@
-/**
- * Customer: saved travelers. The contract validates shapes (date format, gender and document enums);
- * here the rules a schema cannot say: birth date in the past, document expiry not in the past, and a
- * document given whole (type and number together).
- */
-import { sql } from 'kysely';
 import { writeAudit } from '../../audit/audit-log.ts';
 import { badRequest, notFound, ValidationError, type ValidationIssue } from '../../kernel/errors.ts';
 import type { RequestContext, Routes } from '../../kernel/types.ts';
 import type { Db } from '../../storage/schema.ts';
-import type { AccountsDeps } from '../admin/deps.ts';
-import { iso, isoDate, ok } from '../admin/http.ts';
-import { accountsDb } from '../admin/tables.ts';
+import type { AccountsDeps } from '../accounts/deps.ts';
+import { iso, isoDate, ok } from '../accounts/http.ts';
+import { accountsDb } from '../accounts/tables.ts';
 
 const MAX_TRAVELERS = 20;
 const FIELDS = [
@@ -178,74 +172,5 @@ export function customerTravelerRoutes(d: AccountsDeps): Routes {
       await accountsDb(db).deleteFrom('saved_travelers').where('id', '=', cur.id).execute();
       return ok({ id: cur.id, deleted: true as const });
     },
-  };
-}
-
-/** A saved traveler as createPnr reads it (traveler_id on a passenger). */
-export interface BookableTraveler {
-  traveler_id: number;
-  first_name: string;
-  last_name: string;
-  date_of_birth: string;
-  gender: 'M' | 'F' | 'O';
-  nationality: string | null;
-  email: string | null;
-  phone: string | null;
-  doc_type: 'passport' | 'id_card' | 'visa' | null;
-  doc_number: string | null;
-  doc_expiry: string | null;
-  doc_issuing_country: string | null;
-}
-
-/**
- * A saved traveler the caller may book: their own, or, for company staff, one saved by a customer who is
- * an active client of the caller's company (a client is linked to a customer by e-mail, as a client's
- * bookings are). Anything else, another company's client's included, is null (answered as not found).
- */
-export async function bookableTraveler(
-  db: Db,
-  caller: { userId: string; role: string; companyId: number | null },
-  travelerId: number,
-): Promise<BookableTraveler | null> {
-  const staff = caller.role === 'company_admin' || caller.role === 'company_staff';
-  const companyId = caller.companyId;
-  const r = await accountsDb(db)
-    .selectFrom('saved_travelers as t')
-    .innerJoin('users as u', 'u.id', 't.user_id')
-    .selectAll('t')
-    .where('t.id', '=', travelerId)
-    .where((eb) =>
-      staff && companyId !== null
-        ? eb.or([
-            eb('t.user_id', '=', caller.userId),
-            eb.and([
-              eb('u.role', '=', 'customer'),
-              eb.exists(
-                eb
-                  .selectFrom('clients as c')
-                  .select('c.id')
-                  .where('c.company_id', '=', companyId)
-                  .where('c.is_active', '=', true)
-                  .where(sql<boolean>`lower(c.email) = lower(u.email)`),
-              ),
-            ]),
-          ])
-        : eb('t.user_id', '=', caller.userId),
-    )
-    .executeTakeFirst();
-  if (!r) return null;
-  return {
-    traveler_id: r.id,
-    first_name: r.first_name,
-    last_name: r.last_name,
-    date_of_birth: isoDate(r.date_of_birth) as string,
-    gender: r.gender as BookableTraveler['gender'],
-    nationality: r.nationality,
-    email: r.email,
-    phone: r.phone,
-    doc_type: r.doc_type as BookableTraveler['doc_type'],
-    doc_number: r.doc_number,
-    doc_expiry: isoDate(r.doc_expiry),
-    doc_issuing_country: r.doc_issuing_country,
   };
 }

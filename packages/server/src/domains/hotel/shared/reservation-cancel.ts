@@ -20,6 +20,7 @@
 
 import { writeAudit } from '../../../audit/audit-log.ts';
 import { isLeaseHeld, leaseSecondsFromEnv } from '../../../idempotency/idempotency-store.ts';
+import { callWindowMs } from '../../../internal/config.ts';
 import { type FaultBoundary, faultPoint } from '../../../internal/fault-hooks.ts';
 import type { Job, JobHandler } from '../../../jobs/runner.ts';
 import { badRequest } from '../../../kernel/errors.ts';
@@ -28,7 +29,6 @@ import type { HandlerResult, RequestContext } from '../../../kernel/types.ts';
 import { inBookingCurrency } from '../../../search/exchange.ts';
 import type { Db } from '../../../storage/schema.ts';
 import { SupplierError } from '../../../suppliers/ports.ts';
-import { callWindowMs } from '../../booking/reconciliation.ts';
 import { visibleOrNotFound } from './access.ts';
 import type { BookingKind } from './kind.ts';
 import { getRow } from './queries.ts';

@@ -7,9 +7,8 @@ import { writeAudit } from '../../audit/audit-log.ts';
 import { badRequest, notFound } from '../../kernel/errors.ts';
 import type { RequestContext } from '../../kernel/types.ts';
 import type { Db } from '../../storage/schema.ts';
-import type { MarkupRulesTable } from '../markup/markup-store.ts';
-import { iso, type Paging, pageBody } from './http.ts';
-import { accountsDb } from './tables.ts';
+import { iso, type Paging, pageBody } from '../accounts/http.ts';
+import { type MarkupRulesTable, markupDb } from './markup-store.ts';
 
 const n = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
@@ -37,7 +36,7 @@ export function ruleView(r: Selectable<MarkupRulesTable>) {
 
 /** `scope`: undefined = every rule (admin, optionally filtered by company_id), a number = that company only. */
 export async function listRules(db: Db, p: Paging, f: { companyId?: number; isActive?: boolean }) {
-  let q = accountsDb(db).selectFrom('markup_rules').where('deleted_at', 'is', null);
+  let q = markupDb(db).selectFrom('markup_rules').where('deleted_at', 'is', null);
   if (f.companyId !== undefined) q = q.where('company_id', '=', f.companyId);
   if (f.isActive !== undefined) q = q.where('is_active', '=', f.isActive);
   const { c } = await q.select((eb) => eb.fn.countAll<number>().as('c')).executeTakeFirstOrThrow();
@@ -81,7 +80,7 @@ export async function createRule(
   now: Date,
 ) {
   checkRange(b.min_fare, b.max_fare);
-  const r = await accountsDb(trx)
+  const r = await markupDb(trx)
     .insertInto('markup_rules')
     .values({
       company_id: companyId,
@@ -116,7 +115,7 @@ export async function createRule(
 
 /** `companyId` set: the rule must belong to that company, else it does not exist for the caller. */
 async function findRule(trx: Db, id: number, companyId: number | undefined) {
-  let q = accountsDb(trx)
+  let q = markupDb(trx)
     .selectFrom('markup_rules')
     .selectAll()
     .where('id', '=', id)
@@ -137,7 +136,7 @@ export async function updateRule(
 ) {
   const r = await findRule(trx, id, companyId);
   checkRange(b.min_fare ?? n(r.min_fare), b.max_fare ?? n(r.max_fare));
-  const u = await accountsDb(trx)
+  const u = await markupDb(trx)
     .updateTable('markup_rules')
     .set({ ...(b as Record<string, never>), updated_at: now })
     .where('id', '=', id)
@@ -161,7 +160,7 @@ export async function deleteRule(
   now: Date,
 ) {
   const r = await findRule(trx, id, companyId);
-  await accountsDb(trx)
+  await markupDb(trx)
     .updateTable('markup_rules')
     .set({ deleted_at: now, is_active: false, updated_at: now })
     .where('id', '=', id)

@@ -2,8 +2,8 @@
 import type { Selectable } from 'kysely';
 import { fromMinor } from '../../internal/money.ts';
 import type { CompaniesTable } from '../../storage/schema.ts';
-import { iso } from '../admin/http.ts';
-import type { CompanyProfilesTable } from '../admin/tables.ts';
+import { iso } from './http.ts';
+import type { CompanyProfilesTable } from './tables.ts';
 
 type CompanyRow = Selectable<CompaniesTable>;
 type ProfileRow = Pick<

@@ -2,14 +2,14 @@
 import { writeAudit } from '../../audit/audit-log.ts';
 import { badRequest, notFound } from '../../kernel/errors.ts';
 import type { RequestContext } from '../../kernel/types.ts';
-import { ancillaryView, listAncillaries } from '../ancillary/store.ts';
-import { listPayments, paymentView, transactionsOf } from '../payment/store.ts';
-import { storedTickets } from '../ticketing/store.ts';
+import { ancillaryView, listAncillaries } from './ancillary/store.ts';
 import type { BookingDeps } from './deps.ts';
+import { listPayments, paymentView, transactionsOf } from './payment/store.ts';
 import { itemView, queueReconciliation, reconciliationQueue } from './reconciliation.ts';
 import type { BookingStatus } from './state-machine.ts';
 import { type BookingRow, findBooking, listBookings, setStatus } from './store.ts';
 import { bookingDb, parseJson } from './tables.ts';
+import { storedTickets } from './ticketing/store.ts';
 import { bookingView } from './view.ts';
 
 export class BookingAdmin {

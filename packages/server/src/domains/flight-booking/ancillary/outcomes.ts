@@ -4,16 +4,16 @@
  * answer was lost (reconcile.ts), so both settle the same rows and answer the same body.
  */
 import { createHash } from 'node:crypto';
-import type { Db } from '../../storage/schema.ts';
+import type { Db } from '../../../storage/schema.ts';
 import type {
   AncillaryPurchaseProduct,
   IssuedEmd,
   PurchasedAncillary,
   SeatRequestResult,
-} from '../../suppliers/ports.ts';
-import type { BookingRow } from '../booking/store.ts';
-import { json } from '../booking/tables.ts';
-import { opsDb } from '../payment/money-ops.ts';
+} from '../../../suppliers/ports.ts';
+import { opsDb } from '../money-ops.ts';
+import type { BookingRow } from '../store.ts';
+import { json } from '../tables.ts';
 import { nextAncillaryStatus } from './state-machine.ts';
 import { type AncillaryRow, ancillaryView, insertAncillary, updateAncillary } from './store.ts';
 

@@ -8,8 +8,8 @@
  *   POST /api/v1/bookings/{booking_id}/payment/refund → refundPayment
  *   POST /api/v1/bookings/{booking_id}/payment/void → voidPayment
  */
-import type { RequestContext, Routes } from '../../kernel/types.ts';
-import type { BookingRow } from '../booking/store.ts';
+import type { RequestContext, Routes } from '../../../kernel/types.ts';
+import type { BookingRow } from '../store.ts';
 import type { AfterAuthorize, PaymentService } from './service.ts';
 
 const ok = (fn: (ctx: RequestContext) => Promise<unknown>) => async (ctx: RequestContext) => ({

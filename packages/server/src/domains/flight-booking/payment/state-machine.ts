@@ -3,7 +3,7 @@
  * A partial refund keeps CAPTURED/SETTLED (refunded_minor grows); the refund that leaves nothing
  * refundable moves to REFUNDED.
  */
-import { badRequest } from '../../kernel/errors.ts';
+import { badRequest } from '../../../kernel/errors.ts';
 
 export const PAYMENT_STATES = [
   'PENDING',

@@ -24,21 +24,50 @@
  *   GET   /api/v1/bookings/{booking_id}/order/by-reference → getBookingOrderByReference
  *   GET   /api/v1/bookings/{booking_id}/rules → getBookingFareRules
  */
+
+import type { JobHandler } from '../../jobs/runner.ts';
 import type { HandlerResult, RequestContext, Routes } from '../../kernel/types.ts';
-import { ancillaryRoutes } from '../ancillary/routes.ts';
-import { AncillaryService } from '../ancillary/service.ts';
-import { paymentRoutes } from '../payment/routes.ts';
-import { PaymentService } from '../payment/service.ts';
-import { ticketingRoutes } from '../ticketing/routes.ts';
-import { TicketingService } from '../ticketing/service.ts';
 import { BookingAdmin } from './admin.ts';
+import { reconcileServiceOp } from './ancillary/reconcile.ts';
+import { ancillaryRoutes } from './ancillary/routes.ts';
+import { AncillaryService } from './ancillary/service.ts';
 import type { BookingDeps } from './deps.ts';
+import { paymentRoutes } from './payment/routes.ts';
+import { type MovePlan, PaymentService } from './payment/service.ts';
+import { latestPayment, type PaymentRow, paymentWithTransactions } from './payment/store.ts';
 import { PricingService } from './pricing.ts';
 import { BookingService } from './service.ts';
+import { ticketingRoutes } from './ticketing/routes.ts';
+import { TicketingService, type TicketPayments, ticketingJobs } from './ticketing/service.ts';
 
 export const ok =
   (fn: (ctx: RequestContext) => Promise<unknown>) =>
   async (ctx: RequestContext): Promise<HandlerResult> => ({ status: 200, body: await fn(ctx) });
+
+/**
+ * The payment sub-aggregate as ticketing needs it (a capture at ticketing, the payment in its answers):
+ * wired here so that ticketing/ and payment/ never import each other.
+ */
+function ticketPayments(payments: PaymentService): TicketPayments {
+  return {
+    latest: latestPayment,
+    view: (db, p) => paymentWithTransactions(db, p as PaymentRow),
+    planCapture: (trx, b, p, key) =>
+      payments.planMovement(trx, b, p as PaymentRow, 'capture', undefined, null, key),
+    callMovement: (plan, signal) => payments.callMovement(plan as MovePlan, signal),
+    failMovement: (trx, plan, error) => payments.failMovement(trx, plan as MovePlan, error),
+    recordMovement: (trx, id, plan, r, now) => payments.recordMovement(trx, id, plan as MovePlan, r, now),
+    reconcile: (op) => payments.reconcile(op),
+  };
+}
+
+const ticketingOf = (d: BookingDeps, payments: PaymentService) =>
+  new TicketingService(d, ticketPayments(payments), (op) => reconcileServiceOp(d, op));
+
+/** The ticket follow-up and money job handlers (beside reconciliation.ts's `bookingJobHandlers`). */
+export function ticketingJobHandlers(d: BookingDeps): Record<string, JobHandler> {
+  return ticketingJobs(ticketingOf(d, new PaymentService(d)));
+}
 
 export function bookingRoutes(d: BookingDeps): Routes {
   const payments = new PaymentService(d);
@@ -66,7 +95,7 @@ export function bookingRoutes(d: BookingDeps): Routes {
     adminOverrideBookingStatus: ok((c) => admin.override(c)),
     adminReconcileBooking: ok((c) => admin.reconcile(c)),
     ...paymentRoutes(payments, (c, b) => bookings.afterAuthorized(c, b)),
-    ...ticketingRoutes(new TicketingService(d, payments)),
+    ...ticketingRoutes(ticketingOf(d, payments)),
     ...ancillaryRoutes(new AncillaryService(d)),
   };
 }

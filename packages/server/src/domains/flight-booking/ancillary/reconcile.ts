@@ -12,12 +12,10 @@
  * an audit entry and the stored pending answer dropped, so a same-key retry runs anew. Found: the op is
  * done and the stored pending answer becomes the settled 200.
  */
-import { writeAudit } from '../../audit/audit-log.ts';
-import type { Db } from '../../storage/schema.ts';
-import type { AncillaryPurchaseProduct, OrderServices, SeatRequestResult } from '../../suppliers/ports.ts';
-import type { BookingDeps } from '../booking/deps.ts';
-import { type BookingRow, findBooking } from '../booking/store.ts';
-import { flightSupplierOf } from '../booking/suppliers.ts';
+import { writeAudit } from '../../../audit/audit-log.ts';
+import type { Db } from '../../../storage/schema.ts';
+import type { AncillaryPurchaseProduct, OrderServices, SeatRequestResult } from '../../../suppliers/ports.ts';
+import type { BookingDeps } from '../deps.ts';
 import {
   callWindowOver,
   countLook,
@@ -25,7 +23,9 @@ import {
   type MoneyOp,
   rewritePendingAnswer,
   settleOp,
-} from '../payment/money-ops.ts';
+} from '../money-ops.ts';
+import { type BookingRow, findBooking } from '../store.ts';
+import { flightSupplierOf } from '../suppliers.ts';
 import {
   alias,
   purchaseBody,
@@ -38,8 +38,6 @@ import { ancillaryView, listAncillaries, saveSeats } from './store.ts';
 
 /** Looks that find nothing before the job concludes the supplier never acted. */
 export const RECONCILE_NOTHING_LOOKS = 3;
-
-export const SERVICE_OP_KINDS: readonly string[] = ['seats_issue', 'ancillary_purchase', 'emd'];
 
 type Answer = { status: number; body: unknown };
 /** What one look found: the write and answer when the supplier acted, null when it shows nothing yet. */

@@ -8,7 +8,7 @@
  *   GET  /api/v1/bookings/{booking_id}/ticket/status → getTicketStatus
  *   POST /api/v1/bookings/{booking_id}/ticket/{action} → performTicketAction
  */
-import type { RequestContext, Routes } from '../../kernel/types.ts';
+import type { RequestContext, Routes } from '../../../kernel/types.ts';
 import type { TicketingService } from './service.ts';
 
 const ok = (fn: (ctx: RequestContext) => Promise<unknown>) => async (ctx: RequestContext) => ({

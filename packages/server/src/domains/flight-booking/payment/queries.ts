@@ -1,8 +1,9 @@
 /** Payment reads joined to their booking, for the admin and customer payment lists. */
+
 import { type SelectQueryBuilder, sql } from 'kysely';
-import type { Db } from '../../storage/schema.ts';
-import { type PaymentRow, paymentView, type TransactionView } from '../payment/store.ts';
-import { accountsDb } from './tables.ts';
+import type { Db } from '../../../storage/schema.ts';
+import { bookingDb } from '../tables.ts';
+import { type PaymentRow, paymentView, type TransactionView } from './store.ts';
 
 export interface PaymentFilters {
   state?: string;
@@ -41,7 +42,7 @@ const toRow = (r: Record<string, unknown>): PaymentRow => ({
 /** Payments with their transactions (oldest first), as the contract's `Payment`. */
 export async function paymentsWithTransactions(db: Db, rows: PaymentRow[]) {
   if (rows.length === 0) return [];
-  const txs = await accountsDb(db)
+  const txs = await bookingDb(db)
     .selectFrom('booking_payment_transactions')
     .selectAll()
     .where(
@@ -68,7 +69,7 @@ export async function paymentsWithTransactions(db: Db, rows: PaymentRow[]) {
 
 export async function listPaymentRows(db: Db, f: PaymentFilters) {
   // biome-ignore lint/suspicious/noExplicitAny: the joined builder's type is not worth spelling out
-  let q: SelectQueryBuilder<any, any, object> = accountsDb(db)
+  let q: SelectQueryBuilder<any, any, object> = bookingDb(db)
     .selectFrom('booking_payments as p')
     .innerJoin('flight_bookings as b', 'b.id', 'p.booking_id');
   if (f.state) q = q.where('p.state', '=', f.state);
@@ -90,7 +91,7 @@ export async function listPaymentRows(db: Db, f: PaymentFilters) {
 }
 
 export async function findPayment(db: Db, id: number, forUpdate = false) {
-  let q = accountsDb(db).selectFrom('booking_payments').selectAll().where('id', '=', id);
+  let q = bookingDb(db).selectFrom('booking_payments').selectAll().where('id', '=', id);
   if (forUpdate) q = q.forUpdate();
   const r = await q.executeTakeFirst();
   return r ? toRow(r as unknown as Record<string, unknown>) : undefined;

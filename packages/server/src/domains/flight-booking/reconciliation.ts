@@ -4,9 +4,11 @@
  * durable job table (`booking.reconcile`): a job is enqueued in the same transaction as the row, so it
  * survives a restart, and the kernel's runner retries it with exponential backoff.
  */
+
 import { writeAudit } from '../../audit/audit-log.ts';
 import { isLeaseHeld } from '../../idempotency/idempotency-store.ts';
 import type { Clock } from '../../internal/clock.ts';
+import { callWindowMs } from '../../internal/config.ts';
 import { enqueue, type Job, type JobHandler } from '../../jobs/runner.ts';
 import type { Db } from '../../storage/schema.ts';
 import { json } from '../../storage/schema.ts';
@@ -18,20 +20,6 @@ import { bookingDb } from './tables.ts';
 
 export const RECONCILE_QUEUE = 'booking.reconcile';
 const dedupe = (id: number) => `${RECONCILE_QUEUE}:${id}`;
-
-/**
- * How long after createPnr writes a booking ahead its supplier call may still create the order: longer
- * than any adapter's timeout (Duffel 30 s), with room for a supplier that finishes a request whose caller
- * is gone. `BOOKING_CALL_WINDOW_SECONDS`, default 120. Not found after it, there is no order.
- */
-export function callWindowMs(env: NodeJS.ProcessEnv = process.env): number {
-  const raw = env.BOOKING_CALL_WINDOW_SECONDS;
-  if (raw === undefined || raw.trim() === '') return 120_000;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n < 0)
-    throw new Error(`BOOKING_CALL_WINDOW_SECONDS must be a non-negative number, got "${raw}"`);
-  return n * 1000;
-}
 
 /**
  * Queues (or re-queues) the booking; an existing job row is reset with fresh attempts. It runs now, or at

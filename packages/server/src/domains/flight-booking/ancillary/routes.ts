@@ -13,7 +13,7 @@
  *   POST /api/v1/bookings/{booking_id}/seats/batch → selectSeatsBatch
  *   POST /api/v1/bookings/{booking_id}/seats/issue → issueSeats
  */
-import type { RequestContext, Routes } from '../../kernel/types.ts';
+import type { RequestContext, Routes } from '../../../kernel/types.ts';
 import type { AncillaryService } from './service.ts';
 
 const ok = (fn: (ctx: RequestContext) => Promise<unknown>) => async (ctx: RequestContext) => ({

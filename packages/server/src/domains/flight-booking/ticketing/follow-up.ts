@@ -6,10 +6,10 @@
  * the runner retries it with backoff while the supplier is still working, and it gives up (with an audit
  * entry) after FOLLOW_UP_MAX_ATTEMPTS attempts or FOLLOW_UP_LIMIT_MS, whichever comes first.
  */
-import type { Clock } from '../../internal/clock.ts';
-import { enqueue } from '../../jobs/runner.ts';
-import type { Db } from '../../storage/schema.ts';
-import { json } from '../../storage/schema.ts';
+import type { Clock } from '../../../internal/clock.ts';
+import { enqueue } from '../../../jobs/runner.ts';
+import type { Db } from '../../../storage/schema.ts';
+import { json } from '../../../storage/schema.ts';
 
 export const TICKET_FOLLOW_UP_QUEUE = 'ticketing.follow_up';
 /** Attempts before giving up (the runner's backoff doubles from its base up to its cap between them). */

@@ -5,26 +5,21 @@
  * confirmed action, and on any read (status, document, servicing) that finds a consolidator's request done.
  * A booking nobody reads is followed by a durable job (follow-up.ts) that runs the same reads.
  */
-import { writeAudit } from '../../audit/audit-log.ts';
-import { faultPoint } from '../../internal/fault-hooks.ts';
-import type { Job, JobHandler } from '../../jobs/runner.ts';
-import { badRequest, notFound, notSupported } from '../../kernel/errors.ts';
-import type { HandlerResult, JsonResult, RequestContext } from '../../kernel/types.ts';
-import type { Db } from '../../storage/schema.ts';
+import { writeAudit } from '../../../audit/audit-log.ts';
+import { faultPoint } from '../../../internal/fault-hooks.ts';
+import type { Job, JobHandler } from '../../../jobs/runner.ts';
+import { badRequest, notFound, notSupported } from '../../../kernel/errors.ts';
+import type { HandlerResult, JsonResult, RequestContext } from '../../../kernel/types.ts';
+import type { Db } from '../../../storage/schema.ts';
 import {
   type ServicingRequest,
   SupplierError,
   type TicketAction,
   type TicketDocument,
   type TicketStatus,
-} from '../../suppliers/ports.ts';
-import { reconcileServiceOp, SERVICE_OP_KINDS } from '../ancillary/reconcile.ts';
-import { addBagsOncePaid, bagsIssued, bookedBags } from '../booking/bags.ts';
-import type { BookingDeps } from '../booking/deps.ts';
-import { type BookingEvent, type BookingStatus, canTransition } from '../booking/state-machine.ts';
-import { type BookingRow, findBooking, loadBooking, transition, updateBooking } from '../booking/store.ts';
-import { flightSupplierOf, supplierFailure } from '../booking/suppliers.ts';
-import { json } from '../booking/tables.ts';
+} from '../../../suppliers/ports.ts';
+import { addBagsOncePaid, bagsIssued, bookedBags } from '../bags.ts';
+import type { BookingDeps } from '../deps.ts';
 import {
   answerRetry,
   beginOp,
@@ -32,8 +27,11 @@ import {
   countLook,
   failOp,
   findOp,
+  idemKey,
+  isAmbiguous,
   MONEY_RECONCILE_QUEUE,
   type MoneyOp,
+  type MoveResult,
   markPending,
   type OpKind,
   opsDb,
@@ -41,10 +39,13 @@ import {
   recordAnswer,
   recordedAnswer,
   rewritePendingAnswer,
+  SERVICE_OP_KINDS,
   settleOp,
-} from '../payment/money-ops.ts';
-import { idemKey, isAmbiguous, PaymentService } from '../payment/service.ts';
-import { latestPayment, paymentWithTransactions } from '../payment/store.ts';
+} from '../money-ops.ts';
+import { type BookingEvent, type BookingStatus, canTransition } from '../state-machine.ts';
+import { type BookingRow, findBooking, loadBooking, transition, updateBooking } from '../store.ts';
+import { flightSupplierOf, supplierFailure } from '../suppliers.ts';
+import { json } from '../tables.ts';
 import {
   FOLLOW_UP_LIMIT_MS,
   type FollowUpPayload,
@@ -56,12 +57,50 @@ import { saveTickets, storedTickets } from './store.ts';
 /** Who moves the booking: the caller of a read endpoint, or the follow-up job (null: system). */
 type Actor = RequestContext | null;
 
+/** The booking's payment as ticketing sees it: its state, to decide whether a capture is due. */
+interface TicketPayment {
+  id: number;
+  state: string;
+}
+
+/** A capture decided under the booking lock (payment/service.ts `MovePlan`). */
+interface CapturePlan {
+  payment: { id: number };
+  amount: number;
+  key: string;
+}
+
+/**
+ * What ticketing asks of the payment sub-aggregate. Ticketing never imports payment/: ../routes.ts wires
+ * PaymentService and the payment store in (the capture that a ticket request takes, and the payment shown
+ * in its answer).
+ */
+export interface TicketPayments {
+  latest(db: Db, bookingId: number, forUpdate?: boolean): Promise<TicketPayment | undefined>;
+  view(db: Db, p: TicketPayment): Promise<unknown>;
+  planCapture(trx: Db, b: BookingRow, p: TicketPayment, key: string): Promise<CapturePlan>;
+  callMovement(plan: CapturePlan, signal?: AbortSignal): Promise<MoveResult>;
+  failMovement(trx: Db, plan: CapturePlan, error: SupplierError): Promise<unknown>;
+  recordMovement(
+    trx: Db,
+    bookingId: number,
+    plan: CapturePlan,
+    r: Extract<MoveResult, { ok: true }>,
+    now: Date,
+  ): Promise<unknown>;
+  /** Settles a payment op (authorize, capture, void, refund, manual refund, cancel) by asking the provider. */
+  reconcile(op: MoneyOp): Promise<void>;
+}
+
 export class TicketingService {
   readonly #d: BookingDeps;
-  readonly #payments: PaymentService;
-  constructor(d: BookingDeps, payments: PaymentService) {
+  readonly #payments: TicketPayments;
+  readonly #reconcileService: (op: MoneyOp) => Promise<void>;
+  /** `reconcileService` settles the ancillary sub-aggregate's ops (SERVICE_OP_KINDS) met by the money job. */
+  constructor(d: BookingDeps, payments: TicketPayments, reconcileService: (op: MoneyOp) => Promise<void>) {
     this.#d = d;
     this.#payments = payments;
+    this.#reconcileService = reconcileService;
   }
 
   /**
@@ -102,12 +141,11 @@ export class TicketingService {
           throw badRequest('invalid_booking_state', `A booking in status ${b.status} cannot be ticketed.`);
         if (!b.supplier_order_ref)
           throw badRequest('invalid_booking_state', 'The booking has no supplier order yet.');
-        const p = await latestPayment(trx, b.id, true);
+        const p = await this.#payments.latest(trx, b.id, true);
         const paid = p && (p.state === 'AUTHORIZED' || p.state === 'CAPTURED' || p.state === 'SETTLED');
         if (!paid && b.payment_mode !== 'PNR_ONLY')
           throw badRequest('payment_required', 'Authorize a payment before ticketing.');
-        if (p?.state === 'AUTHORIZED' && capture)
-          return this.#payments.planMovement(trx, b, p, 'capture', undefined, null, captureKey);
+        if (p?.state === 'AUTHORIZED' && capture) return this.#payments.planCapture(trx, b, p, captureKey);
         return null;
       },
       detail: (pl) =>
@@ -228,7 +266,7 @@ export class TicketingService {
           companyId: b.company_id,
         });
       }
-      const pay = await latestPayment(trx, b.id);
+      const pay = await this.#payments.latest(trx, b.id);
       return {
         status: 200,
         body: {
@@ -237,7 +275,7 @@ export class TicketingService {
           issued: result.issued,
           raw_status: result.raw_status,
           tickets: result.tickets,
-          payment: pay ? await paymentWithTransactions(trx, pay) : null,
+          payment: pay ? await this.#payments.view(trx, pay) : null,
         },
       };
     });
@@ -259,14 +297,14 @@ export class TicketingService {
 
   async #pendingBody(db: Db, bookingId: number) {
     const fresh = (await findBooking(db, bookingId)) as BookingRow;
-    const pay = await latestPayment(db, bookingId);
+    const pay = await this.#payments.latest(db, bookingId);
     return {
       booking_id: bookingId,
       status: fresh.status,
       issued: false,
       raw_status: 'pending',
       tickets: [],
-      payment: pay ? await paymentWithTransactions(db, pay) : null,
+      payment: pay ? await this.#payments.view(db, pay) : null,
       outcome: 'pending' as const,
       message: TICKETING_PENDING_MESSAGE,
     };
@@ -282,7 +320,7 @@ export class TicketingService {
     if (recorded !== undefined) return recorded;
     if (op.status !== 'done' || op.detail.stage === 'capture') return null;
     const b = (await findBooking(db, op.booking_id)) as BookingRow;
-    const pay = await latestPayment(db, b.id);
+    const pay = await this.#payments.latest(db, b.id);
     return {
       status: 200,
       body: {
@@ -291,7 +329,7 @@ export class TicketingService {
         issued: b.status === 'ticketed',
         raw_status: b.ticket_raw_status ?? (b.status === 'ticketed' ? 'issued' : 'unknown'),
         tickets: await storedTickets(db, b.id),
-        payment: pay ? await paymentWithTransactions(db, pay) : null,
+        payment: pay ? await this.#payments.view(db, pay) : null,
       },
     };
   }
@@ -337,7 +375,7 @@ export class TicketingService {
     const payKinds = ['authorize', 'capture', 'void', 'refund', 'manual_refund', 'cancel'];
     if (payKinds.includes(op.kind) || (op.kind === 'ticket' && op.detail.stage === 'capture'))
       return this.#payments.reconcile(op);
-    if (SERVICE_OP_KINDS.includes(op.kind)) return reconcileServiceOp(this.#d, op);
+    if (SERVICE_OP_KINDS.includes(op.kind)) return this.#reconcileService(op);
     const b = await findBooking(db, op.booking_id);
     if (!b?.supplier_order_ref) {
       await failOp(db, clock, op.id, 'abandoned: no supplier order');
@@ -369,7 +407,7 @@ export class TicketingService {
           });
           await settleOp(trx, op.id, 'done', now, { outcome: `reconciled: ${probe.raw_status}` });
           const after = (await findBooking(trx, b.id)) as BookingRow;
-          const pay = await latestPayment(trx, b.id);
+          const pay = await this.#payments.latest(trx, b.id);
           await rewritePendingAnswer(trx, op, {
             status: 200,
             body: {
@@ -378,7 +416,7 @@ export class TicketingService {
               issued: true,
               raw_status: probe.raw_status,
               tickets: probe.tickets,
-              payment: pay ? await paymentWithTransactions(trx, pay) : null,
+              payment: pay ? await this.#payments.view(trx, pay) : null,
             },
           });
         });
@@ -774,9 +812,8 @@ export class TicketingService {
   }
 }
 
-/** The handler of the follow-up queue (follow-up.ts); wired next to the booking jobs. */
-export function ticketingJobHandlers(d: BookingDeps): Record<string, JobHandler> {
-  const t = new TicketingService(d, new PaymentService(d));
+/** The handlers of the follow-up queue (follow-up.ts) and the money job; ../routes.ts wires them. */
+export function ticketingJobs(t: TicketingService): Record<string, JobHandler> {
   return {
     [TICKET_FOLLOW_UP_QUEUE]: (job) => t.followUp(job),
     [MONEY_RECONCILE_QUEUE]: (job) => t.reconcileMoney(job),

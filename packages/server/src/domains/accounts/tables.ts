@@ -4,8 +4,6 @@
  */
 import type { ColumnType, Generated, Kysely } from 'kysely';
 import type { Db, KernelTables } from '../../storage/schema.ts';
-import type { BookingTables } from '../booking/tables.ts';
-import type { MarkupTables } from '../markup/markup-store.ts';
 
 type Stamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type JsonCol<T> = ColumnType<T, string | undefined, string>;
@@ -143,7 +141,7 @@ export interface AccountTables {
   error_logs: ErrorLogsTable;
 }
 
-export type AccountsDb = Kysely<AccountTables & BookingTables & MarkupTables & KernelTables>;
+export type AccountsDb = Kysely<AccountTables & KernelTables>;
 
 /** Only types widen: the handle (and its transaction, if any) is the same object. */
 export const accountsDb = (db: Db): AccountsDb => db as unknown as AccountsDb;

@@ -1,6 +1,6 @@
 /** Payment rows and their transaction rows (one per money movement, failed ones included). */
-import type { Db } from '../../storage/schema.ts';
-import { bookingDb } from '../booking/tables.ts';
+import type { Db } from '../../../storage/schema.ts';
+import { bookingDb } from '../tables.ts';
 import type { PaymentState } from './state-machine.ts';
 
 export interface PaymentRow {

@@ -22,16 +22,33 @@ import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { isLeaseHeld } from '../../idempotency/idempotency-store.ts';
 import type { Clock } from '../../internal/clock.ts';
+import { callWindowMs } from '../../internal/config.ts';
 import { enqueue } from '../../jobs/runner.ts';
 import { conflict, HttpError } from '../../kernel/errors.ts';
 import { effectReference } from '../../kernel/middleware/idempotency.ts';
 import type { JsonResult, RequestContext } from '../../kernel/types.ts';
 import type { Db } from '../../storage/schema.ts';
 import { json } from '../../storage/schema.ts';
-import { callWindowMs } from '../booking/reconciliation.ts';
-import { type BookingRow, findBooking } from '../booking/store.ts';
+import { SupplierError } from '../../suppliers/ports.ts';
+import { type BookingRow, findBooking } from './store.ts';
 
 export const MONEY_RECONCILE_QUEUE = 'money.reconcile';
+
+/** The key a money or servicing operation of this request is written ahead under. */
+export const idemKey = (ctx: RequestContext) => ctx.headers['idempotency-key'] ?? ctx.requestId;
+
+/** A provider failure after which the provider may have acted: settle by asking, never report failed. */
+export const isAmbiguous = (err: unknown): err is SupplierError =>
+  err instanceof SupplierError && (err.kind === 'unknown_outcome' || err.kind === 'timeout');
+
+/** What one provider call of a payment movement came to (payment/service.ts `callMovement`). */
+export type MoveResult =
+  | { ok: true; provider_ref: string | null; amount: number }
+  | { ok: false; ambiguous: true; reason: string }
+  | { ok: false; ambiguous: false; error: SupplierError };
+
+/** The op kinds the ancillary sub-aggregate writes ahead (settled by ancillary/reconcile.ts). */
+export const SERVICE_OP_KINDS: readonly string[] = ['seats_issue', 'ancillary_purchase', 'emd'];
 /**
  * The job's first look after the intent (`MONEY_RECONCILE_DELAY_MS`, default 5000). While the owning request
  * is alive the job only waits (runner backoff); it settles at once when the owner is gone.

@@ -1,7 +1,7 @@
 /** Ancillary (TSM) rows and seat selections. */
-import type { Db } from '../../storage/schema.ts';
-import type { SeatRequestResult } from '../../suppliers/ports.ts';
-import { bookingDb, json, parseJson } from '../booking/tables.ts';
+import type { Db } from '../../../storage/schema.ts';
+import type { SeatRequestResult } from '../../../suppliers/ports.ts';
+import { bookingDb, json, parseJson } from '../tables.ts';
 
 export interface AncillaryRow {
   id: number;

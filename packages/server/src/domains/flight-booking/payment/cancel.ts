@@ -6,14 +6,11 @@
  * payment answer leaves the movement pending on the op and the `money.reconcile` job settles it; the
  * booking is cancelled either way. A concurrent cancel or money operation loses with 409 / 400.
  */
-import { writeAudit } from '../../audit/audit-log.ts';
-import { badRequest, conflict } from '../../kernel/errors.ts';
-import type { HandlerResult, RequestContext } from '../../kernel/types.ts';
-import type { Db } from '../../storage/schema.ts';
-import type { BookingDeps } from '../booking/deps.ts';
-import { canTransition, nextStatus } from '../booking/state-machine.ts';
-import { type BookingRow, findBooking, loadBooking, transition } from '../booking/store.ts';
-import { flightSupplierOf, supplierFailure } from '../booking/suppliers.ts';
+import { writeAudit } from '../../../audit/audit-log.ts';
+import { badRequest, conflict } from '../../../kernel/errors.ts';
+import type { HandlerResult, RequestContext } from '../../../kernel/types.ts';
+import type { Db } from '../../../storage/schema.ts';
+import type { BookingDeps } from '../deps.ts';
 import {
   answerRetry,
   beginOp,
@@ -23,7 +20,10 @@ import {
   type MoneyOp,
   recordedAnswer,
   settleOp,
-} from './money-ops.ts';
+} from '../money-ops.ts';
+import { canTransition, nextStatus } from '../state-machine.ts';
+import { type BookingRow, findBooking, loadBooking, transition } from '../store.ts';
+import { flightSupplierOf, supplierFailure } from '../suppliers.ts';
 import type { PaymentService } from './service.ts';
 import { findPaymentById, latestPayment } from './store.ts';
 

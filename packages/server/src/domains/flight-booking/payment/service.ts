@@ -10,30 +10,33 @@
  * carrying metadata `intent_ref`; capture, void, refund: the same call with the same Idempotency-Key,
  * which the provider replays or performs exactly once).
  */
-import { writeAudit } from '../../audit/audit-log.ts';
-import { faultPoint } from '../../internal/fault-hooks.ts';
-import { badRequest, HttpError, notFound } from '../../kernel/errors.ts';
-import type { HandlerResult, JsonResult, RequestContext } from '../../kernel/types.ts';
-import type { Db } from '../../storage/schema.ts';
-import { type ProviderPayment, SupplierError } from '../../suppliers/ports.ts';
-import type { BookingDeps } from '../booking/deps.ts';
-import { canTransition } from '../booking/state-machine.ts';
-import { type BookingRow, findBooking, loadBooking, transition } from '../booking/store.ts';
-import { bookingDb } from '../booking/tables.ts';
+import { writeAudit } from '../../../audit/audit-log.ts';
+import { faultPoint } from '../../../internal/fault-hooks.ts';
+import { badRequest, HttpError, notFound } from '../../../kernel/errors.ts';
+import type { HandlerResult, JsonResult, RequestContext } from '../../../kernel/types.ts';
+import type { Db } from '../../../storage/schema.ts';
+import { type ProviderPayment, SupplierError } from '../../../suppliers/ports.ts';
+import type { BookingDeps } from '../deps.ts';
 import {
   answerRetry,
   beginOp,
   callWindowOver,
   countLook,
   findOp,
+  idemKey,
+  isAmbiguous,
   type MoneyOp,
+  type MoveResult,
   markPending,
   opsDb,
   recordedAnswer,
   referenceOf,
   rewritePendingAnswer,
   settleOp,
-} from './money-ops.ts';
+} from '../money-ops.ts';
+import { canTransition } from '../state-machine.ts';
+import { type BookingRow, findBooking, loadBooking, transition } from '../store.ts';
+import { bookingDb } from '../tables.ts';
 import { isLivePayment, nextPaymentState } from './state-machine.ts';
 import {
   findPaymentById,
@@ -59,8 +62,6 @@ const errorBody = (
   body: { detail, code, request_id: ctx.requestId, ...extra },
 });
 
-export const idemKey = (ctx: RequestContext) => ctx.headers['idempotency-key'] ?? ctx.requestId;
-
 export type Movement = 'capture' | 'void' | 'refund';
 
 /** A movement decided under the booking lock, its pending transaction row already committed. */
@@ -72,20 +73,11 @@ export interface MovePlan {
   key: string;
 }
 
-export type MoveResult =
-  | { ok: true; provider_ref: string | null; amount: number }
-  | { ok: false; ambiguous: true; reason: string }
-  | { ok: false; ambiguous: false; error: SupplierError };
-
 const FAILED_CODE: Record<Movement, string> = {
   capture: 'capture_failed',
   void: 'void_failed',
   refund: 'refund_failed',
 };
-
-/** A provider failure after which the provider may have acted: settle by asking, never report failed. */
-export const isAmbiguous = (err: unknown): err is SupplierError =>
-  err instanceof SupplierError && (err.kind === 'unknown_outcome' || err.kind === 'timeout');
 
 export const PENDING_MESSAGE =
   'The payment provider did not confirm the outcome (its answer was lost or timed out). Nothing is charged twice: the outcome is being settled with the provider and will show in payment/history within seconds to minutes. Do not retry with a new Idempotency-Key.';

@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { writeAudit } from '../../audit/audit-log.ts';
+import { callWindowMs } from '../../internal/config.ts';
 import { faultPoint } from '../../internal/fault-hooks.ts';
 import { badRequest, HttpError, notSupported } from '../../kernel/errors.ts';
 import { effectReference } from '../../kernel/middleware/idempotency.ts';
@@ -17,15 +18,15 @@ import {
   type SupplierFlightOffer,
   type SupplierFlightOrder,
 } from '../../suppliers/ports.ts';
-import { bookableTraveler } from '../customer/travelers.ts';
+import { bookableTraveler } from '../accounts/store.ts';
 import { logSupplierError } from '../hotel/shared/supplier-errors.ts';
-import { cancelBooking } from '../payment/cancel.ts';
-import type { AfterAuthorize, PaymentService } from '../payment/service.ts';
 import { bagsOncePaid, bookBags, bookedBags, saveBookedBags } from './bags.ts';
 import type { BookingDeps } from './deps.ts';
 import { normalizePassengers, type PassengerBody, preparePassengers } from './passengers.ts';
+import { cancelBooking } from './payment/cancel.ts';
+import type { AfterAuthorize, PaymentService } from './payment/service.ts';
 import { BOOKING_OFFER } from './pricing.ts';
-import { applyOrder, callWindowMs, queueReconciliation, reconciliationSettled } from './reconciliation.ts';
+import { applyOrder, queueReconciliation, reconciliationSettled } from './reconciliation.ts';
 import {
   type BookingRow,
   callerOf,
@@ -506,7 +507,7 @@ export class BookingService {
     };
   }
 
-  /** Cancels at the supplier, then releases or refunds our payment (domains/payment/cancel.ts). */
+  /** Cancels at the supplier, then releases or refunds our payment (payment/cancel.ts). */
   async cancel(ctx: RequestContext) {
     return cancelBooking(this.#d, this.#payments, ctx);
   }

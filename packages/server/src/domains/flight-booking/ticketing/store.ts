@@ -1,7 +1,7 @@
 /** Snapshots of the supplier's e-ticket documents, kept for the admin view and for offline reads. */
-import type { Db } from '../../storage/schema.ts';
-import type { TicketDocument } from '../../suppliers/ports.ts';
-import { bookingDb, json, parseJson } from '../booking/tables.ts';
+import type { Db } from '../../../storage/schema.ts';
+import type { TicketDocument } from '../../../suppliers/ports.ts';
+import { bookingDb, json, parseJson } from '../tables.ts';
 
 export async function saveTickets(db: Db, bookingId: number, docs: TicketDocument[], now: Date) {
   for (const d of docs) {

@@ -2,30 +2,31 @@
  * Seats, baggage, SSRs and paid ancillaries: catalogue -> purchase (held, one TSM per service) -> EMD
  * issuance -> cancel (issued EMD voided, unissued service removed, cancelled/refunded skipped).
  */
-import { badRequest, notFound } from '../../kernel/errors.ts';
-import type { HandlerResult, RequestContext } from '../../kernel/types.ts';
-import type { Db } from '../../storage/schema.ts';
+import { badRequest, notFound } from '../../../kernel/errors.ts';
+import type { HandlerResult, RequestContext } from '../../../kernel/types.ts';
+import type { Db } from '../../../storage/schema.ts';
 import {
   type AncillaryPurchaseProduct,
   type FlightSupplier,
   type SeatRequest,
   SupplierError,
   type SupplierFlightOffer,
-} from '../../suppliers/ports.ts';
-import { type BookedBag, bookedBags, passengerIds, unitPrice } from '../booking/bags.ts';
-import type { BookingDeps } from '../booking/deps.ts';
-import { type BookingRow, loadBooking } from '../booking/store.ts';
-import { flightSupplierOf, supplierFailure } from '../booking/suppliers.ts';
+} from '../../../suppliers/ports.ts';
+import { type BookedBag, bookedBags, passengerIds, unitPrice } from '../bags.ts';
+import type { BookingDeps } from '../deps.ts';
 import {
   answerRetry,
   beginOp,
   failOp,
+  idemKey,
+  isAmbiguous,
   type MoneyOp,
   markPending,
   recordedAnswer,
   settleOp,
-} from '../payment/money-ops.ts';
-import { idemKey, isAmbiguous } from '../payment/service.ts';
+} from '../money-ops.ts';
+import { type BookingRow, loadBooking } from '../store.ts';
+import { flightSupplierOf, supplierFailure } from '../suppliers.ts';
 import {
   alias,
   isAlias,
