@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { MOCK_SUPPLIERS, type MockSupplier } from '@travel/mock-server';
 import pino from 'pino';
-import { ConfigError, loadConfig } from './internal/config.ts';
+import { ConfigError, environment, loadConfig } from './internal/config.ts';
 import { sandboxJwtKey } from './internal/tokens.ts';
 import type { Kernel } from './kernel/kernel.ts';
 import { serve } from './kernel/node-adapter.ts';
@@ -13,7 +13,7 @@ import { openDatabase } from './storage/database.ts';
 import { parseSandboxLatency } from './suppliers/sandbox.ts';
 
 // The only process-level file: env -> deps -> listen, and the SIGTERM drain.
-const log = pino({ level: process.env.LOG_LEVEL || 'info', base: { service: 'travel-server' } });
+const log = pino({ level: environment().LOG_LEVEL || 'info', base: { service: 'travel-server' } });
 
 /**
  * SANDBOX_SUPPLIER_URLS=`amadeus=http://host:port,duffel=…`: use emulators that already run (the
@@ -48,7 +48,7 @@ function sandboxUrls(raw: string | undefined): Partial<Record<MockSupplier, stri
  * kill -9) the server drains and exits instead of living on as an orphan holding a port.
  */
 function parentGone(): Promise<void> | undefined {
-  if (process.env.EXIT_WITH_PARENT !== '1') return undefined;
+  if (environment().EXIT_WITH_PARENT !== '1') return undefined;
   if (!process.channel) {
     log.warn('EXIT_WITH_PARENT is set but there is no IPC channel to the parent; ignored');
     return undefined;
@@ -103,9 +103,9 @@ async function main() {
   let emulators: ReturnType<typeof sandboxUrls>;
   let sandboxLatencyMs: ReturnType<typeof parseSandboxLatency>;
   try {
-    config = loadConfig(process.env);
-    emulators = sandboxUrls(process.env.SANDBOX_SUPPLIER_URLS);
-    sandboxLatencyMs = parseSandboxLatency(process.env.SANDBOX_LATENCY_MS);
+    config = loadConfig(environment());
+    emulators = sandboxUrls(environment().SANDBOX_SUPPLIER_URLS);
+    sandboxLatencyMs = parseSandboxLatency(environment().SANDBOX_LATENCY_MS);
   } catch (err) {
     if (err instanceof ConfigError) {
       log.fatal(err.message);

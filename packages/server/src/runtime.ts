@@ -8,6 +8,7 @@ import { type App, createApp, type SharedServices } from './app.ts';
 import { adminRoutes } from './domains/admin/routes.ts';
 import { companyRoutes } from './domains/company/routes.ts';
 import { customerRoutes } from './domains/customer/routes.ts';
+import type { BookingDeps } from './domains/flight-booking/deps.ts';
 import { bookingJobHandlers, bookingRoutes, ticketingJobHandlers } from './domains/flight-booking/routes.ts';
 import type { BookingSuppliers } from './domains/flight-booking/suppliers.ts';
 import {
@@ -30,7 +31,7 @@ import {
 } from './domains/transport/index.ts';
 import type { Clock } from './internal/clock.ts';
 import { systemClock } from './internal/clock.ts';
-import { type Config, ConfigError } from './internal/config.ts';
+import { type Config, runtimeTuning } from './internal/config.ts';
 import { deriveSandboxRefSecret } from './internal/signed-ref.ts';
 import { JobRunner } from './jobs/runner.ts';
 import type { OpenApiDoc } from './kernel/contract.ts';
@@ -40,6 +41,7 @@ import type { Mailer } from './mail/mailer.ts';
 import { registerRuntimeMetrics } from './runtime-metrics.ts';
 import { createSearchService, type SearchService } from './search/service.ts';
 import type { Database } from './storage/database.ts';
+import type { Db } from './storage/schema.ts';
 import { createSupplierRegistry, type SupplierRegistry } from './suppliers/registry.ts';
 import { type SandboxSuppliers, startSandboxSuppliers } from './suppliers/sandbox.ts';
 
@@ -72,16 +74,6 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-/** Search tuning knobs read straight from env (not part of `Config`: operators rarely touch them). */
-function envNumber(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw.trim() === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n < 0)
-    throw new ConfigError(`${name} must be a non-negative number, got "${raw}"`);
-  return n;
-}
-
 /** The booking domains' view of the registry: a flight supplier by name and the payment provider. */
 function bookingSuppliers(registry: SupplierRegistry): BookingSuppliers {
   return {
@@ -96,15 +88,14 @@ function bookingSuppliers(registry: SupplierRegistry): BookingSuppliers {
   };
 }
 
-function domainRoutes(s: SharedServices, registry: SupplierRegistry, search: SearchService): Routes {
-  const booking = {
-    db: s.db,
-    clock: s.clock,
-    mailer: s.mailer,
-    logger: s.logger,
-    suppliers: bookingSuppliers(registry),
-  };
-  const services = { db: s.db, clock: s.clock, suppliers: registry, logger: s.logger };
+/** The deps of the aggregates, built once and handed to both their routes and their job handlers. */
+interface AggregateDeps {
+  booking: BookingDeps;
+  reservations: { db: Db; clock: Clock; suppliers: SupplierRegistry; logger: PinoLogger };
+}
+
+function domainRoutes(s: SharedServices, d: AggregateDeps, search: SearchService): Routes {
+  const { booking, reservations: services } = d;
   const accounts = {
     ...s,
     suppliers: booking.suppliers,
@@ -145,6 +136,7 @@ export async function createRuntime(o: RuntimeOptions): Promise<Runtime> {
     });
     sandboxUrls = sandbox.urls;
   }
+  const tuning = runtimeTuning();
   const suppliers = await createSupplierRegistry({
     config: { sandbox: config.sandbox, suppliers: config.suppliers },
     db: database.db,
@@ -162,10 +154,14 @@ export async function createRuntime(o: RuntimeOptions): Promise<Runtime> {
     schema: o.schema,
     ttlSeconds: config.searchTtlSeconds,
     markup: searchMarkup(database.db),
-    heartbeatMs: envNumber('SEARCH_HEARTBEAT_SECONDS', 15) * 1000,
-    pollMs: envNumber('SEARCH_POLL_MS', 1000),
-    orphanGraceMs: envNumber('SEARCH_ORPHAN_GRACE_SECONDS', 10) * 1000,
+    heartbeatMs: tuning.searchHeartbeatMs,
+    pollMs: tuning.searchPollMs,
+    orphanGraceMs: tuning.searchOrphanGraceMs,
   });
+  const deps: AggregateDeps = {
+    booking: { db: database.db, clock, mailer: o.mailer, logger, suppliers: bookingSuppliers(suppliers) },
+    reservations: { db: database.db, clock, suppliers, logger },
+  };
   const app = createApp({
     config,
     database,
@@ -173,16 +169,15 @@ export async function createRuntime(o: RuntimeOptions): Promise<Runtime> {
     clock,
     logger,
     ...(o.contract ? { contract: o.contract } : {}),
-    routes: (s) => domainRoutes(s, suppliers, search),
+    routes: (s) => domainRoutes(s, deps, search),
   });
   const s = app.services;
-  const booking = { db: s.db, clock, mailer: s.mailer, logger, suppliers: bookingSuppliers(suppliers) };
-  const services = { db: s.db, clock, suppliers, logger };
+  const { booking, reservations: services } = deps;
   const jobs = new JobRunner({
     db: database.db,
     clock,
     log: logger,
-    pollMs: envNumber('JOBS_POLL_MS', 1000),
+    pollMs: tuning.jobsPollMs,
     handlers: {
       ...bookingJobHandlers(booking),
       ...ticketingJobHandlers(booking),

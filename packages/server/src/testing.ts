@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { ManualClock } from './internal/clock.ts';
-import { loadConfig } from './internal/config.ts';
+import { environment, loadConfig } from './internal/config.ts';
 import { serve } from './kernel/node-adapter.ts';
 import { MemoryMailer } from './mail/mailer.ts';
 import { createRuntime, type Runtime } from './runtime.ts';
@@ -60,7 +60,7 @@ const OPENAPI_PATH = fileURLToPath(new URL('../../../openapi.json', import.meta.
  */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   // A cheap password hash: logins are many and the strength of a test password does not matter.
-  process.env.PASSWORD_SCRYPT_N ??= '1024';
+  environment().PASSWORD_SCRYPT_N ??= '1024';
   const dataDir = mkdtempSync(join(tmpdir(), 'travel-test-server-'));
   const config = loadConfig({
     SUPPLIERS: 'sandbox',
@@ -73,7 +73,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     RATE_LIMIT_LOGIN_IP: '1000/60',
     RATE_LIMIT_SEARCH: '1000/60',
     RATE_LIMIT_STREAM: '1000/60',
-    RESPONSE_VALIDATION: process.env.TEST_RESPONSE_VALIDATION === 'log' ? 'log' : 'strict',
+    RESPONSE_VALIDATION: environment().TEST_RESPONSE_VALIDATION === 'log' ? 'log' : 'strict',
     OPENAPI_PATH,
     ...options.env,
   });
@@ -85,7 +85,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       config,
       database,
       mailer: new MemoryMailer(),
-      logger: pino({ level: process.env.TEST_LOG_LEVEL || 'silent' }),
+      logger: pino({ level: environment().TEST_LOG_LEVEL || 'silent' }),
       sandboxLatencyMs: 0,
       startJobs: options.startJobs ?? false,
       ...(clock ? { clock } : {}),

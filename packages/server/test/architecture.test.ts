@@ -264,6 +264,11 @@ describe('import graph (docs/architecture.md)', () => {
     expect(Object.keys(CYCLES_PENDING).filter((c) => !cycles.includes(c))).toEqual([]);
   });
 
+  it('only internal/config.ts reads process.env; everything else receives config values', () => {
+    const readers = files.filter((f) => /\bprocess\.env\b/.test(f.text)).map((f) => f.path);
+    expect(readers).toEqual(['internal/config.ts']);
+  });
+
   it('only the composition roots import app.ts and runtime.ts', () => {
     const bad = edges.filter(
       (e) => (e.to === 'app.ts' || e.to === 'runtime.ts') && !COMPOSITION.includes(e.from),

@@ -31,15 +31,6 @@ export interface IdempotencyStoreOptions {
 
 export const DEFAULT_LEASE_SECONDS = 15;
 
-/** `IDEMPOTENCY_LEASE_SECONDS` (default 15); at least 1 s, so a heartbeat can keep up with it. */
-export function leaseSecondsFromEnv(env: NodeJS.ProcessEnv = process.env): number {
-  const raw = env.IDEMPOTENCY_LEASE_SECONDS;
-  if (raw === undefined || raw.trim() === '') return DEFAULT_LEASE_SECONDS;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n < 1) throw new Error(`IDEMPOTENCY_LEASE_SECONDS must be >= 1, got "${raw}"`);
-  return n;
-}
-
 /**
  * Idempotency keys in the database, so that they hold across processes sharing it. A claim is a lease
  * owned by one request (`lease_owner`): renewed by that request's heartbeat, taken over only once it

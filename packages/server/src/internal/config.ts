@@ -156,6 +156,66 @@ export function callWindowMs(env: NodeJS.ProcessEnv = process.env): number {
   return n * 1000;
 }
 
+/**
+ * The process environment. This module is the only one that reads it (architecture.test.ts checks):
+ * `loadConfig` for what is fixed at start, the named readers below for knobs read at call time (tests
+ * change them between requests), and `environment()` for the callers that take a whole env map by
+ * variable name (supplier credentials, fault hooks, password parameters), which pass it on as a value.
+ */
+export const environment = (): NodeJS.ProcessEnv => process.env;
+
+/** A non-negative number from the environment, or the fallback when unset. */
+export function envNumber(name: string, fallback: number, env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0)
+    throw new ConfigError(`${name} must be a non-negative number, got "${raw}"`);
+  return n;
+}
+
+/** Search and job-runner tuning knobs (operators rarely touch them; not part of `Config`). */
+export function runtimeTuning(env: NodeJS.ProcessEnv = process.env) {
+  return {
+    searchHeartbeatMs: envNumber('SEARCH_HEARTBEAT_SECONDS', 15, env) * 1000,
+    searchPollMs: envNumber('SEARCH_POLL_MS', 1000, env),
+    searchOrphanGraceMs: envNumber('SEARCH_ORPHAN_GRACE_SECONDS', 10, env) * 1000,
+    jobsPollMs: envNumber('JOBS_POLL_MS', 1000, env),
+  };
+}
+
+/** `JOBS_LEASE_MS`: how long a claimed job stays locked to its worker (default 30 s). */
+export function jobsLeaseMs(env: NodeJS.ProcessEnv = process.env): number {
+  return Number(env.JOBS_LEASE_MS) > 0 ? Number(env.JOBS_LEASE_MS) : 30_000;
+}
+
+/** `PASSWORD_HASH_CONCURRENCY`: password hashes run at once (default 2). */
+export function passwordHashConcurrency(env: NodeJS.ProcessEnv = process.env): number {
+  const n = Number(env.PASSWORD_HASH_CONCURRENCY);
+  return Number.isInteger(n) && n >= 1 ? n : 2;
+}
+
+/**
+ * The job's first look after the intent (`MONEY_RECONCILE_DELAY_MS`, default 5000). While the owning request
+ * is alive the job only waits (runner backoff); it settles at once when the owner is gone.
+ */
+export function moneyReconcileDelayMs(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.MONEY_RECONCILE_DELAY_MS;
+  if (raw === undefined || raw.trim() === '') return 5_000;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`MONEY_RECONCILE_DELAY_MS must be >= 0, got "${raw}"`);
+  return n;
+}
+
+/** `IDEMPOTENCY_LEASE_SECONDS` (default 15); at least 1 s, so a heartbeat can keep up with it. */
+export function leaseSecondsFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.IDEMPOTENCY_LEASE_SECONDS;
+  if (raw === undefined || raw.trim() === '') return 15;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 1) throw new Error(`IDEMPOTENCY_LEASE_SECONDS must be >= 1, got "${raw}"`);
+  return n;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const suppliers = env.SUPPLIERS || 'sandbox';
   const sandbox = suppliers === 'sandbox';

@@ -1,3 +1,4 @@
+import { environment } from './config.ts';
 /**
  * Test-only fault hooks: named boundaries inside an operation (`createPnr:before-supplier`, …) where a
  * fault-injection test stops the process. Inert unless `TEST_FAULT_HOOKS=1`; then the boundaries listed in
@@ -27,7 +28,7 @@ export type FaultBoundary =
   | 'hotelCancel:after-supplier'
   | 'transportCancel:after-supplier';
 
-export async function faultPoint(name: FaultBoundary, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+export async function faultPoint(name: FaultBoundary, env: NodeJS.ProcessEnv = environment()): Promise<void> {
   if (env.TEST_FAULT_HOOKS !== '1') return;
   const at = (env.TEST_FAULT_AT ?? '').split(',').map((s) => s.trim());
   if (!at.includes(name)) return;

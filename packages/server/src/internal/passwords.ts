@@ -1,6 +1,7 @@
 import * as crypto from 'node:crypto';
 import { randomBytes, scrypt as scryptCb, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
+import { environment, passwordHashConcurrency } from './config.ts';
 
 const scrypt = promisify(scryptCb) as (pw: string, salt: Buffer, len: number, o: object) => Promise<Buffer>;
 const KEY_LEN = 32;
@@ -44,7 +45,7 @@ export const ARGON2_AVAILABLE = argon2 !== undefined;
 export const OWASP_ARGON2ID: PasswordParams = { alg: 'argon2id', m: 19 * 1024, t: 2, p: 1 };
 export const OWASP_SCRYPT: PasswordParams = { alg: 'scrypt', n: 2 ** 17, r: 8, p: 1 };
 
-export function currentPasswordParams(env: NodeJS.ProcessEnv = process.env): PasswordParams {
+export function currentPasswordParams(env: NodeJS.ProcessEnv = environment()): PasswordParams {
   const n = Number(env.PASSWORD_SCRYPT_N);
   if (env.PASSWORD_SCRYPT_N && Number.isInteger(n) && n >= 2 && (n & (n - 1)) === 0) {
     return { alg: 'scrypt', n, r: 8, p: 1 };
@@ -84,10 +85,7 @@ class Semaphore {
   }
 }
 
-const concurrency = () => {
-  const n = Number(process.env.PASSWORD_HASH_CONCURRENCY);
-  return Number.isInteger(n) && n >= 1 ? n : 2;
-};
+const concurrency = () => passwordHashConcurrency();
 let gate: Semaphore | undefined;
 const slots = () => {
   gate ??= new Semaphore(concurrency());

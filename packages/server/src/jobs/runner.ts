@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import { sql } from 'kysely';
 import type { Clock } from '../internal/clock.ts';
 import { systemClock } from '../internal/clock.ts';
+import { jobsLeaseMs } from '../internal/config.ts';
 import { newId } from '../internal/ids.ts';
 import type { Logger } from '../kernel/types.ts';
 import { isConnectionError } from '../storage/connection-errors.ts';
@@ -104,7 +105,7 @@ export class JobRunner {
       batchSize: 5,
       backoffBaseMs: 1000,
       backoffMaxMs: 15 * 60_000,
-      lockTimeoutMs: Number(process.env.JOBS_LEASE_MS) > 0 ? Number(process.env.JOBS_LEASE_MS) : 30_000,
+      lockTimeoutMs: jobsLeaseMs(),
       pollBackoffMaxMs: 5000,
       ...o,
     };

@@ -7,6 +7,7 @@
  */
 
 import type { MockSupplier } from '@travel/mock-server';
+import { environment } from '../internal/config.ts';
 import { type FxSource, fxFromEnv } from '../internal/fx.ts';
 import { createRefSigner, type RefSigner, refSecretFromEnv } from '../internal/signed-ref.ts';
 import type { Db } from '../storage/schema.ts';
@@ -92,7 +93,7 @@ function creds(
     if (!baseUrl) throw new ConfigMissing(`no emulator URL for ${supplier}`);
     return { baseUrl, ...sandbox };
   }
-  const env = o.env ?? process.env;
+  const env = o.env ?? environment();
   const baseUrl = env[liveUrlVar] || liveDefaultUrl;
   if (!baseUrl) throw new ConfigMissing(`${liveUrlVar} is not set`);
   const out: Record<string, string> = { baseUrl };
@@ -258,7 +259,7 @@ export async function createSupplierRegistry(o: SupplierRegistryOptions): Promis
   const { names, strict } = wanted(o);
   const signer =
     o.refSigner ??
-    createRefSigner(refSecretFromEnv(o.env ?? process.env, o.config.sandbox, o.sandboxRefSecret));
+    createRefSigner(refSecretFromEnv(o.env ?? environment(), o.config.sandbox, o.sandboxRefSecret));
   const built = new Map<string, unknown>();
   const all = [...FLIGHT_SUPPLIERS, ...HOTEL_SUPPLIERS, ...TRANSFER_SUPPLIERS, 'stripe'];
   for (const name of all) {
@@ -294,6 +295,6 @@ export async function createSupplierRegistry(o: SupplierRegistryOptions): Promis
       payment: built.has('stripe') ? ['stripe'] : [],
     }),
     gdsConfig,
-    fx: o.fx ?? fxFromEnv(o.env ?? process.env, o.config.sandbox, o.fetch),
+    fx: o.fx ?? fxFromEnv(o.env ?? environment(), o.config.sandbox, o.fetch),
   };
 }

@@ -6,7 +6,7 @@
  *    an operation already in flight (409 `operation_in_progress`), runs the operation's own checks on the
  *    locked row (its 400s), and commits the intent row (`requested`) with its deterministic `reference`
  *    (the provider's Idempotency-Key), the idempotency lease of the request that owns it (`owner_scope`),
- *    and a `money.reconcile` job due after `reconcileDelayMs()` (a few seconds).
+ *    and a `money.reconcile` job due after `moneyReconcileDelayMs()` (a few seconds).
  * 2. The provider or supplier call, outside any transaction (PGlite is one connection; see its dialect).
  * 3. `settleOp` in the transaction that records the outcome (`done` / `failed`), or `markPending` when the
  *    outcome is unknown: the job is re-armed to run at once and settles it by asking the provider.
@@ -22,7 +22,7 @@ import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { isLeaseHeld } from '../../idempotency/idempotency-store.ts';
 import type { Clock } from '../../internal/clock.ts';
-import { callWindowMs } from '../../internal/config.ts';
+import { callWindowMs, moneyReconcileDelayMs } from '../../internal/config.ts';
 import { enqueue } from '../../jobs/runner.ts';
 import { conflict, HttpError } from '../../kernel/errors.ts';
 import { effectReference } from '../../kernel/middleware/idempotency.ts';
@@ -49,17 +49,6 @@ export type MoveResult =
 
 /** The op kinds the ancillary sub-aggregate writes ahead (settled by ancillary/reconcile.ts). */
 export const SERVICE_OP_KINDS: readonly string[] = ['seats_issue', 'ancillary_purchase', 'emd'];
-/**
- * The job's first look after the intent (`MONEY_RECONCILE_DELAY_MS`, default 5000). While the owning request
- * is alive the job only waits (runner backoff); it settles at once when the owner is gone.
- */
-export function reconcileDelayMs(env: NodeJS.ProcessEnv = process.env): number {
-  const raw = env.MONEY_RECONCILE_DELAY_MS;
-  if (raw === undefined || raw.trim() === '') return 5_000;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n < 0) throw new Error(`MONEY_RECONCILE_DELAY_MS must be >= 0, got "${raw}"`);
-  return n;
-}
 /**
  * A request without an Idempotency-Key holds no lease: its op counts as owned this long after its intent
  * (longer than any provider call). The SDK and CLI always send a key on money calls.
@@ -227,7 +216,7 @@ export async function beginOp<T>(
         { op_id: op.id, booking_id: b.id, kind: o.kind },
         {
           dedupeKey: `${MONEY_RECONCILE_QUEUE}:${op.id}`,
-          runAt: new Date(now.getTime() + reconcileDelayMs()),
+          runAt: new Date(now.getTime() + moneyReconcileDelayMs()),
           maxAttempts: RECONCILE_MAX_ATTEMPTS,
         },
         o.clock,

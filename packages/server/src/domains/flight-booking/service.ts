@@ -8,6 +8,7 @@ import { callWindowMs } from '../../internal/config.ts';
 import { faultPoint } from '../../internal/fault-hooks.ts';
 import { badRequest, HttpError, notSupported } from '../../kernel/errors.ts';
 import { effectReference } from '../../kernel/middleware/idempotency.ts';
+import { errorResult } from '../../kernel/reply.ts';
 import type { HandlerResult, RequestContext } from '../../kernel/types.ts';
 import { resolveFlightOffer } from '../../search/resolve-offer.ts';
 import type { Db } from '../../storage/schema.ts';
@@ -295,17 +296,15 @@ export class BookingService {
       });
     }
     if (b.status === 'pending_pnr') {
-      return {
-        status: 502,
-        body: {
-          detail:
-            'Booking pending confirmation: the supplier neither confirmed nor rejected. Poll the booking; do not retry.',
-          code: 'booking_pending',
-          request_id: ctx.requestId,
-          booking_id: b.id,
-          status: 'pending_pnr',
-        },
-      };
+      return errorResult(
+        new HttpError(
+          502,
+          'booking_pending',
+          'Booking pending confirmation: the supplier neither confirmed nor rejected. Poll the booking; do not retry.',
+          { extra: { booking_id: b.id, status: 'pending_pnr' } },
+        ),
+        ctx,
+      );
     }
     return { status: 200, body: bookingView(b) };
   }

@@ -13,6 +13,7 @@
 import { writeAudit } from '../../../audit/audit-log.ts';
 import { faultPoint } from '../../../internal/fault-hooks.ts';
 import { badRequest, HttpError, notFound } from '../../../kernel/errors.ts';
+import { errorResult } from '../../../kernel/reply.ts';
 import type { HandlerResult, JsonResult, RequestContext } from '../../../kernel/types.ts';
 import type { Db } from '../../../storage/schema.ts';
 import { type ProviderPayment, SupplierError } from '../../../suppliers/ports.ts';
@@ -51,16 +52,6 @@ import {
   transactionsOf,
   updatePayment,
 } from './store.ts';
-
-const errorBody = (
-  ctx: RequestContext,
-  code: string,
-  detail: string,
-  extra: Record<string, unknown> = {},
-) => ({
-  status: 400,
-  body: { detail, code, request_id: ctx.requestId, ...extra },
-});
 
 export type Movement = 'capture' | 'void' | 'refund';
 
@@ -232,7 +223,10 @@ export class PaymentService {
       }
       return ctx.transaction(async (trx) => {
         await settle(trx);
-        return errorBody(ctx, 'payment_declined', 'The payment was declined.', { decline_code: code });
+        return errorResult(
+          badRequest('payment_declined', 'The payment was declined.', { decline_code: code }),
+          ctx,
+        );
       });
     }
     await faultPoint('authorize:after-provider');
@@ -268,7 +262,7 @@ export class PaymentService {
       }
       await faultPoint('authorize:before-commit');
       await settleOp(trx, op.id, 'done', now, { outcome: pay.state });
-      if (after?.error) return errorBody(ctx, after.error.code, after.error.detail);
+      if (after?.error) return errorResult(badRequest(after.error.code, after.error.detail), ctx);
       return { status: 200, body: await paymentWithTransactions(trx, pay) };
     });
   }

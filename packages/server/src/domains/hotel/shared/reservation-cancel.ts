@@ -19,8 +19,8 @@
  */
 
 import { writeAudit } from '../../../audit/audit-log.ts';
-import { isLeaseHeld, leaseSecondsFromEnv } from '../../../idempotency/idempotency-store.ts';
-import { callWindowMs } from '../../../internal/config.ts';
+import { isLeaseHeld } from '../../../idempotency/idempotency-store.ts';
+import { callWindowMs, leaseSecondsFromEnv } from '../../../internal/config.ts';
 import { type FaultBoundary, faultPoint } from '../../../internal/fault-hooks.ts';
 import type { Job, JobHandler } from '../../../jobs/runner.ts';
 import { badRequest } from '../../../kernel/errors.ts';

@@ -22,9 +22,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { writeAudit } from '../../../audit/audit-log.ts';
-import { isLeaseHeld, leaseSecondsFromEnv } from '../../../idempotency/idempotency-store.ts';
+import { isLeaseHeld } from '../../../idempotency/idempotency-store.ts';
 import type { Clock } from '../../../internal/clock.ts';
-import { callWindowMs } from '../../../internal/config.ts';
+import { callWindowMs, leaseSecondsFromEnv } from '../../../internal/config.ts';
 import { type FaultBoundary, faultPoint } from '../../../internal/fault-hooks.ts';
 import type { Job, JobHandler } from '../../../jobs/runner.ts';
 import { effectReference } from '../../../kernel/middleware/idempotency.ts';
