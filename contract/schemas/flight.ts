@@ -1,4 +1,4 @@
-/** Flight search, offers, pricing and reference data. Offer shapes mirror `suppliers/ports.ts` 1:1. */
+/** Flight search, offers, pricing and reference data. Offer shapes mirror `suppliers/ports/flight.ts` 1:1. */
 import {
   arr,
   bool,

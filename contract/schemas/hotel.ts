@@ -1,4 +1,4 @@
-/** Hotel and ground-transport search, offers and bookings. Offers mirror `suppliers/ports.ts`. */
+/** Hotel and ground-transport search, offers and bookings. Offers mirror `suppliers/ports/hotel.ts` and `ports/transfer.ts`. */
 import {
   arr,
   bool,

@@ -231,7 +231,7 @@ describe('import graph (docs/architecture.md)', () => {
     // A parser that found nothing would pass every rule below.
     expect(files.length).toBeGreaterThan(200);
     expect(edges).toContainEqual({ from: 'runtime.ts', to: 'app.ts' });
-    expect(edges).toContainEqual({ from: 'search/engine.ts', to: 'suppliers/ports.ts' });
+    expect(edges).toContainEqual({ from: 'search/engine.ts', to: 'suppliers/ports/errors.ts' });
   });
 
   it('no import runs up a layer', () => {

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { SupplierError } from '../src/suppliers/ports.ts';
+import { SupplierError } from '../src/suppliers/ports/errors.ts';
 
 test('supplier errors say whether a retry can help', () => {
   expect(new SupplierError('amadeus', 'timeout', 'slow').retryable).toBe(true);

@@ -13,7 +13,7 @@ import { badRequest } from '../kernel/errors.ts';
 import type { Logger } from '../kernel/types.ts';
 import type { Db } from '../storage/schema.ts';
 import type { GdsConfigStore, GdsSettings } from '../suppliers/gds-config.ts';
-import { SupplierError } from '../suppliers/ports.ts';
+import { SupplierError } from '../suppliers/ports/errors.ts';
 import type { CircuitBreakerRegistry } from './circuit-breaker.ts';
 import { insertEvents, type LogEvent, realTimers, type Timers } from './event-log.ts';
 import type { SearchNotifier } from './notifier.ts';

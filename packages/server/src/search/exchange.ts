@@ -14,7 +14,9 @@
  */
 import { exactConversion, type FxRates, FxUnavailable } from '../internal/fx.ts';
 import { type Currency, toPayable } from '../internal/money.ts';
-import type { CancellationPolicy, FlightPrice, HotelOffer, TransferOffer } from '../suppliers/ports.ts';
+import type { FlightPrice } from '../suppliers/ports/flight.ts';
+import type { CancellationPolicy, HotelOffer } from '../suppliers/ports/hotel.ts';
+import type { TransferOffer } from '../suppliers/ports/transfer.ts';
 
 export interface Exchange {
   /** The currency shown (the one the caller asked for). */

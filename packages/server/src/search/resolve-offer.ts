@@ -16,7 +16,12 @@ import type { FxSource } from '../internal/fx.ts';
 import type { Currency } from '../internal/money.ts';
 import { badRequest, HttpError, notFound } from '../kernel/errors.ts';
 import type { Db } from '../storage/schema.ts';
-import type { BagSelection, FlightOffer, FlightPrice, SupplierFlightOffer } from '../suppliers/ports.ts';
+import type {
+  BagSelection,
+  FlightOffer,
+  FlightPrice,
+  SupplierFlightOffer,
+} from '../suppliers/ports/flight.ts';
 import {
   type Exchange,
   exchangeAt,

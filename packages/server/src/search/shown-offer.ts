@@ -6,7 +6,8 @@
 import { sql } from 'kysely';
 import type { Currency } from '../internal/money.ts';
 import type { Db } from '../storage/schema.ts';
-import type { HotelOffer, TransferOffer } from '../suppliers/ports.ts';
+import type { HotelOffer } from '../suppliers/ports/hotel.ts';
+import type { TransferOffer } from '../suppliers/ports/transfer.ts';
 import {
   type Exchange,
   lockedExchange,

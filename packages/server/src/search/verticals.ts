@@ -4,16 +4,10 @@
  * reference kept server-side. Everything else (fan-out, log, streams, batch) is shared.
  */
 import type { FxRates } from '../internal/fx.ts';
-import type {
-  CabinClass,
-  Currency,
-  FlightSearchQuery,
-  HotelOffer,
-  HotelSearchQuery,
-  SupplierFlightOffer,
-  TransferOffer,
-  TransferSearchQuery,
-} from '../suppliers/ports.ts';
+import type { Currency } from '../suppliers/ports/errors.ts';
+import type { CabinClass, FlightSearchQuery, SupplierFlightOffer } from '../suppliers/ports/flight.ts';
+import type { HotelOffer, HotelSearchQuery } from '../suppliers/ports/hotel.ts';
+import type { TransferOffer, TransferSearchQuery } from '../suppliers/ports/transfer.ts';
 import type { SearchableSupplier } from '../suppliers/searchable.ts';
 import { exchangeAt, fxFields, shownFlightPrice, shownHotelOffer, shownTransferOffer } from './exchange.ts';
 import { wrapRef } from './resolve-offer.ts';

@@ -19,15 +19,15 @@ import { HotelbedsAdapter } from './hotelbeds/index.ts';
 import { HotelbedsTransfersAdapter } from './hotelbeds-transfers/adapter.ts';
 import { MystiflyAdapter } from './mystifly/index.ts';
 import type {
-  FlightSupplier,
   FlightSupplierName,
-  HotelSupplier,
   HotelSupplierName,
-  PaymentProvider,
   PaymentProviderName,
-  TransferSupplier,
   TransferSupplierName,
-} from './ports.ts';
+} from './ports/errors.ts';
+import type { FlightSupplier } from './ports/flight.ts';
+import type { HotelSupplier } from './ports/hotel.ts';
+import type { PaymentProvider } from './ports/payment.ts';
+import type { TransferSupplier } from './ports/transfer.ts';
 import { SANDBOX_CREDENTIALS } from './sandbox.ts';
 import type { SearchableSupplier, Vertical } from './searchable.ts';
 import { signedHotelSupplier, signedTransferSupplier } from './signed-refs.ts';

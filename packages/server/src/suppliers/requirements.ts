@@ -3,7 +3,7 @@
  * adapter that knows its supplier (Duffel's passenger_identity_documents_required, Mystifly's
  * IsPassportMandatory), so a client learns it from the offer instead of from a failed booking.
  */
-import type { BookingRequirements, PassengerRequirements, PassengerType } from './ports.ts';
+import type { BookingRequirements, PassengerRequirements, PassengerType } from './ports/flight.ts';
 
 type Needs = Omit<PassengerRequirements, 'passenger_type'>;
 

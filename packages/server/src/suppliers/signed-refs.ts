@@ -5,15 +5,9 @@
  * provider or field, is refused here: the supplier is never called with it.
  */
 import type { RefSigner } from '../internal/signed-ref.ts';
-import {
-  type CallOptions,
-  type HotelOffer,
-  type HotelSupplier,
-  SupplierError,
-  type SupplierName,
-  type TransferOffer,
-  type TransferSupplier,
-} from './ports.ts';
+import { type CallOptions, SupplierError, type SupplierName } from './ports/errors.ts';
+import type { HotelOffer, HotelSupplier } from './ports/hotel.ts';
+import type { TransferOffer, TransferSupplier } from './ports/transfer.ts';
 
 /** `SupplierError.supplierCode` of a refused reference; the domains answer it with their own code. */
 export const INVALID_REFERENCE = 'invalid_reference';

@@ -7,7 +7,7 @@
  * Used by the Hotelbeds and Mystifly clients (fetch), the Amadeus client (its node:http hook), the Duffel
  * client (its request method) and the Stripe client (its fetch).
  */
-import { SupplierError, type SupplierName } from './ports.ts';
+import { SupplierError, type SupplierName } from './ports/errors.ts';
 
 /** Raised when a request would leave the supplier: a bug or an attack, never a supplier answer. */
 export const UNSAFE_URL = 'unsafe_supplier_url';

@@ -5,7 +5,7 @@ import { companyRoutes } from '../../src/domains/company/routes.ts';
 import { customerRoutes } from '../../src/domains/customer/routes.ts';
 import type { BookingSuppliers } from '../../src/domains/flight-booking/suppliers.ts';
 import { bookingDb, json } from '../../src/domains/flight-booking/tables.ts';
-import type { PaymentProvider } from '../../src/suppliers/ports.ts';
+import type { PaymentProvider } from '../../src/suppliers/ports/payment.ts';
 import { createTestApp, type TestApp, type TestResponse } from '../helpers/app.ts';
 import { expectMatchesContract, realContract } from '../helpers/contract.ts';
 

@@ -10,7 +10,7 @@ import type {
   FlightSupplier,
   PassengerInput,
   SupplierFlightOffer,
-} from '../../src/suppliers/ports.ts';
+} from '../../src/suppliers/ports/flight.ts';
 import { check, useWorld } from './checks.ts';
 import { contact, passenger, SANDBOX_ROUTES, sandboxQuery } from './harness.ts';
 

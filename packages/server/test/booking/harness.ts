@@ -31,13 +31,12 @@ import { MemoryMailer } from '../../src/mail/mailer.ts';
 import { searchDb } from '../../src/search/tables.ts';
 import { flightVertical } from '../../src/search/verticals.ts';
 import { type Database, openDatabase } from '../../src/storage/database.ts';
+import type { Currency, FlightSupplierName } from '../../src/suppliers/ports/errors.ts';
 import type {
-  Currency,
   FlightSearchLeg,
   FlightSearchQuery,
-  FlightSupplierName,
   SupplierFlightOffer,
-} from '../../src/suppliers/ports.ts';
+} from '../../src/suppliers/ports/flight.ts';
 import { StripeAdapter } from '../../src/suppliers/stripe/index.ts';
 import { recordViolation, testResponseValidation } from '../helpers/app.ts';
 import { realContract } from '../helpers/contract.ts';

@@ -6,7 +6,8 @@
  * sandbox fact (which offer, which seat the airline refuses). Every body is checked against openapi.json.
  */
 import { describe, expect, it } from 'vitest';
-import type { FlightOffer, FlightSupplierName, SupplierFlightOffer } from '../../src/suppliers/ports.ts';
+import type { FlightSupplierName } from '../../src/suppliers/ports/errors.ts';
+import type { FlightOffer, SupplierFlightOffer } from '../../src/suppliers/ports/flight.ts';
 import { check, refused } from './checks.ts';
 import { contact, passenger, SANDBOX_ROUTES, type World } from './harness.ts';
 

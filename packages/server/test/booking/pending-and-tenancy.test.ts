@@ -3,7 +3,7 @@
  * server restart; REJECT; and tenant isolation on every booking operation. Once per flight supplier.
  */
 import { describe, expect, it } from 'vitest';
-import type { FlightSupplierName } from '../../src/suppliers/ports.ts';
+import type { FlightSupplierName } from '../../src/suppliers/ports/errors.ts';
 import { expectMatchesContract } from '../helpers/contract.ts';
 import { refused, useWorld } from './checks.ts';
 import { contact, passenger, pickBookable, SANDBOX_ROUTES } from './harness.ts';

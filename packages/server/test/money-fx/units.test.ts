@@ -13,7 +13,8 @@ import { applyMarkup, type MarkupRule } from '../../src/domains/markup/engine.ts
 import { convertMinor, FxRates, FxUnavailable, fxFromEnv, parseFxRates } from '../../src/internal/fx.ts';
 import { exponent, isPayable, toMinor, toPayable } from '../../src/internal/money.ts';
 import { exchangeAt, shown, shownFlightPrice, shownHotelOffer } from '../../src/search/exchange.ts';
-import type { Currency, HotelOffer } from '../../src/suppliers/ports.ts';
+import type { Currency } from '../../src/suppliers/ports/errors.ts';
+import type { HotelOffer } from '../../src/suppliers/ports/hotel.ts';
 
 const ISO_4217: Record<string, number> = { BHD: 3, KWD: 3, OMR: 3 };
 const rates = new FxRates(SANDBOX_FX_RATES, 'sandbox');

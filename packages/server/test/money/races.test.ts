@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { bookingDb } from '../../src/domains/flight-booking/tables.ts';
-import type { FlightSupplier } from '../../src/suppliers/ports.ts';
+import type { FlightSupplier } from '../../src/suppliers/ports/flight.ts';
 import { check } from '../booking/checks.ts';
 import {
   authorized,

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { supplierFailure } from '../../src/domains/flight-booking/suppliers.ts';
 import { HttpError } from '../../src/kernel/errors.ts';
 import type { Logger } from '../../src/kernel/types.ts';
-import { SupplierError } from '../../src/suppliers/ports.ts';
+import { SupplierError } from '../../src/suppliers/ports/errors.ts';
 import { refused, useWorld } from '../booking/checks.ts';
 import { contact, passenger, pickBookable, SANDBOX_ROUTES } from '../booking/harness.ts';
 

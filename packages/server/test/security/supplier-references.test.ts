@@ -18,7 +18,7 @@ import {
   refSecretFromEnv,
 } from '../../src/internal/signed-ref.ts';
 import { HotelbedsTransfersAdapter } from '../../src/suppliers/hotelbeds-transfers/adapter.ts';
-import { SupplierError } from '../../src/suppliers/ports.ts';
+import { SupplierError } from '../../src/suppliers/ports/errors.ts';
 import { createSupplierRegistry } from '../../src/suppliers/registry.ts';
 import { assertSupplierUrl, pathSegment, supplierUrl } from '../../src/suppliers/supplier-url.ts';
 import {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { amadeusHandlers } from '../../../mock-server/src/suppliers/amadeus/handlers.ts';
 import { AmadeusFlightAdapter } from '../../src/suppliers/amadeus/index.ts';
 import { AmadeusTransfersAdapter } from '../../src/suppliers/amadeus-transfers/index.ts';
-import type { SupplierFlightOffer } from '../../src/suppliers/ports.ts';
+import type { SupplierFlightOffer } from '../../src/suppliers/ports/flight.ts';
 import {
   baseFlightQuery,
   clientRef,

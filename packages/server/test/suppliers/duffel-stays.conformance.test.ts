@@ -3,7 +3,7 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { duffelHandlers } from '../../../mock-server/src/suppliers/duffel/index.ts';
 import { DuffelStaysAdapter } from '../../src/suppliers/duffel-stays/index.ts';
-import { SupplierError } from '../../src/suppliers/ports.ts';
+import { SupplierError } from '../../src/suppliers/ports/errors.ts';
 import { hotelSupplierConformance } from './hotel-conformance.ts';
 
 const BASE = 'https://api.duffel.test';

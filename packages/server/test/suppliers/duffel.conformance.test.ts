@@ -6,8 +6,12 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { duffelHandlers } from '../../../mock-server/src/suppliers/duffel/index.ts';
 import { DuffelFlightAdapter } from '../../src/suppliers/duffel/index.ts';
-import type { FlightSearchQuery, PassengerInput, SupplierFlightOffer } from '../../src/suppliers/ports.ts';
-import { SupplierError } from '../../src/suppliers/ports.ts';
+import { SupplierError } from '../../src/suppliers/ports/errors.ts';
+import type {
+  FlightSearchQuery,
+  PassengerInput,
+  SupplierFlightOffer,
+} from '../../src/suppliers/ports/flight.ts';
 import { flightSupplierConformance } from './flight-conformance.ts';
 
 const BASE = 'https://api.duffel.test';

@@ -3,14 +3,14 @@
  * passenger, error-kind capture, client references and waiting out asynchronous ticketing.
  */
 import { expect } from 'vitest';
+import { SupplierError } from '../../src/suppliers/ports/errors.ts';
 import type {
   FlightSearchQuery,
   FlightSupplier,
   PassengerInput,
   TicketIssueResult,
   TicketStatus,
-} from '../../src/suppliers/ports.ts';
-import { SupplierError } from '../../src/suppliers/ports.ts';
+} from '../../src/suppliers/ports/flight.ts';
 
 export const baseFlightQuery: FlightSearchQuery = {
   legs: [{ origin: 'LHR', destination: 'DXB', departureDate: '2026-12-20' }],

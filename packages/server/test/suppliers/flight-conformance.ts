@@ -6,8 +6,12 @@
  * own test file.
  */
 import { describe, expect, it } from 'vitest';
-import type { FlightSearchQuery, FlightSupplier, SupplierFlightOffer } from '../../src/suppliers/ports.ts';
-import { CURRENCIES, SupplierError } from '../../src/suppliers/ports.ts';
+import { CURRENCIES, SupplierError } from '../../src/suppliers/ports/errors.ts';
+import type {
+  FlightSearchQuery,
+  FlightSupplier,
+  SupplierFlightOffer,
+} from '../../src/suppliers/ports/flight.ts';
 import {
   baseFlightQuery,
   clientRef,

@@ -3,8 +3,8 @@
  * (no supplier wire shapes), so Hotelbeds and Duffel Stays run the same suite.
  */
 import { describe, expect, it } from 'vitest';
-import type { HotelOffer, HotelSearchQuery, HotelSupplier } from '../../src/suppliers/ports.ts';
-import { CURRENCIES, SupplierError } from '../../src/suppliers/ports.ts';
+import { CURRENCIES, SupplierError } from '../../src/suppliers/ports/errors.ts';
+import type { HotelOffer, HotelSearchQuery, HotelSupplier } from '../../src/suppliers/ports/hotel.ts';
 
 export interface HotelConformanceOptions {
   query?: Partial<HotelSearchQuery>;

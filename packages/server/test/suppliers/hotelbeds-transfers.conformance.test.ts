@@ -3,8 +3,8 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { hotelbedsTransfersHandlers } from '../../../mock-server/src/suppliers/hotelbeds-transfers/index.ts';
 import { HotelbedsTransfersAdapter } from '../../src/suppliers/hotelbeds-transfers/index.ts';
-import type { TransferSearchQuery } from '../../src/suppliers/ports.ts';
-import { SupplierError } from '../../src/suppliers/ports.ts';
+import { SupplierError } from '../../src/suppliers/ports/errors.ts';
+import type { TransferSearchQuery } from '../../src/suppliers/ports/transfer.ts';
 
 const BASE = 'https://api.test.hotelbeds-transfers.test';
 let now = Date.parse('2026-06-01T08:00:00Z');

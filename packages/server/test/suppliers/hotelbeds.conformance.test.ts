@@ -3,8 +3,8 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { hotelbedsHandlers } from '../../../mock-server/src/suppliers/hotelbeds/index.ts';
 import { HotelbedsAdapter } from '../../src/suppliers/hotelbeds/index.ts';
-import type { HotelSearchQuery } from '../../src/suppliers/ports.ts';
-import { SupplierError } from '../../src/suppliers/ports.ts';
+import { SupplierError } from '../../src/suppliers/ports/errors.ts';
+import type { HotelSearchQuery } from '../../src/suppliers/ports/hotel.ts';
 import { hotelSupplierConformance } from './hotel-conformance.ts';
 
 const BASE = 'https://api.test.hotelbeds.test';

@@ -6,13 +6,13 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { mystiflyHandlers } from '../../../mock-server/src/suppliers/mystifly/index.ts';
 import { MystiflyAdapter } from '../../src/suppliers/mystifly/index.ts';
+import { SupplierError } from '../../src/suppliers/ports/errors.ts';
 import type {
   FlightSearchQuery,
   FlightSupplier,
   PassengerInput,
   SupplierFlightOffer,
-} from '../../src/suppliers/ports.ts';
-import { SupplierError } from '../../src/suppliers/ports.ts';
+} from '../../src/suppliers/ports/flight.ts';
 import { flightSupplierConformance } from './flight-conformance.ts';
 
 const BASE = 'https://restapidemo.myfarebox.test';

@@ -6,7 +6,7 @@
 import { type MockServers, startMockServers } from '@travel/mock-server';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SupplierError } from '../../src/suppliers/ports.ts';
+import { SupplierError } from '../../src/suppliers/ports/errors.ts';
 import { StripeAdapter } from '../../src/suppliers/stripe/index.ts';
 
 const KEY = 'sk_test_conformance_0123456789';

@@ -3,8 +3,8 @@
  * so Hotelbeds Transfers and Amadeus Transfers can share it.
  */
 import { describe, expect, it } from 'vitest';
-import type { TransferSearchQuery, TransferSupplier } from '../../src/suppliers/ports.ts';
-import { CURRENCIES } from '../../src/suppliers/ports.ts';
+import { CURRENCIES } from '../../src/suppliers/ports/errors.ts';
+import type { TransferSearchQuery, TransferSupplier } from '../../src/suppliers/ports/transfer.ts';
 import { clientRef, kindOf } from './flight-conformance.ts';
 
 export interface TransferConformanceOptions {

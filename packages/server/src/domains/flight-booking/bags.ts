@@ -7,12 +7,8 @@
 
 import type { Logger } from '../../kernel/types.ts';
 import type { Db } from '../../storage/schema.ts';
-import {
-  type BagOption,
-  type BagSelection,
-  type FlightSupplier,
-  SupplierError,
-} from '../../suppliers/ports.ts';
+import { SupplierError } from '../../suppliers/ports/errors.ts';
+import type { BagOption, BagSelection, FlightSupplier } from '../../suppliers/ports/flight.ts';
 import type { BookingRow } from './store.ts';
 import { updateBooking } from './store.ts';
 import { json } from './tables.ts';

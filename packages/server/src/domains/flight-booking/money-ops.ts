@@ -29,7 +29,7 @@ import { effectReference } from '../../kernel/middleware/idempotency.ts';
 import type { JsonResult, RequestContext } from '../../kernel/types.ts';
 import type { Db } from '../../storage/schema.ts';
 import { json } from '../../storage/schema.ts';
-import { SupplierError } from '../../suppliers/ports.ts';
+import { SupplierError } from '../../suppliers/ports/errors.ts';
 import { type BookingRow, findBooking } from './store.ts';
 
 export const MONEY_RECONCILE_QUEUE = 'money.reconcile';

@@ -15,7 +15,7 @@ import type {
   PassengerRequirements,
   PassengerType,
   SupplierFlightOffer,
-} from '../../suppliers/ports.ts';
+} from '../../suppliers/ports/flight.ts';
 import { BASE_NEEDS, requirementsOf } from '../../suppliers/requirements.ts';
 import type { BookableTraveler } from '../accounts/store.ts';
 

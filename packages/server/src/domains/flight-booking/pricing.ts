@@ -1,7 +1,8 @@
 /** Pricing before booking: revalidation, upsell, bags and fare rules, all resolved from offer_id. */
 import { type Exchange, lockedExchange, shown, shownMoney } from '../../search/exchange.ts';
 import { currentExchange, flightPriceChange, relockOffer } from '../../search/resolve-offer.ts';
-import type { Currency, BagOption as PortBagOption } from '../../suppliers/ports.ts';
+import type { Currency } from '../../suppliers/ports/errors.ts';
+import type { BagOption as PortBagOption } from '../../suppliers/ports/flight.ts';
 
 const ONE_TO_ONE = (c: Currency): Exchange => ({ currency: c, from: c, fx_rate: 1 });
 
@@ -20,13 +21,13 @@ import {
   resolveFlightOffer,
   saveDerivedOffer,
 } from '../../search/resolve-offer.ts';
-import {
-  type BagOption,
-  type BagSelection,
-  type FlightOffer,
-  SupplierError,
-  type SupplierFlightOffer,
-} from '../../suppliers/ports.ts';
+import { SupplierError } from '../../suppliers/ports/errors.ts';
+import type {
+  BagOption,
+  BagSelection,
+  FlightOffer,
+  SupplierFlightOffer,
+} from '../../suppliers/ports/flight.ts';
 import { logSupplierError } from '../hotel/shared/supplier-errors.ts';
 import type { PricedBags } from './bags.ts';
 import type { BookingDeps } from './deps.ts';

@@ -12,7 +12,7 @@ import { callWindowMs } from '../../internal/config.ts';
 import { enqueue, type Job, type JobHandler } from '../../jobs/runner.ts';
 import type { Db } from '../../storage/schema.ts';
 import { json } from '../../storage/schema.ts';
-import type { SupplierFlightOrder } from '../../suppliers/ports.ts';
+import type { SupplierFlightOrder } from '../../suppliers/ports/flight.ts';
 import type { BookingDeps } from './deps.ts';
 import { canTransition } from './state-machine.ts';
 import { type BookingRow, findBooking, transition, updateBooking } from './store.ts';

@@ -12,13 +12,13 @@ import { errorResult } from '../../kernel/reply.ts';
 import type { HandlerResult, RequestContext } from '../../kernel/types.ts';
 import { resolveFlightOffer } from '../../search/resolve-offer.ts';
 import type { Db } from '../../storage/schema.ts';
-import {
-  type BagSelection,
-  type PassengerInput,
-  SupplierError,
-  type SupplierFlightOffer,
-  type SupplierFlightOrder,
-} from '../../suppliers/ports.ts';
+import { SupplierError } from '../../suppliers/ports/errors.ts';
+import type {
+  BagSelection,
+  PassengerInput,
+  SupplierFlightOffer,
+  SupplierFlightOrder,
+} from '../../suppliers/ports/flight.ts';
 import { bookableTraveler } from '../accounts/store.ts';
 import { logSupplierError } from '../hotel/shared/supplier-errors.ts';
 import { bagsOncePaid, bookBags, bookedBags, saveBookedBags } from './bags.ts';

@@ -10,12 +10,9 @@ import type { Logger } from '../../kernel/types.ts';
 import { AmadeusFlightAdapter } from '../../suppliers/amadeus/index.ts';
 import { DuffelFlightAdapter } from '../../suppliers/duffel/index.ts';
 import { MystiflyAdapter } from '../../suppliers/mystifly/index.ts';
-import {
-  type FlightSupplier,
-  type FlightSupplierName,
-  type PaymentProvider,
-  SupplierError,
-} from '../../suppliers/ports.ts';
+import { type FlightSupplierName, SupplierError } from '../../suppliers/ports/errors.ts';
+import type { FlightSupplier } from '../../suppliers/ports/flight.ts';
+import type { PaymentProvider } from '../../suppliers/ports/payment.ts';
 import { StripeAdapter } from '../../suppliers/stripe/index.ts';
 import { logSupplierError } from '../hotel/shared/supplier-errors.ts';
 

@@ -10,7 +10,7 @@
 import { badRequest } from '../../kernel/errors.ts';
 import type { HandlerResult, RequestContext } from '../../kernel/types.ts';
 import { findShownOffer, recheckHotel } from '../../search/shown-offer.ts';
-import type { SupplierHotelBooking } from '../../suppliers/ports.ts';
+import type { SupplierHotelBooking } from '../../suppliers/ports/hotel.ts';
 import { checkRate, hotelSupplier } from './check-rate.ts';
 import type { HotelDeps } from './deps.ts';
 import { type GuestBody, validateGuests } from './guests.ts';

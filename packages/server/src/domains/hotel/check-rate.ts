@@ -2,7 +2,7 @@
 import { badRequest } from '../../kernel/errors.ts';
 import type { Logger, RequestContext } from '../../kernel/types.ts';
 import { findShownOffer, recheckHotel } from '../../search/shown-offer.ts';
-import type { HotelRateCheck, HotelSupplier } from '../../suppliers/ports.ts';
+import type { HotelRateCheck, HotelSupplier } from '../../suppliers/ports/hotel.ts';
 import type { HotelDeps } from './deps.ts';
 import { type CodeMap, supplierHttpError } from './shared/supplier-errors.ts';
 

@@ -1,7 +1,7 @@
 import type { Clock } from '../../internal/clock.ts';
 import type { Logger } from '../../kernel/types.ts';
 import type { Db } from '../../storage/schema.ts';
-import type { HotelSupplier } from '../../suppliers/ports.ts';
+import type { HotelSupplier } from '../../suppliers/ports/hotel.ts';
 
 /** What the hotel domain is built from; `SupplierRegistry` satisfies `suppliers`. */
 export interface HotelDeps {

@@ -6,7 +6,7 @@
  * for one).
  */
 import { badRequest, ValidationError, type ValidationIssue } from '../../kernel/errors.ts';
-import type { HotelGuestInput, HotelOffer } from '../../suppliers/ports.ts';
+import type { HotelGuestInput, HotelOffer } from '../../suppliers/ports/hotel.ts';
 
 /** A guest as the contract takes it (`HotelGuest`): only the names are required. */
 export type GuestBody = Omit<HotelGuestInput, 'room' | 'type'> &

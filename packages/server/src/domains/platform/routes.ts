@@ -23,7 +23,7 @@ import type { Config } from '../../internal/config.ts';
 import { forbidden, HttpError } from '../../kernel/errors.ts';
 import type { HttpMetrics } from '../../kernel/metrics.ts';
 import type { Handler, Routes } from '../../kernel/types.ts';
-import { CURRENCIES } from '../../suppliers/ports.ts';
+import { CURRENCIES } from '../../suppliers/ports/errors.ts';
 import { docsPage } from './docs-page.ts';
 
 export interface PlatformDeps {

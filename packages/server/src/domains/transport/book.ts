@@ -9,7 +9,7 @@
 import { badRequest } from '../../kernel/errors.ts';
 import type { HandlerResult, RequestContext } from '../../kernel/types.ts';
 import { findShownOffer, recheckTransfer } from '../../search/shown-offer.ts';
-import type { SupplierTransferBooking, TransferPassengerInput } from '../../suppliers/ports.ts';
+import type { SupplierTransferBooking, TransferPassengerInput } from '../../suppliers/ports/transfer.ts';
 import { TRANSPORT_KIND } from '../hotel/shared/kind.ts';
 import { bookingRefusals, bookReservation, type ReservationKind } from '../hotel/shared/reservation.ts';
 import type { CodeMap } from '../hotel/shared/supplier-errors.ts';

@@ -1,7 +1,7 @@
 import type { Clock } from '../../internal/clock.ts';
 import type { Logger } from '../../kernel/types.ts';
 import type { Db } from '../../storage/schema.ts';
-import type { TransferSupplier } from '../../suppliers/ports.ts';
+import type { TransferSupplier } from '../../suppliers/ports/transfer.ts';
 
 /** What the transport domain is built from; `SupplierRegistry` satisfies `suppliers`. */
 export interface TransportDeps {

@@ -2,7 +2,7 @@
 import { badRequest } from '../../kernel/errors.ts';
 import type { Logger, RequestContext } from '../../kernel/types.ts';
 import { findShownOffer, recheckTransfer } from '../../search/shown-offer.ts';
-import type { TransferOffer, TransferSupplier } from '../../suppliers/ports.ts';
+import type { TransferOffer, TransferSupplier } from '../../suppliers/ports/transfer.ts';
 import { type CodeMap, supplierHttpError } from '../hotel/shared/supplier-errors.ts';
 import type { TransportDeps } from './deps.ts';
 

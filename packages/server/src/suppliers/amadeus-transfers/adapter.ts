@@ -1,15 +1,15 @@
 import { percentOf } from '../../internal/money.ts';
 import { AmadeusClient, type AmadeusClientConfig, toSupplierError } from '../amadeus/client.ts';
 import { arr, obj, s, type Wire } from '../amadeus/mapper.ts';
+import type { CallOptions } from '../ports/errors.ts';
+import { SupplierError } from '../ports/errors.ts';
 import type {
-  CallOptions,
   SupplierTransferBooking,
   TransferOffer,
   TransferPassengerInput,
   TransferSearchQuery,
   TransferSupplier,
-} from '../ports.ts';
-import { SupplierError } from '../ports.ts';
+} from '../ports/transfer.ts';
 import { bookingFromAmadeus, decodeQuote, offerFromAmadeus, searchBody } from './mapper.ts';
 
 /**

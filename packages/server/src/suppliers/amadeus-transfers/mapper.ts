@@ -1,6 +1,7 @@
 import { percentOf } from '../../internal/money.ts';
 import { arr, obj, s, toMinor, type Wire } from '../amadeus/mapper.ts';
-import type { Currency, SupplierTransferBooking, TransferOffer, TransferSearchQuery } from '../ports.ts';
+import type { Currency } from '../ports/errors.ts';
+import type { SupplierTransferBooking, TransferOffer, TransferSearchQuery } from '../ports/transfer.ts';
 
 /** Maps Amadeus Transfer Search/Booking/Management shapes to the transfer port. */
 

@@ -1,11 +1,11 @@
+import type { CallOptions, Currency } from '../ports/errors.ts';
+import { SupplierError } from '../ports/errors.ts';
 import type {
   AncillaryItem,
   AncillaryPurchaseProduct,
   BagOption,
   BagSelection,
-  CallOptions,
   CreateFlightOrderInput,
-  Currency,
   FareRule,
   FlightSearchQuery,
   FlightSupplier,
@@ -25,8 +25,7 @@ import type {
   TicketDocument,
   TicketIssueResult,
   TicketStatus,
-} from '../ports.ts';
-import { SupplierError } from '../ports.ts';
+} from '../ports/flight.ts';
 import { AmadeusClient, type AmadeusClientConfig, toSupplierError } from './client.ts';
 import {
   applyBags,

@@ -1,7 +1,7 @@
 import type * as nodeHttp from 'node:http';
 import { createRequire } from 'node:module';
-import type { CallOptions, SupplierName } from '../ports.ts';
-import { SupplierError } from '../ports.ts';
+import type { CallOptions, SupplierName } from '../ports/errors.ts';
+import { SupplierError } from '../ports/errors.ts';
 import { supplierUrl, UNSAFE_URL } from '../supplier-url.ts';
 
 /**

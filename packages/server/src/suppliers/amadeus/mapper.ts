@@ -1,20 +1,19 @@
 import { toMinor as moneyToMinor, toAmountText } from '../../internal/money.ts';
-import {
-  type BagOption,
-  type BagSelection,
-  type CabinClass,
-  type ContactInput,
-  type Currency,
-  type FareRule,
-  type FlightSearchQuery,
-  type FlightSegment,
-  type FlightSlice,
-  type PassengerInput,
-  SupplierError,
-  type SupplierFlightOffer,
-  type SupplierFlightOrder,
-  type TicketDocument,
-} from '../ports.ts';
+import { type Currency, SupplierError } from '../ports/errors.ts';
+import type {
+  BagOption,
+  BagSelection,
+  CabinClass,
+  ContactInput,
+  FareRule,
+  FlightSearchQuery,
+  FlightSegment,
+  FlightSlice,
+  PassengerInput,
+  SupplierFlightOffer,
+  SupplierFlightOrder,
+  TicketDocument,
+} from '../ports/flight.ts';
 import { requirementsFor } from '../requirements.ts';
 
 /** Maps between Amadeus Self-Service wire shapes and the flight port's shapes. */

@@ -5,13 +5,8 @@ type StaysBookingPayload = Parameters<Duffel['stays']['bookings']['create']>[0];
 
 import { call, createDuffel, type DuffelClientConfig } from '../duffel/client.ts';
 import { asCurrency, toMinor } from '../duffel/mapper.ts';
-import {
-  type CallOptions,
-  type HotelOffer,
-  type HotelSearchQuery,
-  type HotelSupplier,
-  SupplierError,
-} from '../ports.ts';
+import { type CallOptions, SupplierError } from '../ports/errors.ts';
+import type { HotelOffer, HotelSearchQuery, HotelSupplier } from '../ports/hotel.ts';
 import { geocode } from './geocode.ts';
 import { bookedRate, mapBooking, mapRate, refundAt, stayOf } from './mapper.ts';
 

@@ -1,6 +1,6 @@
 import type { StaysAccommodation, StaysBooking, StaysRate } from '@duffel/api/types';
 import { asCurrency, toMinor } from '../duffel/mapper.ts';
-import type { CancellationPolicy, HotelOffer, SupplierHotelBooking } from '../ports.ts';
+import type { CancellationPolicy, HotelOffer, SupplierHotelBooking } from '../ports/hotel.ts';
 
 /** Duffel Stays shapes onto the hotel port. */
 

@@ -1,16 +1,15 @@
 import type { Duffel } from '@duffel/api';
 import type { CreateOrder, SeatMap as DuffelSeatMap, Offer, Order } from '@duffel/api/types';
-import {
-  type AncillaryItem,
-  type CallOptions,
-  type CreateFlightOrderInput,
-  type FlightSupplier,
-  type FlightSupplierCapabilities,
-  type OrderServices,
-  type PricedFlightOffer,
-  SupplierError,
-  type SupplierFlightOffer,
-} from '../ports.ts';
+import { type CallOptions, SupplierError } from '../ports/errors.ts';
+import type {
+  AncillaryItem,
+  CreateFlightOrderInput,
+  FlightSupplier,
+  FlightSupplierCapabilities,
+  OrderServices,
+  PricedFlightOffer,
+  SupplierFlightOffer,
+} from '../ports/flight.ts';
 import { call, createDuffel, type DuffelClientConfig } from './client.ts';
 import {
   asCurrency,

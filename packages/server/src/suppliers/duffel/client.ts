@@ -1,5 +1,10 @@
 import { Duffel, DuffelError } from '@duffel/api';
-import { type CallOptions, SupplierError, type SupplierErrorKind, type SupplierName } from '../ports.ts';
+import {
+  type CallOptions,
+  SupplierError,
+  type SupplierErrorKind,
+  type SupplierName,
+} from '../ports/errors.ts';
 import { supplierUrl } from '../supplier-url.ts';
 
 /**

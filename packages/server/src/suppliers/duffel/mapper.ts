@@ -1,21 +1,19 @@
 import type { Offer, Order, OrderCancellation } from '@duffel/api/types';
 import { toMinor as moneyToMinor, toAmountText } from '../../internal/money.ts';
-import {
-  type BagOption,
-  type CabinClass,
-  type CouponStatus,
-  CURRENCIES,
-  type Currency,
-  type FareRule,
-  type FlightSearchQuery,
-  type FlightSegment,
-  type FlightSlice,
-  type PassengerType,
-  SupplierError,
-  type SupplierFlightOffer,
-  type SupplierFlightOrder,
-  type TicketDocument,
-} from '../ports.ts';
+import { CURRENCIES, type Currency, SupplierError } from '../ports/errors.ts';
+import type {
+  BagOption,
+  CabinClass,
+  CouponStatus,
+  FareRule,
+  FlightSearchQuery,
+  FlightSegment,
+  FlightSlice,
+  PassengerType,
+  SupplierFlightOffer,
+  SupplierFlightOrder,
+  TicketDocument,
+} from '../ports/flight.ts';
 import { requirementsFor } from '../requirements.ts';
 import { ourPassengerId } from './passengers.ts';
 

@@ -1,6 +1,6 @@
 import type { Order } from '@duffel/api/types';
-import type { ContactInput, PassengerInput } from '../ports.ts';
-import { SupplierError } from '../ports.ts';
+import { SupplierError } from '../ports/errors.ts';
+import type { ContactInput, PassengerInput } from '../ports/flight.ts';
 import type { DuffelOfferRef } from './mapper.ts';
 
 /**

@@ -1,6 +1,6 @@
-import { CURRENCIES, type Currency } from '../ports.ts';
+import { CURRENCIES, type Currency } from '../ports/errors.ts';
 
-export type { CabinClass, SeatMap, SeatMapSeat, SeatRequest } from '../ports.ts';
+export type { CabinClass, SeatMap, SeatMapSeat, SeatRequest } from '../ports/flight.ts';
 
 /** Seat prices without a service fall back to GBP only for display of free seats. */
 export function asCurrencySafe(c: string | undefined): Currency {

@@ -1,6 +1,7 @@
 import type { Duffel } from '@duffel/api';
 import type { Order, OrderChangeOffer } from '@duffel/api/types';
-import { type CallOptions, SupplierError, type TicketAction, type TicketActionResult } from '../ports.ts';
+import { type CallOptions, SupplierError } from '../ports/errors.ts';
+import type { TicketAction, TicketActionResult } from '../ports/flight.ts';
 import { asCurrency, toMinor } from './mapper.ts';
 
 /**

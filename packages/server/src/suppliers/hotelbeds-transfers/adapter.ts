@@ -2,15 +2,14 @@
 
 import { clientRef } from '../hotelbeds/adapter.ts';
 import { HotelbedsClient, type HotelbedsConfig, policies, toMinor } from '../hotelbeds/client.ts';
+import type { CallOptions, Currency } from '../ports/errors.ts';
+import { SupplierError } from '../ports/errors.ts';
 import type {
-  CallOptions,
-  Currency,
   SupplierTransferBooking,
   TransferOffer,
   TransferSearchQuery,
   TransferSupplier,
-} from '../ports.ts';
-import { SupplierError } from '../ports.ts';
+} from '../ports/transfer.ts';
 import { pathSegment } from '../supplier-url.ts';
 
 interface HbService {

@@ -1,15 +1,14 @@
 /** HotelSupplier over Hotelbeds APItude: availability, checkrates, bookings, cancellation SIMULATION/CANCELLATION. */
 import { createHash } from 'node:crypto';
+import type { CallOptions, Currency } from '../ports/errors.ts';
+import { SupplierError } from '../ports/errors.ts';
 import type {
-  CallOptions,
-  Currency,
   HotelOffer,
   HotelRateCheck,
   HotelSearchQuery,
   HotelSupplier,
   SupplierHotelBooking,
-} from '../ports.ts';
-import { SupplierError } from '../ports.ts';
+} from '../ports/hotel.ts';
 import { pathSegment } from '../supplier-url.ts';
 import { HotelbedsClient, type HotelbedsConfig, policies, toMinor } from './client.ts';
 

@@ -8,12 +8,12 @@ import { createHash } from 'node:crypto';
 import { toMinor as moneyToMinor } from '../../internal/money.ts';
 import {
   type CallOptions,
-  type CancellationPolicy,
   type Currency,
   SupplierError,
   type SupplierErrorKind,
   type SupplierName,
-} from '../ports.ts';
+} from '../ports/errors.ts';
+import type { CancellationPolicy } from '../ports/hotel.ts';
 import { supplierUrl } from '../supplier-url.ts';
 
 export interface HotelbedsConfig {

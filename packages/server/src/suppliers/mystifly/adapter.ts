@@ -1,8 +1,8 @@
 /** FlightSupplier over Mystifly OnePoint: session auth, FareSourceCode pricing, async ticketing, PTR servicing. */
+import type { CallOptions, Currency } from '../ports/errors.ts';
+import { SupplierError } from '../ports/errors.ts';
 import type {
-  CallOptions,
   CreateFlightOrderInput,
-  Currency,
   FareRule,
   FlightSearchQuery,
   FlightSupplier,
@@ -16,8 +16,7 @@ import type {
   TicketDocument,
   TicketIssueResult,
   TicketStatus,
-} from '../ports.ts';
-import { SupplierError } from '../ports.ts';
+} from '../ports/flight.ts';
 import { pathSegment } from '../supplier-url.ts';
 import { MystiflyClient, type MystiflyConfig, OnePointError, toSupplierError } from './client.ts';
 import {

@@ -3,7 +3,7 @@
  * per-call deadline, and the mapping of every failure to a SupplierError. OnePoint reports business
  * errors inside HTTP 200 bodies (`Success: false, Errors: [{ Code, Message }]`).
  */
-import { type CallOptions, SupplierError, type SupplierErrorKind } from '../ports.ts';
+import { type CallOptions, SupplierError, type SupplierErrorKind } from '../ports/errors.ts';
 import { supplierUrl } from '../supplier-url.ts';
 
 export interface MystiflyConfig {

@@ -1,9 +1,9 @@
 /** OnePoint wire shapes <-> port shapes. */
 import { toMinor as moneyToMinor, roundHalfAway } from '../../internal/money.ts';
+import type { Currency } from '../ports/errors.ts';
 import type {
   CabinClass,
   CouponStatus,
-  Currency,
   FareRule,
   FlightSearchQuery,
   FlightSegment,
@@ -16,7 +16,7 @@ import type {
   SupplierOrderStatus,
   TicketAction,
   TicketDocument,
-} from '../ports.ts';
+} from '../ports/flight.ts';
 import { requirementsFor } from '../requirements.ts';
 
 export interface OpMoney {

@@ -4,7 +4,8 @@
  * Every money-moving call forwards our Idempotency-Key, so a retry never charges twice.
  */
 import type Stripe from 'stripe';
-import type { CallOptions, Currency, PaymentProvider, ProviderPayment } from '../ports.ts';
+import type { CallOptions, Currency } from '../ports/errors.ts';
+import type { PaymentProvider, ProviderPayment } from '../ports/payment.ts';
 import { createStripeClient, type StripeConfig, withSignal } from './client.ts';
 import { toProviderPayment, toSupplierError } from './mapper.ts';
 

@@ -2,7 +2,8 @@
  * Stripe objects and errors to our ports' shapes. Stripe amounts are already integer minor units.
  */
 import type Stripe from 'stripe';
-import { type Currency, type ProviderPayment, type ProviderPaymentStatus, SupplierError } from '../ports.ts';
+import { type Currency, SupplierError } from '../ports/errors.ts';
+import type { ProviderPayment, ProviderPaymentStatus } from '../ports/payment.ts';
 
 const STATUS: Record<string, ProviderPaymentStatus> = {
   requires_capture: 'requires_capture',

@@ -10,7 +10,7 @@ import type {
   IssuedEmd,
   PurchasedAncillary,
   SeatRequestResult,
-} from '../../../suppliers/ports.ts';
+} from '../../../suppliers/ports/flight.ts';
 import { opsDb } from '../money-ops.ts';
 import type { BookingRow } from '../store.ts';
 import { json } from '../tables.ts';

@@ -14,7 +14,11 @@
  */
 import { writeAudit } from '../../../audit/audit-log.ts';
 import type { Db } from '../../../storage/schema.ts';
-import type { AncillaryPurchaseProduct, OrderServices, SeatRequestResult } from '../../../suppliers/ports.ts';
+import type {
+  AncillaryPurchaseProduct,
+  OrderServices,
+  SeatRequestResult,
+} from '../../../suppliers/ports/flight.ts';
 import type { BookingDeps } from '../deps.ts';
 import {
   callWindowOver,

@@ -5,13 +5,13 @@
 import { badRequest, notFound } from '../../../kernel/errors.ts';
 import type { HandlerResult, RequestContext } from '../../../kernel/types.ts';
 import type { Db } from '../../../storage/schema.ts';
-import {
-  type AncillaryPurchaseProduct,
-  type FlightSupplier,
-  type SeatRequest,
-  SupplierError,
-  type SupplierFlightOffer,
-} from '../../../suppliers/ports.ts';
+import { SupplierError } from '../../../suppliers/ports/errors.ts';
+import type {
+  AncillaryPurchaseProduct,
+  FlightSupplier,
+  SeatRequest,
+  SupplierFlightOffer,
+} from '../../../suppliers/ports/flight.ts';
 import { type BookedBag, bookedBags, passengerIds, unitPrice } from '../bags.ts';
 import type { BookingDeps } from '../deps.ts';
 import {

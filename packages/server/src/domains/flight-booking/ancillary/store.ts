@@ -1,6 +1,6 @@
 /** Ancillary (TSM) rows and seat selections. */
 import type { Db } from '../../../storage/schema.ts';
-import type { SeatRequestResult } from '../../../suppliers/ports.ts';
+import type { SeatRequestResult } from '../../../suppliers/ports/flight.ts';
 import { bookingDb, json, parseJson } from '../tables.ts';
 
 export interface AncillaryRow {

@@ -16,7 +16,8 @@ import { badRequest, HttpError, notFound } from '../../../kernel/errors.ts';
 import { errorResult } from '../../../kernel/reply.ts';
 import type { HandlerResult, JsonResult, RequestContext } from '../../../kernel/types.ts';
 import type { Db } from '../../../storage/schema.ts';
-import { type ProviderPayment, SupplierError } from '../../../suppliers/ports.ts';
+import { SupplierError } from '../../../suppliers/ports/errors.ts';
+import type { ProviderPayment } from '../../../suppliers/ports/payment.ts';
 import type { BookingDeps } from '../deps.ts';
 import {
   answerRetry,

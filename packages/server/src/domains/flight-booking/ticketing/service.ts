@@ -11,13 +11,13 @@ import type { Job, JobHandler } from '../../../jobs/runner.ts';
 import { badRequest, notFound, notSupported } from '../../../kernel/errors.ts';
 import type { HandlerResult, JsonResult, RequestContext } from '../../../kernel/types.ts';
 import type { Db } from '../../../storage/schema.ts';
-import {
-  type ServicingRequest,
-  SupplierError,
-  type TicketAction,
-  type TicketDocument,
-  type TicketStatus,
-} from '../../../suppliers/ports.ts';
+import { SupplierError } from '../../../suppliers/ports/errors.ts';
+import type {
+  ServicingRequest,
+  TicketAction,
+  TicketDocument,
+  TicketStatus,
+} from '../../../suppliers/ports/flight.ts';
 import { addBagsOncePaid, bagsIssued, bookedBags } from '../bags.ts';
 import type { BookingDeps } from '../deps.ts';
 import {

@@ -1,6 +1,6 @@
 /** Snapshots of the supplier's e-ticket documents, kept for the admin view and for offline reads. */
 import type { Db } from '../../../storage/schema.ts';
-import type { TicketDocument } from '../../../suppliers/ports.ts';
+import type { TicketDocument } from '../../../suppliers/ports/flight.ts';
 import { bookingDb, json, parseJson } from '../tables.ts';
 
 export async function saveTickets(db: Db, bookingId: number, docs: TicketDocument[], now: Date) {

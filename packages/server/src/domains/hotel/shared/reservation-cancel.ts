@@ -28,7 +28,7 @@ import { effectReference } from '../../../kernel/middleware/idempotency.ts';
 import type { HandlerResult, RequestContext } from '../../../kernel/types.ts';
 import { inBookingCurrency } from '../../../search/exchange.ts';
 import type { Db } from '../../../storage/schema.ts';
-import { SupplierError } from '../../../suppliers/ports.ts';
+import { SupplierError } from '../../../suppliers/ports/errors.ts';
 import { visibleOrNotFound } from './access.ts';
 import type { BookingKind } from './kind.ts';
 import { getRow } from './queries.ts';

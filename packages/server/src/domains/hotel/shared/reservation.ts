@@ -30,7 +30,7 @@ import type { Job, JobHandler } from '../../../jobs/runner.ts';
 import { effectReference } from '../../../kernel/middleware/idempotency.ts';
 import type { HandlerResult, RequestContext } from '../../../kernel/types.ts';
 import type { Db } from '../../../storage/schema.ts';
-import { type CallOptions, SupplierError, type SupplierErrorKind } from '../../../suppliers/ports.ts';
+import { type CallOptions, SupplierError, type SupplierErrorKind } from '../../../suppliers/ports/errors.ts';
 import type { BookingKind } from './kind.ts';
 import { getRow } from './queries.ts';
 import type { ReservationEvent, ReservationStatus } from './state-machine.ts';

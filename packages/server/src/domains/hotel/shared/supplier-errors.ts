@@ -6,7 +6,7 @@
  */
 import { HttpError } from '../../../kernel/errors.ts';
 import type { Logger } from '../../../kernel/types.ts';
-import { SupplierError, type SupplierErrorKind } from '../../../suppliers/ports.ts';
+import { SupplierError, type SupplierErrorKind } from '../../../suppliers/ports/errors.ts';
 
 export type CodeMap = Partial<Record<SupplierErrorKind, [number, string]>>;
 

@@ -1,0 +1,63 @@
+export { CURRENCIES, type Currency } from '../../../../../contract/currencies.ts';
+
+export type FlightSupplierName = 'amadeus' | 'duffel' | 'mystifly';
+export type HotelSupplierName = 'hotelbeds' | 'duffel_stays';
+export type TransferSupplierName = 'hotelbeds_transfers' | 'amadeus_transfers';
+export type PaymentProviderName = 'stripe';
+export type SupplierName =
+  | FlightSupplierName
+  | HotelSupplierName
+  | TransferSupplierName
+  | PaymentProviderName;
+
+/** Passed to every supplier call: cancellation and the per-call deadline. */
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** Idempotency key to forward where the supplier supports one (Duffel, Stripe). */
+  idempotencyKey?: string;
+}
+
+/**
+ * Every failure a supplier call can end in. `kind` is what the service branches on:
+ * - `unknown_outcome`: the supplier may have acted (timeout or 5xx on a create); never report as failed.
+ * - `unavailable`: no effect, retry may help (5xx before acting, connection refused, circuit open).
+ * - `timeout`: the call exceeded its deadline; on a read it is harmless, on a create use `unknown_outcome`.
+ */
+export type SupplierErrorKind =
+  | 'rejected'
+  | 'declined'
+  | 'price_changed'
+  | 'offer_expired'
+  | 'sold_out'
+  | 'not_found'
+  | 'invalid_request'
+  | 'unsupported'
+  | 'unavailable'
+  | 'timeout'
+  | 'unknown_outcome'
+  | 'auth_failed';
+
+export class SupplierError extends Error {
+  readonly supplier: SupplierName;
+  readonly kind: SupplierErrorKind;
+  /** The supplier's own error code or message, for logs and admin error views (never a credential). */
+  readonly supplierCode: string | undefined;
+  /** Extra facts, e.g. `{ old_total_minor, new_total_minor }` on price_changed, `decline_code` on declined. */
+  readonly details: Record<string, unknown>;
+  constructor(
+    supplier: SupplierName,
+    kind: SupplierErrorKind,
+    message: string,
+    opts: { supplierCode?: string; details?: Record<string, unknown>; cause?: unknown } = {},
+  ) {
+    super(message, { cause: opts.cause });
+    this.name = 'SupplierError';
+    this.supplier = supplier;
+    this.kind = kind;
+    this.supplierCode = opts.supplierCode;
+    this.details = opts.details ?? {};
+  }
+  get retryable(): boolean {
+    return this.kind === 'unavailable' || this.kind === 'timeout';
+  }
+}
