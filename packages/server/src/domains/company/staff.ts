@@ -5,108 +5,15 @@
  */
 import { sql } from 'kysely';
 import { writeAudit } from '../../audit/audit-log.ts';
-import { badRequest, notFound } from '../../kernel/errors.ts';
+import { badRequest } from '../../kernel/errors.ts';
 import type { RequestContext, Role, Routes } from '../../kernel/types.ts';
-import type { Db } from '../../storage/schema.ts';
 import { json } from '../../storage/schema.ts';
 import type { AccountsDeps } from '../accounts/deps.ts';
-import { iso, ok, pageBody, paging } from '../accounts/http.ts';
+import { ok, pageBody, paging } from '../accounts/http.ts';
+import { findStaff, guardLastAdmin, staffQuery, staffView, syncStaff } from '../accounts/store.ts';
 import { accountsDb } from '../accounts/tables.ts';
 import { createInvitation } from '../auth/invitations.ts';
 import { ownCompany } from './clients.ts';
-
-/** Gives every company user a staff row and links accepted invitations to their user. */
-async function syncStaff(trx: Db, cid: number) {
-  await sql`
-    update company_staff s set user_id = u.id
-      from users u
-     where s.company_id = ${cid} and s.user_id is null and u.company_id = ${cid}
-       and lower(u.email) = lower(s.email) and u.role in ('company_admin', 'company_staff')`.execute(trx);
-  await sql`
-    insert into company_staff (company_id, user_id, email)
-    select u.company_id, u.id, u.email from users u
-     where u.company_id = ${cid} and u.role in ('company_admin', 'company_staff')
-       and not exists (select 1 from company_staff s where s.user_id = u.id)
-       and not exists (select 1 from company_staff s where s.company_id = ${cid} and lower(s.email) = lower(u.email))
-    on conflict do nothing`.execute(trx);
-}
-
-function staffQuery(db: Db, cid: number) {
-  return accountsDb(db)
-    .selectFrom('company_staff as s')
-    .leftJoin('users as u', 'u.id', 's.user_id')
-    .where('s.company_id', '=', cid)
-    .select([
-      's.id',
-      's.user_id',
-      's.email',
-      's.permissions',
-      's.invited_at',
-      's.invite_role',
-      's.invite_full_name',
-      's.invite_department',
-      's.invite_phone',
-      'u.full_name',
-      'u.role',
-      'u.department',
-      'u.phone',
-      'u.is_active',
-      'u.status',
-      'u.last_login_at',
-    ]);
-}
-
-type StaffRow = Awaited<ReturnType<ReturnType<typeof staffQuery>['executeTakeFirstOrThrow']>>;
-
-function staffView(r: StaffRow) {
-  const joined = r.user_id !== null;
-  const perms =
-    typeof r.permissions === 'string' ? (JSON.parse(r.permissions) as string[]) : (r.permissions as string[]);
-  return {
-    staff_id: r.id,
-    user_id: r.user_id ?? '',
-    email: r.email,
-    full_name: (joined ? r.full_name : r.invite_full_name) ?? r.email,
-    role: (joined ? r.role : r.invite_role) ?? 'company_staff',
-    department: joined ? (r.department ?? null) : r.invite_department,
-    phone: joined ? (r.phone ?? null) : r.invite_phone,
-    permissions: perms ?? [],
-    is_active: joined ? Boolean(r.is_active) : true,
-    status: joined ? (r.status ?? 'active') : 'pending',
-    invited_at: iso(r.invited_at),
-    last_login_at: iso(r.last_login_at ?? null),
-  };
-}
-
-async function findStaff(db: Db, cid: number, id: number) {
-  const r = await staffQuery(db, cid).where('s.id', '=', id).executeTakeFirst();
-  if (!r) throw notFound('staff_not_found', 'Staff member not found.');
-  return r;
-}
-
-async function activeAdmins(db: Db, cid: number): Promise<number> {
-  const r = await db
-    .selectFrom('users')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('company_id', '=', cid)
-    .where('role', '=', 'company_admin')
-    .where('is_active', '=', true)
-    .where('status', '=', 'active')
-    .executeTakeFirstOrThrow();
-  return Number(r.n);
-}
-
-/** Removing the last active company_admin would lock the company out of its own administration. */
-async function guardLastAdmin(db: Db, cid: number, s: StaffRow) {
-  if (
-    s.role === 'company_admin' &&
-    s.is_active &&
-    s.status === 'active' &&
-    (await activeAdmins(db, cid)) <= 1
-  ) {
-    throw badRequest('cannot_demote_last_admin', 'The company needs at least one active company_admin.');
-  }
-}
 
 export function companyStaffRoutes(d: AccountsDeps): Routes {
   const { db, clock, mailer, config, principals } = d;
