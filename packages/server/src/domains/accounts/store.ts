@@ -3,6 +3,7 @@
  * company, customer) and the flight-booking aggregate build on. The tables are in tables.ts.
  */
 import { sql } from 'kysely';
+import { fromMinor } from '../../internal/money.ts';
 import { badRequest, notFound } from '../../kernel/errors.ts';
 import type { Db } from '../../storage/schema.ts';
 import { userView } from '../auth/user-view.ts';
@@ -211,4 +212,91 @@ export async function guardLastAdmin(db: Db, cid: number, s: StaffRow) {
   ) {
     throw badRequest('cannot_demote_last_admin', 'The company needs at least one active company_admin.');
   }
+}
+
+// Company clients (the agency's customers).
+
+export async function currencyOf(db: Db, companyId: number) {
+  const c = await db
+    .selectFrom('companies')
+    .select('currency')
+    .where('id', '=', companyId)
+    .executeTakeFirstOrThrow();
+  return c.currency.trim();
+}
+
+export type ClientRow = Awaited<ReturnType<typeof findClient>>;
+
+export function clientView(r: ClientRow, currency: string) {
+  return {
+    client_id: r.id,
+    company_id: r.company_id,
+    email: r.email,
+    full_name: r.full_name,
+    client_type: r.client_type,
+    phone: r.phone,
+    company_name: r.company_name,
+    credit_limit: r.credit_limit_minor === null ? null : fromMinor(Number(r.credit_limit_minor), currency),
+    notes: r.notes,
+    is_active: r.is_active,
+    created_at: iso(r.created_at) as string,
+    updated_at: iso(r.updated_at) as string,
+  };
+}
+
+/** Another company's client is exactly a missing one. */
+export async function findClient(db: Db, companyId: number, id: number) {
+  const r = await accountsDb(db)
+    .selectFrom('clients')
+    .selectAll()
+    .where('id', '=', id)
+    .where('company_id', '=', companyId)
+    .executeTakeFirst();
+  if (!r) throw notFound('client_not_found', 'Client not found.');
+  return r;
+}
+
+// Saved travelers of a customer.
+
+type TravelerRow = NonNullable<Awaited<ReturnType<typeof findTraveler>>>;
+
+export async function findTraveler(db: Db, userId: string, id: number) {
+  return accountsDb(db)
+    .selectFrom('saved_travelers')
+    .selectAll()
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+}
+
+/** A saved traveler as the customer surface shows it. */
+export function travelerView(r: TravelerRow) {
+  return {
+    traveler_id: r.id,
+    first_name: r.first_name,
+    last_name: r.last_name,
+    date_of_birth: isoDate(r.date_of_birth) as string,
+    gender: r.gender,
+    nationality: r.nationality,
+    email: r.email,
+    phone: r.phone,
+    doc_type: r.doc_type,
+    doc_number: r.doc_number,
+    doc_expiry: isoDate(r.doc_expiry),
+    doc_issuing_country: r.doc_issuing_country,
+    is_primary: r.is_primary,
+    nickname: r.nickname,
+    created_at: iso(r.created_at) as string,
+    updated_at: iso(r.updated_at) as string,
+  };
+}
+
+/** One primary traveler per customer: making one primary clears the others. */
+export async function clearPrimaryTraveler(db: Db, userId: string, exceptId: number) {
+  await accountsDb(db)
+    .updateTable('saved_travelers')
+    .set({ is_primary: false })
+    .where('user_id', '=', userId)
+    .where('id', '!=', exceptId)
+    .execute();
 }

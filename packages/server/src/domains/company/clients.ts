@@ -1,13 +1,13 @@
 /** Company: clients (the agency's customers). A client's bookings are those whose contact email is theirs. */
 import { sql } from 'kysely';
 import { writeAudit } from '../../audit/audit-log.ts';
-import { fromMinor, toMinor } from '../../internal/money.ts';
-import { badRequest, notFound } from '../../kernel/errors.ts';
+import { toMinor } from '../../internal/money.ts';
+import { badRequest } from '../../kernel/errors.ts';
 import { tenantCompanyId } from '../../kernel/tenant.ts';
 import type { RequestContext, Routes } from '../../kernel/types.ts';
-import type { Db } from '../../storage/schema.ts';
 import type { AccountsDeps } from '../accounts/deps.ts';
-import { iso, ok, pageBody, paging } from '../accounts/http.ts';
+import { ok, pageBody, paging } from '../accounts/http.ts';
+import { clientView, currencyOf, findClient } from '../accounts/store.ts';
 import { accountsDb } from '../accounts/tables.ts';
 import { toRow } from '../flight-booking/store.ts';
 import { bookingDb } from '../flight-booking/tables.ts';
@@ -15,46 +15,6 @@ import { bookingView } from '../flight-booking/view.ts';
 
 /** Company surfaces always act for the caller's own company (x-roles excludes super_admin). */
 export const ownCompany = (ctx: RequestContext): number => tenantCompanyId(ctx) as number;
-
-async function currencyOf(db: Db, companyId: number) {
-  const c = await db
-    .selectFrom('companies')
-    .select('currency')
-    .where('id', '=', companyId)
-    .executeTakeFirstOrThrow();
-  return c.currency.trim();
-}
-
-type ClientRow = Awaited<ReturnType<typeof findClient>>;
-
-function clientView(r: ClientRow, currency: string) {
-  return {
-    client_id: r.id,
-    company_id: r.company_id,
-    email: r.email,
-    full_name: r.full_name,
-    client_type: r.client_type,
-    phone: r.phone,
-    company_name: r.company_name,
-    credit_limit: r.credit_limit_minor === null ? null : fromMinor(Number(r.credit_limit_minor), currency),
-    notes: r.notes,
-    is_active: r.is_active,
-    created_at: iso(r.created_at) as string,
-    updated_at: iso(r.updated_at) as string,
-  };
-}
-
-/** Another company's client is exactly a missing one. */
-async function findClient(db: Db, companyId: number, id: number) {
-  const r = await accountsDb(db)
-    .selectFrom('clients')
-    .selectAll()
-    .where('id', '=', id)
-    .where('company_id', '=', companyId)
-    .executeTakeFirst();
-  if (!r) throw notFound('client_not_found', 'Client not found.');
-  return r;
-}
 
 export function companyClientRoutes(d: AccountsDeps): Routes {
   const { db, clock } = d;

@@ -3,7 +3,8 @@ import { badRequest, notFound, ValidationError, type ValidationIssue } from '../
 import type { RequestContext, Routes } from '../../kernel/types.ts';
 import type { Db } from '../../storage/schema.ts';
 import type { AccountsDeps } from '../accounts/deps.ts';
-import { iso, isoDate, ok } from '../accounts/http.ts';
+import { isoDate, ok } from '../accounts/http.ts';
+import { clearPrimaryTraveler, findTraveler, travelerView } from '../accounts/store.ts';
 import { accountsDb } from '../accounts/tables.ts';
 
 const MAX_TRAVELERS = 20;
@@ -23,28 +24,6 @@ const FIELDS = [
 ] as const;
 
 type TravelerInput = Partial<Record<(typeof FIELDS)[number], string>> & { is_primary?: boolean };
-type Row = NonNullable<Awaited<ReturnType<typeof find>>>;
-
-function view(r: Row) {
-  return {
-    traveler_id: r.id,
-    first_name: r.first_name,
-    last_name: r.last_name,
-    date_of_birth: isoDate(r.date_of_birth) as string,
-    gender: r.gender,
-    nationality: r.nationality,
-    email: r.email,
-    phone: r.phone,
-    doc_type: r.doc_type,
-    doc_number: r.doc_number,
-    doc_expiry: isoDate(r.doc_expiry),
-    doc_issuing_country: r.doc_issuing_country,
-    is_primary: r.is_primary,
-    nickname: r.nickname,
-    created_at: iso(r.created_at) as string,
-    updated_at: iso(r.updated_at) as string,
-  };
-}
 
 /** Checks the merged record (existing values overlaid with the patch). */
 function validate(t: TravelerInput, today: string) {
@@ -70,29 +49,10 @@ function validate(t: TravelerInput, today: string) {
   if (issues.length) throw new ValidationError(issues);
 }
 
-async function find(db: Db, userId: string, id: number) {
-  return accountsDb(db)
-    .selectFrom('saved_travelers')
-    .selectAll()
-    .where('id', '=', id)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-}
-
 async function mine(db: Db, ctx: RequestContext) {
-  const r = await find(db, ctx.auth?.userId as string, ctx.params.traveler_id as number);
+  const r = await findTraveler(db, ctx.auth?.userId as string, ctx.params.traveler_id as number);
   if (!r) throw notFound('traveler_not_found', 'Saved traveler not found.');
   return r;
-}
-
-/** One primary traveler per customer: making one primary clears the others. */
-async function clearPrimary(db: Db, userId: string, exceptId: number) {
-  await accountsDb(db)
-    .updateTable('saved_travelers')
-    .set({ is_primary: false })
-    .where('user_id', '=', userId)
-    .where('id', '!=', exceptId)
-    .execute();
 }
 
 export function customerTravelerRoutes(d: AccountsDeps): Routes {
@@ -107,7 +67,7 @@ export function customerTravelerRoutes(d: AccountsDeps): Routes {
         .orderBy('is_primary', 'desc')
         .orderBy('id')
         .execute();
-      return ok({ items: rows.map(view), total: rows.length });
+      return ok({ items: rows.map(travelerView), total: rows.length });
     },
 
     customerCreateTraveler: async (ctx) => {
@@ -136,9 +96,9 @@ export function customerTravelerRoutes(d: AccountsDeps): Routes {
           })
           .returningAll()
           .executeTakeFirstOrThrow();
-        if (r.is_primary) await clearPrimary(trx, userId, r.id);
+        if (r.is_primary) await clearPrimaryTraveler(trx, userId, r.id);
         await writeAudit(trx, ctx, { entity: 'saved_traveler', entityId: r.id, action: 'created' });
-        return ok(view(r), 201);
+        return ok(travelerView(r), 201);
       });
     },
 
@@ -163,7 +123,7 @@ export function customerTravelerRoutes(d: AccountsDeps): Routes {
           .where('id', '=', cur.id)
           .returningAll()
           .executeTakeFirstOrThrow();
-        return ok(view(r));
+        return ok(travelerView(r));
       });
     },
 
