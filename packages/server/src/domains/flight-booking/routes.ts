@@ -35,6 +35,12 @@ import type { BookingDeps } from './deps.ts';
 import { paymentRoutes } from './payment/routes.ts';
 import { type MovePlan, PaymentService } from './payment/service.ts';
 import { latestPayment, type PaymentRow, paymentWithTransactions } from './payment/store.ts';
+import {
+  projectedSettlement,
+  queueTicketSettlement,
+  settleTicketChange,
+  ticketSettlementJobHandlers,
+} from './payment/ticket-settlement.ts';
 import { PricingService } from './pricing.ts';
 import { BookingService } from './service.ts';
 import { ticketingRoutes } from './ticketing/routes.ts';
@@ -48,7 +54,7 @@ export const ok =
  * The payment sub-aggregate as ticketing needs it (a capture at ticketing, the payment in its answers):
  * wired here so that ticketing/ and payment/ never import each other.
  */
-function ticketPayments(payments: PaymentService): TicketPayments {
+function ticketPayments(d: BookingDeps, payments: PaymentService): TicketPayments {
   return {
     latest: latestPayment,
     view: (db, p) => paymentWithTransactions(db, p as PaymentRow),
@@ -58,15 +64,22 @@ function ticketPayments(payments: PaymentService): TicketPayments {
     failMovement: (trx, plan, error) => payments.failMovement(trx, plan as MovePlan, error),
     recordMovement: (trx, id, plan, r, now) => payments.recordMovement(trx, id, plan as MovePlan, r, now),
     reconcile: (op) => payments.reconcile(op),
+    settleTicketChange: (id, ctx) => settleTicketChange(d, payments, id, ctx ?? null),
+    projectedSettlement: (db, b, quote) => projectedSettlement(db, b, quote),
+    queueTicketSettlement: (trx, id) => queueTicketSettlement(trx, d.clock, id),
   };
 }
 
 const ticketingOf = (d: BookingDeps, payments: PaymentService) =>
-  new TicketingService(d, ticketPayments(payments), (op) => reconcileServiceOp(d, op));
+  new TicketingService(d, ticketPayments(d, payments), (op) => reconcileServiceOp(d, op));
 
-/** The ticket follow-up and money job handlers (beside reconciliation.ts's `bookingJobHandlers`). */
+/**
+ * The ticket follow-up, money and ticket-settlement job handlers (beside reconciliation.ts's
+ * `bookingJobHandlers`).
+ */
 export function ticketingJobHandlers(d: BookingDeps): Record<string, JobHandler> {
-  return ticketingJobs(ticketingOf(d, new PaymentService(d)));
+  const payments = new PaymentService(d);
+  return { ...ticketingJobs(ticketingOf(d, payments)), ...ticketSettlementJobHandlers(d, payments) };
 }
 
 export function bookingRoutes(d: BookingDeps): Routes {

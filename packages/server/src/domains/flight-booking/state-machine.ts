@@ -91,3 +91,7 @@ export function nextStatus(
   if (row.to !== 'same') return row.to;
   return SAME_OVERRIDES[event]?.[from] ?? from;
 }
+
+/** Where a confirmed void (cancelled) or refund (refunded) leaves the booking; the callers are the ticket
+ * paths only (a booking cancelled by the cancel operation settles its payment there). */
+export const TICKET_SETTLES: readonly string[] = ['cancelled', 'refunded'];

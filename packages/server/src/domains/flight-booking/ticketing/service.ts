@@ -42,7 +42,7 @@ import {
   SERVICE_OP_KINDS,
   settleOp,
 } from '../money-ops.ts';
-import { type BookingEvent, type BookingStatus, canTransition } from '../state-machine.ts';
+import { type BookingEvent, type BookingStatus, canTransition, TICKET_SETTLES } from '../state-machine.ts';
 import { type BookingRow, findBooking, loadBooking, transition, updateBooking } from '../store.ts';
 import { flightSupplierOf, supplierFailure } from '../suppliers.ts';
 import { json } from '../tables.ts';
@@ -90,6 +90,22 @@ export interface TicketPayments {
   ): Promise<unknown>;
   /** Settles a payment op (authorize, capture, void, refund, manual refund, cancel) by asking the provider. */
   reconcile(op: MoneyOp): Promise<void>;
+  /**
+   * Gives the money back for a booking a confirmed void or refund left in TICKET_SETTLES, once; what it did,
+   * for the answer (payment/ticket-settlement.ts).
+   */
+  settleTicketChange(bookingId: number, ctx?: RequestContext | null): Promise<unknown>;
+  /** What a confirmed action the consolidator still works on will give back (nothing moved yet). */
+  projectedSettlement(
+    db: Db,
+    b: BookingRow,
+    quote: {
+      refund?: { amount_minor: number; currency: string } | undefined;
+      fee?: { amount_minor: number; currency: string } | undefined;
+    },
+  ): Promise<unknown>;
+  /** The backstop job of a settlement, queued in the transaction that moves the booking. */
+  queueTicketSettlement(trx: Db, bookingId: number): Promise<void>;
 }
 
 export class TicketingService {
@@ -474,6 +490,7 @@ export class TicketingService {
               : null,
           );
         });
+        if (event) await this.#payments.settleTicketChange(b.id);
         return;
       }
       throw new Error(`${op.kind} still unconfirmed at the supplier`);
@@ -673,6 +690,7 @@ export class TicketingService {
       return supplierFailure(err, { failed: 'ticket_action_failed', unsupported: 501 });
     }
     let status = b.status;
+    let payment: unknown = null;
     if (r.confirmed && r.permitted) {
       status = await this.#followTickets(ctx, b, {
         coupon: r.coupon_status,
@@ -687,9 +705,20 @@ export class TicketingService {
     if (op)
       await settleOp(this.#d.db, op.id, 'done', this.#d.clock.now(), {
         outcome: `${r.determination}${r.confirmed && r.permitted ? '' : ' (not raised)'}`,
+        // The supplier's quote: what the payment settlement gives back (now, or when a consolidator completes).
+        detail: { ...op.detail, refund: r.refund ?? null, fee: r.fee ?? null },
       });
+    if (raise && r.confirmed && r.permitted) {
+      if (TICKET_SETTLES.includes(status) && status !== b.status) {
+        await faultPoint('ticketAction:before-settlement');
+        payment = await this.#payments.settleTicketChange(b.id, ctx);
+        // A full refund moves a voided (cancelled) booking on to refunded.
+        status = ((await findBooking(this.#d.db, b.id)) as BookingRow).status;
+      } else
+        payment = await this.#payments.projectedSettlement(this.#d.db, b, { refund: r.refund, fee: r.fee });
+    }
     const { action: _a, ...rest } = r;
-    return { booking_id: b.id, action, ...rest, booking_status: status };
+    return { booking_id: b.id, action, ...rest, booking_status: status, payment };
   }
 
   /**
@@ -723,6 +752,8 @@ export class TicketingService {
         return fresh.status;
       }
       const after = await transition(trx, fresh, event, this.#d.clock.now());
+      // The money goes back with the tickets: the mover settles inline, this job if it dies first.
+      if (TICKET_SETTLES.includes(after.status)) await this.#payments.queueTicketSettlement(trx, b.id);
       await writeAudit(trx, actor, {
         entity: 'booking',
         entityId: b.id,
@@ -782,6 +813,11 @@ export class TicketingService {
         if (req && !SERVICING_PENDING.includes(req.state)) return; // rejected or withdrawn: tickets stand
       } else await this.#readStatus(null, b);
       const after = await findBooking(db, b.id);
+      if (after && TICKET_SETTLES.includes(after.status)) {
+        // The consolidator completed: the money moves now.
+        await this.#payments.settleTicketChange(b.id);
+        return;
+      }
       if (!after || !FOLLOWS.includes(after.status)) return;
       pending = req ? `servicing request ${req.request_id} ${req.state}` : 'servicing request pending';
     }
