@@ -1,12 +1,14 @@
 /**
- * `travel hotel book|show|cancel`: idempotent booking (502 polled by the SDK), guarded cancel; show, cancel
- * and the booking call are the shared reservation commands. The search picker books through
+ * `travel hotel book|show|voucher|list|cancel`: idempotent booking (502 polled by the SDK), a cancel that
+ * quotes the policy's fee and is guarded by the provider's reference; show, voucher, list, cancel and the
+ * booking call are the shared reservation commands. The search picker books through
  * `runHotelBookOffer`, which asks for what the flags would give.
  */
-import type { BodyOf, HotelOffer } from '@travel/sdk';
+import type { BodyOf, HotelBooking, HotelOffer } from '@travel/sdk';
 import { Command } from 'commander';
 import { action, examples, requireToken } from '../command-kit.ts';
 import type { Ctx, Deps } from '../context.ts';
+import { hotelVoucher, policyFeeAt, policyLines } from '../documents/vouchers.ts';
 import { oneOf, requireValue } from '../parse.ts';
 import { promptContact } from '../passengers.ts';
 import { confirmCheckedPrice } from '../price-check.ts';
@@ -16,6 +18,7 @@ import {
   reservationCommand,
   submitReservation,
 } from '../reservation-commands.ts';
+import { hotelBookingLines } from '../views/reservation.ts';
 
 const PROVIDERS = ['hotelbeds', 'duffel_stays'] as const;
 
@@ -120,9 +123,21 @@ async function promptHotelGuests(
   return guests;
 }
 
-const HOTEL: ReservationKind<HotelBookBody> = {
+const HOTEL: ReservationKind<HotelBookBody, HotelBooking> = {
   noun: 'hotel',
   api: (ctx) => ctx.client().hotels,
+  lines: hotelBookingLines,
+  voucher: hotelVoucher,
+  confirmationWord: (b) => b.supplier_booking_ref ?? b.hotel_confirmation ?? String(b.booking_id),
+  quote: (b, now) => {
+    const { fee, refund } = policyFeeAt(b.cancellation_policies, now, b.total);
+    return {
+      fee,
+      refund,
+      basis: "the rate's cancellation policy; the provider confirms the fee when cancelling",
+      lines: policyLines(b.cancellation_policies, b.total),
+    };
+  },
   showExample: 'travel hotel show 77 --json',
   cancelExample: 'travel hotel cancel 77 --confirm',
 };
