@@ -135,7 +135,7 @@ const HOTEL: ReservationKind<HotelBookBody, HotelBooking> = {
       fee,
       refund,
       basis: "the rate's cancellation policy; the provider confirms the fee when cancelling",
-      lines: policyLines(b.cancellation_policies, b.total),
+      lines: policyLines(b.cancellation_policies, b.total, b.created_at),
     };
   },
   showExample: 'travel hotel show 77 --json',

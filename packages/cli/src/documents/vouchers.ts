@@ -6,13 +6,20 @@ import { type DocumentModel, labelled, localDate, localDateTime } from './model.
 type Policy = HotelBooking['cancellation_policies'][number];
 
 /** The policy as sentences: free until the first step, then each step's fee from its date. */
-export function policyLines(policies: readonly Policy[], total: HotelBooking['total']): string[] {
+export function policyLines(
+  policies: readonly Policy[],
+  total: HotelBooking['total'],
+  bookedAt?: string,
+): string[] {
   if (policies.length === 0)
     return ['Non-refundable, or no policy given by the hotel: ask before cancelling.'];
   const steps = [...policies].sort((a, b) => Date.parse(a.from) - Date.parse(b.from));
   const lines: string[] = [];
-  if ((steps[0]?.fee.amount_minor ?? 0) > 0)
-    lines.push(`Free cancellation before ${localDateTime(steps[0]?.from)}`);
+  const first = steps[0];
+  // A first step that began when the booking was made leaves no free period to mention.
+  const freePeriod = first && (!bookedAt || Date.parse(first.from) > Date.parse(bookedAt) + 60_000);
+  if (first && first.fee.amount_minor > 0 && freePeriod)
+    lines.push(`Free cancellation before ${localDateTime(first.from)}`);
   for (const p of steps) {
     const all = p.fee.amount_minor >= total.amount_minor;
     lines.push(
@@ -90,7 +97,7 @@ export function hotelVoucher(b: HotelBooking): DocumentModel {
           ],
         ]),
       },
-      { heading: 'Cancellation policy', lines: policyLines(b.cancellation_policies, b.total) },
+      { heading: 'Cancellation policy', lines: policyLines(b.cancellation_policies, b.total, b.created_at) },
       {
         heading: 'Contact',
         lines: labelled([
