@@ -120,7 +120,7 @@ export function eTicketDocument(input: ETicketInput): DocumentModel {
       },
       {
         heading: 'Fare',
-        lines: labelled([
+        pairs: labelled([
           ['Fare', money(fare, pricing.currency)],
           ['Taxes and fees', money(pricing.taxes_minor, pricing.currency)],
           ['Extra bags', pricing.bags_minor ? money(pricing.bags_minor, pricing.currency) : undefined],

@@ -5,9 +5,13 @@
  */
 import { renderTable } from '../ui/table.ts';
 
+/** `[label, value]`: aligned in two columns on the terminal and in the PDF. */
+export type Pair = [string, string];
+
 export interface DocumentSection {
   heading: string;
-  /** Plain lines (label: value pairs are written as `label  value`). */
+  pairs?: Pair[];
+  /** Plain lines. */
   lines?: string[];
   table?: { headers: string[]; rows: string[][] };
 }
@@ -16,7 +20,7 @@ export interface DocumentModel {
   /** e.g. `E-ticket receipt and itinerary`. */
   title: string;
   /** The references a customer quotes, right under the title. */
-  subtitle: string[];
+  subtitle: Pair[];
   sections: DocumentSection[];
   /** Small print at the end. */
   notes: string[];
@@ -24,9 +28,10 @@ export interface DocumentModel {
 
 /** The document as terminal lines: title, references, then each section with its table or lines. */
 export function documentLines(doc: DocumentModel): string[] {
-  const out = [doc.title, '='.repeat(doc.title.length), ...doc.subtitle];
+  const out = [doc.title, '='.repeat(doc.title.length), ...pairLines(doc.subtitle)];
   for (const section of doc.sections) {
     out.push('', section.heading, '-'.repeat(section.heading.length));
+    if (section.pairs) out.push(...pairLines(section.pairs));
     if (section.table) out.push(...renderTable(section.table.headers, section.table.rows));
     if (section.lines) out.push(...section.lines);
   }
@@ -34,13 +39,14 @@ export function documentLines(doc: DocumentModel): string[] {
   return out;
 }
 
-/** Aligned `label  value` lines for a section. */
-export function labelled(pairs: [string, string | null | undefined][]): string[] {
-  const shown = pairs.filter(
-    (p): p is [string, string] => p[1] !== undefined && p[1] !== null && p[1] !== '',
-  );
-  const width = Math.max(0, ...shown.map(([label]) => label.length));
-  return shown.map(([label, value]) => `${label.padEnd(width)}  ${value}`);
+/** The pairs that have a value (a missing reference or an empty field is left out, not shown as `-`). */
+export function labelled(pairs: [string, string | null | undefined][]): Pair[] {
+  return pairs.filter((p): p is Pair => p[1] !== undefined && p[1] !== null && p[1] !== '');
+}
+
+function pairLines(pairs: Pair[]): string[] {
+  const width = Math.max(0, ...pairs.map(([label]) => label.length));
+  return pairs.map(([label, value]) => `${label.padEnd(width)}  ${value}`);
 }
 
 const DATE_TIME = new Intl.DateTimeFormat('en-GB', {

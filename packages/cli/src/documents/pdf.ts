@@ -5,7 +5,7 @@
 import { writeFile } from 'node:fs/promises';
 import { CliError } from '../errors.ts';
 import { ExitCode } from '../exit-codes.ts';
-import type { DocumentModel } from './model.ts';
+import type { DocumentModel, Pair } from './model.ts';
 
 // The standard PDF fonts encode WinAnsi only: characters outside it are spelled out or dropped.
 const WIN_ANSI_EXTRA = '€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ';
@@ -34,8 +34,8 @@ export async function renderPdf(doc: DocumentModel, author = 'travel'): Promise<
 
   pdf.font('Helvetica-Bold').fontSize(18).text(printable(doc.title), left);
   pdf.moveDown(0.3);
-  pdf.font('Helvetica').fontSize(10);
-  for (const line of doc.subtitle) pdf.text(printable(line));
+  pdf.fontSize(10);
+  drawPairs(pdf, doc.subtitle, left, width);
   for (const section of doc.sections) {
     pdf.moveDown(0.9);
     pdf.font('Helvetica-Bold').fontSize(12).text(printable(section.heading), left);
@@ -45,6 +45,8 @@ export async function renderPdf(doc: DocumentModel, author = 'travel'): Promise<
       .lineWidth(0.5)
       .stroke('#888888');
     pdf.moveDown(0.4);
+    pdf.fontSize(10);
+    if (section.pairs) drawPairs(pdf, section.pairs, left, width);
     if (section.table) drawTable(pdf, section.table, left, width);
     pdf.font('Helvetica').fontSize(10);
     for (const line of section.lines ?? []) pdf.text(printable(line), left, undefined, { width });
@@ -61,6 +63,36 @@ export async function renderPdf(doc: DocumentModel, author = 'travel'): Promise<
 
 type Pdf = InstanceType<typeof import('pdfkit')>;
 
+/** Labels in bold on the left, values lined up after the widest label. */
+function drawPairs(pdf: Pdf, pairs: Pair[], left: number, width: number) {
+  pdf.font('Helvetica-Bold');
+  const labelWidth = Math.min(
+    width / 2,
+    Math.max(0, ...pairs.map(([l]) => pdf.widthOfString(printable(l)))) + 12,
+  );
+  for (const [label, value] of pairs) {
+    const y = pdf.y;
+    pdf.font('Helvetica-Bold').text(printable(label), left, y, { width: labelWidth });
+    const afterLabel = pdf.y;
+    pdf.font('Helvetica').text(printable(value), left + labelWidth, y, { width: width - labelWidth });
+    pdf.x = left;
+    pdf.y = Math.max(afterLabel, pdf.y);
+  }
+}
+
+/** Widths that fit `available`: the widest columns are capped first, narrow ones keep their size. */
+function fitWidths(natural: number[], available: number): number[] {
+  if (natural.reduce((a, b) => a + b, 0) <= available) return natural;
+  let lo = 0;
+  let hi = Math.max(...natural);
+  for (let i = 0; i < 30; i++) {
+    const cap = (lo + hi) / 2;
+    if (natural.reduce((a, w) => a + Math.min(w, cap), 0) > available) hi = cap;
+    else lo = cap;
+  }
+  return natural.map((w) => Math.min(w, lo));
+}
+
 /** Columns as wide as their widest cell (shrunk evenly when the page is narrower), rows that wrap. */
 function drawTable(pdf: Pdf, table: { headers: string[]; rows: string[][] }, left: number, width: number) {
   const gap = 8;
@@ -74,10 +106,7 @@ function drawTable(pdf: Pdf, table: { headers: string[]; rows: string[][] }, lef
     for (const r of rows) w = Math.max(w, pdf.widthOfString(r[i] ?? ''));
     return w + 1;
   });
-  const total = natural.reduce((a, b) => a + b, 0) + gap * (natural.length - 1);
-  const scale =
-    total > width ? (width - gap * (natural.length - 1)) / (total - gap * (natural.length - 1)) : 1;
-  const widths = natural.map((w) => w * scale);
+  const widths = fitWidths(natural, width - gap * (natural.length - 1));
   const row = (cells: string[], bold: boolean) => {
     pdf.font(bold ? 'Helvetica-Bold' : 'Helvetica');
     const heights = cells.map((c, i) => pdf.heightOfString(c || ' ', { width: widths[i] ?? 10 }));

@@ -65,7 +65,7 @@ export function hotelVoucher(b: HotelBooking): DocumentModel {
       },
       {
         heading: 'Stay',
-        lines: labelled([
+        pairs: labelled([
           ['Check-in', localDate(b.check_in)],
           ['Check-out', localDate(b.check_out)],
           ['Nights', String(b.nights)],
@@ -87,7 +87,7 @@ export function hotelVoucher(b: HotelBooking): DocumentModel {
       },
       {
         heading: 'Payment',
-        lines: labelled([
+        pairs: labelled([
           ['Total', money(b.total.amount_minor, b.total.currency)],
           [
             'Cancellation fee charged',
@@ -100,7 +100,7 @@ export function hotelVoucher(b: HotelBooking): DocumentModel {
       { heading: 'Cancellation policy', lines: policyLines(b.cancellation_policies, b.total, b.created_at) },
       {
         heading: 'Contact',
-        lines: labelled([
+        pairs: labelled([
           ['Email', b.contact_email],
           ['Phone', b.contact_phone],
         ]),
@@ -126,7 +126,7 @@ export function transferVoucher(b: TransferBooking): DocumentModel {
     sections: [
       {
         heading: 'Journey (local time at pick-up)',
-        lines: labelled([
+        pairs: labelled([
           ['Pick-up', b.pickup.location],
           ['Pick-up time', localDateTime(b.pickup.datetime)],
           ['Drop-off', b.dropoff.location],
@@ -145,7 +145,7 @@ export function transferVoucher(b: TransferBooking): DocumentModel {
       },
       {
         heading: 'Payment',
-        lines: labelled([
+        pairs: labelled([
           ['Total', money(b.total.amount_minor, b.total.currency)],
           [
             'Cancellation fee charged',
@@ -157,7 +157,7 @@ export function transferVoucher(b: TransferBooking): DocumentModel {
       },
       {
         heading: 'Contact',
-        lines: labelled([
+        pairs: labelled([
           ['Email', b.contact.email],
           ['Phone', b.contact.phone],
         ]),
