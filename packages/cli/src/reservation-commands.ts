@@ -68,7 +68,7 @@ export interface ReservationKind<TBody, TBooking = unknown> {
   /** What a person types to confirm a cancellation: the provider's booking reference when there is one. */
   confirmationWord(booking: TBooking): string;
   /** The fee cancelling now would cost. */
-  quote(booking: TBooking, now: Date): CancelQuote;
+  quote(booking: TBooking, ctx: Ctx): Promise<CancelQuote>;
   /** The help examples of `show` and `cancel`. */
   showExample: string;
   cancelExample: string;
@@ -171,7 +171,7 @@ export async function runReservationCancel<TBody, TBooking>(
 ): Promise<void> {
   requireToken(ctx);
   const booking = await kind.api(ctx).get(id);
-  const quote = kind.quote(booking, ctx.now());
+  const quote = await kind.quote(booking, ctx);
   const quoted = { fee: quote.fee, refund: quote.refund, basis: quote.basis };
   if (!guard.confirm) {
     output(

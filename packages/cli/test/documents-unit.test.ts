@@ -1,5 +1,6 @@
 /** The pure parts of documents and booking requirements: times as written, policy fees, missing fields. */
 import { describe, expect, it } from 'vitest';
+import { quoteHotelCancellation } from '../src/commands/hotel.ts';
 import { documentLines, localDateTime } from '../src/documents/model.ts';
 import { hotelVoucher, policyFeeAt, policyLines } from '../src/documents/vouchers.ts';
 import { checkRequirements, missingFields, type Requirements } from '../src/passengers.ts';
@@ -108,5 +109,55 @@ describe('what an offer requires of passengers', () => {
       /--passengers pax\.json: the offer requires passenger 1: document\.type, document\.number, document\.expiry, document\.issuing_country \(an identity document: passport/,
     );
     expect(() => checkRequirements([ada], undefined, 'x')).not.toThrow();
+  });
+});
+
+describe('the hotel cancel quote', () => {
+  const answering = (status: number, body: unknown) =>
+    ({
+      client: () => ({
+        raw: {
+          GET: async () => ({
+            response: new Response(JSON.stringify(body), { status }),
+            ...(status < 400 ? { data: body } : { error: body }),
+          }),
+        },
+      }),
+      now: () => new Date('2027-01-31T00:00:00Z'),
+    }) as never;
+
+  it("is the provider's simulation when it answers", async () => {
+    const quote = await quoteHotelCancellation(
+      hotelBooking(12),
+      answering(200, {
+        booking_id: 12,
+        status: 'confirmed',
+        cancellation_fee: { currency: 'GBP', amount_minor: 12_345 },
+        refund: { currency: 'GBP', amount_minor: 17_655 },
+        source: 'supplier_simulation',
+      }),
+    );
+    expect(quote.fee).toEqual({ currency: 'GBP', amount_minor: 12_345 });
+    expect(quote.basis).toContain("provider's cancellation simulation");
+  });
+
+  it('falls back to the rate policy, saying so, when the provider cannot be asked (503)', async () => {
+    const quote = await quoteHotelCancellation(
+      hotelBooking(12),
+      answering(503, { detail: 'down', code: 'supplier_unavailable', request_id: 'r1' }),
+    );
+    // 2027-01-31 is past the policy step of 2027-01-30 (GBP 150.00).
+    expect(quote.fee).toEqual({ currency: 'GBP', amount_minor: 15_000 });
+    expect(quote.basis).toContain("the rate's cancellation policy");
+    expect(quote.basis).toContain('supplier_unavailable');
+  });
+
+  it('a refusal is not papered over: 400 invalid_booking_state is thrown', async () => {
+    await expect(
+      quoteHotelCancellation(
+        hotelBooking(12, { status: 'cancelled' }),
+        answering(400, { detail: 'no', code: 'invalid_booking_state', request_id: 'r2' }),
+      ),
+    ).rejects.toMatchObject({ status: 400, code: 'invalid_booking_state' });
   });
 });

@@ -214,7 +214,7 @@ describe.skipIf(!url)('documents and views (process)', () => {
       const quote = await runJson<{
         status: string;
         cancelled: boolean;
-        quote: { fee: { amount_minor: number }; refund: { amount_minor: number } };
+        quote: { fee: { amount_minor: number }; refund: { amount_minor: number }; basis: string };
       }>(['hotel', 'cancel', String(id)], { env, configDir: dir });
       expect(quote.code, quote.stderr).toBe(0);
       expect(quote.doc).toMatchObject({ status: 'confirmed', cancelled: false });
@@ -225,6 +225,7 @@ describe.skipIf(!url)('documents and views (process)', () => {
       expect(human.stdout).toMatch(
         new RegExp(`Cancelling hotel ${id} now: fee [A-Z]{3} \\d+\\.\\d\\d, refund`),
       );
+      expect(human.stdout).toContain("(the provider's cancellation simulation; nothing was cancelled)");
       const done = await runCli(['hotel', 'cancel', String(id), '--confirm', '--yes'], {
         env,
         configDir: dir,
@@ -237,7 +238,7 @@ describe.skipIf(!url)('documents and views (process)', () => {
         { env, configDir: dir },
       );
       expect(after.doc.status).toBe('cancelled');
-      // The supplier's own fee is the one the policy quoted.
+      // The fee the provider's simulation quoted is the fee the cancellation kept.
       expect(after.doc.cancellation_fee.amount_minor).toBe(quote.doc.quote.fee.amount_minor);
     },
     SLOW,

@@ -102,7 +102,7 @@ const TRANSFER: ReservationKind<TransferBookBody, TransferBooking> = {
   voucher: transferVoucher,
   confirmationWord: (b) => b.confirmation_number ?? b.supplier_booking_ref ?? String(b.booking_id),
   // A transfer booking keeps no cancellation policy: the provider names its fee only when cancelling.
-  quote: () => ({
+  quote: async () => ({
     fee: null,
     refund: null,
     basis: 'the provider states its fee when it cancels; the booking holds no policy to quote from',
