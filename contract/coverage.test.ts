@@ -134,6 +134,7 @@ describe('operations', () => {
         'GET /docs',
         'GET /join',
         'GET /api/v1/flight/offers/{offer_id}',
+        'GET /api/v1/hotel/bookings/{booking_id}/cancellation-quote',
         'POST /api/v1/company/api-keys',
         'GET /api/v1/company/api-keys',
         'GET /api/v1/company/api-keys/current',

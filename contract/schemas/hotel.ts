@@ -270,6 +270,20 @@ export const schemas: Record<string, Json> = {
   }),
   HotelBookingPage: page('HotelBooking', 'A page of hotel bookings.'),
   HotelBookingCancellation: cancellation('HotelBookingStatus'),
+  HotelCancellationQuote: obj(
+    {
+      booking_id: int({ format: 'int64' }),
+      status: ref('HotelBookingStatus'),
+      cancellation_fee: ref('Money', {
+        description: 'What the provider would keep if cancelled now (0 when free).',
+      }),
+      refund: ref('Money', { description: 'What would go back to the customer.' }),
+      source: strEnum(['supplier_simulation'], {
+        description: 'The provider’s own cancellation simulation (nothing was cancelled).',
+      }),
+    },
+    { description: 'What cancelling the booking now would cost, in the booking’s currency.' },
+  ),
   AdminHotelBooking: {
     allOf: [ref('HotelBooking'), obj({ audit_trail: arr(ref('AuditEntry')) })],
   },

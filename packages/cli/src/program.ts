@@ -5,6 +5,7 @@ import { apiKeysCommand } from './commands/api-keys.ts';
 import { authCommand } from './commands/auth.ts';
 import { bookCommand } from './commands/book.ts';
 import { bookingCommand } from './commands/booking.ts';
+import { bookingsCommand } from './commands/bookings.ts';
 import { completionCommand } from './commands/completion.ts';
 import { configCommand } from './commands/config.ts';
 import { hotelCommand } from './commands/hotel.ts';
@@ -50,6 +51,7 @@ export function createProgram(deps: Deps): Command {
     airlinesCommand(deps),
     bookCommand(deps),
     bookingCommand(deps),
+    bookingsCommand(deps),
     payCommand(deps),
     ticketCommand(deps),
     seatsCommand(deps),

@@ -36,7 +36,7 @@ async function agentConfigDir(): Promise<string> {
   return configDir;
 }
 
-/** Answers the contact questions, the price question, and returns the booking's id from the record. */
+/** Answers the contact questions, the price question, and returns the booking's id from its view. */
 async function contactPriceAndBook(s: TmuxSession): Promise<number> {
   await s.waitFor('Contact email');
   s.send('C-u');
@@ -48,9 +48,12 @@ async function contactPriceAndBook(s: TmuxSession): Promise<number> {
   await s.waitFor(/Book for [A-Z]{3} \d+\.\d\d\?/, 30_000);
   s.send('Enter');
   const screen = await s.waitFor(/\[exit \d\]/, 60_000);
-  expect(screen).toContain('outcome: confirmed');
+  // The booking's human view, not a record dump: `hotel 12  confirmed ...` / `transfer 3  confirmed ...`.
+  const booked = /^(?:hotel|transfer) (\d+) {2}confirmed/m.exec(screen);
+  expect(booked, screen).not.toBeNull();
+  expect(screen).not.toContain('amount_minor');
   expect(screen).toContain('[exit 0]');
-  return Number(/booking_id: (\d+)/.exec(screen)?.[1]);
+  return Number(booked?.[1]);
 }
 
 describe.skipIf(!hasTmux || !url)('in a terminal (tmux)', () => {

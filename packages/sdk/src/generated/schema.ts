@@ -481,6 +481,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/hotel/bookings/{booking_id}/cancellation-quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Quote cancelling a hotel booking
+         * @description Addition: asks the provider what cancelling now would cost, without cancelling (Hotelbeds’ cancellation SIMULATION; Duffel Stays from the booked rate’s refund timeline): the fee and the refund in the booking’s currency, at the booking’s rate. Nothing changes. The same callers as `cancelHotelBooking`.
+         */
+        get: operations["quoteHotelCancellation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/transport/search": {
         parameters: {
             query?: never;
@@ -4015,6 +4035,21 @@ export interface components {
             cancellation_fee: components["schemas"]["Money"];
             /** @description What goes back to the customer. */
             refund: components["schemas"]["Money"];
+        };
+        /** @description What cancelling the booking now would cost, in the booking’s currency. */
+        HotelCancellationQuote: {
+            /** Format: int64 */
+            booking_id: number;
+            status: components["schemas"]["HotelBookingStatus"];
+            /** @description What the provider would keep if cancelled now (0 when free). */
+            cancellation_fee: components["schemas"]["Money"];
+            /** @description What would go back to the customer. */
+            refund: components["schemas"]["Money"];
+            /**
+             * @description The provider’s own cancellation simulation (nothing was cancelled).
+             * @enum {string}
+             */
+            source: "supplier_simulation";
         };
         AdminHotelBooking: components["schemas"]["HotelBooking"] & {
             audit_trail: components["schemas"]["AuditEntry"][];
@@ -9058,6 +9093,116 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PendingCancellationError"];
+                };
+            };
+            /** @description A dependency is unreachable: the database (`database_unavailable`) or the supplier (`supplier_unavailable`, nothing was done); retry after `Retry-After` seconds with the same Idempotency-Key. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    quoteHotelCancellation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric id of the hotel booking. */
+                booking_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What cancelling now would cost. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HotelCancellationQuote"];
+                };
+            };
+            /** @description The request was understood but the operation failed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, malformed or expired bearer token. */
+            401: {
+                headers: {
+                    /** @description The authentication scheme to use: `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Authenticated, but not allowed (role, tenant or suspended account). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (also returned for another tenant’s resource). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request validation error. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request headers exceed the size limit (16 KiB in total); nothing was read or done. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal error; nothing was committed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description A dependency is unreachable: the database (`database_unavailable`) or the supplier (`supplier_unavailable`, nothing was done); retry after `Retry-After` seconds with the same Idempotency-Key. */
