@@ -28,7 +28,8 @@ function once(args: readonly string[]): number {
 
 const samples = new Map<string, number[]>(Object.keys(targets).map((k) => [k, []]));
 for (const args of Object.values(targets)) once(args); // warm-up (file cache, V8 compile cache)
-for (let i = 0; i < runs; i++) for (const [name, args] of Object.entries(targets)) samples.get(name)?.push(once(args));
+for (let i = 0; i < runs; i++)
+  for (const [name, args] of Object.entries(targets)) samples.get(name)?.push(once(args));
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -40,7 +41,11 @@ console.log(`cold start, median of ${runs} interleaved runs (Node ${process.vers
 for (const [name, xs] of samples) {
   const m = median(xs);
   const min = Math.min(...xs);
-  console.log(`${name.padEnd(18)} median ${m.toFixed(1).padStart(6)} ms  min ${min.toFixed(1).padStart(6)} ms  ratio ${(m / base).toFixed(2)}`);
+  console.log(
+    `${name.padEnd(18)} median ${m.toFixed(1).padStart(6)} ms  min ${min.toFixed(1).padStart(6)} ms  ratio ${(m / base).toFixed(2)}`,
+  );
 }
 const ratio = median(samples.get('travel --help') ?? []) / base;
-console.log(`cli-cold-start: travel --help / node -e 0 = ${ratio.toFixed(2)} (bar 2.00) ${ratio <= 2 ? 'OK' : 'ABOVE BAR'}`);
+console.log(
+  `cli-cold-start: travel --help / node -e 0 = ${ratio.toFixed(2)} (bar 2.00) ${ratio <= 2 ? 'OK' : 'ABOVE BAR'}`,
+);

@@ -25,7 +25,9 @@ const contractOps = Object.entries(spec.paths).flatMap(([path, item]) =>
 describe('travel api resolves every operation of the contract', () => {
   it('the operation table is openapi.json as it is now (run `pnpm --filter @travel/cli operations` if not)', () => {
     // The generator's rows (formatting aside) are the table the binary ships.
-    const rows = [...operationsSource(spec as never).matchAll(/^ {2}(\[.*\]),$/gm)].map((m) => JSON.parse(m[1] as string));
+    const rows = [...operationsSource(spec as never).matchAll(/^ {2}(\[.*\]),$/gm)].map((m) =>
+      JSON.parse(m[1] as string),
+    );
     expect(OPERATIONS.map((row) => [...row])).toEqual(rows);
     expect(OPERATIONS).toHaveLength(contractOps.length);
     expect(contractOps.length).toBeGreaterThanOrEqual(178);
@@ -33,32 +35,46 @@ describe('travel api resolves every operation of the contract', () => {
 
   it.each(contractOps.map((op) => [`${op.method} ${op.path}`, op] as const))('%s', (_name, op) => {
     // A concrete path: every {param} filled in, as a person types it.
-    const concrete = op.path.replace(/\{[^}]+\}/g, (p) => (p === '{action}' ? 'void' : p === '{provider}' ? 'amadeus' : '42'));
+    const concrete = op.path.replace(/\{[^}]+\}/g, (p) =>
+      p === '{action}' ? 'void' : p === '{provider}' ? 'amadeus' : '42',
+    );
     const resolved = resolveOperation(op.method, concrete);
     expect(resolved?.operationId).toBe(op.operationId);
     expect(resolved?.idempotency).toBe(op['x-idempotency'] ?? 'none');
-    const request = buildApiRequest({ method: op.method, path: concrete, fields: [], query: [], headers: [] }, () => 'key-1');
+    const request = buildApiRequest(
+      { method: op.method, path: concrete, fields: [], query: [], headers: [] },
+      () => 'key-1',
+    );
     expect(request.headers['Idempotency-Key']).toBe(op['x-idempotency'] ? 'key-1' : undefined);
     // Without the /api/v1 prefix too (as `gh api` takes paths relative to the API root).
     const short = concrete.slice('/api/v1'.length);
-    if (concrete.startsWith('/api/v1/') && !resolveOperation(op.method, short)?.template.startsWith(short.split('/').slice(0, 2).join('/'))) {
-      expect(resolveOperation(op.method.toLowerCase(), concrete.slice('/api/v1'.length))?.operationId).toBe(op.operationId);
+    if (
+      concrete.startsWith('/api/v1/') &&
+      !resolveOperation(op.method, short)?.template.startsWith(short.split('/').slice(0, 2).join('/'))
+    ) {
+      expect(resolveOperation(op.method.toLowerCase(), concrete.slice('/api/v1'.length))?.operationId).toBe(
+        op.operationId,
+      );
     }
   });
 
   it('a literal segment wins over a parameter (reconciliation is not a booking id)', () => {
-    expect(resolveOperation('GET', '/api/v1/admin/bookings/reconciliation')?.operationId).toBe('adminGetReconciliationQueue');
+    expect(resolveOperation('GET', '/api/v1/admin/bookings/reconciliation')?.operationId).toBe(
+      'adminGetReconciliationQueue',
+    );
     expect(resolveOperation('GET', '/api/v1/admin/bookings/7')?.operationId).toBe('adminGetBooking');
   });
 
   it('an unknown path or a method the path does not take is a usage error naming the choices', () => {
-    expect(() => buildApiRequest({ method: 'GET', path: '/api/v1/nope', fields: [], query: [], headers: [] })).toThrow(UsageError);
-    expect(() => buildApiRequest({ method: 'DELETE', path: '/api/v1/auth/me', fields: [], query: [], headers: [] })).toThrow(
-      /takes GET/,
-    );
-    expect(() => buildApiRequest({ method: 'FETCH', path: '/api/v1/auth/me', fields: [], query: [], headers: [] })).toThrow(
-      /METHOD/,
-    );
+    expect(() =>
+      buildApiRequest({ method: 'GET', path: '/api/v1/nope', fields: [], query: [], headers: [] }),
+    ).toThrow(UsageError);
+    expect(() =>
+      buildApiRequest({ method: 'DELETE', path: '/api/v1/auth/me', fields: [], query: [], headers: [] }),
+    ).toThrow(/takes GET/);
+    expect(() =>
+      buildApiRequest({ method: 'FETCH', path: '/api/v1/auth/me', fields: [], query: [], headers: [] }),
+    ).toThrow(/METHOD/);
   });
 
   it('-f values are typed; key[sub] and key[] nest; GET fields go to the query', () => {
@@ -84,7 +100,12 @@ describe('travel api resolves every operation of the contract', () => {
       headers: [],
       input: { description: 'from file' },
     });
-    expect(post.body).toEqual({ description: 'from file', amount: 5, is_active: true, rule_type: 'percentage' });
+    expect(post.body).toEqual({
+      description: 'from file',
+      amount: 5,
+      is_active: true,
+      rule_type: 'percentage',
+    });
     const get = buildApiRequest({
       method: 'GET',
       path: 'airports/search?limit=3',
@@ -98,7 +119,14 @@ describe('travel api resolves every operation of the contract', () => {
   });
 
   it('a key the caller brings is used instead of a fresh one', () => {
-    const r = buildApiRequest({ method: 'POST', path: '/api/v1/bookings/7/authorize', fields: [], query: [], headers: [], idempotencyKey: 'order-7' });
+    const r = buildApiRequest({
+      method: 'POST',
+      path: '/api/v1/bookings/7/authorize',
+      fields: [],
+      query: [],
+      headers: [],
+      idempotencyKey: 'order-7',
+    });
     expect(r.headers['Idempotency-Key']).toBe('order-7');
   });
 });
@@ -109,10 +137,13 @@ const agent = inject('agent');
 const env = { TRAVEL_BASE_URL: url, NO_COLOR: '1' };
 
 async function token(who: { email: string; password: string }, configDir: string): Promise<string> {
-  const r = await runCli(['api', 'POST', '/api/v1/auth/login', '-f', `email=${who.email}`, '-f', `password=${who.password}`], {
-    env,
-    configDir,
-  });
+  const r = await runCli(
+    ['api', 'POST', '/api/v1/auth/login', '-f', `email=${who.email}`, '-f', `password=${who.password}`],
+    {
+      env,
+      configDir,
+    },
+  );
   expect(r.code, r.stderr).toBe(0);
   return (JSON.parse(r.stdout) as { access_token: string }).access_token;
 }
@@ -131,15 +162,30 @@ describe.skipIf(!url)('travel api against the real server (every surface)', () =
     expect(me.code, me.stderr).toBe(0);
     expect(JSON.parse(me.stdout).email).toBe(agent?.email);
     // reference search, path without /api/v1, -f as query for GET
-    const airports = await runCli(['api', 'GET', 'airports/search', '-f', 'query=dubai'], { env: asAgent, configDir });
+    const airports = await runCli(['api', 'GET', 'airports/search', '-f', 'query=dubai'], {
+      env: asAgent,
+      configDir,
+    });
     expect(airports.code, airports.stderr).toBe(0);
     expect(JSON.stringify(JSON.parse(airports.stdout))).toContain('DXB');
     // flight search (POST, typed fields)
     const search = await runCli(
       [
-        'api', 'POST', '/api/v1/flight/getFare',
-        '-f', 'origin=LHR', '-f', 'destination=DXB', '-f', `departure_date=${new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10)}`,
-        '-f', 'adults=1', '-f', `company_code=${agent?.companyCode}`, '-f', `user_code=${agent?.userCode}`,
+        'api',
+        'POST',
+        '/api/v1/flight/getFare',
+        '-f',
+        'origin=LHR',
+        '-f',
+        'destination=DXB',
+        '-f',
+        `departure_date=${new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10)}`,
+        '-f',
+        'adults=1',
+        '-f',
+        `company_code=${agent?.companyCode}`,
+        '-f',
+        `user_code=${agent?.userCode}`,
       ],
       { env: asAgent, configDir },
     );
@@ -152,14 +198,20 @@ describe.skipIf(!url)('travel api against the real server (every surface)', () =
     expect(missing.stderr).toMatch(/code=\S+_not_found|status=404/);
     expect(missing.stderr).toContain('request_id=');
     // a required Idempotency-Key is added (the verbose line shows it) even when the call is refused
-    const pnr = await runCli(['api', 'POST', '/api/v1/bookings/createPnr', '-f', 'offer_id=nope', '--verbose'], {
-      env: asAgent,
-      configDir,
-    });
+    const pnr = await runCli(
+      ['api', 'POST', '/api/v1/bookings/createPnr', '-f', 'offer_id=nope', '--verbose'],
+      {
+        env: asAgent,
+        configDir,
+      },
+    );
     expect(pnr.code).not.toBe(0);
     expect(pnr.stderr).toMatch(/idempotency_key=[0-9a-f-]{36}/);
     // admin: allowed for the super admin, 403 (exit 3) for the agent
-    const companies = await runCli(['api', 'GET', '/api/v1/admin/companies', '--query', 'page_size=5'], { env: asAdmin, configDir });
+    const companies = await runCli(['api', 'GET', '/api/v1/admin/companies', '--query', 'page_size=5'], {
+      env: asAdmin,
+      configDir,
+    });
     expect(companies.code, companies.stderr).toBe(0);
     expect(JSON.parse(companies.stdout).items.length).toBeGreaterThan(0);
     const forbidden = await runCli(['api', 'GET', '/api/v1/admin/companies'], { env: asAgent, configDir });
@@ -186,19 +238,36 @@ describe.skipIf(!url)('travel api against the real server (every surface)', () =
     const file = join(configDir, 'settings.json');
     writeFileSync(file, JSON.stringify({ default_markup_type: 'percentage' }));
     const patched = await runCli(
-      ['api', 'PATCH', '/api/v1/company/profile/settings', '--input', file, '-f', 'default_markup_amount=2.5'],
+      [
+        'api',
+        'PATCH',
+        '/api/v1/company/profile/settings',
+        '--input',
+        file,
+        '-f',
+        'default_markup_amount=2.5',
+      ],
       { env: asAgent, configDir },
     );
     expect(patched.code, patched.stderr).toBe(0);
-    const after = await runCli(['api', 'GET', '/api/v1/company/profile/settings'], { env: asAgent, configDir });
-    expect(JSON.parse(after.stdout)).toMatchObject({ default_markup_type: 'percentage', default_markup_amount: 2.5 });
+    const after = await runCli(['api', 'GET', '/api/v1/company/profile/settings'], {
+      env: asAgent,
+      configDir,
+    });
+    expect(JSON.parse(after.stdout)).toMatchObject({
+      default_markup_type: 'percentage',
+      default_markup_amount: 2.5,
+    });
   });
 
   it('admin and company commands print tables, and --json the page', async () => {
     const configDir = freshConfigDir();
     const adminToken = await token(admin, configDir);
     const agentToken = await token(agent as { email: string; password: string }, configDir);
-    const table = await runCli(['admin', 'companies', 'list'], { env: { ...env, TRAVEL_TOKEN: adminToken }, configDir });
+    const table = await runCli(['admin', 'companies', 'list'], {
+      env: { ...env, TRAVEL_TOKEN: adminToken },
+      configDir,
+    });
     expect(table.code, table.stderr).toBe(0);
     expect(table.stdout.split('\n')[0]).toMatch(/^id\s+code\s+name\s+type\s+status/);
     expect(table.stdout).toContain(agent?.companyCode);
@@ -210,26 +279,52 @@ describe.skipIf(!url)('travel api against the real server (every surface)', () =
     const page = JSON.parse(users.stdout) as { items: { role: string }[] };
     expect(page.items.length).toBeGreaterThan(0);
     expect(page.items.every((u) => u.role === 'company_admin')).toBe(true);
-    const queue = await runCli(['admin', 'reconciliation', 'list', '--json'], { env: { ...env, TRAVEL_TOKEN: adminToken }, configDir });
+    const queue = await runCli(['admin', 'reconciliation', 'list', '--json'], {
+      env: { ...env, TRAVEL_TOKEN: adminToken },
+      configDir,
+    });
     expect(queue.code, queue.stderr).toBe(0);
     expect(JSON.parse(queue.stdout)).toHaveProperty('items');
-    const wallet = await runCli(['company', 'wallet', 'show'], { env: { ...env, TRAVEL_TOKEN: agentToken }, configDir });
+    const wallet = await runCli(['company', 'wallet', 'show'], {
+      env: { ...env, TRAVEL_TOKEN: agentToken },
+      configDir,
+    });
     expect(wallet.code, wallet.stderr).toBe(0);
     expect(wallet.stdout).toMatch(/balance_minor: \d+/);
-    const staff = await runCli(['company', 'staff', 'list'], { env: { ...env, TRAVEL_TOKEN: agentToken }, configDir });
+    const staff = await runCli(['company', 'staff', 'list'], {
+      env: { ...env, TRAVEL_TOKEN: agentToken },
+      configDir,
+    });
     expect(staff.code, staff.stderr).toBe(0);
     expect(staff.stdout).toContain(agent?.email);
     const code = `CLI${Date.now().toString(36).toUpperCase()}`.slice(0, 10);
     const created = await runCli(
-      ['admin', 'companies', 'create', '--name', 'CLI Test Travel', '--code', code, '--email', `ops-${code.toLowerCase()}@cli.test`, '--json'],
+      [
+        'admin',
+        'companies',
+        'create',
+        '--name',
+        'CLI Test Travel',
+        '--code',
+        code,
+        '--email',
+        `ops-${code.toLowerCase()}@cli.test`,
+        '--json',
+      ],
       { env: { ...env, TRAVEL_TOKEN: adminToken }, configDir },
     );
     expect(created.code, created.stderr).toBe(0);
     const company = JSON.parse(created.stdout) as { company_id: number; company_code: string };
     expect(company.company_code).toBe(code);
-    const shown = await runCli(['admin', 'companies', 'show', String(company.company_id)], { env: { ...env, TRAVEL_TOKEN: adminToken }, configDir });
+    const shown = await runCli(['admin', 'companies', 'show', String(company.company_id)], {
+      env: { ...env, TRAVEL_TOKEN: adminToken },
+      configDir,
+    });
     expect(shown.stdout).toContain(`company_code: ${code}`);
-    const missingFlag = await runCli(['admin', 'companies', 'create', '--name', 'x'], { env: { ...env, TRAVEL_TOKEN: adminToken }, configDir });
+    const missingFlag = await runCli(['admin', 'companies', 'create', '--name', 'x'], {
+      env: { ...env, TRAVEL_TOKEN: adminToken },
+      configDir,
+    });
     expect(missingFlag.code).toBe(2);
     expect(missingFlag.stderr).toContain('--code');
   });

@@ -73,7 +73,11 @@ function pendingOption(root: Command, words: string[]): Option | undefined {
  * Candidates for an option's value: its declared choices, cabins, currencies, or airports whose code, name
  * or city matches what is typed (asked of the server; nothing when it cannot answer).
  */
-export async function completeValues(root: Command, words: string[], ctx: Ctx): Promise<string[] | undefined> {
+export async function completeValues(
+  root: Command,
+  words: string[],
+  ctx: Ctx,
+): Promise<string[] | undefined> {
   const option = pendingOption(root, words);
   if (!option) return undefined;
   const partial = words.at(-1) ?? '';
@@ -87,7 +91,10 @@ export async function completeValues(root: Command, words: string[], ctx: Ctx): 
     try {
       const found = await ctx.client().reference.airports({ query: partial });
       return found.items
-        .map((a) => (a as { iata_code?: string; code?: string }).iata_code ?? (a as { code?: string }).code ?? '')
+        .map(
+          (a) =>
+            (a as { iata_code?: string; code?: string }).iata_code ?? (a as { code?: string }).code ?? '',
+        )
         .filter(Boolean);
     } catch {
       return [];
@@ -113,7 +120,8 @@ export function completionCommand(deps: Deps, root: () => Command): Command[] {
     .action(
       action(deps, async (ctx, _o, [words]) => {
         const list = (words as unknown as string[] | undefined) ?? [''];
-        for (const c of (await completeValues(root(), list, ctx)) ?? completeWords(root(), list)) ctx.io.out(c);
+        for (const c of (await completeValues(root(), list, ctx)) ?? completeWords(root(), list))
+          ctx.io.out(c);
       }),
     );
   return [completion, complete];
