@@ -58,14 +58,14 @@ describe('start-up', () => {
 
   it('help lists every command but loads none of them; a run loads only the command it names', async () => {
     const { deps } = fakeWorld({});
-    const program = await createProgram(deps, ['--profile', 'x', 'whoami']);
-    expect(commandWord(['--profile', 'x', 'whoami'])).toBe('whoami');
+    const program = await createProgram(deps, ['--profile', 'x', 'booking', 'list']);
+    expect(commandWord(['--profile', 'x', 'booking', 'list'])).toBe('booking');
     expect(program.commands.map((c) => c.name())).toEqual(expect.arrayContaining(COMMANDS.map(([n]) => n)));
     // Placeholders have no options or subcommands; the named command is the real one.
-    expect(program.commands.find((c) => c.name() === 'whoami')?.listeners('command:whoami')).toBeDefined();
-    expect(program.commands.find((c) => c.name() === 'booking')?.commands).toEqual([]);
+    expect(program.commands.find((c) => c.name() === 'booking')?.commands.length).toBeGreaterThan(0);
+    expect(program.commands.find((c) => c.name() === 'ticket')?.commands).toEqual([]);
     const full = await createProgram(deps, [], true);
-    expect(full.commands.find((c) => c.name() === 'booking')?.commands.length).toBeGreaterThan(0);
+    expect(full.commands.find((c) => c.name() === 'ticket')?.commands.length).toBeGreaterThan(0);
   });
 
   it('every command description in the list is the command’s own', async () => {
