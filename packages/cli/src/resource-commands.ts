@@ -33,6 +33,8 @@ export interface ShowSpec {
   description: string;
   /** With one `{param}`, filled from the argument (none for a singleton such as the wallet). */
   path: string;
+  /** Leading `label  value` lines of the human view (the whole record follows them). */
+  summary?: readonly Column[];
   examples: string[];
 }
 
@@ -146,6 +148,12 @@ export async function runShow(spec: ShowSpec, id: string | undefined, ctx: Ctx):
   const path = param ? spec.path.replace(param, encodeURIComponent(id as string)) : spec.path;
   const record = await callOperation(ctx, 'GET', path, {});
   output(ctx, record, () => {
+    if (spec.summary && record && typeof record === 'object') {
+      const width = Math.max(...spec.summary.map(([label]) => label.length));
+      for (const [label, read] of spec.summary)
+        ctx.io.out(`${label.padEnd(width)}  ${cell(read(record as Record<string, unknown>))}`);
+      ctx.io.out('');
+    }
     for (const line of renderRecord(record)) ctx.io.out(line);
   });
 }

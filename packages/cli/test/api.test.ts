@@ -290,6 +290,7 @@ describe.skipIf(!url)('travel api against the real server (every surface)', () =
       configDir,
     });
     expect(wallet.code, wallet.stderr).toBe(0);
+    expect(wallet.stdout).toMatch(/^balance\s+[A-Z]{3} [\d,]+\.\d\d$/m);
     expect(wallet.stdout).toMatch(/balance_minor: \d+/);
     const staff = await runCli(['company', 'staff', 'list'], {
       env: { ...env, TRAVEL_TOKEN: agentToken },

@@ -100,10 +100,10 @@ describe.skipIf(!hasTmux || !url)('in a terminal (tmux)', () => {
     expect(screen).toContain('[exit 3]');
   });
 
-  it('at 40 columns the per-supplier board redraws in place: one line per supplier, none wrapped or garbled', async () => {
+  it('at 22 columns the per-supplier board redraws in place: one line per supplier, none wrapped or garbled', async () => {
     const configDir = freshConfigDir();
     const who = agent ?? admin;
-    session = startTmux(['login'], baseEnv(configDir), 40);
+    session = startTmux(['login'], baseEnv(configDir), 22);
     await session.waitFor('Email');
     session.type(who.email);
     session.send('Enter');
@@ -116,7 +116,7 @@ describe.skipIf(!hasTmux || !url)('in a terminal (tmux)', () => {
     session = startTmux(
       ['search', 'flight', '--from', 'LHR', '--to', 'DXB', '--date', date],
       baseEnv(configDir),
-      40,
+      22,
     );
     const screen = await session.waitFor('Pick an offer', 60_000);
     const board = screen
@@ -128,7 +128,7 @@ describe.skipIf(!hasTmux || !url)('in a terminal (tmux)', () => {
       expect(lines, screen).toHaveLength(1);
       expect(lines[0]).toMatch(new RegExp(`^[✔⚠✖] ${supplier}`));
     }
-    for (const line of board) expect([...line].length, line).toBeLessThanOrEqual(40);
+    for (const line of board) expect([...line].length, line).toBeLessThanOrEqual(22);
     expect(screen).not.toContain('\x1b');
     session.send('C-c');
   });

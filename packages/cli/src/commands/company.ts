@@ -63,6 +63,11 @@ export const COMPANY: Record<string, { description: string; specs: Spec[] }> = {
         name: 'show',
         description: 'balance, credit limit and available credit',
         path: '/api/v1/company/wallet',
+        summary: [
+          ['balance', money('balance_minor')],
+          ['credit limit', money('credit_limit_minor')],
+          ['available', money('available_credit_minor')],
+        ],
         examples: ['travel company wallet show'],
       },
       {
