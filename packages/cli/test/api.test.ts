@@ -168,30 +168,37 @@ describe.skipIf(!url)('travel api against the real server (every surface)', () =
     });
     expect(airports.code, airports.stderr).toBe(0);
     expect(JSON.stringify(JSON.parse(airports.stdout))).toContain('DXB');
-    // flight search (POST, typed fields)
+    // flight search (POST; the legs from an @file.json field), then its event stream printed line by line
+    const leg = join(configDir, 'leg.json');
+    const date = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+    writeFileSync(leg, JSON.stringify([{ origin: 'LHR', destination: 'DXB', departureDate: date }]));
     const search = await runCli(
       [
         'api',
         'POST',
         '/api/v1/flight/getFare',
         '-f',
-        'origin=LHR',
-        '-f',
-        'destination=DXB',
-        '-f',
-        `departure_date=${new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10)}`,
+        `searchAirLegs=@${leg}`,
         '-f',
         'adults=1',
         '-f',
-        `company_code=${agent?.companyCode}`,
+        `companyCode=${agent?.companyCode}`,
         '-f',
-        `user_code=${agent?.userCode}`,
+        `userCode=${agent?.userCode}`,
       ],
       { env: asAgent, configDir },
     );
-    expect([0, 1]).toContain(search.code);
-    if (search.code === 0) expect(JSON.parse(search.stdout)).toHaveProperty('search_id');
-    else expect(search.stderr).toMatch(/code=/);
+    expect(search.code, search.stderr).toBe(0);
+    const searchId = (JSON.parse(search.stdout) as { searchId: string }).searchId;
+    expect(searchId).toBeTruthy();
+    const stream = await runCli(['api', 'GET', `/api/v1/flight/getFare/stream/${searchId}`], {
+      env: asAgent,
+      configDir,
+    });
+    expect(stream.code, stream.stderr).toBe(0);
+    expect(stream.stdout).toMatch(/^event: \S+$/m);
+    expect(stream.stdout).toMatch(/^data: \{/m);
+    expect(stream.stdout).toMatch(/^event: done$/m);
     // bookings: a booking that does not exist is exit 4 with the contract's code and request id
     const missing = await runCli(['api', 'GET', '/api/v1/bookings/999999'], { env: asAgent, configDir });
     expect(missing.code).toBe(4);
