@@ -18,6 +18,7 @@ export function action<TOptions>(
     const command = params.at(-1) as Command;
     const globals = command.optsWithGlobals() as GlobalOptions & TOptions;
     const args = params.slice(0, -2).map((a) => a as string);
+    await deps.prepare?.();
     const ctx = createContext(deps, globals);
     try {
       await handler(ctx, globals, args);

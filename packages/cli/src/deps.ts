@@ -1,12 +1,22 @@
 /**
  * The real world: process streams, inquirer, conf, the SDK. Only run.ts calls this. Each piece is made on
- * first use, so `travel --help` never loads conf (ajv, semver) or inquirer.
+ * first use, so `travel --help` never loads conf (ajv, semver), inquirer, chalk or the SDK.
  */
-import { createTravelClient, type TravelClientOptions } from '@travel/sdk';
+import type { TravelClientOptions } from '@travel/sdk';
 import { type ConfigStore, createConfStore } from './config.ts';
 import type { Deps } from './context.ts';
 import { createIO, type IO } from './io.ts';
 import { createInquirerPrompter, type Prompter } from './prompter.ts';
+
+let travelSdk: typeof import('@travel/sdk') | undefined;
+
+/**
+ * Loads the SDK (openapi-fetch and the client): a command's run does this before it starts (`prepare`);
+ * `travel --help` and `--version` never do.
+ */
+export async function loadSdk(): Promise<void> {
+  travelSdk ??= await import('@travel/sdk');
+}
 
 export function createRealDeps(env: NodeJS.ProcessEnv = process.env): Deps {
   const streams = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };
@@ -27,7 +37,10 @@ export function createRealDeps(env: NodeJS.ProcessEnv = process.env): Deps {
       return config;
     },
     env,
+    prepare: loadSdk,
     sdk: (options) => {
+      if (!travelSdk) throw new Error('internal: the SDK is used before loadSdk()');
+      const { createTravelClient } = travelSdk;
       const client: TravelClientOptions = {
         baseUrl: options.baseUrl,
         ...(options.token ? { token: options.token } : {}),
