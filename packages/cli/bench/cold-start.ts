@@ -46,6 +46,9 @@ for (const [name, xs] of samples) {
   );
 }
 const ratio = median(samples.get('travel --help') ?? []) / base;
+// The fastest runs are the least disturbed by other load on the machine: shown beside the medians.
+const fastest = (name: string) => Math.min(...(samples.get(name) ?? []));
+const minRatio = fastest('travel --help') / fastest('node -e 0');
 console.log(
-  `cli-cold-start: travel --help / node -e 0 = ${ratio.toFixed(2)} (bar 2.00) ${ratio <= 2 ? 'OK' : 'ABOVE BAR'}`,
+  `cli-cold-start: travel --help / node -e 0 = ${ratio.toFixed(2)} median, ${minRatio.toFixed(2)} fastest (bar 2.00) ${ratio <= 2 ? 'OK' : 'ABOVE BAR'}`,
 );
