@@ -232,7 +232,12 @@ describe.skipIf(!url)('travel api against the real server (every surface)', () =
     expect(customer.code).toBe(3);
     const anonymous = await runCli(['api', 'GET', '/api/v1/customer/profile'], { env, configDir });
     expect(anonymous.code).toBe(3);
-    // usage: exit 2 without a request
+    // usage: exit 2 without a request; --list names every operation
+    const bare = await runCli(['api'], { env: asAgent, configDir });
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toContain('travel api --list');
+    const list = await runCli(['api', '--list'], { env: asAgent, configDir });
+    expect(list.stdout.trim().split('\n')).toHaveLength(contractOps.length);
     const usage = await runCli(['api', 'PUT', '/api/v1/auth/me'], { env: asAgent, configDir });
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain('takes GET');

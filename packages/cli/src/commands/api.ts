@@ -28,13 +28,17 @@ export async function runApi(
   options: ApiOptions,
   ctx: Ctx,
 ): Promise<void> {
-  if (options.list || !method) {
+  if (options.list) {
     for (const [m, template, operationId, idempotency] of OPERATIONS)
       ctx.io.out(
         `${m.padEnd(6)} ${template}  ${operationId}${idempotency === 'required' ? '  (idempotency key)' : ''}`,
       );
     return;
   }
+  if (!method)
+    throw new UsageError(
+      'METHOD and PATH are missing, e.g. `travel api GET /api/v1/auth/me`; `travel api --list` lists every operation',
+    );
   if (!path) throw new UsageError('PATH is missing, e.g. `travel api GET /api/v1/auth/me`');
   const input: ApiInput = {
     method,
