@@ -103,6 +103,39 @@ describe.skipIf(!hasTmux || !url)('in a terminal (tmux)', () => {
     expect(screen).toContain('[exit 3]');
   });
 
+  it('at 22 columns the per-supplier board redraws in place: one line per supplier, none wrapped or garbled', async () => {
+    const configDir = freshConfigDir();
+    const who = agent ?? admin;
+    session = startTmux(['login'], baseEnv(configDir), 22);
+    await session.waitFor('Email');
+    session.type(who.email);
+    session.send('Enter');
+    await session.waitFor('Password');
+    session.type(who.password);
+    session.send('Enter');
+    await session.waitFor('[exit 0]');
+    session.kill();
+    const date = new Date(Date.now() + 41 * 86_400_000).toISOString().slice(0, 10);
+    session = startTmux(
+      ['search', 'flight', '--from', 'LHR', '--to', 'DXB', '--date', date],
+      baseEnv(configDir),
+      22,
+    );
+    const screen = await session.waitFor('Pick an offer', 60_000);
+    const board = screen
+      .slice(0, screen.indexOf('price') >= 0 ? screen.indexOf('price') : undefined)
+      .split('\n');
+    for (const supplier of ['amadeus', 'duffel', 'mystifly']) {
+      // Exactly one line per supplier, starting with its final symbol (no leftovers of earlier frames).
+      const lines = board.filter((l) => l.includes(supplier));
+      expect(lines, screen).toHaveLength(1);
+      expect(lines[0]).toMatch(new RegExp(`^[✔⚠✖] ${supplier}`));
+    }
+    for (const line of board) expect([...line].length, line).toBeLessThanOrEqual(22);
+    expect(screen).not.toContain('\x1b');
+    session.send('C-c');
+  });
+
   it('search, pick an offer, enter a traveller, confirm, see the PNR', async () => {
     const configDir = freshConfigDir();
     const who = agent ?? admin;
