@@ -2,7 +2,7 @@
 import { unwrap } from '../core/result.ts';
 import type { StreamOptions } from '../core/stream.ts';
 import type { components } from '../generated/schema.ts';
-import { type ClientContext, type RequestOptions, signalOf } from './context.ts';
+import type { ClientContext, RequestOptions } from './context.ts';
 import { collectOffers, openSearchStream, readBatch } from './search-handle.ts';
 import type { BodyOf, ResponseOf } from './types.ts';
 
@@ -55,7 +55,7 @@ function flightSearch(ctx: ClientContext, searchId: string, started?: FlightSear
             path: { search_id: searchId },
             query: options?.timeout ? { timeout: options.timeout } : {},
           },
-          ...signalOf(options),
+          ...ctx.init(options),
         }),
       ),
     offers: (options) => collectOffers<FlightOffer>(stream(options), FLIGHT_OFFER_EVENT),
@@ -74,9 +74,17 @@ export function flightsResource(ctx: ClientContext) {
   return {
     /** POST /api/v1/flight/getFare, then a handle on the running search. */
     async search(body: FlightSearchRequest, options?: RequestOptions): Promise<FlightSearch> {
-      const started = await unwrap(ctx.raw.POST('/api/v1/flight/getFare', { body, ...signalOf(options) }));
+      const started = await unwrap(ctx.raw.POST('/api/v1/flight/getFare', { body, ...ctx.init(options) }));
       return flightSearch(ctx, started.searchId, started);
     },
+    /** One offer as the server stored it from a search (what revalidation and booking start from). */
+    offer: (offerId: string, options?: RequestOptions) =>
+      unwrap(
+        ctx.raw.GET('/api/v1/flight/offers/{offer_id}', {
+          params: { path: { offer_id: offerId } },
+          ...ctx.init(options),
+        }),
+      ),
     /** A handle on a search started earlier (e.g. by another process). */
     resume(searchId: string): FlightSearch {
       return flightSearch(ctx, searchId);

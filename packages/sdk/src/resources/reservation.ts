@@ -10,7 +10,7 @@ import { type FetchResult, unwrap } from '../core/result.ts';
 import type { StreamOptions } from '../core/stream.ts';
 import type { components, paths } from '../generated/schema.ts';
 import { type BookingCallOptions, type BookingResult, bookWithOutcome } from './booking-outcome.ts';
-import { type ClientContext, type RequestOptions, signalOf } from './context.ts';
+import type { ClientContext, RequestOptions } from './context.ts';
 import { listPages } from './lists.ts';
 import { type BatchResult, collectOffers, openSearchStream, readBatch } from './search-handle.ts';
 import type { BodyOf, ItemOf, QueryOf, ResponseOf } from './types.ts';
@@ -111,7 +111,7 @@ export function reservationResource<S extends ReservationSegment>(
     unwrap(
       raw.GET(`${base}/bookings/{booking_id}`, {
         params: { path: { booking_id: bookingId } },
-        ...signalOf(options),
+        ...ctx.init(options),
       }),
     );
   const handle = (searchId: string, started: ReservationSearch<S>['started']): ReservationSearch<S> => {
@@ -135,14 +135,14 @@ export function reservationResource<S extends ReservationSegment>(
               path: { search_id: searchId },
               query: options?.timeout ? { timeout: options.timeout } : {},
             },
-            ...signalOf(options),
+            ...ctx.init(options),
           }),
         ),
       results: (query, options) =>
         unwrap(
           raw.GET(`${base}/search/results/{search_id}`, {
             params: { path: { search_id: searchId }, query: query ?? {} },
-            ...signalOf(options),
+            ...ctx.init(options),
           }),
         ),
       offers: (options) => collectOffers<SegmentSchemas[S]['offer']>(stream(options), offerEvent),
@@ -151,7 +151,7 @@ export function reservationResource<S extends ReservationSegment>(
   return {
     async search(body, options) {
       const started = await unwrap<NonNullable<ReservationSearch<S>['started']> & { search_id: string }>(
-        raw.POST(`${base}/search`, { body, ...signalOf(options) }),
+        raw.POST(`${base}/search`, { body, ...ctx.init(options) }),
       );
       return handle(started.search_id, started);
     },
@@ -163,7 +163,7 @@ export function reservationResource<S extends ReservationSegment>(
           raw.POST(`${base}/book`, {
             body,
             params: { header: { 'Idempotency-Key': key } },
-            ...signalOf(options),
+            ...ctx.init(options),
           }),
         (id, signal) => get(id, signal ? { signal } : undefined),
         RESERVATION_BOOKING_RULES,
@@ -175,7 +175,7 @@ export function reservationResource<S extends ReservationSegment>(
       return listPages(
         (page) =>
           unwrap<ResponseOf<PathOf<S, '/bookings'>, 'get'>>(
-            raw.GET(`${base}/bookings`, { params: { query: { ...query, page } }, ...signalOf(options) }),
+            raw.GET(`${base}/bookings`, { params: { query: { ...query, page } }, ...ctx.init(options) }),
           ),
         first,
       );
@@ -186,7 +186,7 @@ export function reservationResource<S extends ReservationSegment>(
         raw.POST(`${base}/bookings/{booking_id}/cancel`, {
           params: { path: { booking_id: bookingId } },
           body: {},
-          ...signalOf(options),
+          ...ctx.init(options),
         }),
       ),
   };
@@ -205,5 +205,5 @@ export function priceCheck<P extends PathOf<ReservationSegment, '/check-rate' | 
 ) {
   const raw = ctx.raw as unknown as { POST: Call };
   return (body: BodyOf<P, 'post'>, options?: RequestOptions): Promise<ResponseOf<P, 'post'>> =>
-    unwrap(raw.POST(path, { body, ...signalOf(options) }));
+    unwrap(raw.POST(path, { body, ...ctx.init(options) }));
 }
