@@ -40,6 +40,13 @@ function operationsOf(contract: Contract) {
   return ops;
 }
 
+/** A Markdown table with padded columns, as the repository's formatter (biome) writes tables. */
+function table(header: string[], rows: string[][]): string[] {
+  const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i]?.length ?? 0)));
+  const line = (cells: string[]) => `| ${cells.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join(' | ')} |`;
+  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)];
+}
+
 /** The text of api.md. */
 export function renderApiMd(contract: Contract): string {
   const ops = operationsOf(contract);
@@ -48,7 +55,7 @@ export function renderApiMd(contract: Contract): string {
     const op = ops.get(operationId);
     if (!op) throw new Error(`${operationId} is in src/surface.ts but not in openapi.json`);
     const namespace = entry.method.split('.')[0] ?? '';
-    const row = `| \`${entry.method}\` | \`${op.http}\` (${operationId}) | ${op.summary.replaceAll('|', '\\|')} |`;
+    const row = [`\`${entry.method}\``, `\`${op.http}\` (${operationId})`, op.summary.replaceAll('|', '\\|')];
     groups.set(namespace, [...(groups.get(namespace) ?? []), row]);
   }
   const sections = [...groups].map(([namespace, rows]) =>
@@ -57,9 +64,7 @@ export function renderApiMd(contract: Contract): string {
       '',
       NAMESPACES[namespace] ?? '',
       '',
-      '| method | HTTP operation | description |',
-      '| --- | --- | --- |',
-      ...rows,
+      ...table(['method', 'HTTP operation', 'description'], rows),
       '',
     ].join('\n'),
   );
