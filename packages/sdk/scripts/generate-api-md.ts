@@ -50,7 +50,7 @@ function table(header: string[], rows: string[][]): string[] {
 /** The text of api.md. */
 export function renderApiMd(contract: Contract): string {
   const ops = operationsOf(contract);
-  const groups = new Map<string, string[]>();
+  const groups = new Map<string, string[][]>();
   for (const [operationId, entry] of Object.entries(SURFACE)) {
     const op = ops.get(operationId);
     if (!op) throw new Error(`${operationId} is in src/surface.ts but not in openapi.json`);

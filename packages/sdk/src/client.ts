@@ -103,6 +103,7 @@ export interface TravelClient {
  */
 export function createTravelClient(options: TravelClientOptions): TravelClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const timeoutMs = options.timeoutMs ?? 30_000;
   const sleep = options.sleep ?? realSleep;
   const now = options.now ?? Date.now;
   const auth = options.auth;
@@ -116,7 +117,7 @@ export function createTravelClient(options: TravelClientOptions): TravelClient {
       token: options.getToken ?? (() => session?.accessToken()),
     }),
     renew: options.getToken || apiKey ? undefined : (sent) => (session as Session).renewAfterExpiry(sent),
-    timeoutMs: options.timeoutMs ?? 30_000,
+    timeoutMs,
     retry: { ...DEFAULT_RETRY, ...options.retry, maxRetries: options.maxRetries ?? DEFAULT_RETRY.maxRetries },
     logger: options.logger,
     userAgent: userAgent(VERSION),
@@ -136,6 +137,7 @@ export function createTravelClient(options: TravelClientOptions): TravelClient {
     poll: { sleep, now },
     pending: options.pending ?? {},
     session,
+    timeoutMs,
     init: (callOptions, own) => requestInit(transport, callOptions, own),
   };
   return {

@@ -95,14 +95,18 @@ describe('the SDK surface (src/surface.ts) and the contract', () => {
   });
 
   it.each(Object.entries(SURFACE))(
-    '%s: the method reaches exactly that operation',
+    '%s: the method reaches exactly that operation, with its request options',
     async (operationId, entry) => {
       // The row's documented name is the one its call uses.
       const name = entry.method.replace(/\(.*?\)/g, '()').split('()')[0] ?? '';
       expect(entry.call.toString()).toContain(`t.${name}(`);
       const { travel, seen } = recordingClient();
-      await settle(entry.call(travel));
+      // The last argument is the request options: its headers and idempotency key reach the wire.
+      const key = `surface-${operationId}`;
+      await settle(entry.call(travel, { headers: { 'X-Surface-Call': operationId }, idempotencyKey: key }));
       expect(seen.map((r) => route(r.method, r.pathname))).toEqual([operationId]);
+      expect(seen.map((r) => r.headers.get('x-surface-call'))).toEqual([operationId]);
+      if (seen[0]?.method !== 'GET') expect(seen[0]?.headers.get('idempotency-key')).toBe(key);
     },
   );
 

@@ -21,6 +21,8 @@ export interface ClientContext {
   pending: PendingPollOptions;
   /** The client's login session: `auth.login()` / `auth.refresh()` / `auth.logout()` update it. */
   session: Session;
+  /** The client's per-attempt timeout (ms), for calls that know the server may hold them longer. */
+  timeoutMs: number;
   /** openapi-fetch init for one call from its request options; `own` headers (an Idempotency-Key) on top. */
   init(options: RequestOptions | undefined, own?: Record<string, string>): RequestInitParts;
 }

@@ -12,7 +12,14 @@ import type { components, paths } from '../generated/schema.ts';
 import { type BookingCallOptions, type BookingResult, bookWithOutcome } from './booking-outcome.ts';
 import type { ClientContext, RequestOptions } from './context.ts';
 import { listPages } from './lists.ts';
-import { type BatchResult, collectOffers, openSearchStream, readBatch } from './search-handle.ts';
+import {
+  type BatchQuery,
+  type BatchResult,
+  batchCall,
+  collectOffers,
+  openSearchStream,
+  readBatch,
+} from './search-handle.ts';
 import type { BodyOf, ItemOf, QueryOf, ResponseOf } from './types.ts';
 
 /** The path segment of a reservation vertical. */
@@ -60,7 +67,8 @@ export interface ReservationSearch<S extends ReservationSegment> {
   stream(options?: StreamOptions): AsyncGenerator<SegmentSchemas[S]['event'], void, undefined>;
   /** `provider_results` events, one complete set per provider. */
   byProvider(options?: StreamOptions): AsyncGenerator<SegmentSchemas[S]['byProvider'], void, undefined>;
-  batch(options?: { timeout?: number } & RequestOptions): Promise<BatchResult<Batch<S>>>;
+  /** Waits server-side up to `query.timeout` seconds; see the flight search handle's `batch`. */
+  batch(query?: BatchQuery, options?: RequestOptions): Promise<BatchResult<Batch<S>>>;
   results(
     query?: QueryOf<ResultsPath<S>, 'get'>,
     options?: RequestOptions,
@@ -128,16 +136,15 @@ export function reservationResource<S extends ReservationSegment>(
           `${base}/search/stream-by-provider/${id}`,
           options,
         ),
-      batch: (options) =>
-        readBatch<Batch<S>>(
+      batch: (query, options) => {
+        const { wait, init } = batchCall(ctx, query, options);
+        return readBatch<Batch<S>>(
           raw.GET(`${base}/search/batch/{search_id}`, {
-            params: {
-              path: { search_id: searchId },
-              query: options?.timeout ? { timeout: options.timeout } : {},
-            },
-            ...ctx.init(options),
+            params: { path: { search_id: searchId }, query: wait },
+            ...init,
           }),
-        ),
+        );
+      },
       results: (query, options) =>
         unwrap(
           raw.GET(`${base}/search/results/{search_id}`, {
