@@ -4,6 +4,7 @@ import { unwrap } from '../core/result.ts';
 import type { operations } from '../generated/schema.ts';
 import type { ClientContext, RequestOptions } from './context.ts';
 import { listPages } from './lists.ts';
+import { adminReservations } from './reservation.ts';
 import type { BodyOf, QueryOf } from './types.ts';
 
 /** A supplier (GDS) name as the admin GDS calls take it. */
@@ -256,74 +257,8 @@ export function adminResource(ctx: ClientContext) {
           query.page,
         ),
     },
-    hotelBookings: {
-      list: (query: QueryOf<'/api/v1/admin/hotel-bookings', 'get'> = {}, options?: RequestOptions) =>
-        listPages(
-          (page) =>
-            unwrap(
-              raw.GET('/api/v1/admin/hotel-bookings', {
-                params: { query: { ...query, page } },
-                ...ctx.init(options),
-              }),
-            ),
-          query.page,
-        ),
-      get: (bookingId: number, options?: RequestOptions) =>
-        unwrap(
-          raw.GET('/api/v1/admin/hotel-bookings/{booking_id}', {
-            params: { path: { booking_id: bookingId } },
-            ...ctx.init(options),
-          }),
-        ),
-      stats: (options?: RequestOptions) =>
-        unwrap(raw.GET('/api/v1/admin/hotel-bookings/stats/summary', { ...ctx.init(options) })),
-      overrideStatus: (
-        bookingId: number,
-        query: QueryOf<'/api/v1/admin/hotel-bookings/{booking_id}/override-status', 'post'>,
-        options?: RequestOptions,
-      ) =>
-        unwrap(
-          raw.POST('/api/v1/admin/hotel-bookings/{booking_id}/override-status', {
-            params: { path: { booking_id: bookingId }, query },
-            body: {},
-            ...ctx.init(options),
-          }),
-        ),
-    },
-    transportBookings: {
-      list: (query: QueryOf<'/api/v1/admin/transport-bookings', 'get'> = {}, options?: RequestOptions) =>
-        listPages(
-          (page) =>
-            unwrap(
-              raw.GET('/api/v1/admin/transport-bookings', {
-                params: { query: { ...query, page } },
-                ...ctx.init(options),
-              }),
-            ),
-          query.page,
-        ),
-      get: (bookingId: number, options?: RequestOptions) =>
-        unwrap(
-          raw.GET('/api/v1/admin/transport-bookings/{booking_id}', {
-            params: { path: { booking_id: bookingId } },
-            ...ctx.init(options),
-          }),
-        ),
-      stats: (options?: RequestOptions) =>
-        unwrap(raw.GET('/api/v1/admin/transport-bookings/stats/summary', { ...ctx.init(options) })),
-      overrideStatus: (
-        bookingId: number,
-        query: QueryOf<'/api/v1/admin/transport-bookings/{booking_id}/override-status', 'post'>,
-        options?: RequestOptions,
-      ) =>
-        unwrap(
-          raw.POST('/api/v1/admin/transport-bookings/{booking_id}/override-status', {
-            params: { path: { booking_id: bookingId }, query },
-            body: {},
-            ...ctx.init(options),
-          }),
-        ),
-    },
+    hotelBookings: adminReservations(ctx, 'hotel'),
+    transportBookings: adminReservations(ctx, 'transport'),
     markupRules: {
       list: (query: QueryOf<'/api/v1/admin/markup-rules', 'get'> = {}, options?: RequestOptions) =>
         listPages(

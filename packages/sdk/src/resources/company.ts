@@ -2,6 +2,7 @@
 import { unwrap } from '../core/result.ts';
 import type { ClientContext, RequestOptions } from './context.ts';
 import { listPages } from './lists.ts';
+import { companyReservations } from './reservation.ts';
 import type { BodyOf, QueryOf } from './types.ts';
 
 /**
@@ -107,50 +108,8 @@ export function companyResource(ctx: ClientContext) {
           }),
         ),
     },
-    hotelBookings: {
-      list: (query: QueryOf<'/api/v1/company/hotel-bookings', 'get'> = {}, options?: RequestOptions) =>
-        listPages(
-          (page) =>
-            unwrap(
-              raw.GET('/api/v1/company/hotel-bookings', {
-                params: { query: { ...query, page } },
-                ...ctx.init(options),
-              }),
-            ),
-          query.page,
-        ),
-      pending: (options?: RequestOptions) =>
-        unwrap(raw.GET('/api/v1/company/hotel-bookings/pending', { ...ctx.init(options) })),
-      get: (bookingId: number, options?: RequestOptions) =>
-        unwrap(
-          raw.GET('/api/v1/company/hotel-bookings/{booking_id}', {
-            params: { path: { booking_id: bookingId } },
-            ...ctx.init(options),
-          }),
-        ),
-    },
-    transportBookings: {
-      list: (query: QueryOf<'/api/v1/company/transport-bookings', 'get'> = {}, options?: RequestOptions) =>
-        listPages(
-          (page) =>
-            unwrap(
-              raw.GET('/api/v1/company/transport-bookings', {
-                params: { query: { ...query, page } },
-                ...ctx.init(options),
-              }),
-            ),
-          query.page,
-        ),
-      pending: (options?: RequestOptions) =>
-        unwrap(raw.GET('/api/v1/company/transport-bookings/pending', { ...ctx.init(options) })),
-      get: (bookingId: number, options?: RequestOptions) =>
-        unwrap(
-          raw.GET('/api/v1/company/transport-bookings/{booking_id}', {
-            params: { path: { booking_id: bookingId } },
-            ...ctx.init(options),
-          }),
-        ),
-    },
+    hotelBookings: companyReservations(ctx, 'hotel'),
+    transportBookings: companyReservations(ctx, 'transport'),
     markupRules: {
       list: (query: QueryOf<'/api/v1/company/markup-rules', 'get'> = {}, options?: RequestOptions) =>
         listPages(

@@ -2,6 +2,7 @@
 import { unwrap } from '../core/result.ts';
 import type { ClientContext, RequestOptions } from './context.ts';
 import { listPages } from './lists.ts';
+import { customerReservations } from './reservation.ts';
 import type { BodyOf, QueryOf } from './types.ts';
 
 /**
@@ -45,62 +46,8 @@ export function customerResource(ctx: ClientContext) {
           }),
         ),
     },
-    hotelBookings: {
-      list: (query: QueryOf<'/api/v1/customer/hotel-bookings', 'get'> = {}, options?: RequestOptions) =>
-        listPages(
-          (page) =>
-            unwrap(
-              raw.GET('/api/v1/customer/hotel-bookings', {
-                params: { query: { ...query, page } },
-                ...ctx.init(options),
-              }),
-            ),
-          query.page,
-        ),
-      get: (bookingId: number, options?: RequestOptions) =>
-        unwrap(
-          raw.GET('/api/v1/customer/hotel-bookings/{booking_id}', {
-            params: { path: { booking_id: bookingId } },
-            ...ctx.init(options),
-          }),
-        ),
-      cancel: (bookingId: number, options?: RequestOptions) =>
-        unwrap(
-          raw.POST('/api/v1/customer/hotel-bookings/{booking_id}/cancel', {
-            params: { path: { booking_id: bookingId } },
-            body: {},
-            ...ctx.init(options),
-          }),
-        ),
-    },
-    transportBookings: {
-      list: (query: QueryOf<'/api/v1/customer/transport-bookings', 'get'> = {}, options?: RequestOptions) =>
-        listPages(
-          (page) =>
-            unwrap(
-              raw.GET('/api/v1/customer/transport-bookings', {
-                params: { query: { ...query, page } },
-                ...ctx.init(options),
-              }),
-            ),
-          query.page,
-        ),
-      get: (bookingId: number, options?: RequestOptions) =>
-        unwrap(
-          raw.GET('/api/v1/customer/transport-bookings/{booking_id}', {
-            params: { path: { booking_id: bookingId } },
-            ...ctx.init(options),
-          }),
-        ),
-      cancel: (bookingId: number, options?: RequestOptions) =>
-        unwrap(
-          raw.POST('/api/v1/customer/transport-bookings/{booking_id}/cancel', {
-            params: { path: { booking_id: bookingId } },
-            body: {},
-            ...ctx.init(options),
-          }),
-        ),
-    },
+    hotelBookings: customerReservations(ctx, 'hotel'),
+    transportBookings: customerReservations(ctx, 'transport'),
     payments: {
       receipt: (paymentId: number, options?: RequestOptions) =>
         unwrap(

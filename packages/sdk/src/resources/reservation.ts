@@ -214,3 +214,117 @@ export function priceCheck<P extends PathOf<ReservationSegment, '/check-rate' | 
   return (body: BodyOf<P, 'post'>, options?: RequestOptions): Promise<ResponseOf<P, 'post'>> =>
     unwrap(raw.POST(path, { body, ...ctx.init(options) }));
 }
+
+/** Who is asking: each role reads a vertical's bookings under its own prefix. */
+type Role = 'admin' | 'company' | 'customer';
+/** `/api/v1/<role>/<seg>-bookings<rest>`, checked against the contract's paths. */
+type RolePath<R extends Role, S extends ReservationSegment, Rest extends string> = Extract<
+  `/api/v1/${R}/${S}-bookings${Rest}`,
+  keyof paths
+>;
+
+/**
+ * A role's read calls on one vertical's bookings (`/api/v1/<role>/<seg>-bookings`): every booking, page by
+ * page, and one booking. `adminReservations`, `companyReservations` and `customerReservations` add the
+ * role's own calls; hotel and transport share every line.
+ */
+function roleReservations<R extends Role, S extends ReservationSegment>(ctx: ClientContext, role: R, seg: S) {
+  const raw = ctx.raw as unknown as { GET: Call; POST: Call };
+  const base = `/api/v1/${role}/${seg}-bookings`;
+  type ListPath = RolePath<R, S, ''>;
+  return {
+    raw,
+    base,
+    list: (
+      query = {} as QueryOf<ListPath, 'get'>,
+      options?: RequestOptions,
+    ): PageIterator<ItemOf<ResponseOf<ListPath, 'get'>>> =>
+      listPages(
+        (page) =>
+          unwrap<ResponseOf<ListPath, 'get'>>(
+            raw.GET(base, { params: { query: { ...query, page } }, ...ctx.init(options) }),
+          ),
+        (query as { page?: number }).page,
+      ),
+    get: (
+      bookingId: number,
+      options?: RequestOptions,
+    ): Promise<ResponseOf<RolePath<R, S, '/{booking_id}'>, 'get'>> =>
+      unwrap(
+        raw.GET(`${base}/{booking_id}`, {
+          params: { path: { booking_id: bookingId } },
+          ...ctx.init(options),
+        }),
+      ),
+  };
+}
+
+/**
+ * The admin's calls on one vertical's bookings: list, get, counts by status and a status override.
+ *
+ * @example
+ * const hotels = adminReservations(ctx, 'hotel');
+ * for await (const booking of hotels.list({ status: 'on_request' })) console.log(booking.booking_id);
+ */
+export function adminReservations<S extends ReservationSegment>(ctx: ClientContext, seg: S) {
+  const { raw, base, list, get } = roleReservations(ctx, 'admin', seg);
+  return {
+    list,
+    get,
+    stats: (options?: RequestOptions): Promise<ResponseOf<RolePath<'admin', S, '/stats/summary'>, 'get'>> =>
+      unwrap(raw.GET(`${base}/stats/summary`, { ...ctx.init(options) })),
+    overrideStatus: (
+      bookingId: number,
+      query: QueryOf<RolePath<'admin', S, '/{booking_id}/override-status'>, 'post'>,
+      options?: RequestOptions,
+    ): Promise<ResponseOf<RolePath<'admin', S, '/{booking_id}/override-status'>, 'post'>> =>
+      unwrap(
+        raw.POST(`${base}/{booking_id}/override-status`, {
+          params: { path: { booking_id: bookingId }, query },
+          body: {},
+          ...ctx.init(options),
+        }),
+      ),
+  };
+}
+
+/**
+ * The agency's calls on one vertical's bookings: list, get and the ones needing attention.
+ *
+ * @example
+ * const pending = await companyReservations(ctx, 'transport').pending();
+ */
+export function companyReservations<S extends ReservationSegment>(ctx: ClientContext, seg: S) {
+  const { raw, base, list, get } = roleReservations(ctx, 'company', seg);
+  return {
+    list,
+    pending: (options?: RequestOptions): Promise<ResponseOf<RolePath<'company', S, '/pending'>, 'get'>> =>
+      unwrap(raw.GET(`${base}/pending`, { ...ctx.init(options) })),
+    get,
+  };
+}
+
+/**
+ * A traveller's calls on their own bookings of one vertical: list, get and cancel.
+ *
+ * @example
+ * await customerReservations(ctx, 'hotel').cancel(42);
+ */
+export function customerReservations<S extends ReservationSegment>(ctx: ClientContext, seg: S) {
+  const { raw, base, list, get } = roleReservations(ctx, 'customer', seg);
+  return {
+    list,
+    get,
+    cancel: (
+      bookingId: number,
+      options?: RequestOptions,
+    ): Promise<ResponseOf<RolePath<'customer', S, '/{booking_id}/cancel'>, 'post'>> =>
+      unwrap(
+        raw.POST(`${base}/{booking_id}/cancel`, {
+          params: { path: { booking_id: bookingId } },
+          body: {},
+          ...ctx.init(options),
+        }),
+      ),
+  };
+}
