@@ -52,6 +52,8 @@ export interface TravelClientOptions {
   getToken?: TokenSource;
   /** Defaults to the global fetch, looked up at call time (so MSW and polyfills installed later apply). */
   fetch?: FetchLike;
+  /** Sent on every request (a request's own `headers` option wins), e.g. `{ 'X-Client-Name': 'booking-ui' }`. */
+  headers?: Record<string, string>;
   /** Per attempt, default 30000 ms. Streams are exempt once connected. */
   timeoutMs?: number;
   /** Automatic retries after the first attempt, default 2. */
@@ -121,6 +123,7 @@ export function createTravelClient(options: TravelClientOptions): TravelClient {
     retry: { ...DEFAULT_RETRY, ...options.retry, maxRetries: options.maxRetries ?? DEFAULT_RETRY.maxRetries },
     logger: options.logger,
     userAgent: userAgent(VERSION),
+    defaultHeaders: options.headers,
     sleep,
     random: options.random ?? Math.random,
     now,

@@ -42,6 +42,30 @@ describe('per-request options', () => {
     expect(requests[1]?.headers.get('x-correlation-id')).toBeNull();
   });
 
+  it('the client’s headers go on every request, a call’s own headers win, and credentials stay the SDK’s', async () => {
+    const requests: Request[] = [];
+    const travel = createTravelClient({
+      baseUrl: BASE,
+      token: 'test-token',
+      headers: { 'X-Client-Name': 'booking-ui', 'X-Tenant': 'a' },
+      fetch: async (request) => {
+        requests.push(request);
+        return request.headers.get('accept') === 'text/event-stream'
+          ? new Response('event: done\ndata: {}\n\n', { headers: { 'Content-Type': 'text/event-stream' } })
+          : Response.json({});
+      },
+    });
+    await travel.auth.me();
+    await travel.auth.me({ headers: { 'X-Tenant': 'b' } });
+    await collect(travel.flights.resume('s1').stream());
+    expect(requests.map((r) => [r.headers.get('x-client-name'), r.headers.get('x-tenant')])).toEqual([
+      ['booking-ui', 'a'],
+      ['booking-ui', 'b'],
+      ['booking-ui', 'a'],
+    ]);
+    expect(requests[0]?.headers.get('authorization')).toBe('Bearer test-token');
+  });
+
   it('idempotencyKey on a method that makes none is sent, and makes its POST retryable with the same key', async () => {
     const { travel, requests } = scripted((_, attempt) =>
       attempt === 1 ? unavailable() : Response.json({ id: 1 }, { status: 201 }),

@@ -31,6 +31,8 @@ export interface TransportConfig {
   logger: Logger | undefined;
   /** Sent as `User-Agent` unless the request names its own; undefined where the runtime forbids it. */
   userAgent?: string | undefined;
+  /** Sent on every request that does not name the header itself. */
+  defaultHeaders?: Record<string, string> | undefined;
   sleep: Sleep;
   random: () => number;
   now: () => number;
@@ -109,7 +111,7 @@ export function createTransport(config: TransportConfig): Transport {
           error,
         } satisfies LogRecord);
       // Outside the network try: a session that cannot renew (SessionEndedError) is not a connection failure.
-      const prepared = await prepareAttempt(request, authorize, timeout, config.userAgent);
+      const prepared = await prepareAttempt(request, authorize, timeout, config);
       const sent = prepared.sent;
       let response: Response;
       try {
@@ -164,9 +166,11 @@ async function prepareAttempt(
   request: Request,
   authorize: Authorize,
   timeout: AbortSignal | undefined,
-  userAgent: string | undefined,
+  { userAgent, defaultHeaders }: Pick<TransportConfig, 'userAgent' | 'defaultHeaders'>,
 ) {
   const headers = new Headers(request.headers);
+  for (const [name, value] of Object.entries(defaultHeaders ?? {}))
+    if (!headers.has(name)) headers.set(name, value);
   if (userAgent && !headers.has('user-agent')) headers.set('User-Agent', userAgent);
   const sent = await authorize(headers);
   const signal = timeout ? AbortSignal.any([request.signal, timeout]) : request.signal;
