@@ -9,8 +9,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { MockServers } from '@travel/mock-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { supplierHttpError } from '../../src/domains/hotel/shared/supplier-errors.ts';
-import { serviceDb } from '../../src/domains/hotel/shared/tables.ts';
+import { supplierHttpError } from '../../src/domains/reservation/supplier-errors.ts';
+import { serviceDb } from '../../src/domains/reservation/tables.ts';
 import {
   createRefSigner,
   deriveSandboxRefSecret,
