@@ -247,15 +247,34 @@ async function markCancelled(
     action: 'cancelled',
     ...(ctx ? {} : { reason: 'Reconciliation: the provider reports the booking cancelled.' }),
     set: { ...CLEAR, cancellation_fee: money ? json(money.fee) : null },
-    details: money ? { fee: money.fee, refund: money.refund } : { fee: 'unknown' },
+    details: {
+      ...(money ? { fee: money.fee, refund: money.refund } : { fee: 'unknown' }),
+      payment: noCardPayment({ currency: row.currency as string }),
+    },
   });
   return (await getRow(trx, k.kind, row.id)) as ReservationRow;
 }
 
+/**
+ * The money side of a cancellation (issue #18): hotel and transport bookings are not paid by card through
+ * the platform (payments belong to flight bookings), so a cancellation refunds nothing here, and says so.
+ */
+const noCardPayment = (row: { currency: string }) => ({
+  action: 'none',
+  amount_minor: 0,
+  currency: row.currency,
+  status: 'not_charged',
+});
+
 function cancelledAnswer(row: ReservationRow): HandlerResult {
   const fee = parseJson<Money | null>(row.cancellation_fee) ?? null;
   const total = { currency: row.currency as string, amount_minor: Number(row.total_minor) };
-  const body: Record<string, unknown> = { booking_id: row.id, status: row.status, cancelled: true };
+  const body: Record<string, unknown> = {
+    booking_id: row.id,
+    status: row.status,
+    cancelled: true,
+    payment: noCardPayment({ currency: total.currency }),
+  };
   if (fee) {
     body.cancellation_fee = fee;
     body.refund = {
