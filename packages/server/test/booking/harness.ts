@@ -39,6 +39,7 @@ import type {
   SupplierFlightOffer,
 } from '../../src/suppliers/ports.ts';
 import { StripeAdapter } from '../../src/suppliers/stripe/index.ts';
+import { seedCompany, seedUser } from '../harness/seed.ts';
 import { recordViolation, testResponseValidation } from '../helpers/app.ts';
 import { realContract } from '../helpers/contract.ts';
 
@@ -244,44 +245,16 @@ async function openWorld(
     return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
   };
 
-  const company = async () => {
-    const code = `BK${++seq}${Date.now() % 100000}`;
-    const row = await database.db
-      .insertInto('companies')
-      .values({
-        company_name: `Company ${code}`,
-        company_code: code,
-        contact_email: `ops@${code.toLowerCase()}.test`,
-        settings: '{}',
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return row.id;
-  };
+  const company = async () => (await seedCompany(database.db, 'BK')).id;
 
   const user: World['user'] = async (u = {}) => {
-    const id = `u-bk-${++seq}-${Math.random().toString(36).slice(2, 8)}`;
-    const role = u.role ?? 'company_staff';
-    await database.db
-      .insertInto('users')
-      .values({
-        id,
-        email: `${id}@example.test`,
-        password_hash: 'x',
-        full_name: 'Test User',
-        role,
-        status: 'active',
-        company_id: u.companyId ?? null,
-        email_verified_at: clock.now(),
-      })
-      .execute();
-    const token = await app.services.tokens.signAccess({
-      userId: id,
-      email: `${id}@example.test`,
-      role,
+    const made = await seedUser(database.db, app.services.tokens, {
+      role: u.role ?? 'company_staff',
       companyId: u.companyId ?? null,
+      tag: 'bk',
+      verifiedAt: clock.now(),
     });
-    return { id, token };
+    return { id: made.id, token: made.token };
   };
 
   const seedOffers: World['seedOffers'] = async (name, caller, q = {}) => {
