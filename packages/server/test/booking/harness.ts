@@ -39,6 +39,7 @@ import type {
   SupplierFlightOffer,
 } from '../../src/suppliers/ports.ts';
 import { StripeAdapter } from '../../src/suppliers/stripe/index.ts';
+import { dispatch } from '../harness/dispatch.ts';
 import { seedCompany, seedUser } from '../harness/seed.ts';
 import { recordViolation, testResponseValidation } from '../helpers/app.ts';
 import { realContract } from '../helpers/contract.ts';
@@ -235,14 +236,8 @@ async function openWorld(
   });
 
   const req: World['req'] = async (method, path, o = {}) => {
-    const headers: Record<string, string> = {};
-    if (method === 'POST' || method === 'PATCH') headers['content-type'] = 'application/json';
-    if (o.token) headers.authorization = `Bearer ${o.token}`;
-    if (o.key) headers['idempotency-key'] = o.key;
-    const body = method === 'POST' || method === 'PATCH' ? JSON.stringify(o.body ?? {}) : undefined;
-    const res = await app.handle(new Request(`http://travel.test${path}`, { method, headers, body }), {});
-    const text = await res.text();
-    return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+    const r = await dispatch(app, method, path, o);
+    return { status: r.status, headers: r.headers, body: r.body };
   };
 
   const company = async () => (await seedCompany(database.db, 'BK')).id;

@@ -13,6 +13,7 @@ import type { Role } from '../../src/kernel/types.ts';
 import { MemoryMailer } from '../../src/mail/mailer.ts';
 import { createRuntime, type Runtime } from '../../src/runtime.ts';
 import type { Database } from '../../src/storage/database.ts';
+import { dispatch } from '../harness/dispatch.ts';
 import { seedCompany, seedUser } from '../harness/seed.ts';
 import { realContract } from '../helpers/contract.ts';
 import { testDatabase } from '../helpers/db.ts';
@@ -70,14 +71,8 @@ export async function journeys(): Promise<Journeys> {
   const app = runtime.app;
 
   const req: Journeys['req'] = async (method, path, o = {}) => {
-    const headers: Record<string, string> = {};
-    if (method === 'POST' || method === 'PATCH') headers['content-type'] = 'application/json';
-    if (o.token) headers.authorization = `Bearer ${o.token}`;
-    if (o.key) headers['idempotency-key'] = o.key;
-    const body = method === 'POST' || method === 'PATCH' ? JSON.stringify(o.body ?? {}) : undefined;
-    const res = await app.handle(new Request(`http://travel.test${path}`, { method, headers, body }));
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : undefined };
+    const r = await dispatch(app, method, path, o);
+    return { status: r.status, body: r.body };
   };
 
   return {

@@ -10,6 +10,7 @@ import { loadConfig } from '../../src/internal/config.ts';
 import { MemoryMailer } from '../../src/mail/mailer.ts';
 import { createRuntime, type Runtime } from '../../src/runtime.ts';
 import type { Database } from '../../src/storage/database.ts';
+import { dispatch } from '../harness/dispatch.ts';
 import { seedCompany, seedUser } from '../harness/seed.ts';
 import { TEST_CONTACT, TEST_PASSENGER } from '../harness/traveller.ts';
 import { realContract } from '../helpers/contract.ts';
@@ -85,19 +86,8 @@ export async function fxWorld(): Promise<FxWorld> {
   const { token, email } = user;
 
   const req: FxWorld['req'] = async (method, path, o = {}) => {
-    const headers: Record<string, string> = { authorization: `Bearer ${token}` };
-    if (method === 'POST' || method === 'PATCH') headers['content-type'] = 'application/json';
-    if (o.key) headers['idempotency-key'] = o.key;
-    const body = method === 'POST' || method === 'PATCH' ? JSON.stringify(o.body ?? {}) : undefined;
-    const res = await app.handle(new Request(`http://travel.test${path}`, { method, headers, body }));
-    const text = await res.text();
-    let parsed: Json;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      parsed = undefined;
-    }
-    return { status: res.status, body: parsed, text };
+    const r = await dispatch(app, method, path, { token, ...o });
+    return { status: r.status, body: r.body as Json, text: r.text };
   };
 
   const START = {

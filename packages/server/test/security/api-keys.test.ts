@@ -18,6 +18,7 @@ import type { Role } from '../../src/kernel/types.ts';
 import { MemoryMailer } from '../../src/mail/mailer.ts';
 import { createRuntime, type Runtime } from '../../src/runtime.ts';
 import type { Database } from '../../src/storage/database.ts';
+import { dispatch } from '../harness/dispatch.ts';
 import { seedCompany, seedUser } from '../harness/seed.ts';
 import { recordViolation } from '../helpers/app.ts';
 import { expectMatchesContract, realContract } from '../helpers/contract.ts';
@@ -113,25 +114,19 @@ interface Creds {
   bearerKey?: string;
 }
 
-async function call(
+function call(
   on: App,
   method: string,
   path: string,
   o: Creds & { body?: unknown; idem?: string; headers?: Record<string, string> } = {},
 ): Promise<Res> {
-  const headers: Record<string, string> = { ...o.headers };
-  const bearer = o.token ?? o.bearerKey;
-  if (bearer) headers.authorization = `Bearer ${bearer}`;
-  if (o.apiKey) headers['x-api-key'] = o.apiKey;
-  if (o.idem) headers['idempotency-key'] = o.idem;
-  let body: string | undefined;
-  if (method === 'POST' || method === 'PATCH') {
-    headers['content-type'] = 'application/json';
-    body = JSON.stringify(o.body ?? {});
-  }
-  const res = await on.handle(new Request(`http://travel.test${path}`, { method, headers, body }));
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined, text };
+  const { bearerKey, idem, token, ...rest } = o;
+  const bearer = token ?? bearerKey;
+  return dispatch(on, method, path, {
+    ...rest,
+    ...(bearer ? { token: bearer } : {}),
+    ...(idem ? { key: idem } : {}),
+  });
 }
 const req = (method: string, path: string, o: Parameters<typeof call>[3] = {}) => call(app, method, path, o);
 
