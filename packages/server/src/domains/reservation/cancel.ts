@@ -27,7 +27,7 @@ import { effectReference } from '../../kernel/middleware/idempotency.ts';
 import type { HandlerResult, RequestContext } from '../../kernel/types.ts';
 import { inBookingCurrency } from '../../search/exchange.ts';
 import type { Db } from '../../storage/schema.ts';
-import { SupplierError } from '../../suppliers/ports.ts';
+import { type CallOptions, SupplierError } from '../../suppliers/ports.ts';
 import { callWindowMs } from '../booking/reconciliation.ts';
 import { visibleOrNotFound } from './access.ts';
 import type { ReservationDeps, ReservationRow } from './book.ts';
@@ -50,19 +50,34 @@ export interface ProviderCancellation {
   refund: Money;
 }
 
+/** The part of a provider port the engine asks how a booking stands. */
+interface BookingLookup {
+  getBooking(bookingRef: string, opts?: CallOptions): Promise<{ status: string }>;
+}
+
 /** What differs between hotel and transport cancellations. */
-export interface CancelKind {
+export interface CancelKind<S extends BookingLookup = BookingLookup> {
   kind: BookingKind;
   hook: 'hotelCancel' | 'transportCancel';
-  /** Whether the booking's provider is configured. */
-  reachable(row: ReservationRow): boolean;
+  /** The provider's port, or undefined when it is not configured. */
+  supplier(provider: string): S | undefined;
   /** The provider's cancellation (throws SupplierError). */
-  cancel(row: ReservationRow, signal?: AbortSignal): Promise<ProviderCancellation>;
-  /** The provider's status of the booking now (`cancelled`, `confirmed`, …). */
-  status(row: ReservationRow, signal?: AbortSignal): Promise<string>;
+  cancel(supplier: S, row: ReservationRow, signal?: AbortSignal): Promise<ProviderCancellation>;
   /** The fee and refund when the provider's answer was lost, from what the booking knows; null if unknown. */
   feeAt(row: ReservationRow, at: Date): { fee: Money; refund: Money } | null;
 }
+
+const reachable = (k: CancelKind, row: ReservationRow) => k.supplier(row.provider as string) !== undefined;
+
+function supplierOf(k: CancelKind, row: ReservationRow): BookingLookup {
+  const s = k.supplier(row.provider as string);
+  if (!s) throw new Error(`${k.kind.noun} provider ${row.provider} is not configured`);
+  return s;
+}
+
+/** The provider's status of the booking now (`cancelled`, `confirmed`, …). */
+const providerStatus = async (k: CancelKind, row: ReservationRow, signal?: AbortSignal) =>
+  (await supplierOf(k, row).getBooking(row.supplier_booking_ref as string, { signal })).status;
 
 /** Provider refusals of a cancellation and the 400 code each answers (hotels and transfers alike). */
 const CANCEL_REFUSALS: CodeMap = {
@@ -88,7 +103,7 @@ export async function cancelReservation(
   const row = visibleOrNotFound(ctx, k.kind, await getRow(db, k.kind, id), owner) as ReservationRow;
   if (row.cancel_requested_at) return resumeCancel(d, ctx, k, id);
   nextStatus(k.kind)(row.status as ReservationStatus, 'cancel');
-  if (!row.supplier_booking_ref || !k.reachable(row))
+  if (!row.supplier_booking_ref || !reachable(k, row))
     throw badRequest('cancellation_failed', 'The provider booking cannot be reached for cancellation.');
   const scope = effectReference(ctx)?.scope ?? null;
   const now = d.clock.now();
@@ -117,7 +132,7 @@ export async function cancelReservation(
 
   let outcome: ProviderCancellation | SupplierError;
   try {
-    outcome = await k.cancel(row, ctx.signal);
+    outcome = await k.cancel(supplierOf(k, row), row, ctx.signal);
   } catch (err) {
     // Anything but a SupplierError is our bug: the intent stays and its job settles it.
     if (!(err instanceof SupplierError)) throw err;
@@ -136,9 +151,9 @@ async function resumeCancel(
 ): Promise<HandlerResult> {
   const row = (await getRow(serviceDb(d.db), k.kind, id)) as ReservationRow;
   let status: string | null = null;
-  if (row.cancel_requested_at && k.reachable(row)) {
+  if (row.cancel_requested_at && reachable(k, row)) {
     try {
-      status = await k.status(row, ctx.signal);
+      status = await providerStatus(k, row, ctx.signal);
     } catch (err) {
       ctx.log.warn({ err, booking_id: id }, 'provider status on a pending cancellation failed');
     }
@@ -309,8 +324,7 @@ export function cancelCheck(d: ReservationDeps, k: CancelKind): JobHandler {
     const scope = row.cancel_scope as string | null;
     if (scope && (await isLeaseHeld(d.db, scope, d.clock.now())))
       throw new Error('the request that asked for the cancellation is still running');
-    if (!k.reachable(row)) throw new Error(`provider ${row.provider} is not configured`);
-    const status = await k.status(row, job.signal);
+    const status = await providerStatus(k, row, job.signal);
     const asked = new Date(row.cancel_requested_at as Date | string);
     if (status !== 'cancelled' && d.clock.now().getTime() < asked.getTime() + callWindowMs())
       throw new Error(`${k.kind.entity} ${id} is not cancelled at ${row.provider} yet`);

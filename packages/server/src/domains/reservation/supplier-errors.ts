@@ -4,7 +4,7 @@
  * log, never to the caller. A supplier that cannot be reached when nothing was done answers 503
  * `supplier_unavailable` (not stored under an Idempotency-Key, so a retry runs anew).
  */
-import { HttpError } from '../../kernel/errors.ts';
+import { badRequest, HttpError } from '../../kernel/errors.ts';
 import type { Logger } from '../../kernel/types.ts';
 import { SupplierError, type SupplierErrorKind } from '../../suppliers/ports.ts';
 
@@ -70,4 +70,19 @@ function pickDetails(err: SupplierError): Record<string, unknown> {
     if (typeof err.details[k] === 'number') out[k] = err.details[k];
   }
   return out;
+}
+
+/** A configured provider's port; otherwise 400 `code` naming the provider. */
+export function configured<S>(port: S | undefined, code: string, what: string, provider: string): S {
+  if (!port) throw badRequest(code, `${what} provider ${provider} is not available.`);
+  return port;
+}
+
+/** A supplier call whose refusals answer in our codes (`supplierHttpError`). */
+export async function mapped<T>(call: () => Promise<T>, codes: CodeMap, log?: Logger): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    throw supplierHttpError(err, codes, log);
+  }
 }

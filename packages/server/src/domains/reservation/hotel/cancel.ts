@@ -4,6 +4,7 @@
  * status moves through the state machine with the fee, audited. A lost answer is 502
  * `cancellation_pending`, settled by asking the provider.
  */
+import type { HotelSupplier } from '../../../suppliers/ports.ts';
 import type { CancelKind, Money } from '../cancel.ts';
 import type { ReservationDomainDeps } from '../deps.ts';
 import { HOTEL_KIND } from '../kind.ts';
@@ -22,33 +23,24 @@ export function policyFeeAt(policies: { from: string; fee: Money }[], at: Date, 
   };
 }
 
-export const hotelCancellations = (deps: ReservationDomainDeps): CancelKind => {
-  const supplierOf = (row: Record<string, unknown>) => deps.suppliers.hotel(row.provider as string);
-  return {
-    kind: HOTEL_KIND,
-    hook: 'hotelCancel',
-    reachable: (row) => supplierOf(row) !== undefined,
-    async cancel(row, signal) {
-      const supplier = supplierOf(row);
-      const ref = row.supplier_booking_ref as string;
-      if (!supplier) throw new Error(`hotel provider ${row.provider} is not configured`);
-      const quote = await supplier.cancel(ref, true, { signal });
-      const done = await supplier.cancel(ref, false, { signal });
-      deps.logger?.info(
-        { booking_id: row.id, quoted_fee: quote.fee, fee: done.fee },
-        'hotel booking cancelled at provider',
-      );
-      return done;
-    },
-    async status(row, signal) {
-      const supplier = supplierOf(row);
-      if (!supplier) throw new Error(`hotel provider ${row.provider} is not configured`);
-      return (await supplier.getBooking(row.supplier_booking_ref as string, { signal })).status;
-    },
-    feeAt: (row, at) =>
-      policyFeeAt(parseJson<{ from: string; fee: Money }[]>(row.cancellation_policies) ?? [], at, {
-        currency: row.currency as string,
-        amount_minor: Number(row.total_minor),
-      }),
-  };
-};
+export const hotelCancellations = (deps: ReservationDomainDeps): CancelKind<HotelSupplier> => ({
+  kind: HOTEL_KIND,
+  hook: 'hotelCancel',
+  supplier: (provider) => deps.suppliers.hotel(provider),
+  async cancel(supplier, row, signal) {
+    const ref = row.supplier_booking_ref as string;
+    // The simulation first: the fee the provider will keep, logged beside the one it kept.
+    const quote = await supplier.cancel(ref, true, { signal });
+    const done = await supplier.cancel(ref, false, { signal });
+    deps.logger?.info(
+      { booking_id: row.id, quoted_fee: quote.fee, fee: done.fee },
+      'hotel booking cancelled at provider',
+    );
+    return done;
+  },
+  feeAt: (row, at) =>
+    policyFeeAt(parseJson<{ from: string; fee: Money }[]>(row.cancellation_policies) ?? [], at, {
+      currency: row.currency as string,
+      amount_minor: Number(row.total_minor),
+    }),
+});

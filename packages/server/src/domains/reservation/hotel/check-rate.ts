@@ -1,10 +1,9 @@
 /** POST /hotel/check-rate: the rate's availability and current price, with the old total when it moved. */
-import { badRequest } from '../../../kernel/errors.ts';
 import type { Logger, RequestContext } from '../../../kernel/types.ts';
 import { findShownOffer, recheckHotel } from '../../../search/shown-offer.ts';
 import type { HotelRateCheck, HotelSupplier } from '../../../suppliers/ports.ts';
 import type { ReservationDomainDeps } from '../deps.ts';
-import { type CodeMap, supplierHttpError } from '../supplier-errors.ts';
+import { type CodeMap, configured, mapped } from '../supplier-errors.ts';
 
 const CHECK_CODES: CodeMap = {
   not_found: [404, 'rate_not_found'],
@@ -13,25 +12,16 @@ const CHECK_CODES: CodeMap = {
   invalid_request: [400, 'invalid_rate_key'],
 };
 
-export function hotelSupplier(deps: ReservationDomainDeps, provider: string, code: string): HotelSupplier {
-  const s = deps.suppliers.hotel(provider);
-  if (!s) throw badRequest(code, `Hotel provider ${provider} is not available.`);
-  return s;
-}
+export const hotelSupplier = (deps: ReservationDomainDeps, provider: string, code: string): HotelSupplier =>
+  configured(deps.suppliers.hotel(provider), code, 'Hotel', provider);
 
-export async function checkRate(
+export const checkRate = (
   supplier: HotelSupplier,
   rateKey: string,
   signal: AbortSignal,
   codes: CodeMap = CHECK_CODES,
   log?: Logger,
-): Promise<HotelRateCheck> {
-  try {
-    return await supplier.checkRate(rateKey, { signal });
-  } catch (err) {
-    throw supplierHttpError(err, codes, log);
-  }
-}
+): Promise<HotelRateCheck> => mapped(() => supplier.checkRate(rateKey, { signal }), codes, log);
 
 /** The contract's `HotelRateCheck`: the offer as re-checked, `previous_total_minor` what it was. */
 export async function checkHotelRate(deps: ReservationDomainDeps, ctx: RequestContext) {

@@ -1,10 +1,9 @@
 /** POST /transport/quote: the quote's availability and current price, with the total the caller saw. */
-import { badRequest } from '../../../kernel/errors.ts';
 import type { Logger, RequestContext } from '../../../kernel/types.ts';
 import { findShownOffer, recheckTransfer } from '../../../search/shown-offer.ts';
 import type { TransferOffer, TransferSupplier } from '../../../suppliers/ports.ts';
 import type { ReservationDomainDeps } from '../deps.ts';
-import { type CodeMap, supplierHttpError } from '../supplier-errors.ts';
+import { type CodeMap, configured, mapped } from '../supplier-errors.ts';
 
 const QUOTE_CODES: CodeMap = {
   not_found: [404, 'quote_not_found'],
@@ -13,29 +12,20 @@ const QUOTE_CODES: CodeMap = {
   invalid_request: [400, 'invalid_quote'],
 };
 
-export function transferSupplier(
+export const transferSupplier = (
   deps: ReservationDomainDeps,
   provider: string,
   code: string,
-): TransferSupplier {
-  const s = deps.suppliers.transfer(provider);
-  if (!s) throw badRequest(code, `Transfer provider ${provider} is not available.`);
-  return s;
-}
+): TransferSupplier => configured(deps.suppliers.transfer(provider), code, 'Transfer', provider);
 
-export async function quote(
+export const quote = (
   supplier: TransferSupplier,
   quoteId: string,
   signal: AbortSignal,
   codes: CodeMap = QUOTE_CODES,
   log?: Logger,
-): Promise<{ available: boolean; offer: TransferOffer; price_changed: boolean }> {
-  try {
-    return await supplier.quote(quoteId, { signal });
-  } catch (err) {
-    throw supplierHttpError(err, codes, log);
-  }
-}
+): Promise<{ available: boolean; offer: TransferOffer; price_changed: boolean }> =>
+  mapped(() => supplier.quote(quoteId, { signal }), codes, log);
 
 export async function quoteTransport(deps: ReservationDomainDeps, ctx: RequestContext) {
   const body = ctx.body as { quote_id: string; provider: string };
