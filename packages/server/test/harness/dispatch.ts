@@ -19,7 +19,6 @@ export interface DispatchOptions {
 export interface Dispatched {
   status: number;
   headers: Headers;
-  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON bodies
   body: any;
   text: string;
 }
@@ -41,11 +40,14 @@ export async function dispatch(
   }
   const res = await app.handle(new Request(`http://travel.test${path}`, { method, headers, body }));
   const text = await res.text();
-  let parsed: unknown = text;
+  return { status: res.status, headers: res.headers, body: parseBody(text), text };
+}
+
+/** A response body as JSON; the text as it came when it is not JSON; undefined when empty. */
+export function parseBody(text: string): unknown {
   try {
-    parsed = text ? JSON.parse(text) : undefined;
+    return text ? JSON.parse(text) : undefined;
   } catch {
-    // not JSON: the text as it came
+    return text;
   }
-  return { status: res.status, headers: res.headers, body: parsed, text };
 }

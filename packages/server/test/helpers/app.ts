@@ -10,6 +10,7 @@ import type { Role, Routes } from '../../src/kernel/types.ts';
 import { MemoryMailer } from '../../src/mail/mailer.ts';
 import type { Database } from '../../src/storage/database.ts';
 import { fixtureContract } from '../fixtures/contract.ts';
+import { parseBody } from '../harness/dispatch.ts';
 import { seedCompany, seedUser } from '../harness/seed.ts';
 import { testDatabase } from './db.ts';
 
@@ -121,13 +122,7 @@ export async function createTestApp(
       ip: o.ip,
     });
     const text = await res.text();
-    let parsed: unknown = text;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      // not JSON
-    }
-    return { status: res.status, headers: res.headers, body: parsed, text };
+    return { status: res.status, headers: res.headers, body: parseBody(text), text };
   };
 
   const company = async (code?: string) => (await seedCompany(database.db, 'C', code)).id;
