@@ -1,11 +1,19 @@
 /** Hotelbeds availability, checkrates and booking creation (the stateful part lives in index.ts). */
 
 import { HttpResponse } from 'msw';
-import { sleep } from '../../shared/kit.ts';
 import { moneyText } from '../../shared/money.ts';
 import type { EmulatorOptions } from '../../shared/options.ts';
 import { hashString } from '../../shared/random.ts';
-import { auditData, feeAt, hbError, readBody, surnameTrigger } from './auth.ts';
+import {
+  auditData,
+  bookingBody,
+  feeAt,
+  hbError,
+  lostAnswer,
+  readBody,
+  refusedBooking,
+  surnameTrigger,
+} from './auth.ts';
 import {
   BOARDS,
   cityOf,
@@ -239,8 +247,8 @@ export async function createBooking(
   request: Request,
   now: number,
 ): Promise<Response> {
-  const body = await readBody(request);
-  if (!body) return hbError(400, 'INVALID_REQUEST', 'Body must be JSON.');
+  const body = await bookingBody(request);
+  if (body instanceof Response) return body;
   const holder = (body.holder ?? {}) as { name?: string; surname?: string };
   if (!holder.name || !holder.surname)
     return hbError(400, 'INVALID_REQUEST', 'holder.name and holder.surname are required.');
@@ -266,10 +274,8 @@ export async function createBooking(
     return hbError(400, 'INVALID_DATA', 'The paxes do not match the occupancy of the rate.');
   }
   const trigger = surnameTrigger([holder.surname, ...paxes.map((p) => p.surname)]);
-  if (trigger === 'REJECT') return hbError(409, 'PRODUCT_ERROR', 'Booking not confirmed by the hotel.');
-  if (trigger === 'SERVERERROR')
-    return hbError(500, 'SYSTEM_ERROR', 'Internal error. Please try again later.');
-  if (trigger === 'RESET') return HttpResponse.error();
+  const refused = refusedBooking(trigger, 'the hotel');
+  if (refused) return refused;
   const seq = state.bookings.size + 1;
   const reference = `1-${String(3_000_000 + (hashString(`${options.seed ?? 42}:hb:${seq}`) % 6_999_999))}`;
   const booking: HotelBooking = {
@@ -287,11 +293,7 @@ export async function createBooking(
     cancellationAmountCents: 0,
   };
   state.bookings.set(reference, booking);
-  // The ambiguous failures: created, but the caller never hears so.
-  if (trigger === 'PENDING') return hbError(504, 'SYSTEM_ERROR', 'Gateway timeout.');
-  if (trigger === 'TIMEOUT') {
-    await sleep(120_000, request.signal);
-    return HttpResponse.error();
-  }
+  const lost = await lostAnswer(trigger, request.signal);
+  if (lost) return lost;
   return HttpResponse.json({ auditData: auditData(now), booking: bookingView(booking) });
 }
