@@ -189,6 +189,11 @@ function validZone(tz: string): boolean {
   return ok;
 }
 
+/** Every airport of the data (for nearest-city lookups). */
+export function allPlaces(): Iterable<Place> {
+  return loadAirports().values();
+}
+
 const synthetic = new Map<string, Place>();
 
 /** The airport (or a city code's main airport) for a code; unknown codes get a stable synthetic place. */

@@ -61,6 +61,5 @@ export const HOTEL_CHAINS = [
 export const HOTEL_WORDS = {
   adjectives: ['Grand', 'Royal', 'Riverside', 'Central', 'Park', 'Harbour', 'Garden', 'Old Town', 'Skyline'],
   nouns: ['Hotel', 'Suites', 'Residence', 'Inn', 'Palace', 'Lodge'],
-  streets: ['High Street', 'Station Road', 'Market Square', 'King Street', 'Queen Avenue', 'Bridge Lane'],
   rooms: ['Standard Double Room', 'Superior King Room', 'Twin Room', 'Deluxe Suite', 'Family Room'],
 } as const;

@@ -188,9 +188,7 @@ export function generateOffers(
       slices.map((s) => ({ from: s.origin, to: s.destination })),
     ),
   );
-  const eligible = CARRIERS.filter(
-    (c) => c.iata !== 'ZZ' && serving.has(c.iata) && !(c.lcc && cabin !== 'economy'),
-  );
+  const eligible = CARRIERS.filter((c) => serving.has(c.iata) && !(c.lcc && cabin !== 'economy'));
   const count = rng.int(7, 12);
   const now = state.now();
   const offers: Wire[] = [];
