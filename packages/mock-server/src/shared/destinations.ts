@@ -159,12 +159,12 @@ export function drive(
 }
 
 /**
- * A transfer's price in EUR for a vehicle: a flag fall plus a rate per road km (2.0 EUR/km for a
+ * A transfer's price in EUR for a vehicle: a flag fall plus a rate per road km (1.6 EUR/km for a
  * standard car at price level 1), times the vehicle's factor (premium car, van, minibus) and the price level.
  * Shared vehicles are priced per seat at a fraction of that.
  */
 export function transferEur(km: number, vehicleFactor: number, country: string): number {
-  return (20 + km * 2) * vehicleFactor * priceLevel(country);
+  return (20 + km * 1.6) * vehicleFactor * priceLevel(country);
 }
 
 /** Coordinates of a transfer end given as an IATA code or as "lat,lon" (undefined for free text). */
