@@ -1,6 +1,7 @@
 import { wholeUnits } from '../../shared/money.ts';
 import { carriersServing, type Flight, journey } from '../../shared/network.ts';
 import { hashString, type Rng, rngFor } from '../../shared/random.ts';
+import { utcOfLocal } from '../../shared/world.ts';
 import { CARRIERS, type CarrierData, carrier as carrierData } from './data.ts';
 import { iso, minor, money } from './http.ts';
 import type { DuffelState, OfferRecord, ServiceDef, Wire } from './state.ts';
@@ -169,6 +170,10 @@ export function buildSlice(
   };
 }
 
+/** Minutes after midnight of a `YYYY-MM-DDTHH:MM:SS` local time. */
+const minutesOfDay = (local: string): number =>
+  Number(local.slice(11, 13)) * 60 + Number(local.slice(14, 16));
+
 /** Generates and stores the offers for one offer request. */
 export function generateOffers(
   state: DuffelState,
@@ -214,7 +219,11 @@ export function generateOffers(
     );
     const taxMinor = Math.round(baseMinor * (c.lcc ? 0.12 : 0.18 + rng.next() * 0.08));
     const cur = state.currency;
-    const firstDeparture = Date.parse(`${offerSlices[0]?.segments[0]?.departing_at ?? iso(now)}Z`);
+    // `departing_at` is local to the origin airport: the hold ends 24 h before the real departure instant.
+    const dep = offerSlices[0]?.segments[0];
+    const firstDeparture = dep
+      ? utcOfLocal(dep.departing_at.slice(0, 10), minutesOfDay(dep.departing_at), dep.origin.time_zone)
+      : now;
     const holdDeadline = Math.min(now + HOLD_TTL_MS, firstDeparture - 24 * 3600_000);
     const offer: Wire = {
       id: state.nextId('off'),
