@@ -102,7 +102,6 @@ function minorFactor(currency: string): number {
 
 /** One leg on the carrier's timetable (`shared/network.ts`), times local to each airport as OnePoint sends them. */
 function buildLeg(
-  r: () => number,
   carrier: Carrier,
   from: string,
   to: string,
@@ -120,8 +119,16 @@ function buildLeg(
     operating: carrier.code,
     flightNumber: f.flightNumber,
     rbd: 'Y',
-    equipment: pick(r, carrier.aircraft),
+    equipment: equipmentFor(carrier, f.km, f.flightNumber),
   }));
+}
+
+const WIDEBODY = new Set(['388', '77W', '359', '788', '789', '333']);
+/** The carrier's type for a flight of this length (wide-body beyond 4,500 km), stable per flight number. */
+function equipmentFor(carrier: Carrier, km: number, flightNumber: string): string {
+  const fits = carrier.aircraft.filter((a) => WIDEBODY.has(a) === km > 4_500);
+  const types = fits.length > 0 ? fits : carrier.aircraft;
+  return types[hashString(`${carrier.code}${flightNumber}`) % types.length] as string;
 }
 
 export function generate(options: EmulatorOptions, key: SearchKey): Itinerary[] {
@@ -150,7 +157,7 @@ export function itineraryAt(
   if (serving.length === 0) return undefined;
   const code = pick(r, serving);
   const carrier = CARRIERS.find((c) => c.code === code) as Carrier;
-  const built = key.legs.map(([o, d, date]) => buildLeg(r, carrier, o, d, date, index));
+  const built = key.legs.map(([o, d, date]) => buildLeg(carrier, o, d, date, index));
   if (built.some((l) => l === undefined)) return undefined;
   const legs = built as GenSegment[][];
   const rbd = pick(r, BOOKING_CLASSES[key.cabin]);
