@@ -94,7 +94,7 @@ describe('the sandbox through the real server', () => {
     ).toBe(false);
     expect(nonstop.map((o) => o.validating_carrier).every((c) => ['BA', 'AA', 'ZZ'].includes(c))).toBe(true);
     expect(nonstop.some((o) => o.validating_carrier === 'BA')).toBe(true);
-    // About 5,540 km: eight hours and a bit westbound, never the old hash's random figure.
+    // About 5,540 km: some 7h40 westbound, never the old hash's random figure.
     for (const o of nonstop) {
       expect(o.slices[0]?.duration_minutes).toBeGreaterThanOrEqual(7 * 60);
       expect(o.slices[0]?.duration_minutes).toBeLessThanOrEqual(8 * 60 + 45);
