@@ -6,6 +6,7 @@
  */
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NETWORKS } from '../src/shared/network.ts';
 import { mulberry32 } from '../src/shared/random.ts';
 import { place, referenceBlockMinutes } from '../src/shared/world.ts';
 import { amadeusHandlers } from '../src/suppliers/amadeus/handlers.ts';
@@ -271,7 +272,7 @@ describe('flight realism over 200 random city pairs (seeded)', () => {
     if (a !== b && km(a, b) >= 160) pairs.push([a, b, pick(DATES)]);
   }
 
-  it('every segment of every emulator: duration within 15 % of km/800 + 30 min, local times in each zone, hub connections', async () => {
+  it('every segment of every emulator: duration within 15 % of km/800 + 30 min, local times in each zone, plausible carriers, connections at their hubs', async () => {
     const worst = { ratio: 1, seg: undefined as Seg | undefined };
     let segments = 0;
     let connections = 0;
@@ -299,10 +300,21 @@ describe('flight realism over 200 random city pairs (seeded)', () => {
             // Local departure and arrival, each in its airport's zone, are `minutes` apart in real time.
             const elapsed = (utcOf(s.arr, place(s.to).tz) - utcOf(s.dep, place(s.from).tz)) / 60_000;
             expect(elapsed, JSON.stringify(s)).toBe(s.minutes);
+            // The airline plausibly flies this segment: an end is its hub or base, or (full service,
+            // short-haul) an end is in its home country; Duffel Airways flies anything.
+            const net = NETWORKS[s.carrier];
+            expect(net, s.carrier).toBeDefined();
+            const ends = [place(s.from), place(s.to)];
+            const plausible =
+              net?.universal ||
+              ends.some((e) => net?.hubs.includes(e.iata)) ||
+              (!net?.lcc && km(s.from, s.to) <= 3_000 && ends.some((e) => e.country === net?.country));
+            expect(plausible, JSON.stringify(s)).toBe(true);
             if (i > 0) {
               connections += 1;
               const prev = j[i - 1] as Seg;
               expect(s.carrier).toBe(prev.carrier);
+              expect(net?.hubs, JSON.stringify([prev, s])).toContain(prev.to);
               expect(s.from).toBe(prev.to);
               const wait = (utcOf(s.dep, place(s.from).tz) - utcOf(prev.arr, place(s.from).tz)) / 60_000;
               expect(wait, JSON.stringify([prev, s])).toBeGreaterThanOrEqual(60);
