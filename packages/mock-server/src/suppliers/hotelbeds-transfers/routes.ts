@@ -1,9 +1,11 @@
 /** Transfer availability and booking creation. */
 
 import { HttpResponse } from 'msw';
+import { pointOf } from '../../shared/destinations.ts';
 import { moneyText, textToMinor } from '../../shared/money.ts';
 import type { EmulatorOptions } from '../../shared/options.ts';
 import { hashString } from '../../shared/random.ts';
+import { place as airport } from '../../shared/world.ts';
 import {
   bookingBody,
   feeAt,
@@ -14,6 +16,7 @@ import {
 } from '../hotelbeds/auth.ts';
 import {
   decodeKey,
+  driveOf,
   encodeKey,
   minutesOf,
   policiesOf,
@@ -38,8 +41,17 @@ const TYPES = new Set(['IATA', 'ATLAS', 'GPS', 'PORT', 'STATION', 'GIATA']);
 const eur = (c: number) => moneyText(c, 'EUR');
 
 function place(type: string, code: string) {
+  const point = pointOf(code);
   const description =
-    type === 'IATA' ? `${code} Airport` : type === 'GPS' ? `Location ${code}` : `Hotel ${code}`;
+    type === 'IATA'
+      ? point
+        ? airport(code).name
+        : `${code} Airport`
+      : type === 'GPS'
+        ? point?.name
+          ? `${point.name} (${code})`
+          : `Location ${code}`
+        : `Hotel ${code}`;
   return { code, description, type };
 }
 
@@ -80,7 +92,7 @@ function service(options: EmulatorOptions, k: TransferKey, id: number) {
     price: { totalAmount: Number(eur(cents)), netAmount: Number(eur(cents)), currencyId: 'EUR' },
     rateKey: encodeKey(k),
     cancellationPolicies: policiesOf(k, cents),
-    distanceKm: Math.round(minutes * 0.8),
+    distanceKm: driveOf(options, k).km,
     factsheetId: 1000 + k.vehicle,
   };
 }

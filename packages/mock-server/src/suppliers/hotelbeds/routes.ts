@@ -20,6 +20,7 @@ import {
   decodeRateKey,
   distanceKm,
   encodeRateKey,
+  geoDestination,
   hotelsFor,
   policiesOf,
   type RateData,
@@ -134,8 +135,10 @@ export async function availability(
   let center: { lat: number; lon: number } | undefined;
   if (dest?.code) key.destination = String(dest.code).toUpperCase();
   else if (geo && typeof geo.latitude === 'number' && typeof geo.longitude === 'number') {
-    center = { lat: geo.latitude, lon: geo.longitude };
-    key.destination = `G${hashString(`${geo.latitude.toFixed(2)},${geo.longitude.toFixed(2)}`) % 1000}`;
+    // The point itself is the destination code, so a rateKey rebuilds the same hotels in the same city.
+    key.destination = geoDestination(geo.latitude, geo.longitude);
+    const point = cityOf(key.destination);
+    center = { lat: point.lat, lon: point.lon };
   } else return hbError(400, 'INVALID_REQUEST', 'One of destination, geolocation or hotels is required.');
   const filter = (body.filter ?? {}) as { minCategory?: number; maxHotels?: number };
   const city = center ?? { lat: cityOf(key.destination).lat, lon: cityOf(key.destination).lon };
