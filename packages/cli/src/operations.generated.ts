@@ -27,6 +27,7 @@ export const OPERATIONS: readonly (readonly [string, string, string, Idempotency
   ['GET', '/api/v1/hotel/bookings', 'listHotelBookings', 'none'],
   ['GET', '/api/v1/hotel/bookings/{booking_id}', 'getHotelBooking', 'none'],
   ['POST', '/api/v1/hotel/bookings/{booking_id}/cancel', 'cancelHotelBooking', 'optional'],
+  ['GET', '/api/v1/hotel/bookings/{booking_id}/cancellation-quote', 'quoteHotelCancellation', 'none'],
   ['POST', '/api/v1/transport/search', 'searchTransport', 'optional'],
   ['GET', '/api/v1/transport/search/stream/{search_id}', 'streamTransportOffers', 'none'],
   [

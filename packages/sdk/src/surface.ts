@@ -82,6 +82,10 @@ export const SURFACE: Record<keyof operations, SurfaceEntry> = {
   listHotelBookings: { method: 'hotels.list(query)', call: (t, o) => t.hotels.list({}, o) },
   getHotelBooking: { method: 'hotels.get(bookingId)', call: (t, o) => t.hotels.get(id, o) },
   cancelHotelBooking: { method: 'hotels.cancel(bookingId)', call: (t, o) => t.hotels.cancel(id, o) },
+  quoteHotelCancellation: {
+    method: 'hotels.cancellationQuote(bookingId)',
+    call: (t, o) => t.hotels.cancellationQuote(id, o),
+  },
   // transfers
   searchTransport: { method: 'transfers.search(body)', call: (t, o) => t.transfers.search(body, o) },
   streamTransportOffers: {

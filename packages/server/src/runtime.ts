@@ -11,24 +11,17 @@ import { customerRoutes } from './domains/customer/routes.ts';
 import type { BookingDeps } from './domains/flight-booking/deps.ts';
 import { bookingJobHandlers, bookingRoutes, ticketingJobHandlers } from './domains/flight-booking/routes.ts';
 import type { BookingSuppliers } from './domains/flight-booking/suppliers.ts';
-import {
-  adminHotelRoutes,
-  companyHotelRoutes,
-  customerHotelRoutes,
-  hotelJobHandlers,
-  hotelRoutes,
-} from './domains/hotel/index.ts';
 import { searchMarkup } from './domains/markup/search-markup.ts';
 import { referenceRoutes } from './domains/reference/routes.ts';
+import {
+  adminReservationRoutes,
+  companyReservationRoutes,
+  customerReservationRoutes,
+  reservationJobHandlers,
+  reservationRoutes,
+} from './domains/reservation/index.ts';
 import { gdsAdminRoutes } from './domains/search/gds-routes.ts';
 import { searchRoutes } from './domains/search/routes.ts';
-import {
-  adminTransportRoutes,
-  companyTransportRoutes,
-  customerTransportRoutes,
-  transportJobHandlers,
-  transportRoutes,
-} from './domains/transport/index.ts';
 import type { Clock } from './internal/clock.ts';
 import { systemClock } from './internal/clock.ts';
 import { type Config, runtimeTuning } from './internal/config.ts';
@@ -111,14 +104,10 @@ function domainRoutes(s: SharedServices, d: AggregateDeps, search: SearchService
     ...searchRoutes(search),
     ...gdsAdminRoutes(search),
     ...bookingRoutes(booking),
-    ...hotelRoutes(services),
-    ...adminHotelRoutes(services),
-    ...companyHotelRoutes(services),
-    ...customerHotelRoutes(services),
-    ...transportRoutes(services),
-    ...adminTransportRoutes(services),
-    ...companyTransportRoutes(services),
-    ...customerTransportRoutes(services),
+    ...reservationRoutes(services),
+    ...adminReservationRoutes(services),
+    ...companyReservationRoutes(services),
+    ...customerReservationRoutes(services),
     ...adminRoutes(accounts),
     ...companyRoutes(accounts),
     ...customerRoutes(accounts),
@@ -181,8 +170,7 @@ export async function createRuntime(o: RuntimeOptions): Promise<Runtime> {
     handlers: {
       ...bookingJobHandlers(booking),
       ...ticketingJobHandlers(booking),
-      ...hotelJobHandlers(services),
-      ...transportJobHandlers(services),
+      ...reservationJobHandlers(services),
       ...search.jobHandlers,
     },
   });

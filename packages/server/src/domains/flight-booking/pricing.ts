@@ -28,7 +28,7 @@ import type {
   FlightOffer,
   SupplierFlightOffer,
 } from '../../suppliers/ports/flight.ts';
-import { logSupplierError } from '../hotel/shared/supplier-errors.ts';
+import { logSupplierError } from '../reservation/supplier-errors.ts';
 import type { PricedBags } from './bags.ts';
 import type { BookingDeps } from './deps.ts';
 import { callerOf, loadBooking } from './store.ts';

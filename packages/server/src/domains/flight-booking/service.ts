@@ -20,7 +20,7 @@ import type {
   SupplierFlightOrder,
 } from '../../suppliers/ports/flight.ts';
 import { bookableTraveler } from '../accounts/store.ts';
-import { logSupplierError } from '../hotel/shared/supplier-errors.ts';
+import { logSupplierError } from '../reservation/supplier-errors.ts';
 import { bagsOncePaid, bookBags, bookedBags, saveBookedBags } from './bags.ts';
 import type { BookingDeps } from './deps.ts';
 import { normalizePassengers, type PassengerBody, preparePassengers } from './passengers.ts';

@@ -14,7 +14,7 @@ import { type FlightSupplierName, SupplierError } from '../../suppliers/ports/er
 import type { FlightSupplier } from '../../suppliers/ports/flight.ts';
 import type { PaymentProvider } from '../../suppliers/ports/payment.ts';
 import { StripeAdapter } from '../../suppliers/stripe/index.ts';
-import { logSupplierError } from '../hotel/shared/supplier-errors.ts';
+import { logSupplierError } from '../reservation/supplier-errors.ts';
 
 export interface BookingSuppliers {
   flight(name: string): FlightSupplier | undefined;
