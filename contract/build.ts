@@ -1,9 +1,12 @@
 /**
  * Builds `openapi.json` (OpenAPI 3.1) from the TypeScript sources in `contract/`.
- * `node contract/build.ts` (or `pnpm openapi`) writes it; `buildDocument()` returns it for tests.
+ * `node contract/build.ts` (or `pnpm openapi`) writes it, and the package's generated types (`generate.ts`);
+ * `buildDocument()` returns it for tests.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ERROR_CODES_OUTPUT, renderErrorCodes, renderSchemaTypes, SCHEMA_OUTPUT } from './generate.ts';
 import type { Json } from './lib.ts';
 import type { BuiltOp } from './op.ts';
 import { adminOps } from './paths/admin.ts';
@@ -190,8 +193,14 @@ export function renderDocument(): string {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  writeFileSync(OUTPUT, renderDocument());
+  const text = renderDocument();
+  writeFileSync(OUTPUT, text);
   const doc = buildDocument() as { paths: Record<string, Record<string, unknown>> };
   const count = Object.values(doc.paths).reduce((n, item) => n + Object.keys(item).length, 0);
   console.log(`wrote ${OUTPUT} (${count} operations)`);
+  // The package's generated types (paths/operations/components, ErrorCode) follow the document.
+  mkdirSync(dirname(SCHEMA_OUTPUT), { recursive: true });
+  writeFileSync(SCHEMA_OUTPUT, await renderSchemaTypes(text));
+  writeFileSync(ERROR_CODES_OUTPUT, renderErrorCodes(doc));
+  console.log(`wrote ${SCHEMA_OUTPUT} and ${ERROR_CODES_OUTPUT}`);
 }

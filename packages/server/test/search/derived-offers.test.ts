@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PricingService } from '../../src/domains/booking/pricing.ts';
 import { searchRoutes } from '../../src/domains/search/routes.ts';
-import type { Routes, SseMessage } from '../../src/kernel/types.ts';
+import { type HandlerTable, handlerTable, type SseMessage } from '../../src/kernel/types.ts';
 import type { Mailer } from '../../src/mail/mailer.ts';
 import { searchOffers } from '../../src/search/readers.ts';
 import { newOfferId, resolveOffer, saveDerivedOffer } from '../../src/search/resolve-offer.ts';
@@ -14,11 +14,11 @@ import { searchDb } from '../../src/search/tables.ts';
 import { collect, ctx, flightBody, futureDate, type Harness, harness } from './harness.ts';
 
 let h: Harness;
-let routes: Routes;
+let routes: HandlerTable;
 let pricing: PricingService;
 beforeAll(async () => {
   h = await harness();
-  routes = searchRoutes(h.search);
+  routes = handlerTable(searchRoutes(h.search));
   const registry = h.search.suppliers;
   pricing = new PricingService({
     db: h.database.db,

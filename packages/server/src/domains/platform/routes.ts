@@ -22,7 +22,7 @@ import type { TtlCache } from '../../cache/ttl-cache.ts';
 import type { Config } from '../../internal/config.ts';
 import { forbidden, HttpError } from '../../kernel/errors.ts';
 import type { HttpMetrics } from '../../kernel/metrics.ts';
-import type { Handler, Routes } from '../../kernel/types.ts';
+import type { HandlerResult, Routes } from '../../kernel/types.ts';
 import { CURRENCIES } from '../../suppliers/ports.ts';
 import { docsPage } from './docs-page.ts';
 
@@ -48,7 +48,7 @@ const round = (ms: number) => Math.round(ms * 100) / 100;
  * fixed by the spec's paths; the four health aliases share one handler.
  */
 export function platformRoutes(d: PlatformDeps): Routes {
-  const health: Handler = async () => {
+  const health = async (): Promise<HandlerResult> => {
     let database: { status: 'ok' | 'down'; latency_ms: number | null };
     try {
       database = { status: 'ok', latency_ms: round(await d.pingDatabase()) };
@@ -152,7 +152,7 @@ export function platformRoutes(d: PlatformDeps): Routes {
     }),
     clearAllCache: async (ctx) => {
       sandboxOnly();
-      if (ctx.query.confirm !== true && ctx.query.confirm !== 'true') {
+      if (ctx.query.confirm !== true) {
         throw new HttpError(400, 'confirmation_required', 'Pass confirm=true to clear the cache.');
       }
       // ClearCacheResult, as adminClearCache answers: everything matches the pattern `*`.
