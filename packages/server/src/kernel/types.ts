@@ -113,12 +113,17 @@ type RequestBodyOf<Op extends OperationId> = operations[Op] extends { requestBod
       : undefined
     : undefined;
 
+// Each distributes over a union of operations (a helper shared by several handlers sees any of their inputs).
 /** The operation's JSON request body as validated by the kernel (`undefined` when it has none or it is optional and absent). */
-export type BodyOf<Op extends OperationId> = RequestBodyOf<Op>;
+export type BodyOf<Op extends OperationId> = Op extends OperationId ? RequestBodyOf<Op> : never;
 /** The operation's query parameters, coerced (contract defaults are applied, but the type keeps them optional). */
-export type QueryOf<Op extends OperationId> = Declared<operations[Op]['parameters']['query']>;
+export type QueryOf<Op extends OperationId> = Op extends OperationId
+  ? Declared<operations[Op]['parameters']['query']>
+  : never;
 /** The operation's path parameters, coerced to the contract's types. */
-export type ParamsOf<Op extends OperationId> = Declared<operations[Op]['parameters']['path']>;
+export type ParamsOf<Op extends OperationId> = Op extends OperationId
+  ? Declared<operations[Op]['parameters']['path']>
+  : never;
 
 /** What the handler of `Op` sees: the request context with the operation's typed body, query and params. */
 export interface OperationContext<Op extends OperationId>

@@ -11,7 +11,7 @@ import type { Mailer } from '../../src/mail/mailer.ts';
 import { searchOffers } from '../../src/search/readers.ts';
 import { newOfferId, resolveOffer, saveDerivedOffer } from '../../src/search/resolve-offer.ts';
 import { searchDb } from '../../src/search/tables.ts';
-import { collect, ctx, flightBody, futureDate, type Harness, harness } from './harness.ts';
+import { collect, ctx, flightBody, futureDate, type Harness, harness, opCtx } from './harness.ts';
 
 let h: Harness;
 let routes: HandlerTable;
@@ -83,17 +83,17 @@ describe('derived offers stay out of a search’s results', () => {
       .map((m) => (m.data as { offer: Offer }).offer)
       .find((o) => o.supplier === 'amadeus');
     expect(amadeus).toBeDefined();
-    const up = (await pricing.upsell(ctx({ body: { offer_id: amadeus!.offer_id } }))) as {
+    const up = (await pricing.upsell(opCtx({ body: { offer_id: amadeus!.offer_id } }))) as {
       alternatives: Offer[];
     };
     expect(up.alternatives.length).toBeGreaterThan(0);
-    const cat = (await pricing.bagCatalogue(ctx({ body: { offer_id: amadeus!.offer_id } }))) as {
+    const cat = (await pricing.bagCatalogue(opCtx({ body: { offer_id: amadeus!.offer_id } }))) as {
       bag_options: { bag_option_id: string }[];
     };
     const bag = cat.bag_options[0];
     expect(bag).toBeDefined();
     const bagged = (await pricing.repriceBags(
-      ctx({
+      opCtx({
         body: {
           offer_id: amadeus!.offer_id,
           selections: [{ bag_option_id: bag!.bag_option_id, quantity: 1 }],

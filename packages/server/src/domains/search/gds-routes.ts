@@ -124,12 +124,7 @@ export function gdsAdminRoutes(s: SearchService): Routes {
     adminUpdateGdsConfig: async (ctx) => {
       requireAdmin(ctx);
       const p = provider(ctx);
-      const b = (ctx.body ?? {}) as {
-        enabled?: boolean;
-        timeout?: number;
-        max_results?: number;
-        priority?: number;
-      };
+      const b = ctx.body ?? {};
       const patch: Partial<GdsSettings> = {};
       if (typeof b.enabled === 'boolean') patch.enabled = b.enabled;
       if (typeof b.timeout === 'number') patch.timeout_ms = Math.round(b.timeout * 1000);

@@ -21,7 +21,7 @@
  */
 
 import { forbidden } from '../../kernel/errors.ts';
-import type { HandlerResult, RequestContext, Routes } from '../../kernel/types.ts';
+import type { HandlerResult, OperationContext, RequestContext, Routes } from '../../kernel/types.ts';
 import {
   batchResult,
   eventStream,
@@ -68,8 +68,12 @@ export function searchRoutes(s: SearchService): Routes {
   const session = (ctx: RequestContext, vertical: Vertical) =>
     readableSession(s.db, String(ctx.params.search_id), caller(ctx), vertical, s.clock.now());
 
-  const start = async (ctx: RequestContext, vertical: Vertical) => {
-    let body = (ctx.body ?? {}) as Record<string, unknown>;
+  const start = async (
+    ctx: OperationContext<'searchFlights' | 'searchHotels' | 'searchTransport'>,
+    vertical: Vertical,
+  ) => {
+    // The validators below check what the schema cannot (dates, leg order, codes) on any of the three bodies.
+    let body: Record<string, unknown> = ctx.body;
     const auth = caller(ctx);
     const now = s.clock.now();
     if (vertical === 'flight') {
