@@ -3,7 +3,7 @@
  * Do not edit: declare a code on the operations that return it (contract/paths/*.ts) and regenerate.
  */
 
-/** Every error `code` an operation of the contract declares (142). */
+/** Every error `code` an operation of the contract declares (147). */
 export const errorCodes = [
   'account_inactive',
   'account_suspended',
@@ -80,6 +80,8 @@ export const errorCodes = [
   'invalid_search',
   'invalid_ssr',
   'invalid_token',
+  'malformed_request',
+  'method_not_allowed',
   'no_pending_ancillaries',
   'no_pending_seats',
   'no_supplier_available',
@@ -89,6 +91,8 @@ export const errorCodes = [
   'not_authenticated',
   'not_cancellable',
   'not_captured',
+  'not_found',
+  'not_implemented',
   'not_reconcilable',
   'not_supported_by_provider',
   'not_ticketed',
@@ -113,6 +117,7 @@ export const errorCodes = [
   'refund_failed',
   'reprice_failed',
   'request_header_fields_too_large',
+  'request_timeout',
   'role_not_allowed',
   'rule_not_found',
   'search_expired',

@@ -25,7 +25,7 @@ export function testRoutes(
   return {
     createWidget: async (ctx) => {
       const body = ctx.body as { name: string; fail?: string };
-      if (body.fail === 'bad') throw badRequest('bad_widget', 'No.');
+      if (body.fail === 'bad') throw badRequest('validation_error', 'No.');
       if (hooks.gate) await hooks.gate;
       return ctx.transaction(async (trx) => {
         const w = await trx

@@ -2,7 +2,7 @@
  * Seats, baggage, SSRs and paid ancillaries: catalogue -> purchase (held, one TSM per service) -> EMD
  * issuance -> cancel (issued EMD voided, unissued service removed, cancelled/refunded skipped).
  */
-import { badRequest, notFound } from '../../kernel/errors.ts';
+import { badRequest, type ErrorCode, notFound } from '../../kernel/errors.ts';
 import type { HandlerResult, OperationContext, RequestContext } from '../../kernel/types.ts';
 import type { Db } from '../../storage/schema.ts';
 import {
@@ -47,7 +47,7 @@ export class AncillaryService {
     this.#d = d;
   }
 
-  async #ctx(ctx: RequestContext, capability: 'seats' | 'ancillaries' | null, unsupportedCode: string) {
+  async #ctx(ctx: RequestContext, capability: 'seats' | 'ancillaries' | null, unsupportedCode: ErrorCode) {
     const b = await loadBooking(this.#d.db, ctx, ctx.params.booking_id);
     const supplier = flightSupplierOf(this.#d.suppliers, b.supplier);
     if (capability && !supplier.capabilities[capability])

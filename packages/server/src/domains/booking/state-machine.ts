@@ -3,7 +3,7 @@
  * Documented in docs/decisions/0003-booking-states.md. The admin override is the spec's escape hatch and
  * is the only move that does not consult this table.
  */
-import { badRequest } from '../../kernel/errors.ts';
+import { badRequest, type ErrorCode } from '../../kernel/errors.ts';
 
 export const BOOKING_STATUSES = [
   'initiated',
@@ -82,7 +82,7 @@ export function canTransition(from: BookingStatus, event: BookingEvent): boolean
 export function nextStatus(
   from: BookingStatus,
   event: BookingEvent,
-  code = 'invalid_booking_state',
+  code: ErrorCode = 'invalid_booking_state',
 ): BookingStatus {
   const row = BOOKING_TRANSITIONS[event];
   if (!row.from.includes(from)) {

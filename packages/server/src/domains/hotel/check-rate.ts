@@ -1,5 +1,5 @@
 /** POST /hotel/check-rate: the rate's availability and current price, with the old total when it moved. */
-import { badRequest } from '../../kernel/errors.ts';
+import { badRequest, type ErrorCode } from '../../kernel/errors.ts';
 import type { Logger, RequestContext } from '../../kernel/types.ts';
 import { findShownOffer, recheckHotel } from '../../search/shown-offer.ts';
 import type { HotelRateCheck, HotelSupplier } from '../../suppliers/ports.ts';
@@ -13,7 +13,7 @@ const CHECK_CODES: CodeMap = {
   invalid_request: [400, 'invalid_rate_key'],
 };
 
-export function hotelSupplier(deps: HotelDeps, provider: string, code: string): HotelSupplier {
+export function hotelSupplier(deps: HotelDeps, provider: string, code: ErrorCode): HotelSupplier {
   const s = deps.suppliers.hotel(provider);
   if (!s) throw badRequest(code, `Hotel provider ${provider} is not available.`);
   return s;

@@ -12,7 +12,7 @@
  */
 import { writeAudit } from '../../audit/audit-log.ts';
 import { faultPoint } from '../../internal/fault-hooks.ts';
-import { badRequest, HttpError, notFound } from '../../kernel/errors.ts';
+import { badRequest, type ErrorCode, HttpError, notFound } from '../../kernel/errors.ts';
 import type { HandlerResult, JsonResult, OperationContext, RequestContext } from '../../kernel/types.ts';
 import type { Db } from '../../storage/schema.ts';
 import { type ProviderPayment, SupplierError } from '../../suppliers/ports.ts';
@@ -77,7 +77,7 @@ export type MoveResult =
   | { ok: false; ambiguous: true; reason: string }
   | { ok: false; ambiguous: false; error: SupplierError };
 
-const FAILED_CODE: Record<Movement, string> = {
+const FAILED_CODE: Record<Movement, ErrorCode> = {
   capture: 'capture_failed',
   void: 'void_failed',
   refund: 'refund_failed',

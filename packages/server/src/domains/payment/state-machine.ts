@@ -3,7 +3,7 @@
  * A partial refund keeps CAPTURED/SETTLED (refunded_minor grows); the refund that leaves nothing
  * refundable moves to REFUNDED.
  */
-import { badRequest } from '../../kernel/errors.ts';
+import { badRequest, type ErrorCode } from '../../kernel/errors.ts';
 
 export const PAYMENT_STATES = [
   'PENDING',
@@ -29,7 +29,7 @@ interface Row {
   from: readonly PaymentState[];
   to: PaymentState | 'same';
   /** The code of the 400 for a state that may not take the event (default invalid_payment_state). */
-  refusals?: Partial<Record<PaymentState, string>>;
+  refusals?: Partial<Record<PaymentState, ErrorCode>>;
 }
 
 export const PAYMENT_TRANSITIONS: Record<PaymentEvent, Row> = {
@@ -46,7 +46,7 @@ export const PAYMENT_TRANSITIONS: Record<PaymentEvent, Row> = {
   settle: { from: ['CAPTURED'], to: 'SETTLED' },
 };
 
-export function paymentRefusal(from: PaymentState, event: PaymentEvent): string | null {
+export function paymentRefusal(from: PaymentState, event: PaymentEvent): ErrorCode | null {
   const row = PAYMENT_TRANSITIONS[event];
   if (row.from.includes(from)) return null;
   return row.refusals?.[from] ?? 'invalid_payment_state';

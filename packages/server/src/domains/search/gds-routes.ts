@@ -19,7 +19,7 @@ import type { GdsSettings } from '../../suppliers/gds-config.ts';
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 function requireAdmin(ctx: RequestContext): void {
-  if (ctx.auth?.role !== 'super_admin') throw forbidden('forbidden', 'Platform administrators only.');
+  if (ctx.auth?.role !== 'super_admin') throw forbidden('insufficient_role', 'Platform administrators only.');
 }
 
 const breakerView = (b: BreakerSnapshot) => ({

@@ -20,7 +20,7 @@
  *   GET  /api/v1/transport/search/stream/{search_id} → streamTransportOffers
  */
 
-import { forbidden } from '../../kernel/errors.ts';
+import { unauthorized } from '../../kernel/errors.ts';
 import type { HandlerResult, OperationContext, RequestContext, Routes } from '../../kernel/types.ts';
 import {
   batchResult,
@@ -60,7 +60,7 @@ const BASE: Record<Vertical, string> = {
 };
 
 function caller(ctx: RequestContext) {
-  if (!ctx.auth) throw forbidden('forbidden', 'Authentication required.');
+  if (!ctx.auth) throw unauthorized('not_authenticated', 'Authentication required.');
   return ctx.auth;
 }
 

@@ -1,5 +1,5 @@
 /** POST /transport/quote: the quote's availability and current price, with the total the caller saw. */
-import { badRequest } from '../../kernel/errors.ts';
+import { badRequest, type ErrorCode } from '../../kernel/errors.ts';
 import type { Logger, RequestContext } from '../../kernel/types.ts';
 import { findShownOffer, recheckTransfer } from '../../search/shown-offer.ts';
 import type { TransferOffer, TransferSupplier } from '../../suppliers/ports.ts';
@@ -13,7 +13,7 @@ const QUOTE_CODES: CodeMap = {
   invalid_request: [400, 'invalid_quote'],
 };
 
-export function transferSupplier(deps: TransportDeps, provider: string, code: string): TransferSupplier {
+export function transferSupplier(deps: TransportDeps, provider: string, code: ErrorCode): TransferSupplier {
   const s = deps.suppliers.transfer(provider);
   if (!s) throw badRequest(code, `Transfer provider ${provider} is not available.`);
   return s;

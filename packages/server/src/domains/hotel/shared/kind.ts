@@ -2,14 +2,16 @@
  * What differs between hotel and transport bookings for the shared queries: the table, the audit entity,
  * where traveller names and the contact email live (for free-text search), and the not-found code.
  */
+
 import { type RawBuilder, sql } from 'kysely';
+import type { ErrorCode } from '../../../kernel/errors.ts';
 
 export interface BookingKind {
   table: 'hotel_bookings' | 'transport_bookings';
   /** audit_log.entity_type and the job queue prefix */
   entity: 'hotel_booking' | 'transport_booking';
   what: string;
-  notFoundCode: string;
+  notFoundCode: ErrorCode;
   /** jsonb column holding guests / passengers */
   people: 'guests' | 'passengers';
   email: RawBuilder<string>;

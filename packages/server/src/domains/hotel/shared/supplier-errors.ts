@@ -4,11 +4,11 @@
  * log, never to the caller. A supplier that cannot be reached when nothing was done answers 503
  * `supplier_unavailable` (not stored under an Idempotency-Key, so a retry runs anew).
  */
-import { HttpError } from '../../../kernel/errors.ts';
+import { type ErrorCode, HttpError } from '../../../kernel/errors.ts';
 import type { Logger } from '../../../kernel/types.ts';
 import { SupplierError, type SupplierErrorKind } from '../../../suppliers/ports.ts';
 
-export type CodeMap = Partial<Record<SupplierErrorKind, [number, string]>>;
+export type CodeMap = Partial<Record<SupplierErrorKind, [number, ErrorCode]>>;
 
 /** What each of our codes tells the caller. */
 const SENTENCES: Record<string, string> = {
