@@ -1,5 +1,5 @@
 /** Hotels: the shared reservation namespace (`reservation.ts`) plus the rate check that must precede `book`. */
-import type { components } from '../generated/schema.ts';
+import type { components } from '@travel/contract';
 import type { ClientContext } from './context.ts';
 import * as reservation from './reservation.ts';
 
