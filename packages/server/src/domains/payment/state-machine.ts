@@ -3,18 +3,11 @@
  * A partial refund keeps CAPTURED/SETTLED (refunded_minor grows); the refund that leaves nothing
  * refundable moves to REFUNDED.
  */
+import type { PaymentState } from '@travel/contract';
 import { badRequest, type ErrorCode } from '../../kernel/errors.ts';
 
-export const PAYMENT_STATES = [
-  'PENDING',
-  'AUTHORIZED',
-  'CAPTURED',
-  'SETTLED',
-  'VOIDED',
-  'REFUNDED',
-  'FAILED',
-] as const;
-export type PaymentState = (typeof PAYMENT_STATES)[number];
+// The contract's enum (`@travel/contract`), not a copy of it.
+export { PAYMENT_STATES, type PaymentState } from '@travel/contract';
 
 export type PaymentEvent =
   | 'authorize_succeeded'
