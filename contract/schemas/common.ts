@@ -14,6 +14,7 @@ import {
   arr,
   bool,
   dateTime,
+  id64,
   int,
   type Json,
   minor,
@@ -138,7 +139,7 @@ export const schemas: Record<string, Json> = {
       objReq(
         {
           code: { const: 'booking_pending' },
-          booking_id: int({ format: 'int64', description: 'The booking to poll.' }),
+          booking_id: id64({ description: 'The booking to poll.' }),
           status: strEnum(['pending_pnr', 'pending'], {
             description: 'pending_pnr for flight bookings, pending for hotel and transport bookings.',
           }),
@@ -155,7 +156,7 @@ export const schemas: Record<string, Json> = {
       objReq(
         {
           code: { const: 'cancellation_pending' },
-          booking_id: int({ format: 'int64', description: 'The booking to poll.' }),
+          booking_id: id64({ description: 'The booking to poll.' }),
           status: str({ description: 'The booking status as it stands (not yet cancelled).' }),
         },
         ['booking_id', 'status'],
@@ -193,7 +194,7 @@ export const schemas: Record<string, Json> = {
     },
   ),
   DeleteResult: obj({
-    id: int({ format: 'int64' }),
+    id: id64(),
     deleted: bool({ const: true }),
   }),
   Address: objReq(
@@ -213,7 +214,7 @@ export const schemas: Record<string, Json> = {
     latency_ms: nullable(num({ minimum: 0 })),
   }),
   AuditEntry: obj({
-    audit_id: int({ format: 'int64' }),
+    audit_id: id64(),
     event: str({ description: 'e.g. booking.status_overridden, user.impersonated, payment.manual_refund.' }),
     actor_user_id: nullable(str()),
     impersonator_id: nullable(str()),

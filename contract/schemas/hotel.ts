@@ -5,6 +5,7 @@ import {
   date,
   dateTime,
   email,
+  id64,
   input,
   int,
   type Json,
@@ -59,7 +60,7 @@ const resultsPage = (offer: string): Json =>
 
 const cancellation = (status: string): Json =>
   obj({
-    booking_id: int({ format: 'int64' }),
+    booking_id: id64(),
     status: ref(status),
     cancelled: bool(),
     cancellation_fee: ref('Money', { description: 'What the provider keeps (0 when free).' }),
@@ -242,7 +243,7 @@ export const schemas: Record<string, Json> = {
     ['rate_key', 'provider', 'guests', 'contact_email', 'contact_phone'],
   ),
   HotelBooking: obj({
-    booking_id: int({ format: 'int64' }),
+    booking_id: id64(),
     status: ref('HotelBookingStatus'),
     provider: ref('HotelSupplier'),
     supplier_booking_ref: nullable(str()),
@@ -269,6 +270,20 @@ export const schemas: Record<string, Json> = {
   }),
   HotelBookingPage: page('HotelBooking', 'A page of hotel bookings.'),
   HotelBookingCancellation: cancellation('HotelBookingStatus'),
+  HotelCancellationQuote: obj(
+    {
+      booking_id: int({ format: 'int64' }),
+      status: ref('HotelBookingStatus'),
+      cancellation_fee: ref('Money', {
+        description: 'What the provider would keep if cancelled now (0 when free).',
+      }),
+      refund: ref('Money', { description: 'What would go back to the customer.' }),
+      source: strEnum(['supplier_simulation'], {
+        description: 'The provider’s own cancellation simulation (nothing was cancelled).',
+      }),
+    },
+    { description: 'What cancelling the booking now would cost, in the booking’s currency.' },
+  ),
   AdminHotelBooking: {
     allOf: [ref('HotelBooking'), obj({ audit_trail: arr(ref('AuditEntry')) })],
   },
@@ -406,7 +421,7 @@ export const schemas: Record<string, Json> = {
     ['quote_id', 'provider', 'passengers', 'contact'],
   ),
   TransportBooking: obj({
-    booking_id: int({ format: 'int64' }),
+    booking_id: id64(),
     status: ref('TransportBookingStatus'),
     provider: ref('TransferSupplier'),
     quote_id: str(),

@@ -4,13 +4,17 @@
  * status moves through the state machine with the fee, audited. A lost answer is 502
  * `cancellation_pending`, settled by asking the provider.
  */
+import { badRequest } from '../../kernel/errors.ts';
 import type { HandlerResult, RequestContext } from '../../kernel/types.ts';
+import { inBookingCurrency } from '../../search/exchange.ts';
 import type { HotelDeps } from './deps.ts';
+import { visibleOrNotFound } from './shared/access.ts';
 import { HOTEL_KIND } from './shared/kind.ts';
+import { getRow } from './shared/queries.ts';
 import { type CancelKind, cancelReservation, type Money } from './shared/reservation-cancel.ts';
-import type { CodeMap } from './shared/supplier-errors.ts';
-import { parseJson } from './shared/tables.ts';
-import { nextHotelStatus } from './state-machine.ts';
+import { type CodeMap, supplierHttpError } from './shared/supplier-errors.ts';
+import { parseJson, serviceDb } from './shared/tables.ts';
+import { type HotelBookingStatus, nextHotelStatus } from './state-machine.ts';
 
 const CANCEL_CODES: CodeMap = {
   invalid_request: [400, 'not_cancellable'],
@@ -72,4 +76,39 @@ export function cancelHotelBooking(
   owner: 'user' | 'any',
 ): Promise<HandlerResult> {
   return cancelReservation(deps, ctx, hotelCancellations(deps), owner);
+}
+
+/**
+ * `quoteHotelCancellation`: the provider's cancellation SIMULATION for a booking the caller may cancel,
+ * converted like a real cancellation's fee (the booking's currency, at its rate). Writes nothing.
+ */
+export async function quoteHotelCancellation(deps: HotelDeps, ctx: RequestContext): Promise<HandlerResult> {
+  const id = Number(ctx.params.booking_id);
+  const row = visibleOrNotFound(ctx, HOTEL_KIND, await getRow(serviceDb(deps.db), HOTEL_KIND, id), 'any');
+  // A booking that cannot be cancelled from its status has nothing to quote (400 invalid_booking_state).
+  nextHotelStatus(row.status as HotelBookingStatus, 'cancel');
+  const supplier = deps.suppliers.hotel(row.provider as string);
+  const ref = row.supplier_booking_ref as string | null;
+  if (!supplier || !ref)
+    throw badRequest(
+      'cancellation_failed',
+      'The provider booking cannot be reached for a cancellation quote.',
+    );
+  let quote: Awaited<ReturnType<typeof supplier.cancel>>;
+  try {
+    quote = await supplier.cancel(ref, true, { signal: ctx.signal });
+  } catch (err) {
+    throw supplierHttpError(err, CANCEL_CODES, deps.logger);
+  }
+  const record = row as unknown as Record<string, unknown>;
+  return {
+    status: 200,
+    body: {
+      booking_id: id,
+      status: row.status,
+      cancellation_fee: inBookingCurrency(quote.fee, record),
+      refund: inBookingCurrency(quote.refund, record),
+      source: 'supplier_simulation',
+    },
+  };
 }
