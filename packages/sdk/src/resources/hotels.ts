@@ -1,6 +1,7 @@
 /** Hotels: the shared reservation namespace (`reservation.ts`) plus the rate check that must precede `book`. */
 import type { components } from '@travel/contract';
-import type { ClientContext } from './context.ts';
+import { unwrap } from '../core/result.ts';
+import type { ClientContext, RequestOptions } from './context.ts';
 import * as reservation from './reservation.ts';
 
 /** A hotel booking as `GET /api/v1/hotel/bookings/{booking_id}` returns it. */
@@ -25,6 +26,14 @@ export function hotelsResource(ctx: ClientContext) {
     ...reservation.reservationResource(ctx, 'hotel'),
     /** Must precede `book`: availability and the current price of the rate. */
     checkRate: reservation.priceCheck(ctx, '/api/v1/hotel/check-rate'),
+    /** What cancelling would cost now (the provider's own simulation, in the booking's currency); cancels nothing. */
+    cancellationQuote: (bookingId: number, options?: RequestOptions) =>
+      unwrap(
+        ctx.raw.GET('/api/v1/hotel/bookings/{booking_id}/cancellation-quote', {
+          params: { path: { booking_id: bookingId } },
+          ...ctx.init(options),
+        }),
+      ),
   };
 }
 
