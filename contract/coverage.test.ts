@@ -6,8 +6,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ANCILLARY_STATUSES } from '../packages/server/src/domains/ancillary/state-machine.ts';
 import { BOOKING_STATUSES as SERVER_BOOKING_STATUSES } from '../packages/server/src/domains/booking/state-machine.ts';
-import { RESERVATION_STATUSES } from '../packages/server/src/domains/hotel/shared/state-machine.ts';
 import { PAYMENT_STATES as SERVER_PAYMENT_STATES } from '../packages/server/src/domains/payment/state-machine.ts';
+import { RESERVATION_STATUSES } from '../packages/server/src/domains/reservation/state-machine.ts';
 import { CURRENCIES } from '../packages/server/src/suppliers/ports.ts';
 import { buildDocument } from './build.ts';
 

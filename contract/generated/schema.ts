@@ -3751,6 +3751,25 @@ export interface components {
             items: components["schemas"]["AirportSuggestion"][];
             total: number;
         };
+        /** @description The money side of a hotel or transport cancellation. The platform takes card payments for flight bookings only (`/bookings/{booking_id}/authorize`); a hotel or transport booking is not charged through it, so its cancellation refunds nothing here: the fee and the `refund` figure are what the provider keeps and does not keep. The same answer is recorded in the booking’s audit trail (`cancelled`, details.payment). */
+        ReservationCancellationPayment: {
+            /**
+             * @description What the cancellation did to a card payment: `none`, there is none to act on.
+             * @enum {string}
+             */
+            action: "none";
+            /**
+             * @description What went back to a card: 0.
+             * @example 12500
+             */
+            amount_minor: number;
+            currency: components["schemas"]["Currency"];
+            /**
+             * @description `not_charged`: the platform took no card payment for this booking.
+             * @enum {string}
+             */
+            status: "not_charged";
+        };
         /** @description Hotel and transport search initiation (202). */
         SearchInitiation: {
             search_id: string;
@@ -4033,8 +4052,9 @@ export interface components {
             cancelled: boolean;
             /** @description What the provider keeps (0 when free). */
             cancellation_fee: components["schemas"]["Money"];
-            /** @description What goes back to the customer. */
+            /** @description The booking total less the fee: what the provider does not keep. Not a card movement of the platform: see `payment`. */
             refund: components["schemas"]["Money"];
+            payment: components["schemas"]["ReservationCancellationPayment"];
         };
         /** @description What cancelling the booking now would cost, in the booking’s currency. */
         HotelCancellationQuote: {
@@ -4264,8 +4284,9 @@ export interface components {
             cancelled: boolean;
             /** @description What the provider keeps (0 when free). */
             cancellation_fee: components["schemas"]["Money"];
-            /** @description What goes back to the customer. */
+            /** @description The booking total less the fee: what the provider does not keep. Not a card movement of the platform: see `payment`. */
             refund: components["schemas"]["Money"];
+            payment: components["schemas"]["ReservationCancellationPayment"];
         };
         AdminTransportBooking: components["schemas"]["TransportBooking"] & {
             audit_trail: components["schemas"]["AuditEntry"][];

@@ -64,10 +64,30 @@ const cancellation = (status: string): Json =>
     status: ref(status),
     cancelled: bool(),
     cancellation_fee: ref('Money', { description: 'What the provider keeps (0 when free).' }),
-    refund: ref('Money', { description: 'What goes back to the customer.' }),
+    refund: ref('Money', {
+      description:
+        'The booking total less the fee: what the provider does not keep. Not a card movement of the platform: see `payment`.',
+    }),
+    payment: ref('ReservationCancellationPayment'),
   });
 
 export const schemas: Record<string, Json> = {
+  ReservationCancellationPayment: obj(
+    {
+      action: strEnum(['none'], {
+        description: 'What the cancellation did to a card payment: `none`, there is none to act on.',
+      }),
+      amount_minor: minor('What went back to a card: 0.'),
+      currency: ref('Currency'),
+      status: strEnum(['not_charged'], {
+        description: '`not_charged`: the platform took no card payment for this booking.',
+      }),
+    },
+    {
+      description:
+        'The money side of a hotel or transport cancellation. The platform takes card payments for flight bookings only (`/bookings/{booking_id}/authorize`); a hotel or transport booking is not charged through it, so its cancellation refunds nothing here: the fee and the `refund` figure are what the provider keeps and does not keep. The same answer is recorded in the booking’s audit trail (`cancelled`, details.payment).',
+    },
+  ),
   SearchInitiation: obj(
     {
       search_id: str(),

@@ -8,6 +8,7 @@ var found = process.versions.node;
 var parts = found.split('.');
 var major = Number(parts[0]);
 var minor = Number(parts[1]);
+var builtin: { enableCompileCache?: () => unknown } | undefined;
 if (major < 22 || (major === 22 && minor < 18)) {
   process.stderr.write(
     'travel: Node 22.18 or newer is needed (found ' +
@@ -19,7 +20,7 @@ if (major < 22 || (major === 22 && minor < 18)) {
 } else {
   // Start-up: V8's compiled code of the CLI and its dependencies is cached on disk after the first run
   // (NODE_DISABLE_COMPILE_CACHE=1 turns it off). Enabled before anything else loads.
-  var builtin = process.getBuiltinModule && process.getBuiltinModule('node:module');
+  builtin = process.getBuiltinModule && process.getBuiltinModule('node:module');
   if (builtin && builtin.enableCompileCache) builtin.enableCompileCache();
   import('./run.ts');
 }

@@ -1,5 +1,6 @@
 /** Hotels: the shared reservation namespace (`reservation.ts`) plus the rate check that must precede `book`. */
-import type { components } from '@travel/contract';
+
+import type { components, paths } from '@travel/contract';
 import { unwrap } from '../core/result.ts';
 import type { ClientContext, RequestOptions } from './context.ts';
 import * as reservation from './reservation.ts';
@@ -10,6 +11,9 @@ export type HotelBooking = reservation.ReservationBooking<'hotel'>;
 export type HotelStreamEvent = components['schemas']['HotelStreamEvent'];
 /** An event of the provider-by-provider stream. */
 export type HotelProviderStreamEvent = components['schemas']['HotelProviderStreamEvent'];
+/** `GET /api/v1/hotel/bookings/{booking_id}/cancellation-quote`. */
+export type HotelCancellationQuote =
+  paths['/api/v1/hotel/bookings/{booking_id}/cancellation-quote']['get']['responses'][200]['content']['application/json'];
 /** One offer. */
 export type HotelOffer = components['schemas']['HotelOffer'];
 
@@ -26,8 +30,8 @@ export function hotelsResource(ctx: ClientContext) {
     ...reservation.reservationResource(ctx, 'hotel'),
     /** Must precede `book`: availability and the current price of the rate. */
     checkRate: reservation.priceCheck(ctx, '/api/v1/hotel/check-rate'),
-    /** What cancelling would cost now (the provider's own simulation, in the booking's currency); cancels nothing. */
-    cancellationQuote: (bookingId: number, options?: RequestOptions) =>
+    /** What cancelling would cost now: the provider's own simulation, in the booking's currency; changes nothing. */
+    cancellationQuote: (bookingId: number, options?: RequestOptions): Promise<HotelCancellationQuote> =>
       unwrap(
         ctx.raw.GET('/api/v1/hotel/bookings/{booking_id}/cancellation-quote', {
           params: { path: { booking_id: bookingId } },

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serviceDb } from '../../src/domains/hotel/shared/tables.ts';
+import { serviceDb } from '../../src/domains/reservation/tables.ts';
 import { call, hotelBook, hotelRate } from './flows.ts';
 import { idem, type World, world } from './setup.ts';
 
