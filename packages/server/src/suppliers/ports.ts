@@ -6,7 +6,7 @@
  */
 
 /** The allowed currencies and their ISO 4217 exponents live in the contract's one table. */
-import type { Currency } from '../../../../contract/currencies.ts';
+import type { Currency } from '@travel/contract';
 
 export { CURRENCIES, type Currency } from '../../../../contract/currencies.ts';
 

@@ -24,7 +24,7 @@
  *   GET   /api/v1/bookings/{booking_id}/order/by-reference → getBookingOrderByReference
  *   GET   /api/v1/bookings/{booking_id}/rules → getBookingFareRules
  */
-import type { HandlerResult, RequestContext, Routes } from '../../kernel/types.ts';
+import type { Handler, HandlerResult, OperationContext, OperationId, Routes } from '../../kernel/types.ts';
 import { ancillaryRoutes } from '../ancillary/routes.ts';
 import { AncillaryService } from '../ancillary/service.ts';
 import { paymentRoutes } from '../payment/routes.ts';
@@ -37,8 +37,8 @@ import { PricingService } from './pricing.ts';
 import { BookingService } from './service.ts';
 
 export const ok =
-  (fn: (ctx: RequestContext) => Promise<unknown>) =>
-  async (ctx: RequestContext): Promise<HandlerResult> => ({ status: 200, body: await fn(ctx) });
+  <Op extends OperationId>(fn: (ctx: OperationContext<Op>) => Promise<unknown>): Handler<Op> =>
+  async (ctx): Promise<HandlerResult> => ({ status: 200, body: await fn(ctx) });
 
 export function bookingRoutes(d: BookingDeps): Routes {
   const payments = new PaymentService(d);

@@ -6,7 +6,7 @@
 import { sql } from 'kysely';
 import { writeAudit } from '../../audit/audit-log.ts';
 import { badRequest, notFound, ValidationError, type ValidationIssue } from '../../kernel/errors.ts';
-import type { RequestContext, Routes } from '../../kernel/types.ts';
+import type { OperationContext, Routes } from '../../kernel/types.ts';
 import type { Db } from '../../storage/schema.ts';
 import type { AccountsDeps } from '../admin/deps.ts';
 import { iso, isoDate, ok } from '../admin/http.ts';
@@ -85,8 +85,8 @@ async function find(db: Db, userId: string, id: number) {
     .executeTakeFirst();
 }
 
-async function mine(db: Db, ctx: RequestContext) {
-  const r = await find(db, ctx.auth?.userId as string, ctx.params.traveler_id as number);
+async function mine(db: Db, ctx: OperationContext<'customerUpdateTraveler' | 'customerDeleteTraveler'>) {
+  const r = await find(db, ctx.auth?.userId as string, ctx.params.traveler_id);
   if (!r) throw notFound('traveler_not_found', 'Saved traveler not found.');
   return r;
 }
@@ -117,7 +117,7 @@ export function customerTravelerRoutes(d: AccountsDeps): Routes {
     },
 
     customerCreateTraveler: async (ctx) => {
-      const b = ctx.body as TravelerInput;
+      const b = ctx.body;
       validate(b, today());
       const userId = ctx.auth?.userId as string;
       return ctx.transaction(async (trx) => {
@@ -149,7 +149,7 @@ export function customerTravelerRoutes(d: AccountsDeps): Routes {
     },
 
     customerUpdateTraveler: async (ctx) => {
-      const b = ctx.body as TravelerInput;
+      const b = ctx.body;
       return ctx.transaction(async (trx) => {
         const cur = await mine(trx, ctx);
         const merged: TravelerInput = {};

@@ -12,8 +12,8 @@
  */
 import { writeAudit } from '../../audit/audit-log.ts';
 import { faultPoint } from '../../internal/fault-hooks.ts';
-import { badRequest, HttpError, notFound } from '../../kernel/errors.ts';
-import type { HandlerResult, JsonResult, RequestContext } from '../../kernel/types.ts';
+import { badRequest, type ErrorCode, HttpError, notFound } from '../../kernel/errors.ts';
+import type { HandlerResult, JsonResult, OperationContext, RequestContext } from '../../kernel/types.ts';
 import type { Db } from '../../storage/schema.ts';
 import { type ProviderPayment, SupplierError } from '../../suppliers/ports.ts';
 import type { BookingDeps } from '../booking/deps.ts';
@@ -77,7 +77,7 @@ export type MoveResult =
   | { ok: false; ambiguous: true; reason: string }
   | { ok: false; ambiguous: false; error: SupplierError };
 
-const FAILED_CODE: Record<Movement, string> = {
+const FAILED_CODE: Record<Movement, ErrorCode> = {
   capture: 'capture_failed',
   void: 'void_failed',
   refund: 'refund_failed',
@@ -122,12 +122,12 @@ export class PaymentService {
    * 202 pending.
    */
   async authorize(
-    ctx: RequestContext,
+    ctx: OperationContext<'authorizePayment'>,
     afterAuthorized?: (b: BookingRow) => Promise<AfterAuthorize | undefined>,
   ): Promise<HandlerResult> {
     const { db, clock } = this.#d;
     const b0 = await loadBooking(db, ctx, ctx.params.booking_id);
-    const body = ctx.body as { token: string; currency: string; amount_minor: number };
+    const body = ctx.body;
     const key = `bk${b0.id}:authorize:${idemKey(ctx)}`;
     const ref = referenceOf(key);
     const provider = this.#d.suppliers.payments();
@@ -205,7 +205,7 @@ export class PaymentService {
         {
           token: body.token,
           amount_minor: body.amount_minor,
-          currency: body.currency as never,
+          currency: body.currency,
           description: `Flight booking ${b.pnr ?? b.id}`,
           metadata: { booking_id: String(b.id), intent_ref: ref },
         },
@@ -543,11 +543,16 @@ export class PaymentService {
   }
 
   /** capture / void / refund endpoints: the booking's latest payment, keyed per request. */
-  async #endpoint(ctx: RequestContext, kind: Movement): Promise<HandlerResult> {
+  async #endpoint(
+    ctx: OperationContext<'capturePayment' | 'voidPayment' | 'refundPayment'>,
+    kind: Movement,
+  ): Promise<HandlerResult> {
     const b0 = await loadBooking(this.#d.db, ctx, ctx.params.booking_id);
     const key = `bk${b0.id}:${kind}:${idemKey(ctx)}`;
-    const amount = kind === 'void' ? undefined : (ctx.query.amount_minor as number | undefined);
-    const reason = kind === 'capture' ? undefined : (ctx.query.reason as string | undefined);
+    // What any of the three may carry (capture: amount; void: reason; refund: both).
+    const query: { amount_minor?: number; reason?: string } = ctx.query;
+    const amount = kind === 'void' ? undefined : query.amount_minor;
+    const reason = kind === 'capture' ? undefined : query.reason;
     const prior = await answerRetry({
       db: this.#d.db,
       ctx,
@@ -580,15 +585,15 @@ export class PaymentService {
     return { status: 202, body: pendingPayment(await paymentWithTransactions(db, pay)) };
   }
 
-  capture(ctx: RequestContext) {
+  capture(ctx: OperationContext<'capturePayment'>) {
     return this.#endpoint(ctx, 'capture');
   }
 
-  void(ctx: RequestContext) {
+  void(ctx: OperationContext<'voidPayment'>) {
     return this.#endpoint(ctx, 'void');
   }
 
-  refund(ctx: RequestContext) {
+  refund(ctx: OperationContext<'refundPayment'>) {
     return this.#endpoint(ctx, 'refund');
   }
 
@@ -630,7 +635,7 @@ export class PaymentService {
     };
   }
 
-  async history(ctx: RequestContext) {
+  async history(ctx: OperationContext<'getPaymentHistory'>) {
     const b = await loadBooking(this.#d.db, ctx, ctx.params.booking_id);
     const txs = await transactionsOf(this.#d.db, b.id);
     const payments = (await listPayments(this.#d.db, b.id)).map((p) => paymentView(p, txs));
