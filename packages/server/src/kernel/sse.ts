@@ -1,6 +1,16 @@
 import type { SseMessage } from './types.ts';
 
 const encoder = new TextEncoder();
+/** Bytes per message object: a message shared by many streams (one search's readers) is encoded once. */
+const encoded = new WeakMap<SseMessage, Uint8Array>();
+function encode(m: SseMessage): Uint8Array {
+  let bytes = encoded.get(m);
+  if (!bytes) {
+    bytes = encoder.encode(formatSse(m));
+    encoded.set(m, bytes);
+  }
+  return bytes;
+}
 
 /** One message in the `text/event-stream` wire format. Multi-line data is split over `data:` lines. */
 export function formatSse(m: SseMessage): string {
@@ -77,7 +87,7 @@ export function sseStream(
           controller.close();
           return;
         }
-        controller.enqueue(encoder.encode(formatSse(next.value)));
+        controller.enqueue(encode(next.value));
       } catch (err) {
         opts.onError?.(err);
         // Headers are long gone: the failure is reported in-band, then the stream ends.
