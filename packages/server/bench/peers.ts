@@ -612,9 +612,9 @@ async function sseFigures(db: 'pglite' | 'postgres') {
   }
 }
 
-function airportFigures() {
+async function airportFigures() {
   log('\n== airport search vs MiniSearch (in process)');
-  const a = airportBench(QUICK ? 30 : 300);
+  const a = await airportBench(QUICK ? 30 : 300);
   add({
     figure: 'airport search p99 over the query set, peer MiniSearch 7 on the same airports',
     ours: round2(a.ours.p99),
@@ -631,7 +631,7 @@ function airportFigures() {
 const startedAt = new Date();
 const load0 = loadavg();
 const wanted = (process.env.BENCH_ONLY ?? 'kernel,booking,fare,sse,airports').split(',');
-if (wanted.includes('airports')) airportFigures();
+if (wanted.includes('airports')) await airportFigures();
 if (wanted.includes('kernel')) await kernelFigures();
 for (const db of (PG_URL ? ['pglite', 'postgres'] : ['pglite']) as ('pglite' | 'postgres')[]) {
   if (wanted.includes('booking')) await bookingFigures(db);
