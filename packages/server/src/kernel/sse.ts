@@ -1,14 +1,24 @@
 import type { SseMessage } from './types.ts';
 
 const encoder = new TextEncoder();
-/** Bytes per message object: a message shared by many streams (one search's readers) is encoded once. */
-const encoded = new WeakMap<SseMessage, Uint8Array>();
+const BYTES = Symbol('sse bytes');
+type Shared = SseMessage & { [BYTES]?: Uint8Array | null };
+
+/**
+ * Marks a message that many streams send (one search's readers): its bytes are made by the first stream
+ * that sends it and reused by the others. Other messages are encoded per send and never remembered.
+ */
+export function sharedSseMessage(m: SseMessage): SseMessage {
+  (m as Shared)[BYTES] = null;
+  return m;
+}
+
 function encode(m: SseMessage): Uint8Array {
-  let bytes = encoded.get(m);
-  if (!bytes) {
-    bytes = encoder.encode(formatSse(m));
-    encoded.set(m, bytes);
-  }
+  const cached = (m as Shared)[BYTES];
+  if (cached === undefined) return encoder.encode(formatSse(m));
+  if (cached !== null) return cached;
+  const bytes = encoder.encode(formatSse(m));
+  (m as Shared)[BYTES] = bytes;
   return bytes;
 }
 

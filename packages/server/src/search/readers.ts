@@ -6,6 +6,7 @@
 
 import { sql } from 'kysely';
 import type { Clock } from '../internal/clock.ts';
+import { sharedSseMessage } from '../kernel/sse.ts';
 import type { SseMessage } from '../kernel/types.ts';
 import type { Db } from '../storage/schema.ts';
 import { follow, type LogEvent, type LogEventName, realTimers, type Timers } from './event-log.ts';
@@ -43,7 +44,7 @@ const messages = new WeakMap<LogEvent, { name: string; message: SseMessage }>();
 function messageOf(item: LogEvent, name: string): SseMessage {
   const hit = messages.get(item);
   if (hit?.name === name) return hit.message;
-  const message: SseMessage = { id: String(item.seq), event: name, data: item.data };
+  const message = sharedSseMessage({ id: String(item.seq), event: name, data: item.data });
   messages.set(item, { name, message });
   return message;
 }
