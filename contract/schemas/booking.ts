@@ -460,8 +460,31 @@ export const schemas: Record<string, Json> = {
       servicing_request_id: str(),
       coupon_status: ref('CouponStatus'),
       booking_status: ref('BookingStatus'),
+      payment: nullable({
+        $ref: '#/components/schemas/TicketPaymentSettlement',
+        description:
+          "A confirmed void or refund gives the money back in the same operation: what the booking's payment did. null on quotes, refusals and while the supplier's own answer is pending; `awaiting_supplier` while a consolidator works the request (the money moves when it completes).",
+      }),
     },
     ['booking_id', 'action', 'confirmed', 'permitted', 'determination', 'message', 'booking_status'],
+  ),
+  TicketPaymentSettlement: objReq(
+    {
+      action: strEnum(['void', 'refund', 'partial_capture', 'none'], {
+        description:
+          'void: the card authorization was released; refund: captured money returned; partial_capture: only the fee the supplier keeps was captured and the rest of the authorization released; none: nothing to give back.',
+      }),
+      amount_minor: minor('Money returned to the customer, in the payment currency.'),
+      currency: ref('Currency'),
+      status: strEnum(
+        ['succeeded', 'pending', 'awaiting_supplier', 'failed', 'manual_review', 'not_required'],
+        {
+          description:
+            "succeeded; pending: the payment provider's answer was lost, it is being settled (see payment/history); awaiting_supplier: the consolidator has not completed the request yet; failed: the provider refused (an operator acts, see the audit log); manual_review: a refund confirmed without the supplier's quote, nothing moved, an operator decides the amount; not_required: no live payment, or nothing to give back.",
+        },
+      ),
+    },
+    ['action', 'amount_minor', 'currency', 'status'],
   ),
   ServicingState: strEnum(['Requested', 'InProcess', 'Completed', 'Deleted', 'Rejected', 'QuoteChanged']),
   ServicingRequest: objReq(

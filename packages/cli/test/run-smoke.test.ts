@@ -47,7 +47,11 @@ function sdk(overrides: { capture?: () => Promise<unknown>; issue?: () => Promis
       action: vi.fn(async (_id: number, _a: string, q?: { confirm?: boolean }) => ({
         permitted: true,
         determination: 'void_window',
-        booking_status: q?.confirm ? 'cancelled' : 'ticketed',
+        // As the real server answers: a confirmed void gives the captured money back in the same call.
+        booking_status: q?.confirm ? 'refunded' : 'ticketed',
+        payment: q?.confirm
+          ? { action: 'refund', amount_minor: 45_000, currency: 'GBP', status: 'succeeded' }
+          : null,
       })),
     },
   };
@@ -77,10 +81,12 @@ describe('runSmoke', () => {
       'cleanup: refund payment:ok',
       'cleanup: cancel booking:ok',
     ]);
-    // The void already cancelled the booking (as the real server does): refund the money, no cancel call.
-    expect(fake.payments.refund).toHaveBeenCalledWith(42, { reason: 'smoke cleanup' });
+    // The void already cancelled the booking and gave the money back (as the real server does): no refund
+    // call and no cancel call; the step table says where the money went.
+    expect(fake.payments.refund).not.toHaveBeenCalled();
     expect(fake.bookings.cancel).not.toHaveBeenCalled();
-    expect(doc.steps.at(-1)).toMatchObject({ detail: 'already cancelled' });
+    expect(doc.steps.at(-2)).toMatchObject({ detail: 'refund 45000 GBP succeeded (by the void)' });
+    expect(doc.steps.at(-1)).toMatchObject({ detail: 'already refunded' });
     expect(fake.bookings.create.mock.calls[0]).toMatchObject([
       { offer_id: 'off_a', client_ref: 'smoke:gh-1-1' },
       { idempotencyKey: 'smoke-gh-1-1-off_a' },

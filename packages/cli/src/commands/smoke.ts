@@ -84,6 +84,18 @@ interface Created {
   captured?: boolean;
   ticketed?: boolean;
   voided?: boolean;
+  /** The confirmed void gave the money back itself (the server settles the payment with the tickets). */
+  settledByVoid?: string;
+}
+
+/** The void's own payment settlement, when it gave (or is giving) the money back. */
+function settledBy(done: {
+  payment?: { action: string; amount_minor: number; currency: string; status: string } | null;
+}) {
+  const p = done.payment;
+  if (!p || !['succeeded', 'pending', 'awaiting_supplier', 'not_required'].includes(p.status))
+    return undefined;
+  return `${p.action} ${p.amount_minor} ${p.currency} ${p.status} (by the void)`;
 }
 
 export async function runSmoke(options: SmokeOptions, ctx: Ctx): Promise<void> {
@@ -203,9 +215,13 @@ export async function runSmoke(options: SmokeOptions, ctx: Ctx): Promise<void> {
       const done = await (client as TravelClient).tickets.action(id(), 'void', { confirm: true });
       created.voided = true;
       created.status = done.booking_status;
+      created.settledByVoid = settledBy(done);
       return done;
     },
-    (d) => d.booking_status,
+    (d) =>
+      [d.booking_status, d.payment ? `payment ${d.payment.action} ${d.payment.status}` : '']
+        .filter(Boolean)
+        .join(', '),
   );
 
   const cleanup = client && created.booking ? await cleanUp(client, created, clock) : [];
@@ -267,11 +283,14 @@ async function cleanUp(client: TravelClient, created: Created, now: () => number
   if (created.ticketed && !created.voided) {
     const voided = (await attempt('cleanup: void tickets', () =>
       client.tickets.action(id, 'void', { confirm: true }),
-    )) as { booking_status?: string } | undefined;
+    )) as (Parameters<typeof settledBy>[0] & { booking_status?: string }) | undefined;
     if (voided?.booking_status) status = voided.booking_status;
+    if (voided) created.settledByVoid = settledBy(voided);
   }
   const live = !FINISHED.has(status ?? '');
-  if (created.captured && !live) {
+  if (created.settledByVoid) {
+    records.push({ step: 'cleanup: refund payment', result: 'ok', ms: 0, detail: created.settledByVoid });
+  } else if (created.captured && !live) {
     await attempt('cleanup: refund payment', () => client.payments.refund(id, { reason: 'smoke cleanup' }));
   } else if (created.authorized && !created.captured) {
     await attempt('cleanup: void payment', () => client.payments.void(id));

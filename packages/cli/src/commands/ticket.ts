@@ -42,8 +42,30 @@ function quoteLines(result: QuoteResult): string[] {
     r.message,
     ...(r.refund ? [`refund ${money(r.refund.amount_minor, r.refund.currency)}`] : []),
     ...(r.fee ? [`fee ${money(r.fee.amount_minor, r.fee.currency)}`] : []),
+    ...(r.payment ? [paymentLine(r.payment)] : []),
     `booking status ${r.booking_status}`,
   ];
+}
+
+const PAYMENT_WORDS: Record<string, string> = {
+  refund: 'refunded to the card',
+  void: 'card authorization released',
+  partial_capture: 'released from the card authorization (the fee captured)',
+  none: 'nothing to give back',
+};
+
+/** Where the money went: the payment settlement a confirmed void/refund makes in the same call. */
+function paymentLine(p: NonNullable<QuoteResult['payment']>): string {
+  const what = `${money(p.amount_minor, p.currency)} ${PAYMENT_WORDS[p.action] ?? p.action}`;
+  const status: Record<string, string> = {
+    succeeded: '',
+    pending: ' (pending: the payment provider is being asked; see `travel pay history`)',
+    awaiting_supplier: ' (when the supplier completes the request)',
+    failed: ' (FAILED: the payment provider refused; an operator must refund)',
+    manual_review: ' (an operator decides the amount: the supplier quote was not received)',
+    not_required: '',
+  };
+  return `money back: ${p.action === 'none' ? PAYMENT_WORDS.none : what}${status[p.status] ?? ` (${p.status})`}`;
 }
 
 export async function runTicketAction(

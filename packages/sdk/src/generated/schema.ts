@@ -4648,6 +4648,23 @@ export interface components {
             servicing_request_id?: string;
             coupon_status?: components["schemas"]["CouponStatus"];
             booking_status: components["schemas"]["BookingStatus"];
+            /** @description A confirmed void or refund gives the money back in the same operation: what the booking's payment did. null on quotes, refusals and while the supplier's own answer is pending; `awaiting_supplier` while a consolidator works the request (the money moves when it completes). */
+            payment?: components["schemas"]["TicketPaymentSettlement"] | null;
+        };
+        TicketPaymentSettlement: {
+            /**
+             * @description void: the card authorization was released; refund: captured money returned; partial_capture: only the fee the supplier keeps was captured and the rest of the authorization released; none: nothing to give back.
+             * @enum {string}
+             */
+            action: "void" | "refund" | "partial_capture" | "none";
+            /** @description Money returned to the customer, in the payment currency. */
+            amount_minor: number;
+            currency: components["schemas"]["Currency"];
+            /**
+             * @description succeeded; pending: the payment provider's answer was lost, it is being settled (see payment/history); awaiting_supplier: the consolidator has not completed the request yet; failed: the provider refused (an operator acts, see the audit log); manual_review: a refund confirmed without the supplier's quote, nothing moved, an operator decides the amount; not_required: no live payment, or nothing to give back.
+             * @enum {string}
+             */
+            status: "succeeded" | "pending" | "awaiting_supplier" | "failed" | "manual_review" | "not_required";
         };
         /** @enum {string} */
         ServicingState: "Requested" | "InProcess" | "Completed" | "Deleted" | "Rejected" | "QuoteChanged";

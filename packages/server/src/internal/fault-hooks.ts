@@ -18,6 +18,8 @@ export type FaultBoundary =
   | 'ticket:before-supplier'
   | 'ticket:after-supplier'
   | 'ticket:before-commit'
+  | 'ticketAction:before-settlement'
+  | 'ticketSettle:before-provider'
   | 'hotelBook:before-supplier'
   | 'hotelBook:after-supplier'
   | 'hotelBook:before-commit'

@@ -487,23 +487,7 @@ export function flightJourney(p: JourneyProfile, ctx: { w: World }) {
       expect(bought[1]?.ancillary_id).toBe(emd.body.ancillaries[0].ancillary_id);
     });
 
-    it('void: the quote changes nothing, the confirm voids and the booking follows the ticket', async () => {
-      const q = await as('POST', `${B()}/ticket/void`);
-      check('performTicketAction', q);
-      expect([q.body.confirmed, q.body.permitted]).toEqual([false, true]);
-      expect((await booking()).status).toBe('ticketed');
-      const re = await as('POST', `${B()}/ticket/reissue?confirm=true`);
-      check('performTicketAction', re);
-      expect(re.body.determination).toBe('reissue_quote_only');
-      const c = await as('POST', `${B()}/ticket/void?confirm=true`);
-      check('performTicketAction', c);
-      expect([c.body.confirmed, c.body.permitted, c.body.booking_status]).toEqual([true, true, 'cancelled']);
-      expect((await booking()).status).toBe('cancelled');
-      const d = await as('GET', `${B()}/ticket/document`);
-      expect(d.body.tickets[0].coupons.every((x: { status: string }) => x.status === 'VOID')).toBe(true);
-    });
-
-    it('payment history lists every movement; a partial then a full refund', async () => {
+    it('a partial refund through payment/refund; more than is refundable is refused', async () => {
       const p1 = await as('POST', `${B()}/payment/refund?amount_minor=100`, {
         key: `${p.supplier}-refund-1`,
       });
@@ -514,21 +498,65 @@ export function flightJourney(p: JourneyProfile, ctx: { w: World }) {
         await as('POST', `${B()}/payment/refund?amount_minor=999999999`, { key: `${p.supplier}-refund-x` }),
         'amount_exceeds_refundable',
       );
-      const p2 = await as('POST', `${B()}/payment/refund`, { key: `${p.supplier}-refund-2` });
-      check('refundPayment', p2);
-      expect([p2.body.state, p2.body.refunded_minor]).toEqual(['REFUNDED', s.total]);
+      expect((await booking()).status).toBe('ticketed');
+    });
+
+    it('void: the quote changes nothing; the confirm voids, the booking follows the ticket and the card gets the rest back', async () => {
+      const q = await as('POST', `${B()}/ticket/void`);
+      check('performTicketAction', q);
+      expect([q.body.confirmed, q.body.permitted, q.body.payment]).toEqual([false, true, null]);
+      expect((await booking()).status).toBe('ticketed');
+      const re = await as('POST', `${B()}/ticket/reissue?confirm=true`);
+      check('performTicketAction', re);
+      expect(re.body.determination).toBe('reissue_quote_only');
+      const c = await as('POST', `${B()}/ticket/void?confirm=true`);
+      check('performTicketAction', c);
+      expect([c.body.confirmed, c.body.permitted]).toEqual([true, true]);
+      // The same operation gave back what was still captured (the total less the 100 refunded before).
+      expect(c.body.payment).toEqual({
+        action: 'refund',
+        amount_minor: s.total - 100,
+        currency,
+        status: 'succeeded',
+      });
+      expect(c.body.booking_status).toBe('refunded');
+      expect((await booking()).status).toBe('refunded');
+      const d = await as('GET', `${B()}/ticket/document`);
+      expect(d.body.tickets[0].coupons.every((x: { status: string }) => x.status === 'VOID')).toBe(true);
       const h = await as('GET', `${B()}/payment/history`);
       check('getPaymentHistory', h);
       expect(
-        h.body.transactions.map((t: { type: string; status: string }) => `${t.type}:${t.status}`),
+        h.body.transactions.map(
+          (t: { type: string; status: string; amount_minor: number }) =>
+            `${t.type}:${t.status}:${t.type === 'refund' ? t.amount_minor : ''}`,
+        ),
       ).toEqual([
-        'authorization:failed',
-        'authorization:succeeded',
-        'capture:succeeded',
-        'refund:succeeded',
-        'refund:succeeded',
+        'authorization:failed:',
+        'authorization:succeeded:',
+        'capture:succeeded:',
+        'refund:succeeded:100',
+        `refund:succeeded:${s.total - 100}`,
       ]);
-      expect((await booking()).status).toBe('refunded');
+      expect([h.body.payments.at(-1).state, h.body.payments.at(-1).refunded_minor]).toEqual([
+        'REFUNDED',
+        s.total,
+      ]);
+      // The card emulator returned the money: its refunds of the booking's PaymentIntent add up to the total.
+      const st = w().mocks.states.stripe;
+      if (!st) throw new Error('no stripe emulator');
+      const pis = new Set(
+        [...st.paymentIntents.values()]
+          .filter((x) => x.metadata.booking_id === String(s.bookingId))
+          .map((x) => x.id),
+      );
+      const refundsOfBooking = () => [...st.refunds.values()].filter((r) => pis.has(r.payment_intent));
+      const back = refundsOfBooking()
+        .filter((r) => r.status === 'succeeded')
+        .reduce((n, r) => n + Number(r.amount), 0);
+      expect(back).toBe(s.total);
+      // A second confirm is refused (no ticket left) and moves no money.
+      refused('performTicketAction', await as('POST', `${B()}/ticket/void?confirm=true`), 'not_ticketed');
+      expect(refundsOfBooking()).toHaveLength(2);
     });
 
     it('a refunded booking refuses every further move with 400 and its code', async () => {

@@ -136,6 +136,18 @@ describe('mystifly: the follow-up job completes what nobody reads', () => {
     const c = await as('POST', `${B(id)}/ticket/void?confirm=true`);
     check('performTicketAction', c);
     expect(c.body).toMatchObject({ determination: 'request_raised', booking_status: 'ticketed' });
+    // Nothing moves yet: the card gets the quoted refund (the consolidator keeps its fee) when it completes.
+    const paid = (await as('GET', `${B(id)}/payment/history`)).body.payments.at(-1);
+    const quoted = c.body.refund.amount_minor as number;
+    expect(quoted).toBeGreaterThan(0);
+    expect(quoted).toBeLessThan(paid.captured_minor);
+    expect(c.body.payment).toEqual({
+      action: 'refund',
+      amount_minor: quoted,
+      currency: paid.currency,
+      status: 'awaiting_supplier',
+    });
+    expect(paid.refunded_minor).toBe(0);
     const queued = (await jobsFor(id)).filter((j) => j.status === 'queued');
     expect(queued).toHaveLength(1);
     expect(queued[0]?.dedupe_key).toContain(`:servicing:${c.body.servicing_request_id}`);
@@ -146,8 +158,27 @@ describe('mystifly: the follow-up job completes what nobody reads', () => {
     expect(await statusOf(id)).toBe('ticketed');
     ctx.w.clock.advance(31_000);
     expect(await runner.runOnce()).toBe(1);
+    // The job that saw the void completed gave the quoted money back; the fee stays captured.
     expect(await statusOf(id)).toBe('cancelled');
     expect((await jobsFor(id)).every((j) => j.status === 'done')).toBe(true);
+    const h = (await as('GET', `${B(id)}/payment/history`)).body;
+    expect(h.payments.at(-1)).toMatchObject({ state: 'CAPTURED', refunded_minor: quoted });
+    expect(h.transactions.at(-1)).toMatchObject({
+      type: 'refund',
+      status: 'succeeded',
+      amount_minor: quoted,
+    });
+    const st = ctx.w.mocks.states.stripe;
+    const pi = [...(st?.paymentIntents.values() ?? [])].find((x) => x.metadata.booking_id === String(id));
+    const back = [...(st?.refunds.values() ?? [])].filter((r) => r.payment_intent === pi?.id);
+    expect(back.map((r) => [r.status, Number(r.amount)])).toEqual([['succeeded', quoted]]);
+    // The backstop queued with the move has nothing left to do.
+    const backstop = await ctx.w.database.db
+      .selectFrom('jobs')
+      .select(['status'])
+      .where('dedupe_key', '=', `payment.ticket_settle:${id}`)
+      .execute();
+    expect(backstop.map((j) => j.status)).toEqual(['done']);
     const docs = await storedTickets(ctx.w.database.db, id);
     expect(docs[0]?.coupons.every((x) => x.status === 'VOID')).toBe(true);
     expect((await audits(id)).map((a) => `${a.action}:${a.actor_role}`)).toContain('ticket_void:system');

@@ -119,9 +119,45 @@ describe('ten parallel calls with distinct keys: one effect', () => {
       b.as('POST', `${B(b.id)}/ticket/void?confirm=true`, { key: `race-tv-${b.id}-${i}` }),
     );
     expectOneWinner(rs, ['not_ticketed', 'ticket_action_failed']);
-    expect(await statusOf(ctx.w, b.id)).toBe('cancelled');
+    // The void gave the captured money back in the same operation: once, for the total.
+    const won = rs.find((r) => r.status === 200);
+    expect(won?.body.payment).toEqual({
+      action: 'refund',
+      amount_minor: b.total,
+      currency: b.currency,
+      status: 'succeeded',
+    });
+    expect(await statusOf(ctx.w, b.id)).toBe('refunded');
     const done = (await ops(ctx.w, b.id)).filter((o) => o.kind === 'ticket_void');
     expect(done.map((o) => o.status)).toEqual(['done']);
+    const pi = intents(ctx.w, b.id)[0];
+    expect(refundsOf(ctx.w, pi?.id as string).map((r) => r.amount)).toEqual([b.total]);
+    expect((await txOf(ctx.w, b.id)).filter((t) => t.type === 'refund').map((t) => t.status)).toEqual([
+      'succeeded',
+    ]);
+  });
+
+  it('ticket void confirm on a payment never captured: the authorization released once, nothing refunded', async () => {
+    const b = await authorized(ctx.w);
+    const t = await b.as('POST', `${B(b.id)}/ticket`, { key: `tk-nc-${b.id}`, body: { capture: false } });
+    expect(t.status, JSON.stringify(t.body)).toBe(200);
+    expect((await paymentsOf(ctx.w, b.id)).at(-1)?.state).toBe('AUTHORIZED');
+    const rs = await race(N, (i) =>
+      b.as('POST', `${B(b.id)}/ticket/void?confirm=true`, { key: `race-tvnc-${b.id}-${i}` }),
+    );
+    expectOneWinner(rs, ['not_ticketed', 'ticket_action_failed']);
+    check('performTicketAction', rs.find((r) => r.status === 200) as never);
+    expect(rs.find((r) => r.status === 200)?.body.payment).toEqual({
+      action: 'void',
+      amount_minor: b.total,
+      currency: b.currency,
+      status: 'succeeded',
+    });
+    expect((await paymentsOf(ctx.w, b.id)).at(-1)?.state).toBe('VOIDED');
+    const pi = intents(ctx.w, b.id)[0];
+    expect([pi?.status, pi?.amount_received]).toEqual(['canceled', 0]);
+    expect(refundsOf(ctx.w, pi?.id as string)).toEqual([]);
+    expect(await statusOf(ctx.w, b.id)).toBe('cancelled');
   });
 
   it('cancel: one supplier cancel, one void at the provider', async () => {

@@ -46,6 +46,14 @@ import {
 import { idemKey, isAmbiguous, PaymentService } from '../payment/service.ts';
 import { latestPayment, paymentWithTransactions } from '../payment/store.ts';
 import {
+  projectedSettlement,
+  queueTicketSettlement,
+  SETTLES,
+  settleTicketChange,
+  type TicketPaymentOutcome,
+  ticketSettlementJobHandlers,
+} from '../payment/ticket-settlement.ts';
+import {
   FOLLOW_UP_LIMIT_MS,
   type FollowUpPayload,
   queueTicketFollowUp,
@@ -436,6 +444,7 @@ export class TicketingService {
               : null,
           );
         });
+        if (event) await settleTicketChange(this.#d, this.#payments, b.id);
         return;
       }
       throw new Error(`${op.kind} still unconfirmed at the supplier`);
@@ -635,6 +644,7 @@ export class TicketingService {
       return supplierFailure(err, { failed: 'ticket_action_failed', unsupported: 501 });
     }
     let status = b.status;
+    let payment: TicketPaymentOutcome | null = null;
     if (r.confirmed && r.permitted) {
       status = await this.#followTickets(ctx, b, {
         coupon: r.coupon_status,
@@ -649,9 +659,19 @@ export class TicketingService {
     if (op)
       await settleOp(this.#d.db, op.id, 'done', this.#d.clock.now(), {
         outcome: `${r.determination}${r.confirmed && r.permitted ? '' : ' (not raised)'}`,
+        // The supplier's quote: what the payment settlement gives back (now, or when a consolidator completes).
+        detail: { ...op.detail, refund: r.refund ?? null, fee: r.fee ?? null },
       });
+    if (raise && r.confirmed && r.permitted) {
+      if (SETTLES.includes(status) && status !== b.status) {
+        await faultPoint('ticketAction:before-settlement');
+        payment = await settleTicketChange(this.#d, this.#payments, b.id, ctx);
+        // A full refund moves a voided (cancelled) booking on to refunded.
+        status = ((await findBooking(this.#d.db, b.id)) as BookingRow).status;
+      } else payment = await projectedSettlement(this.#d.db, b, { refund: r.refund, fee: r.fee });
+    }
     const { action: _a, ...rest } = r;
-    return { booking_id: b.id, action, ...rest, booking_status: status };
+    return { booking_id: b.id, action, ...rest, booking_status: status, payment };
   }
 
   /**
@@ -685,6 +705,8 @@ export class TicketingService {
         return fresh.status;
       }
       const after = await transition(trx, fresh, event, this.#d.clock.now());
+      // The money goes back with the tickets: the mover settles inline, this job if it dies first.
+      if (SETTLES.includes(after.status)) await queueTicketSettlement(trx, this.#d.clock, b.id);
       await writeAudit(trx, actor, {
         entity: 'booking',
         entityId: b.id,
@@ -744,6 +766,11 @@ export class TicketingService {
         if (req && !SERVICING_PENDING.includes(req.state)) return; // rejected or withdrawn: tickets stand
       } else await this.#readStatus(null, b);
       const after = await findBooking(db, b.id);
+      if (after && SETTLES.includes(after.status)) {
+        // The consolidator completed: the money moves now.
+        await settleTicketChange(this.#d, this.#payments, b.id);
+        return;
+      }
       if (!after || !FOLLOWS.includes(after.status)) return;
       pending = req ? `servicing request ${req.request_id} ${req.state}` : 'servicing request pending';
     }
@@ -776,10 +803,12 @@ export class TicketingService {
 
 /** The handler of the follow-up queue (follow-up.ts); wired next to the booking jobs. */
 export function ticketingJobHandlers(d: BookingDeps): Record<string, JobHandler> {
-  const t = new TicketingService(d, new PaymentService(d));
+  const payments = new PaymentService(d);
+  const t = new TicketingService(d, payments);
   return {
     [TICKET_FOLLOW_UP_QUEUE]: (job) => t.followUp(job),
     [MONEY_RECONCILE_QUEUE]: (job) => t.reconcileMoney(job),
+    ...ticketSettlementJobHandlers(d, payments),
   };
 }
 
