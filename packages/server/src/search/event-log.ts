@@ -139,8 +139,9 @@ class LogFeed {
       }
       this.#failure = undefined;
     } catch (err) {
-      // Followers see it on their next wait; the next poke or poll tries again.
+      // Followers see it on their next wait; the next poke, poll or new follower reads again.
       this.#failure = err;
+      this.#dirty = true;
       this.#wakeAll();
     }
     this.#armPoll();

@@ -131,3 +131,30 @@ it('many readers of one search share one reader of its log: one query per change
   expect((await late.next()).value).toMatchObject({ seq: 2, event: 'done' });
   expect((await late.next()).done).toBe(true);
 });
+
+it('a failed read of the shared log reaches its reader, and the next reader reads again', async () => {
+  const notifier = new LocalNotifier();
+  const timers = manualTimers();
+  let failNext = true;
+  const db = database.db.withPlugin({
+    transformQuery: (args) => {
+      if (failNext && args.node.kind === 'SelectQueryNode') {
+        failNext = false;
+        throw new Error('connection lost');
+      }
+      return args.node;
+    },
+    transformResult: async (args) => args.result,
+  });
+  const opts = { db, notifier, searchId: 's2', after: 0, heartbeatMs: 15_000, pollMs: 1000, timers };
+  const first = follow(opts);
+  const second = follow(opts);
+  const a = first.next();
+  const b = second.next();
+  await expect(a).rejects.toThrow('connection lost');
+  // The other follower of the same feed saw the same failure; a new reader tries the database again.
+  await expect(b).rejects.toThrow('connection lost');
+  const again = follow(opts);
+  expect((await again.next()).value).toMatchObject({ seq: 1, event: 'offer' });
+  await again.return(undefined);
+});
