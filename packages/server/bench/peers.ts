@@ -680,7 +680,9 @@ async function sseFigures(db: 'pglite' | 'postgres') {
       peer: Math.round(b.attachMs),
       unit: 'ms',
       target: '< 3000 ms at 10,000 readers',
-      met: r.attachMs < 3000,
+      // Only a run with 10,000 readers (BENCH_SSE_READERS=10000) can meet it.
+      met: READERS >= 10_000 && r.attachMs < 3000,
+      note: `${READERS} readers`,
     });
   } finally {
     if (bare) await stopChild(bare);
