@@ -28,7 +28,12 @@ export const INT32_MAX = 2147483647;
 export const int = (extra: Json = {}): Schema => {
   const bound = extra.format === 'int32' ? INT32_MAX : INT64_SAFE_MAX;
   const out: Schema = { type: 'integer', ...extra };
-  if (out.minimum === undefined && out.exclusiveMinimum === undefined) out.minimum = -bound;
+  if (out.minimum === undefined && out.exclusiveMinimum === undefined) {
+    out.minimum = -bound;
+    // A reader (and the docs page, which shows `examples[0]` or else the minimum) sees a plausible value.
+    if (out.examples === undefined && out.example === undefined && out.default === undefined)
+      out.examples = [1];
+  }
   if (out.maximum === undefined && out.exclusiveMaximum === undefined) out.maximum = bound;
   return out;
 };
@@ -54,7 +59,7 @@ export const dateTime = (extra: Json = {}): Schema => str({ format: 'date-time',
 export const email = (extra: Json = {}): Schema => str({ format: 'email', maxLength: 254, ...extra });
 /** Integer amount in minor units of the accompanying currency. */
 export const minor = (description = 'Amount in minor units of the currency.', extra: Json = {}): Schema =>
-  int({ description, ...extra });
+  int({ description, examples: [12500], ...extra });
 /** Free-form object whose inner structure is owned by a supplier or the caller. */
 export const freeObject = (description: string): Schema => ({
   type: 'object',

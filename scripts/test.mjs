@@ -70,6 +70,8 @@ check('sdk published types (@arethetypeswrong/cli --pack)', 'pnpm', [...sdk, 'at
 check('typecheck (tsc, strict)', bin('tsc'), ['-p', 'tsconfig.json']);
 // Unused files, exports, types and dependencies (knip.jsonc lists the entries and each documented ignore).
 check('unused code and dependencies (knip)', bin('knip'), ['--no-progress']);
+// Copies (jscpd, .jscpd.json): fails on a clone between hotel and transport code; lists the others.
+check('copies between hotel and transport (jscpd)', 'node', ['scripts/copies.mjs']);
 
 const noPg = { TEST_DATABASE_URL: '' };
 vitest('vitest (embedded PGlite)', [], {

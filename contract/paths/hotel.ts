@@ -252,6 +252,23 @@ const hotelDefs: OpDef[] = [
     errors: bookErrors(['invalid_rate_key', 'invalid_guest']),
   },
   ...bookingDefs(hotel, 'HotelBooking', 'confirmed/on_request/pending →'),
+  {
+    method: 'get',
+    path: '/api/v1/hotel/bookings/{booking_id}/cancellation-quote',
+    operationId: 'quoteHotelCancellation',
+    summary: 'Quote cancelling a hotel booking',
+    addition: true,
+    description:
+      'Addition: asks the provider what cancelling now would cost, without cancelling (Hotelbeds’ cancellation SIMULATION; Duffel Stays from the booked rate’s refund timeline): the fee and the refund in the booking’s currency, at the booking’s rate. Nothing changes. The same callers as `cancelHotelBooking`.',
+    auth: 'user',
+    parameters: [idParam('booking_id', 'hotel booking')],
+    responses: ok('HotelCancellationQuote', 'What cancelling now would cost.'),
+    errors: {
+      ...badRequest('cancellation_failed', 'invalid_booking_state', 'not_cancellable'),
+      ...notFound('hotel_booking_not_found'),
+      ...supplierUnavailable(),
+    },
+  },
 ];
 
 const transportDefs: OpDef[] = [

@@ -125,11 +125,13 @@ const defs: OpDef[] = [
     database: false,
     operationId: 'getOpenApiDocument',
     summary: 'This contract',
-    description: 'Addition (not in the spec): the OpenAPI 3.1 document.',
+    description:
+      'Addition (not in the spec): the OpenAPI 3.1 document. Compressed (br or gzip) when `Accept-Encoding` asks for it; `ETag` per representation, 304 on a matching `If-None-Match`.',
     auth: 'none',
     addition: true,
     responses: {
       200: jsonResponse('The OpenAPI document.', { type: 'object', additionalProperties: true }),
+      304: { description: 'Not modified: the `If-None-Match` ETag is current.' },
     },
   },
   {
@@ -138,11 +140,13 @@ const defs: OpDef[] = [
     database: false,
     operationId: 'getApiDocs',
     summary: 'API reference (HTML)',
-    description: 'Addition (not in the spec): a human-readable reference rendered from /openapi.json.',
+    description:
+      'Addition (not in the spec): a human-readable reference rendered from /openapi.json, its requests sent to the server the page came from. Compressed (br or gzip) when `Accept-Encoding` asks for it, cacheable for 5 minutes, `ETag` per representation.',
     auth: 'none',
     addition: true,
     responses: {
       200: { description: 'HTML page.', content: { 'text/html': { schema: str() } } },
+      304: { description: 'Not modified: the `If-None-Match` ETag is current.' },
     },
   },
   {

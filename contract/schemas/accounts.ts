@@ -6,6 +6,7 @@ import {
   dateTime,
   email,
   id32,
+  id64,
   input,
   int,
   type Json,
@@ -171,7 +172,7 @@ export const schemas: Record<string, Json> = {
   ),
   // --- companies --------------------------------------------------------------------------------------
   Company: obj({
-    company_id: int(),
+    company_id: id32(),
     company_name: str(),
     company_code: str(),
     company_type: ref('CompanyType'),
@@ -259,7 +260,7 @@ export const schemas: Record<string, Json> = {
   ),
   // --- markup -----------------------------------------------------------------------------------------
   MarkupRule: obj({
-    rule_id: int(),
+    rule_id: id32(),
     company_id: nullable(int({ description: 'Null: platform-wide.' })),
     rule_type: ref('MarkupRuleType'),
     amount: num(),
@@ -310,7 +311,7 @@ export const schemas: Record<string, Json> = {
       applied_rule_ids: arr(int()),
       breakdown: arr(
         obj({
-          rule_id: int(),
+          rule_id: id32(),
           scope: strEnum(['platform', 'company']),
           rule_type: ref('MarkupRuleType'),
           amount: num(),
@@ -324,8 +325,8 @@ export const schemas: Record<string, Json> = {
   ),
   // --- clients, staff, wallet -------------------------------------------------------------------------
   Client: obj({
-    client_id: int(),
-    company_id: int(),
+    client_id: id32(),
+    company_id: id32(),
     email: str(),
     full_name: str(),
     client_type: ref('ClientType'),
@@ -367,7 +368,7 @@ export const schemas: Record<string, Json> = {
   ),
   StaffRole: strEnum(['company_admin', 'company_staff']),
   StaffMember: obj({
-    staff_id: int(),
+    staff_id: id32(),
     user_id: nullable(str({ description: 'Null for a pending invitation (no account yet).' })),
     email: str(),
     full_name: str(),
@@ -409,7 +410,7 @@ export const schemas: Record<string, Json> = {
     { minProperties: 1 },
   ),
   Wallet: obj({
-    company_id: int(),
+    company_id: id32(),
     currency: ref('Currency'),
     balance_minor: minor('Current balance (negative when credit is in use).'),
     credit_limit_minor: minor(),
@@ -418,7 +419,7 @@ export const schemas: Record<string, Json> = {
   }),
   TransactionType: strEnum(['credit', 'debit']),
   WalletTransaction: obj({
-    transaction_id: int({ format: 'int64' }),
+    transaction_id: id64(),
     type: ref('TransactionType'),
     amount_minor: minor(),
     currency: ref('Currency'),
@@ -478,7 +479,7 @@ export const schemas: Record<string, Json> = {
   ),
   CustomerCancelRequest: input({ reason: str({ maxLength: 500 }) }, []),
   SavedTraveler: obj({
-    traveler_id: int(),
+    traveler_id: id32(),
     first_name: str(),
     last_name: str(),
     date_of_birth: date(),

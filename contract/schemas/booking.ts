@@ -6,6 +6,7 @@ import {
   dateTime,
   email,
   freeObject,
+  id64,
   input,
   int,
   type Json,
@@ -21,7 +22,7 @@ import {
 } from '../lib.ts';
 import { fxFields } from './common.ts';
 
-const bookingId = () => int({ format: 'int64' });
+const bookingId = () => id64();
 
 export const schemas: Record<string, Json> = {
   // --- booking ----------------------------------------------------------------------------------------
@@ -305,8 +306,8 @@ export const schemas: Record<string, Json> = {
   ),
   PaymentTransactionType: strEnum(['authorization', 'capture', 'void', 'refund']),
   PaymentTransaction: obj({
-    transaction_id: int({ format: 'int64' }),
-    payment_id: int({ format: 'int64' }),
+    transaction_id: id64(),
+    payment_id: id64(),
     type: ref('PaymentTransactionType'),
     status: strEnum(['succeeded', 'failed', 'pending']),
     amount_minor: minor(),
@@ -317,7 +318,7 @@ export const schemas: Record<string, Json> = {
     created_at: dateTime(),
   }),
   Payment: obj({
-    payment_id: int({ format: 'int64' }),
+    payment_id: id64(),
     booking_id: bookingId(),
     state: ref('PaymentState'),
     amount_minor: minor('Authorized amount.'),
@@ -340,7 +341,7 @@ export const schemas: Record<string, Json> = {
   }),
   PaymentReceipt: obj({
     receipt_number: str(),
-    payment_id: int({ format: 'int64' }),
+    payment_id: id64(),
     booking_id: bookingId(),
     pnr: nullable(str()),
     state: ref('PaymentState'),
@@ -668,7 +669,7 @@ export const schemas: Record<string, Json> = {
       'held: TSM created by purchase; issued: EMD issued; voided: issued EMD voided by cancel; removed: unissued service removed by cancel.',
   }),
   Ancillary: obj({
-    ancillary_id: int({ format: 'int64' }),
+    ancillary_id: id64(),
     code: str(),
     rfic: str(),
     rfisc: str(),
@@ -717,7 +718,7 @@ export const schemas: Record<string, Json> = {
     results: arr(
       objReq(
         {
-          ancillary_id: int({ format: 'int64' }),
+          ancillary_id: id64(),
           outcome: strEnum(['voided', 'removed', 'skipped', 'failed'], {
             description: 'voided: the issued EMD was voided; removed: the unissued service was removed.',
           }),

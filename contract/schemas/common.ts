@@ -5,6 +5,7 @@ import {
   arr,
   bool,
   dateTime,
+  id64,
   int,
   type Json,
   minor,
@@ -167,7 +168,7 @@ export const schemas: Record<string, Json> = {
       objReq(
         {
           code: { const: 'booking_pending' },
-          booking_id: int({ format: 'int64', description: 'The booking to poll.' }),
+          booking_id: id64({ description: 'The booking to poll.' }),
           status: strEnum(['pending_pnr', 'pending'], {
             description: 'pending_pnr for flight bookings, pending for hotel and transport bookings.',
           }),
@@ -184,7 +185,7 @@ export const schemas: Record<string, Json> = {
       objReq(
         {
           code: { const: 'cancellation_pending' },
-          booking_id: int({ format: 'int64', description: 'The booking to poll.' }),
+          booking_id: id64({ description: 'The booking to poll.' }),
           status: str({ description: 'The booking status as it stands (not yet cancelled).' }),
         },
         ['booking_id', 'status'],
@@ -222,7 +223,7 @@ export const schemas: Record<string, Json> = {
     },
   ),
   DeleteResult: obj({
-    id: int({ format: 'int64' }),
+    id: id64(),
     deleted: bool({ const: true }),
   }),
   Address: objReq(
@@ -242,7 +243,7 @@ export const schemas: Record<string, Json> = {
     latency_ms: nullable(num({ minimum: 0 })),
   }),
   AuditEntry: obj({
-    audit_id: int({ format: 'int64' }),
+    audit_id: id64(),
     event: str({ description: 'e.g. booking.status_overridden, user.impersonated, payment.manual_refund.' }),
     actor_user_id: nullable(str()),
     impersonator_id: nullable(str()),

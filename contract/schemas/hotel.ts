@@ -5,6 +5,7 @@ import {
   date,
   dateTime,
   email,
+  id64,
   input,
   int,
   type Json,
@@ -59,14 +60,34 @@ const resultsPage = (offer: string): Json =>
 
 const cancellation = (status: string): Json =>
   obj({
-    booking_id: int({ format: 'int64' }),
+    booking_id: id64(),
     status: ref(status),
     cancelled: bool(),
     cancellation_fee: ref('Money', { description: 'What the provider keeps (0 when free).' }),
-    refund: ref('Money', { description: 'What goes back to the customer.' }),
+    refund: ref('Money', {
+      description:
+        'The booking total less the fee: what the provider does not keep. Not a card movement of the platform: see `payment`.',
+    }),
+    payment: ref('ReservationCancellationPayment'),
   });
 
 export const schemas: Record<string, Json> = {
+  ReservationCancellationPayment: obj(
+    {
+      action: strEnum(['none'], {
+        description: 'What the cancellation did to a card payment: `none`, there is none to act on.',
+      }),
+      amount_minor: minor('What went back to a card: 0.'),
+      currency: ref('Currency'),
+      status: strEnum(['not_charged'], {
+        description: '`not_charged`: the platform took no card payment for this booking.',
+      }),
+    },
+    {
+      description:
+        'The money side of a hotel or transport cancellation. The platform takes card payments for flight bookings only (`/bookings/{booking_id}/authorize`); a hotel or transport booking is not charged through it, so its cancellation refunds nothing here: the fee and the `refund` figure are what the provider keeps and does not keep. The same answer is recorded in the booking’s audit trail (`cancelled`, details.payment).',
+    },
+  ),
   SearchInitiation: obj(
     {
       search_id: str(),
@@ -242,7 +263,7 @@ export const schemas: Record<string, Json> = {
     ['rate_key', 'provider', 'guests', 'contact_email', 'contact_phone'],
   ),
   HotelBooking: obj({
-    booking_id: int({ format: 'int64' }),
+    booking_id: id64(),
     status: ref('HotelBookingStatus'),
     provider: ref('HotelSupplier'),
     supplier_booking_ref: nullable(str()),
@@ -269,6 +290,20 @@ export const schemas: Record<string, Json> = {
   }),
   HotelBookingPage: page('HotelBooking', 'A page of hotel bookings.'),
   HotelBookingCancellation: cancellation('HotelBookingStatus'),
+  HotelCancellationQuote: obj(
+    {
+      booking_id: int({ format: 'int64' }),
+      status: ref('HotelBookingStatus'),
+      cancellation_fee: ref('Money', {
+        description: 'What the provider would keep if cancelled now (0 when free).',
+      }),
+      refund: ref('Money', { description: 'What would go back to the customer.' }),
+      source: strEnum(['supplier_simulation'], {
+        description: 'The provider’s own cancellation simulation (nothing was cancelled).',
+      }),
+    },
+    { description: 'What cancelling the booking now would cost, in the booking’s currency.' },
+  ),
   AdminHotelBooking: {
     allOf: [ref('HotelBooking'), obj({ audit_trail: arr(ref('AuditEntry')) })],
   },
@@ -406,7 +441,7 @@ export const schemas: Record<string, Json> = {
     ['quote_id', 'provider', 'passengers', 'contact'],
   ),
   TransportBooking: obj({
-    booking_id: int({ format: 'int64' }),
+    booking_id: id64(),
     status: ref('TransportBookingStatus'),
     provider: ref('TransferSupplier'),
     quote_id: str(),

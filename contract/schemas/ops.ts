@@ -4,6 +4,7 @@ import {
   bool,
   date,
   dateTime,
+  id64,
   input,
   int,
   type Json,
@@ -143,7 +144,7 @@ export const schemas: Record<string, Json> = {
   }),
   // --- reconciliation and GDS -------------------------------------------------------------------------
   ReconciliationItem: obj({
-    booking_id: int({ format: 'int64' }),
+    booking_id: id64(),
     booking_type: strEnum(['flight', 'hotel', 'transport']),
     status: str({ description: 'The booking’s current status.' }),
     attempts: count(),
@@ -232,7 +233,7 @@ export const schemas: Record<string, Json> = {
     },
   ),
   ErrorLogEntry: obj({
-    error_id: int({ format: 'int64' }),
+    error_id: id64(),
     stage: ref('ErrorStage'),
     provider: nullable(str()),
     code: str(),

@@ -4,7 +4,7 @@
  */
 import type { Command } from 'commander';
 import { type Ctx, createContext, type Deps, type GlobalOptions } from './context.ts';
-import { CliError } from './errors.ts';
+import { CliError, noteServer } from './errors.ts';
 import { ExitCode } from './exit-codes.ts';
 import { SESSION_ENDED } from './session.ts';
 import { renderRecord } from './ui/table.ts';
@@ -18,7 +18,15 @@ export function action<TOptions>(
     const command = params.at(-1) as Command;
     const globals = command.optsWithGlobals() as GlobalOptions & TOptions;
     const args = params.slice(0, -2).map((a) => a as string);
-    await handler(createContext(deps, globals), globals, args);
+    await deps.prepare?.();
+    const ctx = createContext(deps, globals);
+    try {
+      await handler(ctx, globals, args);
+    } catch (error) {
+      // A connection failure names the server it could not reach (a typo in --base-url, a stopped server).
+      noteServer(error, ctx.baseUrl);
+      throw error;
+    }
   };
 }
 

@@ -2,7 +2,8 @@
  * Stored settings: named profiles (each with its base URL and credentials) and the booking journal. The
  * interface is what commands see; `createConfStore` backs it with conf in a user-only (0600) file.
  */
-import Conf from 'conf';
+import { createRequire } from 'node:module';
+import type ConfClass from 'conf';
 import { withFileLock } from './file-lock.ts';
 
 /** One named environment (default, staging, ...). */
@@ -69,6 +70,9 @@ interface Stored {
  * config directory. Mode 0600: the file holds bearer tokens.
  */
 export function createConfStore(env: NodeJS.ProcessEnv): ConfigStore {
+  // Loaded on first use (conf brings ajv and semver): `travel --help` never pays for it. conf is an ES
+  // module; Node ≥ 22.12 requires those synchronously (the same instance `import` would give).
+  const Conf = (createRequire(import.meta.url)('conf') as { default: typeof ConfClass }).default;
   const cwd = env.TRAVEL_CONFIG_DIR || undefined;
   const common = { projectName: 'travel', projectSuffix: '', configFileMode: 0o600, ...(cwd ? { cwd } : {}) };
   const settings = new Conf<Stored>({ ...common, configName: 'config', defaults: { profiles: {} } });

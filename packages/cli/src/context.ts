@@ -49,6 +49,8 @@ export interface Deps {
   sdk(options: ClientOptions): TravelClient;
   now(): Date;
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /** Loads what a command's run needs (the real SDK); awaited before every command runs. */
+  prepare?(): Promise<void>;
 }
 
 /** Flags every command accepts (commander's optsWithGlobals()). */

@@ -6,8 +6,10 @@ import {
   AuthenticationError,
   BookingPendingError,
   ConflictError,
+  ConnectionError,
   NotFoundError,
   PermissionError,
+  RateLimitError,
   REDACTED,
   redact,
   TravelApiError,
@@ -58,8 +60,37 @@ export function exitCodeFor(error: unknown): ExitCodeValue {
   return ExitCode.failed;
 }
 
-/** One line: what happened, the code, the request id. */
+const SERVERS = new WeakMap<object, string>();
+
+/** Remembers which server a run was talking to when `error` happened (formatError names it). */
+export function noteServer(error: unknown, baseUrl: string): void {
+  if (error instanceof ConnectionError) SERVERS.set(error, baseUrl);
+}
+
+/** One line: what happened, the code, the request id; the server for a connection failure, the wait for a 429. */
 export function formatError(error: unknown): string {
+  if (error instanceof ConnectionError) {
+    const server = SERVERS.get(error);
+    const what = error.timedOut ? 'no answer in time from' : 'cannot reach';
+    return [
+      `error: ${what} ${server ?? 'the server'} (${describe(error)})`,
+      `code=${error.code}`,
+      server ? 'check --base-url / TRAVEL_BASE_URL and that the server is running' : '',
+    ]
+      .filter(Boolean)
+      .join('  ');
+  }
+  if (error instanceof RateLimitError) {
+    const wait =
+      error.retryAfter !== undefined ? `try again in ${Math.ceil(error.retryAfter)}s` : 'try again later';
+    const parts = [
+      `error: rate limited: ${describe(error)}; ${wait}`,
+      `code=${error.code}`,
+      `status=${error.status}`,
+    ];
+    if (error.requestId) parts.push(`request_id=${error.requestId}`);
+    return parts.join('  ');
+  }
   if (error instanceof TravelApiError) {
     const parts = [`error: ${describe(error)}`, `code=${error.code}`];
     if (error.status) parts.push(`status=${error.status}`);

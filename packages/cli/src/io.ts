@@ -2,8 +2,9 @@
  * The terminal, as commands see it. stdout carries data only (tables, JSON); spinners, progress and hints
  * go to stderr, so `travel ... --json | jq` never sees a spinner frame.
  */
-import { Chalk, type ChalkInstance } from 'chalk';
-import { createStatusBoard, type StatusBoard } from './ui/status-board.ts';
+import { createRequire } from 'node:module';
+import type { ChalkInstance } from 'chalk';
+import { createSpinner, createStatusBoard, type Spinner, type StatusBoard } from './ui/status-board.ts';
 
 export interface IO {
   /** One line of data to stdout. */
@@ -21,6 +22,8 @@ export interface IO {
   readonly c: ChalkInstance;
   /** Live status lines on stderr (one per key); a silent board without a terminal. */
   statusBoard(keys: string[]): StatusBoard;
+  /** One spinner line on stderr for a wait (ora); silent without a terminal. */
+  spinner(text: string): Spinner;
   readStdin(): Promise<string>;
 }
 
@@ -47,7 +50,13 @@ export function isInteractive(env: NodeJS.ProcessEnv, stdinIsTTY: boolean, stdou
 export function createIO(streams: Streams, env: NodeJS.ProcessEnv): IO {
   const color = colorEnabled(env, Boolean(streams.stdout.isTTY));
   const interactive = isInteractive(env, Boolean(streams.stdin.isTTY), Boolean(streams.stdout.isTTY));
-  const c = new Chalk({ level: color ? 1 : 0 });
+  // chalk is loaded on first use (help and --version never style anything).
+  let chalk: ChalkInstance | undefined;
+  const styles = () => {
+    const { Chalk } = createRequire(import.meta.url)('chalk') as typeof import('chalk');
+    chalk ??= new Chalk({ level: color ? 1 : 0 });
+    return chalk;
+  };
   // Spinners redraw with cursor movement: only on a terminal stderr in an interactive session.
   const live = interactive && Boolean(streams.stderr.isTTY) && env.TERM !== 'dumb';
   return {
@@ -57,8 +66,11 @@ export function createIO(streams: Streams, env: NodeJS.ProcessEnv): IO {
     interactive,
     stdinIsTTY: Boolean(streams.stdin.isTTY),
     color,
-    c,
-    statusBoard: (keys) => createStatusBoard(keys, live ? streams.stderr : undefined, c),
+    get c() {
+      return styles();
+    },
+    statusBoard: (keys) => createStatusBoard(keys, live ? streams.stderr : undefined, styles()),
+    spinner: (text) => createSpinner(text, live ? streams.stderr : undefined),
     readStdin: async () => {
       const chunks: Buffer[] = [];
       for await (const chunk of streams.stdin) chunks.push(Buffer.from(chunk));

@@ -1,13 +1,12 @@
 /** Runs the program and maps whatever was thrown to one line on stderr and an exit code (no exiting here). */
 import { CommanderError } from 'commander';
 import type { Deps } from './context.ts';
-import { exitCodeFor, formatError, verboseDetail } from './errors.ts';
 import { ExitCode } from './exit-codes.ts';
 import { createProgram } from './program.ts';
 
 export async function main(argv: string[], deps: Deps): Promise<number> {
-  const program = createProgram(deps);
   try {
+    const program = await createProgram(deps, argv);
     await program.parseAsync(argv, { from: 'user' });
     return ExitCode.ok;
   } catch (error) {
@@ -19,6 +18,8 @@ export async function main(argv: string[], deps: Deps): Promise<number> {
       deps.io.err('cancelled');
       return ExitCode.failed;
     }
+    // Loaded only on failure: it pulls in the SDK's error classes.
+    const { exitCodeFor, formatError, verboseDetail } = await import('./errors.ts');
     deps.io.err(formatError(error));
     const verbose = argv.includes('--verbose') || argv.includes('-v') || deps.env.TRAVEL_DEBUG === '1';
     const detail = verbose ? verboseDetail(error) : undefined;

@@ -2,7 +2,6 @@
  * Questions to a person. Prompts render on stderr so stdout stays data-only. Commands only ask when
  * `io.interactive`; otherwise they raise a usage error naming the flag.
  */
-import { checkbox, confirm, input, password, select } from '@inquirer/prompts';
 
 export interface Choice<T> {
   name: string;
@@ -26,9 +25,11 @@ export function createInquirerPrompter(streams: {
   stderr: NodeJS.WriteStream;
 }): Prompter {
   const context = { input: streams.stdin, output: streams.stderr };
+  // Loaded on the first question only (a scripted run never asks one).
+  const inquirer = () => import('@inquirer/prompts');
   return {
-    input: (message, options = {}) =>
-      input(
+    input: async (message, options = {}) =>
+      (await inquirer()).input(
         {
           message,
           ...(options.default !== undefined ? { default: options.default } : {}),
@@ -36,9 +37,11 @@ export function createInquirerPrompter(streams: {
         },
         context,
       ),
-    password: (message) => password({ message, mask: '*' }, context),
-    select: (message, choices) => select({ message, choices, pageSize: 12 }, context),
-    checkbox: (message, choices) => checkbox({ message, choices }, context),
-    confirm: (message, defaultValue = false) => confirm({ message, default: defaultValue }, context),
+    password: async (message) => (await inquirer()).password({ message, mask: '*' }, context),
+    select: async (message, choices) =>
+      (await inquirer()).select({ message, choices, pageSize: 12 }, context),
+    checkbox: async (message, choices) => (await inquirer()).checkbox({ message, choices }, context),
+    confirm: async (message, defaultValue = false) =>
+      (await inquirer()).confirm({ message, default: defaultValue }, context),
   };
 }

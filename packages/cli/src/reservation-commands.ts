@@ -6,31 +6,69 @@
  */
 import { readFile } from 'node:fs/promises';
 import { Command } from 'commander';
+import {
+  type BookingKind,
+  LIST_HEADERS,
+  type ListOptions,
+  listBookingPage,
+  listCells,
+  pageHint,
+} from './bookings-list.ts';
 import { action, examples, output, requireToken } from './command-kit.ts';
 import type { OutputMode } from './commands/search-flight.ts';
 import type { Ctx, Deps } from './context.ts';
+import { type DocumentModel, documentLines } from './documents/model.ts';
+import { writePdf } from './documents/pdf.ts';
 import { CliError, UsageError } from './errors.ts';
 import { ExitCode } from './exit-codes.ts';
 import { type Guard, parseGuard, typeToConfirm } from './guard.ts';
-import { numericId } from './parse.ts';
+import { integer, isoDate, numericId } from './parse.ts';
 import { followOfferStream } from './search-stream.ts';
-import { byPrice, priceColumns, renderTable } from './ui/table.ts';
+import { byPrice, money, priceColumns, renderTable } from './ui/table.ts';
+import { cancellationLines } from './views/reservation.ts';
 
 /** The SDK namespace of one vertical (`hotels` or `transfers`), as far as these commands use it. */
-export interface ReservationApi<TBody> {
+export interface ReservationApi<TBody, TBooking> {
   book(
     body: TBody,
     options: { idempotencyKey?: string },
   ): Promise<{ outcome: string; booking_id: number; idempotencyKey: string; booking?: unknown }>;
-  get(bookingId: number): Promise<unknown>;
-  cancel(bookingId: number): Promise<unknown>;
+  get(bookingId: number): Promise<TBooking>;
+  cancel(bookingId: number): Promise<Cancellation>;
+}
+
+/** What a cancel call answers (hotel and transfer alike). */
+export interface Cancellation {
+  booking_id: number;
+  status: string;
+  cancelled: boolean;
+  cancellation_fee?: { amount_minor: number; currency: string } | null;
+  refund?: { amount_minor: number; currency: string } | null;
+}
+
+/** What cancelling now would cost, as far as the CLI can know it before asking. */
+export interface CancelQuote {
+  fee: { amount_minor: number; currency: string } | null;
+  refund: { amount_minor: number; currency: string } | null;
+  /** Where the numbers come from, for people. */
+  basis: string;
+  /** Extra lines (the policy steps). */
+  lines: string[];
 }
 
 /** One reservation vertical as the CLI names it. */
-export interface ReservationKind<TBody> {
-  /** The command name and the word in messages: `hotel booking 77`. */
+export interface ReservationKind<TBody, TBooking = unknown> {
+  /** The command name and the word in messages: `hotel 77`. */
   noun: 'hotel' | 'transfer';
-  api(ctx: Ctx): ReservationApi<TBody>;
+  api(ctx: Ctx): ReservationApi<TBody, TBooking>;
+  /** The human view of one booking. */
+  lines(booking: TBooking): string[];
+  /** The voucher a guest shows (text and PDF). */
+  voucher(booking: TBooking): DocumentModel;
+  /** What a person types to confirm a cancellation: the provider's booking reference when there is one. */
+  confirmationWord(booking: TBooking): string;
+  /** The fee cancelling now would cost. */
+  quote(booking: TBooking, ctx: Ctx): Promise<CancelQuote>;
   /** The help examples of `show` and `cancel`. */
   showExample: string;
   cancelExample: string;
@@ -48,19 +86,29 @@ export async function readJsonList(path: string, flag: string): Promise<unknown[
 }
 
 /** The one booking call of both ways in (flags, picker): prints the outcome, exits 6 while pending, 1 when refused. */
-export async function submitReservation<TBody>(
-  kind: ReservationKind<TBody>,
+export async function submitReservation<TBody, TBooking>(
+  kind: ReservationKind<TBody, TBooking>,
   body: TBody,
   idempotencyKey: string | undefined,
   ctx: Ctx,
 ): Promise<void> {
   const result = await kind.api(ctx).book(body, idempotencyKey ? { idempotencyKey } : {});
-  output(ctx, {
-    outcome: result.outcome,
-    booking_id: result.booking_id,
-    idempotency_key: result.idempotencyKey,
-    booking: result.booking ?? null,
-  });
+  output(
+    ctx,
+    {
+      outcome: result.outcome,
+      booking_id: result.booking_id,
+      idempotency_key: result.idempotencyKey,
+      booking: result.booking ?? null,
+    },
+    () => {
+      if (result.booking) for (const line of kind.lines(result.booking as TBooking)) ctx.io.out(line);
+      else ctx.io.out(`${kind.noun} ${result.booking_id}  ${result.outcome}`);
+      ctx.io.err(
+        `${kind.noun} ${result.booking_id}: ${result.outcome}; voucher: travel ${kind.noun} voucher ${result.booking_id}`,
+      );
+    },
+  );
   if (result.outcome === 'pending')
     throw new CliError(
       `${kind.noun} booking ${result.booking_id} is still pending with the provider`,
@@ -73,56 +121,201 @@ export async function submitReservation<TBody>(
     );
 }
 
-export async function runReservationShow<TBody>(
-  kind: ReservationKind<TBody>,
+export async function runReservationShow<TBody, TBooking>(
+  kind: ReservationKind<TBody, TBooking>,
   id: number,
   ctx: Ctx,
 ): Promise<void> {
   requireToken(ctx);
-  output(ctx, await kind.api(ctx).get(id));
+  const booking = await kind.api(ctx).get(id);
+  output(ctx, booking, () => {
+    for (const line of kind.lines(booking)) ctx.io.out(line);
+  });
 }
 
-export async function runReservationCancel<TBody>(
-  kind: ReservationKind<TBody>,
+/** The voucher on the terminal, or with `pdf` written as a PDF file (the path is printed). */
+export async function runReservationVoucher<TBody, TBooking>(
+  kind: ReservationKind<TBody, TBooking>,
+  id: number,
+  pdf: string | undefined,
+  ctx: Ctx,
+): Promise<void> {
+  requireToken(ctx);
+  const booking = await kind.api(ctx).get(id);
+  const doc = kind.voucher(booking);
+  if (pdf) {
+    const bytes = await writePdf(doc, pdf);
+    output(ctx, { file: pdf, bytes, booking_id: id, kind: kind.noun }, () => ctx.io.out(pdf));
+    ctx.io.err(`wrote the ${kind.noun} voucher of ${kind.noun} ${id} to ${pdf} (${bytes} bytes)`);
+    return;
+  }
+  output(ctx, booking, () => {
+    for (const line of documentLines(doc)) ctx.io.out(line);
+  });
+}
+
+function quoteLines(noun: string, id: number, q: CancelQuote): string[] {
+  const fee = q.fee ? money(q.fee.amount_minor, q.fee.currency) : 'unknown until the provider answers';
+  return [
+    `Cancelling ${noun} ${id} now: fee ${fee}${q.refund ? `, refund ${money(q.refund.amount_minor, q.refund.currency)}` : ''}`,
+    `  (${q.basis})`,
+    ...q.lines.map((l) => `  ${l}`),
+  ];
+}
+
+export async function runReservationCancel<TBody, TBooking>(
+  kind: ReservationKind<TBody, TBooking>,
   id: number,
   guard: Guard,
   ctx: Ctx,
 ): Promise<void> {
   requireToken(ctx);
+  const booking = await kind.api(ctx).get(id);
+  const quote = await kind.quote(booking, ctx);
+  const quoted = { fee: quote.fee, refund: quote.refund, basis: quote.basis };
   if (!guard.confirm) {
-    output(ctx, await kind.api(ctx).get(id));
-    ctx.io.err(`Nothing changed. Pass --confirm to cancel this ${kind.noun} booking.`);
+    output(
+      ctx,
+      {
+        booking_id: id,
+        status: (booking as { status?: string }).status,
+        cancelled: false,
+        quote: quoted,
+        booking,
+        hint: 'pass --confirm to cancel',
+      },
+      () => {
+        for (const line of kind.lines(booking)) ctx.io.out(line);
+        for (const line of quoteLines(kind.noun, id, quote)) ctx.io.out(line);
+      },
+    );
+    ctx.io.err(`Nothing changed. Pass --confirm to cancel ${kind.noun} ${id}.`);
     return;
   }
-  await typeToConfirm(ctx, guard, String(id), `Cancel ${kind.noun} booking ${id}`);
-  output(ctx, await kind.api(ctx).cancel(id));
+  if (!guard.yes) for (const line of quoteLines(kind.noun, id, quote)) ctx.io.err(line);
+  await typeToConfirm(ctx, guard, kind.confirmationWord(booking), `Cancel ${kind.noun} ${id}`);
+  const done = await kind.api(ctx).cancel(id);
+  output(ctx, done, () => {
+    for (const line of cancellationLines(kind.noun, done)) ctx.io.out(line);
+  });
 }
 
-/** `travel <noun> book|show|cancel`, given the vertical's own `book` command. */
-export function reservationCommand<TBody>(deps: Deps, kind: ReservationKind<TBody>, book: Command): Command {
-  const parent = new Command(kind.noun).description(`${kind.noun} bookings: book, show, cancel`);
+export interface ReservationListFlags {
+  status?: string;
+  from?: string;
+  to?: string;
+  page?: string;
+  limit?: string;
+}
+
+export function parseListOptions(raw: ReservationListFlags, kinds: readonly BookingKind[]): ListOptions {
+  return {
+    kinds,
+    status: raw.status?.toLowerCase(),
+    from: raw.from === undefined ? undefined : isoDate(raw.from, '--from'),
+    to: raw.to === undefined ? undefined : isoDate(raw.to, '--to'),
+    page: integer(raw.page, '--page', 1, 100_000) ?? 1,
+    limit: integer(raw.limit, '--limit', 1, 100) ?? 20,
+  };
+}
+
+/** A page of bookings as a table (kind and id in one column), the page hint on stderr. */
+export async function runBookingsList(options: ListOptions, ctx: Ctx): Promise<void> {
+  requireToken(ctx);
+  const result = await listBookingPage(ctx, options);
+  output(
+    ctx,
+    {
+      items: result.items.map((r) => ({ kind: r.kind, ...(r.record as object) })),
+      page: result.page,
+      limit: result.limit,
+      total: result.total,
+    },
+    () => {
+      if (result.items.length === 0) ctx.io.out('no bookings');
+      else for (const line of renderTable(LIST_HEADERS, result.items.map(listCells))) ctx.io.out(line);
+      ctx.io.err(pageHint(result));
+    },
+  );
+}
+
+/** The list flags every list command takes. */
+export function listOptions(command: Command): Command {
+  return command
+    .option('--status <status>', 'only bookings in this status')
+    .option('--from <date>', 'created on or after (staff and admin)')
+    .option('--to <date>', 'created on or before (staff and admin)')
+    .option('--page <n>', 'page number (default 1)')
+    .option('--limit <n>', 'bookings per page, at most 100 (default 20)');
+}
+
+/** `travel <noun> book|show|voucher|list|cancel`, given the vertical's own `book` command. */
+export function reservationCommand<TBody, TBooking>(
+  deps: Deps,
+  kind: ReservationKind<TBody, TBooking>,
+  book: Command,
+): Command {
+  const parent = new Command(kind.noun).description(
+    `${kind.noun} bookings: book, show, voucher, list, cancel`,
+  );
   parent.addCommand(book);
   parent.addCommand(
     examples(
       new Command('show')
         .argument('<id>', `${kind.noun} booking id`)
         .description(`show a ${kind.noun} booking`)
-        .action(action(deps, (ctx, _o, [id]) => runReservationShow(kind, numericId(id, '<id>'), ctx))),
+        .option('--pdf <file>', 'write the voucher as a PDF to this file instead')
+        .action(
+          action(deps, (ctx, raw: { pdf?: string }, [id]) =>
+            raw.pdf
+              ? runReservationVoucher(kind, numericId(id, '<id>'), raw.pdf, ctx)
+              : runReservationShow(kind, numericId(id, '<id>'), ctx),
+          ),
+        ),
       kind.showExample,
+    ),
+  );
+  parent.addCommand(
+    examples(
+      new Command('voucher')
+        .argument('<id>', `${kind.noun} booking id`)
+        .description(`the ${kind.noun} voucher to send a guest (on the terminal, or --pdf FILE)`)
+        .option('--pdf <file>', 'write it as a PDF to this file')
+        .action(
+          action(deps, (ctx, raw: { pdf?: string }, [id]) =>
+            runReservationVoucher(kind, numericId(id, '<id>'), raw.pdf, ctx),
+          ),
+        ),
+      `travel ${kind.noun} voucher 12`,
+      `travel ${kind.noun} voucher 12 --pdf ${kind.noun}-12.pdf`,
+    ),
+  );
+  parent.addCommand(
+    examples(
+      listOptions(
+        new Command('list').description(`your ${kind.noun} bookings, newest first (staff: the company's)`),
+      ).action(
+        action(deps, (ctx, raw: ReservationListFlags) =>
+          runBookingsList(parseListOptions(raw, [kind.noun]), ctx),
+        ),
+      ),
+      `travel ${kind.noun} list`,
+      `travel ${kind.noun} list --status confirmed --from 2026-11-01 --page 2 --limit 50`,
     ),
   );
   parent.addCommand(
     examples(
       new Command('cancel')
         .argument('<id>', `${kind.noun} booking id`)
-        .description('cancel (guarded: --confirm, type the id or --yes)')
-        .option('--confirm', 'really cancel')
-        .option('--yes', 'skip typing the id (required with --confirm without a terminal)')
+        .description('quote the fee; with --confirm, cancel (type the booking reference, or --yes)')
+        .option('--confirm', 'really cancel (else: quote only)')
+        .option('--yes', 'skip typing the reference (required with --confirm without a terminal)')
         .action(
           action(deps, (ctx, raw: { confirm?: boolean; yes?: boolean }, [id]) =>
             runReservationCancel(kind, numericId(id, '<id>'), parseGuard(raw, ctx.io.interactive), ctx),
           ),
         ),
+      `travel ${kind.noun} cancel 12`,
       kind.cancelExample,
     ),
   );

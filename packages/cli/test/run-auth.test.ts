@@ -107,9 +107,9 @@ describe('main (the one exit point)', () => {
     expect(await main(argv, deps)).toBe(code);
   });
 
-  it('every command shows an example in --help', () => {
+  it('every command shows an example in --help', async () => {
     const { deps, io } = fakeWorld({});
-    const program = createProgram(deps);
+    const program = await createProgram(deps, [], true);
     const leaves: string[][] = [];
     const walk = (command: typeof program, path: string[]) => {
       if (command.commands.length === 0 || ['smoke'].includes(command.name())) leaves.push(path);
@@ -125,9 +125,9 @@ describe('main (the one exit point)', () => {
     }
   });
 
-  it('completion walks the command tree', () => {
+  it('completion walks the command tree', async () => {
     const { deps } = fakeWorld({});
-    const program = createProgram(deps);
+    const program = await createProgram(deps, [], true);
     expect(completeWords(program, ['tic'])).toEqual(['ticket']);
     expect(completeWords(program, ['ticket', ''])).toEqual([
       'issue',

@@ -72,9 +72,25 @@ describe('pay capture and booking cancel', () => {
   });
 
   it('refund with --confirm on a terminal asks for the PNR read from the booking', async () => {
-    const refund = vi.fn(async () => ({ data: { state: 'REFUNDED' }, idempotencyKey: 'k', requestId: 'r' }));
+    const payment = {
+      payment_id: 9,
+      booking_id: 42,
+      state: 'PARTIALLY_REFUNDED',
+      amount_minor: 41_000,
+      captured_minor: 41_000,
+      refunded_minor: 500,
+      currency: 'GBP',
+      provider: 'stripe',
+      provider_payment_ref: 'pi_1',
+      transactions: [
+        { transaction_id: 3, type: 'refund', status: 'succeeded', amount_minor: 500, currency: 'GBP' },
+      ],
+      created_at: '2026-11-24T10:00:00Z',
+      updated_at: '2026-11-24T10:00:00Z',
+    };
+    const refund = vi.fn(async () => ({ data: payment, idempotencyKey: 'k', requestId: 'r' }));
     const get = vi.fn(async () => booking('paid'));
-    const { ctx, deps } = fakeWorld({
+    const { ctx, deps, io } = fakeWorld({
       sdk: { payments: { refund }, bookings: { get } } as never,
       interactive: true,
       answers: ['X7KQ2M'],
@@ -87,6 +103,12 @@ describe('pay capture and booking cancel', () => {
     );
     expect((deps.prompter as unknown as { asked: string[] }).asked[0]).toContain('type X7KQ2M');
     expect(refund).toHaveBeenCalledWith('42', { amount_minor: 500, reason: 'goodwill' });
+    // A view of the payment, not its record.
+    expect(io.stdout).toEqual([
+      'refund done on booking 42',
+      'payment 9 PARTIALLY_REFUNDED  amount GBP 410.00  captured GBP 410.00  refunded GBP 5.00',
+      'last transaction 3: refund GBP 5.00 succeeded',
+    ]);
   });
 
   it('booking cancel --confirm --yes cancels', async () => {

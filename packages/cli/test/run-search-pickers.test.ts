@@ -7,7 +7,7 @@ import { type HotelSearchOptions, runHotelSearch } from '../src/commands/search-
 import { runTransportSearch, type TransportSearchOptions } from '../src/commands/search-transport.ts';
 import { CliError } from '../src/errors.ts';
 import { ExitCode } from '../src/exit-codes.ts';
-import { hotelOffer, transferOffer } from './helpers/data.ts';
+import { hotelBooking, hotelOffer, transferBooking, transferOffer } from './helpers/data.ts';
 import { events, fakeWorld } from './helpers/fakes.ts';
 
 const hotelOptions = (mode: HotelSearchOptions['mode']): HotelSearchOptions => ({
@@ -46,11 +46,11 @@ const check = <T extends { price: { total_minor: number } }>(
   offer,
 });
 
-const booked = (id: number) => ({
+const booked = (id: number, booking: unknown) => ({
   outcome: 'confirmed',
   booking_id: id,
   idempotencyKey: 'k1',
-  booking: { booking_id: id, status: 'confirmed' },
+  booking,
 });
 
 const asked = (deps: { prompter: unknown }) => (deps.prompter as { asked: string[] }).asked;
@@ -68,7 +68,7 @@ function hotelWorld(answers: unknown[], rate = check(cheapHotel)) {
     hotels: {
       search: vi.fn(async () => ({ searchId: 'hs_1', stream: () => events(stream) })),
       checkRate: vi.fn(async () => rate),
-      book: vi.fn(async (_body: unknown, _o: unknown) => booked(77)),
+      book: vi.fn(async (_body: unknown, _o: unknown) => booked(77, hotelBooking(77))),
     },
   };
   return { sdk, ...fakeWorld({ sdk: sdk as never, interactive: answers.length > 0, answers }) };
@@ -101,8 +101,9 @@ describe('search hotel: the picker books', () => {
       contact_email: 'ada@example.org',
       contact_phone: '+447700900123',
     });
-    expect(io.stdout).toContain('outcome: confirmed');
-    expect(io.stdout).toContain('booking_id: 77');
+    // The booking's view, not its record.
+    expect(io.stdout).toContain('hotel 77  confirmed  ref 1-7717778');
+    expect(io.stdout).toContain('  room 1  Ada Lovelace');
   });
 
   it('spreads guests over the rooms so each has an adult; a child gives an age', async () => {
@@ -168,7 +169,7 @@ describe('search transport: the picker books', () => {
       transfers: {
         search: vi.fn(async () => ({ searchId: 'ts_1', stream: () => events(stream) })),
         quote: vi.fn(async () => check(cheap)),
-        book: vi.fn(async (_body: unknown, _o: unknown) => booked(31)),
+        book: vi.fn(async (_body: unknown, _o: unknown) => booked(31, transferBooking(31))),
       },
     };
     return { sdk, ...fakeWorld({ sdk: sdk as never, interactive: answers.length > 0, answers }) };
@@ -202,7 +203,8 @@ describe('search transport: the picker books', () => {
       passengers: [{ first_name: 'Ada', last_name: 'Lovelace' }],
       contact: { email: 'ada@example.org', phone: '+447700900123' },
     });
-    expect(io.stdout).toContain('booking_id: 31');
+    expect(io.stdout).toContain('transfer 31  confirmed  conf HBT-123  ref TR-1');
+    expect(io.stdout.join('\n')).not.toContain(longQuote);
   });
 
   it('without a terminal: the table shortens long quote ids, the hint points at --json', async () => {

@@ -10,7 +10,7 @@ import { startTestServer, type TestServer } from '@travel/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runConfigList } from '../src/commands/config.ts';
 import { createContext, type Deps } from '../src/context.ts';
-import { createRealDeps } from '../src/deps.ts';
+import { createRealDeps, loadSdk } from '../src/deps.ts';
 import { decodeClaims } from '../src/jwt.ts';
 import { freshConfigDir, runCli } from './helpers/cli.ts';
 import { type CountingProxy, startCountingProxy } from './helpers/counting-proxy.ts';
@@ -24,6 +24,7 @@ let proxy: CountingProxy;
 let env: Record<string, string>;
 
 beforeAll(async () => {
+  await loadSdk();
   server = await startTestServer({ startJobs: true, env: { ACCESS_TOKEN_TTL_SECONDS: '5' } });
   proxy = await startCountingProxy(server.url);
   env = { TRAVEL_BASE_URL: proxy.url };

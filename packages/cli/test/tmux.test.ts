@@ -36,7 +36,7 @@ async function agentConfigDir(): Promise<string> {
   return configDir;
 }
 
-/** Answers the contact questions, the price question, and returns the booking's id from the record. */
+/** Answers the contact questions, the price question, and returns the booking's id from its view. */
 async function contactPriceAndBook(s: TmuxSession): Promise<number> {
   await s.waitFor('Contact email');
   s.send('C-u');
@@ -48,9 +48,12 @@ async function contactPriceAndBook(s: TmuxSession): Promise<number> {
   await s.waitFor(/Book for [A-Z]{3} \d+\.\d\d\?/, 30_000);
   s.send('Enter');
   const screen = await s.waitFor(/\[exit \d\]/, 60_000);
-  expect(screen).toContain('outcome: confirmed');
+  // The booking's human view, not a record dump: `hotel 12  confirmed ...` / `transfer 3  confirmed ...`.
+  const booked = /^(?:hotel|transfer) (\d+) {2}confirmed/m.exec(screen);
+  expect(booked, screen).not.toBeNull();
+  expect(screen).not.toContain('amount_minor');
   expect(screen).toContain('[exit 0]');
-  return Number(/booking_id: (\d+)/.exec(screen)?.[1]);
+  return Number(booked?.[1]);
 }
 
 describe.skipIf(!hasTmux || !url)('in a terminal (tmux)', () => {
@@ -98,6 +101,39 @@ describe.skipIf(!hasTmux || !url)('in a terminal (tmux)', () => {
     const screen = await session.waitFor(/\[exit \d\]/);
     expect(screen).toMatch(/status=401/);
     expect(screen).toContain('[exit 3]');
+  });
+
+  it('at 22 columns the per-supplier board redraws in place: one line per supplier, none wrapped or garbled', async () => {
+    const configDir = freshConfigDir();
+    const who = agent ?? admin;
+    session = startTmux(['login'], baseEnv(configDir), 22);
+    await session.waitFor('Email');
+    session.type(who.email);
+    session.send('Enter');
+    await session.waitFor('Password');
+    session.type(who.password);
+    session.send('Enter');
+    await session.waitFor('[exit 0]');
+    session.kill();
+    const date = new Date(Date.now() + 41 * 86_400_000).toISOString().slice(0, 10);
+    session = startTmux(
+      ['search', 'flight', '--from', 'LHR', '--to', 'DXB', '--date', date],
+      baseEnv(configDir),
+      22,
+    );
+    const screen = await session.waitFor('Pick an offer', 60_000);
+    const board = screen
+      .slice(0, screen.indexOf('price') >= 0 ? screen.indexOf('price') : undefined)
+      .split('\n');
+    for (const supplier of ['amadeus', 'duffel', 'mystifly']) {
+      // Exactly one line per supplier, starting with its final symbol (no leftovers of earlier frames).
+      const lines = board.filter((l) => l.includes(supplier));
+      expect(lines, screen).toHaveLength(1);
+      expect(lines[0]).toMatch(new RegExp(`^[✔⚠✖] ${supplier}`));
+    }
+    for (const line of board) expect([...line].length, line).toBeLessThanOrEqual(22);
+    expect(screen).not.toContain('\x1b');
+    session.send('C-c');
   });
 
   it('search, pick an offer, enter a traveller, confirm, see the PNR', async () => {

@@ -3,7 +3,7 @@
  * TRAVEL_BASE_URL (default http://localhost:8080), then TRAVEL_TOKEN, or TRAVEL_EMAIL + TRAVEL_PASSWORD
  * (logged in here). TRAVEL_DEBUG=1 prints one redacted line per HTTP attempt.
  */
-import { createTravelClient, type TravelClient } from '../src/index.ts';
+import { createTravelClient, type TravelClient } from '@travel/sdk';
 
 /**
  * A logged-in client, ready to use.

@@ -6,9 +6,11 @@
 import openapiFetch from 'openapi-fetch';
 import type { Logger } from './core/logging.ts';
 import type { PendingPollOptions } from './core/pending.ts';
+import { requestInit } from './core/request.ts';
 import { DEFAULT_RETRY, type RetryOptions, sleep as realSleep, type Sleep } from './core/retry.ts';
 import { jsonPoster, Session, type TravelAuth } from './core/session.ts';
 import { createTransport, credentialsFrom, type FetchLike, type TokenSource } from './core/transport.ts';
+import { userAgent } from './core/user-agent.ts';
 import type { paths } from './generated/schema.ts';
 import { adminResource } from './resources/admin.ts';
 import { ancillariesResource } from './resources/ancillaries.ts';
@@ -22,8 +24,10 @@ import { hotelsResource } from './resources/hotels.ts';
 import { paymentsResource } from './resources/payments.ts';
 import { referenceResource } from './resources/reference.ts';
 import { seatsResource } from './resources/seats.ts';
+import { serviceResource } from './resources/service.ts';
 import { ticketsResource } from './resources/tickets.ts';
 import { transfersResource } from './resources/transfers.ts';
+import { VERSION } from './version.ts';
 
 // openapi-fetch's CJS build sets `exports.default` without `__esModule`, so a CJS bundle's default import
 // is the whole exports object there; unwrap it (the ESM build hands us the function directly).
@@ -48,6 +52,8 @@ export interface TravelClientOptions {
   getToken?: TokenSource;
   /** Defaults to the global fetch, looked up at call time (so MSW and polyfills installed later apply). */
   fetch?: FetchLike;
+  /** Sent on every request (a request's own `headers` option wins), e.g. `{ 'X-Client-Name': 'booking-ui' }`. */
+  headers?: Record<string, string>;
   /** Per attempt, default 30000 ms. Streams are exempt once connected. */
   timeoutMs?: number;
   /** Automatic retries after the first attempt, default 2. */
@@ -81,6 +87,7 @@ export interface TravelClient {
   admin: ReturnType<typeof adminResource>;
   company: ReturnType<typeof companyResource>;
   customer: ReturnType<typeof customerResource>;
+  service: ReturnType<typeof serviceResource>;
 }
 
 /**
@@ -98,6 +105,7 @@ export interface TravelClient {
  */
 export function createTravelClient(options: TravelClientOptions): TravelClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const timeoutMs = options.timeoutMs ?? 30_000;
   const sleep = options.sleep ?? realSleep;
   const now = options.now ?? Date.now;
   const auth = options.auth;
@@ -111,9 +119,11 @@ export function createTravelClient(options: TravelClientOptions): TravelClient {
       token: options.getToken ?? (() => session?.accessToken()),
     }),
     renew: options.getToken || apiKey ? undefined : (sent) => (session as Session).renewAfterExpiry(sent),
-    timeoutMs: options.timeoutMs ?? 30_000,
+    timeoutMs,
     retry: { ...DEFAULT_RETRY, ...options.retry, maxRetries: options.maxRetries ?? DEFAULT_RETRY.maxRetries },
     logger: options.logger,
+    userAgent: userAgent(VERSION),
+    defaultHeaders: options.headers,
     sleep,
     random: options.random ?? Math.random,
     now,
@@ -130,6 +140,8 @@ export function createTravelClient(options: TravelClientOptions): TravelClient {
     poll: { sleep, now },
     pending: options.pending ?? {},
     session,
+    timeoutMs,
+    init: (callOptions, own) => requestInit(transport, callOptions, own),
   };
   return {
     raw,
@@ -146,5 +158,6 @@ export function createTravelClient(options: TravelClientOptions): TravelClient {
     admin: adminResource(ctx),
     company: companyResource(ctx),
     customer: customerResource(ctx),
+    service: serviceResource(ctx),
   };
 }

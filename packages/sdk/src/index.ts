@@ -37,6 +37,7 @@ export type { Page, PageIterator } from './core/pagination.ts';
 export { paginate } from './core/pagination.ts';
 export type { PendingOutcome, PendingPollOptions, PendingResult, SettleRules } from './core/pending.ts';
 export { FLIGHT_BOOKING_RULES, pollUntilSettled, settleOutcome } from './core/pending.ts';
+export type { RequestOptions } from './core/request.ts';
 export type { ApiResult, FetchResult } from './core/result.ts';
 export { toApiError, unwrap, unwrapWithMeta } from './core/result.ts';
 export type { RetryContext, RetryOptions, Sleep } from './core/retry.ts';
@@ -51,7 +52,6 @@ export type { Currency } from './money.ts';
 export { CURRENCIES, formatMoney, isCurrency, minorUnits } from './money.ts';
 export type { BookingCallOptions, BookingResult } from './resources/booking-outcome.ts';
 export type { Booking, BookingRef, CreateBookingRequest } from './resources/bookings.ts';
-export type { RequestOptions } from './resources/context.ts';
 export type {
   FlightBatch,
   FlightGdsStreamEvent,
@@ -80,3 +80,4 @@ export type {
 } from './resources/transfers.ts';
 export { TRANSFER_BOOKING_RULES } from './resources/transfers.ts';
 export type { BodyOf, QueryOf, ResponseOf } from './resources/types.ts';
+export { VERSION } from './version.ts';

@@ -1,6 +1,6 @@
-import { HttpResponse, http } from 'msw';
+import { delay, HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { NotFoundError } from '../src/index.ts';
+import { ConnectionError, NotFoundError } from '../src/index.ts';
 import { flightSearch } from './fixtures/bodies.ts';
 import { apiError, BASE, testClient, useMsw } from './helpers.ts';
 
@@ -16,6 +16,34 @@ const result = (timedOut: boolean) => ({
 });
 
 describe('flight batch', () => {
+  it('lets the attempt last as long as the server may wait (query.timeout), not the client’s timeoutMs', async () => {
+    // The server holds the batch longer than the client's per-attempt timeout (5 ms here).
+    server.use(
+      http.get(BATCH, async () => {
+        await delay(50);
+        return HttpResponse.json(result(false));
+      }),
+      http.get(`${BASE}/api/v1/bookings/:id`, async () => {
+        await delay(50);
+        return HttpResponse.json({});
+      }),
+    );
+    const { client } = testClient({ timeoutMs: 5, maxRetries: 0 });
+    // An ordinary call gives up after 5 ms…
+    const error = await client.bookings.get(1).catch((e: unknown) => e);
+    expect((error as ConnectionError).timedOut).toBe(true);
+    // …the batch read, asked to wait up to 5 s server-side, gets its answer.
+    await expect(client.flights.resume('s1').batch({ timeout: 5 })).resolves.toMatchObject({
+      partial: false,
+    });
+    // Unless the caller's own per-request timeout says otherwise.
+    const short = await client.flights
+      .resume('s1')
+      .batch({ timeout: 5 }, { timeout: 5 })
+      .catch((e: unknown) => e);
+    expect(short).toBeInstanceOf(ConnectionError);
+  });
+
   it('returns a 408 as a partial result, not an exception, and does not retry it', async () => {
     let calls = 0;
     let timeout: string | null = null;

@@ -5,7 +5,8 @@
  * scripts/test.mjs passes it on), since the package promises Node 22+.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Login, startTestServer, type TestServer } from '@travel/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -43,7 +44,9 @@ afterAll(async () => {
 /** Must be asynchronous: the server answering the child lives on this event loop. */
 function runExample(node: string, file: string, login: Login) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(node, [file], {
+    // `travel-source`: the package's exports condition for its TypeScript source, so the examples' own
+    // `import … from '@travel/sdk'` (as a consumer writes it) runs this checkout without a build.
+    const child = spawn(node, ['--conditions=travel-source', file], {
       cwd: fileURLToPath(new URL('..', import.meta.url)),
       env: {
         PATH: process.env.PATH ?? '',
@@ -78,6 +81,32 @@ describe('examples/ against the real server', () => {
     const scripts = readdirSync(examplesDir).filter((f) => f.endsWith('.ts') && f !== 'env.ts');
     expect(scripts.sort()).toEqual(Object.keys(expected).sort());
   });
+
+  it('ship in the package (with api.md, CHANGELOG.md, LICENSE) and import @travel/sdk as a consumer would', () => {
+    // `npm pack --dry-run` lists exactly what `files` puts in the tarball, offline, without building.
+    const [packed] = JSON.parse(
+      execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+        cwd: fileURLToPath(new URL('..', import.meta.url)),
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
+    ) as { files: { path: string }[] }[];
+    const files = (packed?.files ?? []).map((f) => f.path);
+    const scripts = readdirSync(examplesDir).filter((f) => f.endsWith('.ts'));
+    for (const file of [
+      ...scripts.map((f) => `examples/${f}`),
+      'api.md',
+      'CHANGELOG.md',
+      'LICENSE',
+      'README.md',
+    ])
+      expect(files).toContain(file);
+    for (const file of scripts) {
+      const source = readFileSync(join(examplesDir, file), 'utf8');
+      // A shipped example cannot reach the repository's src/: only the package name resolves for a consumer.
+      expect(source, file).not.toMatch(/from '\.\.\//);
+    }
+  }, 60_000);
 
   // Type stripping runs .ts without a flag from Node 22.18: an older 22 would fail every example below.
   it.skipIf(!node22Path)(

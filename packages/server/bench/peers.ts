@@ -12,19 +12,22 @@
  * - the replay of a stored Idempotency-Key against a GET of the same booking;
  * - createPnr flows/s (search, batch, createPnr) with 8 clients and 0-ms suppliers;
  * - getFare: the 202, the batch answer and the first SSE offer against the supplier latency
- *   (`SANDBOX_LATENCY_MS`, one fixed value: the slowest and the fastest supplier are the same);
+ *   (`SANDBOX_LATENCY_MS` per emulator call), each supplier's span recorded by a proxy in front of it;
  * - N readers of one search against a plain node:http SSE broadcaster sending the same frames;
- * - the airport search against MiniSearch over the same data (in process).
+ * - the airport search against MiniSearch over the same data (in process);
+ * - the CLI's cold start against `node -e 0`, by `packages/cli/bench/cold-start.ts` when it exists.
  *
  * PostgreSQL figures need `BENCH_DATABASE_URL` (or `TEST_DATABASE_URL`): a fresh database is made and
  * dropped. `BENCH_QUICK=1`: one short round each (CI smoke). `BENCH_SSE_READERS` (default 1000).
+ * `BENCH_ONLY=a,b`: those figures only, merged into the existing results.json (`updated` says when).
  */
-import { type ChildProcess, fork } from 'node:child_process';
+import { type ChildProcess, fork, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { Client, startEmulators, supplierUrls } from '../test/resilience/stack.ts';
 import { freshDatabase, type ServerProcess, startServer } from '../test/search/processes.ts';
@@ -704,12 +707,38 @@ async function airportFigures() {
   });
 }
 
+/** The CLI's cold start, by its own bench (`packages/cli/bench/cold-start.ts`), when it exists. */
+function cliFigure() {
+  const script = fileURLToPath(new URL('../../cli/bench/cold-start.ts', import.meta.url));
+  if (!existsSync(script)) return;
+  log('\n== CLI cold start (packages/cli/bench/cold-start.ts)');
+  const r = spawnSync(process.execPath, [script], {
+    encoding: 'utf8',
+    env: { ...process.env, BENCH_RUNS: QUICK ? '8' : '30' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  process.stdout.write(r.stdout);
+  const m = /cli-cold-start: travel --help \/ node -e 0 = ([\d.]+) median, ([\d.]+) fastest/.exec(r.stdout);
+  if (!m) throw new Error(`cold-start bench failed (${r.status})`);
+  const ratio = Number(m[1]);
+  add({
+    figure: 'CLI `travel --help` cold start vs `node -e 0` (median of interleaved runs)',
+    ours: ratio,
+    peer: 1,
+    unit: 'ratio of node -e 0 wall time',
+    target: '<= 2',
+    met: ratio <= 2,
+    note: `fastest runs: ${m[2]}`,
+  });
+}
+
 // ---- main -------------------------------------------------------------------------------------------
 
 const startedAt = new Date();
 const load0 = loadavg();
-const wanted = (process.env.BENCH_ONLY ?? 'kernel,booking,fare,sse,airports').split(',');
+const wanted = (process.env.BENCH_ONLY ?? 'kernel,booking,fare,sse,airports,cli').split(',');
 if (wanted.includes('airports')) await airportFigures();
+if (wanted.includes('cli')) cliFigure();
 if (wanted.includes('kernel')) await kernelFigures();
 for (const db of (PG_URL ? ['pglite', 'postgres'] : ['pglite']) as ('pglite' | 'postgres')[]) {
   if (wanted.includes('booking')) await bookingFigures(db);
@@ -732,5 +761,17 @@ const results = {
   figures,
 };
 const file = new URL('./results.json', import.meta.url);
-writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+if (process.env.BENCH_ONLY && existsSync(file)) {
+  // Some figures only: the others of the last run are kept, and the file says which were measured when.
+  const old = JSON.parse(readFileSync(file, 'utf8')) as typeof results & { updated?: unknown[] };
+  const fresh = new Set(figures.map((f) => f.figure));
+  const merged = {
+    ...old,
+    updated: [...(old.updated ?? []), { date: results.date, load: results.load, figures: [...fresh] }],
+    figures: [...old.figures.filter((f) => !fresh.has(f.figure)), ...figures],
+  };
+  writeFileSync(file, `${JSON.stringify(merged, null, 2)}\n`);
+} else {
+  writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+}
 log(`\nwrote ${file.pathname}: ${figures.filter((f) => f.met).length}/${figures.length} targets met`);

@@ -182,7 +182,23 @@ async function main() {
       `  sandbox agency login: ${agency.email} / ${agency.password} (company ${agency.companyCode}, company_admin)`,
     );
   }
-  process.stdout.write(`${lines.join('\n')}\n`);
+  // The start-up record: one JSON line whatever LOG_LEVEL says (a log collector and a test harness both
+  // find the URL in it), without secrets. The human banner, sandbox logins included, only on a terminal.
+  log.child({ component: 'lifecycle' }, { level: 'info' }).info(
+    {
+      event: 'listening',
+      url: server.url,
+      docs_url: `${server.url}/docs`,
+      database: database.kind === 'pglite' ? 'pglite' : 'postgresql',
+      mail: config.mailUrl ? 'smtp' : 'outbox',
+      mode: config.sandbox ? 'sandbox' : 'live',
+      operations: app.kernel.operations.length,
+      admin: config.admin.email,
+      ...(agency ? { sandbox_agency: agency.email, sandbox_company: agency.companyCode } : {}),
+    },
+    `Travel service listening on ${server.url}`,
+  );
+  if (process.stdout.isTTY) process.stdout.write(`${lines.join('\n')}\n`);
 
   let stopping = false;
   /**

@@ -10,25 +10,18 @@ import { bookingJobHandlers, bookingRoutes } from './domains/booking/routes.ts';
 import type { BookingSuppliers } from './domains/booking/suppliers.ts';
 import { companyRoutes } from './domains/company/routes.ts';
 import { customerRoutes } from './domains/customer/routes.ts';
-import {
-  adminHotelRoutes,
-  companyHotelRoutes,
-  customerHotelRoutes,
-  hotelJobHandlers,
-  hotelRoutes,
-} from './domains/hotel/index.ts';
 import { searchMarkup } from './domains/markup/search-markup.ts';
 import { referenceRoutes } from './domains/reference/routes.ts';
+import {
+  adminReservationRoutes,
+  companyReservationRoutes,
+  customerReservationRoutes,
+  reservationJobHandlers,
+  reservationRoutes,
+} from './domains/reservation/index.ts';
 import { gdsAdminRoutes } from './domains/search/gds-routes.ts';
 import { searchRoutes } from './domains/search/routes.ts';
 import { ticketingJobHandlers } from './domains/ticketing/service.ts';
-import {
-  adminTransportRoutes,
-  companyTransportRoutes,
-  customerTransportRoutes,
-  transportJobHandlers,
-  transportRoutes,
-} from './domains/transport/index.ts';
 import type { Clock } from './internal/clock.ts';
 import { systemClock } from './internal/clock.ts';
 import { type Config, ConfigError } from './internal/config.ts';
@@ -121,14 +114,10 @@ function domainRoutes(s: SharedServices, registry: SupplierRegistry, search: Sea
     ...searchRoutes(search),
     ...gdsAdminRoutes(search),
     ...bookingRoutes(booking),
-    ...hotelRoutes(services),
-    ...adminHotelRoutes(services),
-    ...companyHotelRoutes(services),
-    ...customerHotelRoutes(services),
-    ...transportRoutes(services),
-    ...adminTransportRoutes(services),
-    ...companyTransportRoutes(services),
-    ...customerTransportRoutes(services),
+    ...reservationRoutes(services),
+    ...adminReservationRoutes(services),
+    ...companyReservationRoutes(services),
+    ...customerReservationRoutes(services),
     ...adminRoutes(accounts),
     ...companyRoutes(accounts),
     ...customerRoutes(accounts),
@@ -187,8 +176,7 @@ export async function createRuntime(o: RuntimeOptions): Promise<Runtime> {
     handlers: {
       ...bookingJobHandlers(booking),
       ...ticketingJobHandlers(booking),
-      ...hotelJobHandlers(services),
-      ...transportJobHandlers(services),
+      ...reservationJobHandlers(services),
       ...search.jobHandlers,
     },
   });

@@ -1,6 +1,7 @@
 /**
  * `travel book`: interactive on a terminal (travellers, contact, payment mode, price confirmation), fully
- * flag-driven without one. Idempotency keys are journalled so a re-run never books twice; a 502 "pending
+ * flag-driven without one. The offer is read first, so the prompts ask for exactly what it requires
+ * (`booking_requirements`: an identity document, nationality, phone) and the currency defaults to its own. Idempotency keys are journalled so a re-run never books twice; a 502 "pending
  * confirmation" is polled with a visible spinner and ends in a plain outcome.
  */
 import {
@@ -9,6 +10,7 @@ import {
   FLIGHT_BOOKING_RULES,
   type FlightOffer,
   pollUntilSettled,
+  unwrap,
 } from '@travel/sdk';
 import { Command } from 'commander';
 import { action, examples, output, requireToken } from '../command-kit.ts';
@@ -17,7 +19,7 @@ import { CliError, UsageError } from '../errors.ts';
 import { ExitCode } from '../exit-codes.ts';
 import { chooseIdempotencyKey, journalKey } from '../journal.ts';
 import { integer, oneOf, requireValue } from '../parse.ts';
-import { loadPassengersFile, type Passenger, promptPassengers } from '../passengers.ts';
+import { checkRequirements, loadPassengersFile, type Passenger, promptPassengers } from '../passengers.ts';
 import { confirmCheckedPrice } from '../price-check.ts';
 import { bookingLines } from '../views/booking.ts';
 
@@ -96,17 +98,44 @@ export function parseBookOptions(
   };
 }
 
+/** The offer as the caller's search stored it: its price, currency and `booking_requirements`. */
+async function fetchOffer(ctx: Ctx, offerId: string): Promise<FlightOffer> {
+  return unwrap(
+    ctx.client().raw.GET('/api/v1/flight/offers/{offer_id}', { params: { path: { offer_id: offerId } } }),
+  ) as Promise<FlightOffer>;
+}
+
 async function gatherInputs(options: BookOptions, ctx: Ctx) {
   const { prompter, io } = ctx;
   const offerId =
     options.offerId ?? (await prompter.input('Offer id', { validate: (v) => (v ? true : 'required') }));
-  const travelDate = options.offer?.slices[0]?.departure_date;
-  const count = options.offer
-    ? options.offer.passengers.adults + options.offer.passengers.children + options.offer.passengers.infants
+  // Learn the offer before asking anything: what it requires of travellers, and its currency. Only a fully
+  // flag-driven run that names both the travellers file and the currency can do without.
+  const offer =
+    options.offer ??
+    (options.currency && options.passengersFile ? undefined : await fetchOffer(ctx, offerId));
+  const requirements = offer?.booking_requirements;
+  const travelDate = offer?.slices[0]?.departure_date;
+  const count = offer
+    ? offer.passengers.adults + offer.passengers.children + offer.passengers.infants
     : undefined;
-  const passengers: Passenger[] = options.passengersFile
-    ? await loadPassengersFile(options.passengersFile)
-    : await promptPassengers(ctx, count, travelDate ? new Date(travelDate) : ctx.now());
+  let passengers: Passenger[];
+  if (options.passengersFile) {
+    passengers = await loadPassengersFile(options.passengersFile);
+    checkRequirements(passengers, requirements, `--passengers ${options.passengersFile}`);
+  } else {
+    const doc = requirements?.passengers.find((n) => n.identity_document);
+    if (doc)
+      io.err(
+        `This offer requires an identity document for each traveller (${doc.document_types.join(' or ') || 'passport'}): number, expiry date and issuing country.`,
+      );
+    passengers = await promptPassengers(
+      ctx,
+      count,
+      travelDate ? new Date(travelDate) : ctx.now(),
+      requirements,
+    );
+  }
   const lead = passengers[0];
   const contactEmail =
     options.contactEmail ??
@@ -121,7 +150,7 @@ async function gatherInputs(options: BookOptions, ctx: Ctx) {
           PAYMENT_MODES.map((m) => ({ name: m, value: m })),
         )
       : ((ctx.profile().payment_mode as PaymentMode | undefined) ?? 'PNR_FIRST'));
-  const currency = options.currency ?? options.offer?.price.currency ?? ctx.profile().currency ?? 'USD';
+  const currency = options.currency ?? offer?.price.currency ?? ctx.profile().currency ?? 'USD';
   return { offerId, passengers, contactEmail, contactPhone, paymentMode, currency };
 }
 
@@ -256,7 +285,7 @@ export function bookCommand(deps: Deps): Command {
     .option('--contact-email <email>', 'contact email')
     .option('--contact-phone <phone>', 'contact phone')
     .option('--payment-mode <mode>', PAYMENT_MODES.join(' | '))
-    .option('--currency <CUR>', "booking currency (default: the offer's, the profile's, or USD)")
+    .option('--currency <CUR>', "booking currency (default: the offer's, read from the server)")
     .option('--reference <ref>', 'your reference (client_ref); part of the re-run journal key')
     .option('--search-id <id>', 'the search the offer came from')
     .option('--idempotency-key <key>', 'send this Idempotency-Key (also TRAVEL_IDEMPOTENCY_KEY)')

@@ -2,10 +2,12 @@
  * `travel completion bash|zsh|fish`: small shell scripts that ask the binary itself for candidates
  * (`travel __complete <words…>`), so completions never go stale when commands change.
  */
-import { Command } from 'commander';
+import { CURRENCIES } from '@travel/sdk';
+import { Command, type Option } from 'commander';
 import { action, examples } from '../command-kit.ts';
-import type { Deps } from '../context.ts';
+import type { Ctx, Deps } from '../context.ts';
 import { UsageError } from '../errors.ts';
+import { CABINS } from './search-flight.ts';
 
 const SHELLS = ['bash', 'zsh', 'fish'] as const;
 
@@ -51,6 +53,56 @@ export function completeWords(root: Command, words: string[]): string[] {
   return [...new Set(pool)].filter((c) => c.startsWith(partial));
 }
 
+/** Options whose values are airports (completed from the reference search). */
+const AIRPORT_OPTIONS = new Set(['--from', '--to', '--origin', '--destination']);
+
+/** The option the word before the partial one is, when it takes a value. */
+function pendingOption(root: Command, words: string[]): Option | undefined {
+  const previous = words.at(-2);
+  if (!previous?.startsWith('--')) return undefined;
+  let command = root;
+  for (const word of words.slice(0, -2)) {
+    const next = command.commands.find((c) => c.name() === word || c.aliases().includes(word));
+    if (next) command = next;
+  }
+  const option = [...command.options, ...root.options].find((o) => o.long === previous);
+  return option && (option.required || option.optional) ? option : undefined;
+}
+
+/**
+ * Candidates for an option's value: its declared choices, cabins, currencies, or airports whose code, name
+ * or city matches what is typed (asked of the server; nothing when it cannot answer).
+ */
+export async function completeValues(
+  root: Command,
+  words: string[],
+  ctx: Ctx,
+): Promise<string[] | undefined> {
+  const option = pendingOption(root, words);
+  if (!option) return undefined;
+  const partial = words.at(-1) ?? '';
+  const starts = (values: readonly string[]) =>
+    values.filter((v) => v.toLowerCase().startsWith(partial.toLowerCase()));
+  if (option.argChoices) return starts(option.argChoices);
+  if (option.long === '--cabin') return starts(CABINS);
+  if (option.long === '--currency') return starts(CURRENCIES);
+  if (option.long && AIRPORT_OPTIONS.has(option.long)) {
+    if (partial.length < 2) return [];
+    try {
+      const found = await ctx.client().reference.airports({ query: partial });
+      return found.items
+        .map(
+          (a) =>
+            (a as { iata_code?: string; code?: string }).iata_code ?? (a as { code?: string }).code ?? '',
+        )
+        .filter(Boolean);
+    } catch {
+      return [];
+    }
+  }
+  return [];
+}
+
 export function completionCommand(deps: Deps, root: () => Command): Command[] {
   const completion = examples(
     new Command('completion')
@@ -67,7 +119,8 @@ export function completionCommand(deps: Deps, root: () => Command): Command[] {
     .helpOption(false)
     .action(
       action(deps, async (ctx, _o, [words]) => {
-        for (const c of completeWords(root(), (words as unknown as string[] | undefined) ?? ['']))
+        const list = (words as unknown as string[] | undefined) ?? [''];
+        for (const c of (await completeValues(root(), list, ctx)) ?? completeWords(root(), list))
           ctx.io.out(c);
       }),
     );

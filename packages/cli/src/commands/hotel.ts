@@ -1,21 +1,25 @@
 /**
- * `travel hotel book|show|cancel`: idempotent booking (502 polled by the SDK), guarded cancel; show, cancel
- * and the booking call are the shared reservation commands. The search picker books through
+ * `travel hotel book|show|voucher|list|cancel`: idempotent booking (502 polled by the SDK), a cancel that
+ * quotes the policy's fee and is guarded by the provider's reference; show, voucher, list, cancel and the
+ * booking call are the shared reservation commands. The search picker books through
  * `runHotelBookOffer`, which asks for what the flags would give.
  */
-import type { BodyOf, HotelOffer } from '@travel/sdk';
+import { type BodyOf, type HotelBooking, type HotelOffer, TravelApiError, unwrap } from '@travel/sdk';
 import { Command } from 'commander';
 import { action, examples, requireToken } from '../command-kit.ts';
 import type { Ctx, Deps } from '../context.ts';
+import { hotelVoucher, policyFeeAt, policyLines } from '../documents/vouchers.ts';
 import { oneOf, requireValue } from '../parse.ts';
 import { promptContact } from '../passengers.ts';
 import { confirmCheckedPrice } from '../price-check.ts';
 import {
+  type CancelQuote,
   type ReservationKind,
   readJsonList,
   reservationCommand,
   submitReservation,
 } from '../reservation-commands.ts';
+import { hotelBookingLines } from '../views/reservation.ts';
 
 const PROVIDERS = ['hotelbeds', 'duffel_stays'] as const;
 
@@ -94,6 +98,37 @@ export async function runHotelBookOffer(offer: HotelOffer, ctx: Ctx) {
   );
 }
 
+/**
+ * What cancelling costs now: the provider's own cancellation simulation (`quoteHotelCancellation`). When
+ * the provider cannot be asked right now (503/502), the rate's cancellation policy says it instead (the
+ * rule the server settles by when a provider's answer is lost), and the quote says which one it is.
+ */
+export async function quoteHotelCancellation(b: HotelBooking, ctx: Ctx): Promise<CancelQuote> {
+  const policy = policyLines(b.cancellation_policies, b.total, b.created_at);
+  try {
+    const q = await unwrap(
+      ctx.client().raw.GET('/api/v1/hotel/bookings/{booking_id}/cancellation-quote', {
+        params: { path: { booking_id: b.booking_id } },
+      }),
+    );
+    return {
+      fee: q.cancellation_fee,
+      refund: q.refund,
+      basis: `the provider's cancellation simulation; nothing was cancelled`,
+      lines: policy,
+    };
+  } catch (error) {
+    if (!(error instanceof TravelApiError) || (error.status !== 503 && error.status !== 502)) throw error;
+    const { fee, refund } = policyFeeAt(b.cancellation_policies, ctx.now(), b.total);
+    return {
+      fee,
+      refund,
+      basis: `the rate's cancellation policy: the provider could not be asked now (${error.code ?? error.status})`,
+      lines: policy,
+    };
+  }
+}
+
 /** One guest per person the rate was priced for, spread over its rooms so that every room has an adult. */
 async function promptHotelGuests(
   ctx: Ctx,
@@ -120,9 +155,13 @@ async function promptHotelGuests(
   return guests;
 }
 
-const HOTEL: ReservationKind<HotelBookBody> = {
+const HOTEL: ReservationKind<HotelBookBody, HotelBooking> = {
   noun: 'hotel',
   api: (ctx) => ctx.client().hotels,
+  lines: hotelBookingLines,
+  voucher: hotelVoucher,
+  confirmationWord: (b) => b.supplier_booking_ref ?? b.hotel_confirmation ?? String(b.booking_id),
+  quote: (b, ctx) => quoteHotelCancellation(b, ctx),
   showExample: 'travel hotel show 77 --json',
   cancelExample: 'travel hotel cancel 77 --confirm',
 };

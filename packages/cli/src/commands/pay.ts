@@ -1,10 +1,14 @@
 /** `travel pay authorize|capture|void|refund|history`; capture, void and refund are guarded. */
+import type { components } from '@travel/sdk';
 import { Command } from 'commander';
 import { action, examples, output, requireToken } from '../command-kit.ts';
 import type { Ctx, Deps } from '../context.ts';
 import { confirmationWord, type Guard, parseGuard, typeToConfirm } from '../guard.ts';
 import { bookingRef, integer, requireValue } from '../parse.ts';
 import { money, renderTable } from '../ui/table.ts';
+import { paymentActionLines } from '../views/ticket.ts';
+
+type Payment = components['schemas']['Payment'];
 
 export interface AuthorizeOptions {
   token: string;
@@ -92,11 +96,14 @@ export async function runMoneyAction(
     ...(kind === 'refund' && options.reason ? { reason: options.reason } : {}),
   };
   const result = await client.payments[kind](ref, query);
-  output(ctx, {
-    ...(result.data as object),
-    idempotency_key: result.idempotencyKey,
-    request_id: result.requestId,
-  });
+  output(
+    ctx,
+    { ...(result.data as object), idempotency_key: result.idempotencyKey, request_id: result.requestId },
+    () => {
+      for (const line of paymentActionLines(kind, result.data as Payment)) ctx.io.out(line);
+      ctx.io.err(`idempotency key ${result.idempotencyKey}`);
+    },
+  );
 }
 
 function printHistory(

@@ -62,6 +62,19 @@ export function outputMode(flags: { json?: boolean; ndjson?: boolean }, interact
   return interactive ? 'interactive' : 'plain';
 }
 
+/** The flags every search command shares: the currency, how many offers, how long to wait, the output. */
+export function sharedSearchOptions(
+  raw: { json?: boolean; ndjson?: boolean; currency?: string; limit?: string; timeout?: string },
+  interactive: boolean,
+) {
+  return {
+    currency: raw.currency?.toUpperCase(),
+    limit: integer(raw.limit, '--limit', 1, 500) ?? 20,
+    timeoutSeconds: integer(raw.timeout, '--timeout', 5, 600) ?? 90,
+    mode: outputMode(raw, interactive),
+  };
+}
+
 export function parseFlightSearchOptions(raw: RawFlightFlags, interactive: boolean): FlightSearchOptions {
   const from = iata(requireValue(raw.from, '--from', 'e.g. --from LHR'), '--from');
   const to = iata(requireValue(raw.to, '--to', 'e.g. --to DXB'), '--to');
@@ -83,11 +96,8 @@ export function parseFlightSearchOptions(raw: RawFlightFlags, interactive: boole
     children: integer(raw.children, '--children', 0, 8) ?? 0,
     cabin: oneOf(raw.cabin, '--cabin', CABINS),
     airline,
-    currency: raw.currency?.toUpperCase(),
     suppliers,
-    limit: integer(raw.limit, '--limit', 1, 500) ?? 20,
-    timeoutSeconds: integer(raw.timeout, '--timeout', 5, 600) ?? 90,
-    mode: outputMode(raw, interactive),
+    ...sharedSearchOptions(raw, interactive),
     companyCode: raw.companyCode,
     userCode: raw.userCode,
   };

@@ -12,7 +12,7 @@ import { integer, isoDate, type OutputModeFlags, requireValue } from '../parse.t
 import { followReservationSearch, type OfferView, shortKey } from '../reservation-commands.ts';
 import { money } from '../ui/table.ts';
 import { runHotelBookOffer } from './hotel.ts';
-import { type OutputMode, outputMode } from './search-flight.ts';
+import { type OutputMode, sharedSearchOptions } from './search-flight.ts';
 
 export interface HotelSearchOptions {
   destination: string;
@@ -50,11 +50,8 @@ export function parseHotelSearchOptions(
     checkOut,
     adults: integer(raw.adults, '--adults', 1, 9) ?? 2,
     rooms: integer(raw.rooms, '--rooms', 1, 8) ?? 1,
-    currency: raw.currency?.toUpperCase(),
     minStars: integer(raw.stars, '--stars', 1, 5),
-    limit: integer(raw.limit, '--limit', 1, 500) ?? 20,
-    timeoutSeconds: integer(raw.timeout, '--timeout', 5, 600) ?? 90,
-    mode: outputMode(raw, interactive),
+    ...sharedSearchOptions(raw, interactive),
   };
 }
 

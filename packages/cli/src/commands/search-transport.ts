@@ -9,7 +9,7 @@ import type { Ctx, Deps } from '../context.ts';
 import { integer, isoDateTime, type OutputModeFlags, oneOf, requireValue } from '../parse.ts';
 import { followReservationSearch, type OfferView, shortKey } from '../reservation-commands.ts';
 import { duration, money } from '../ui/table.ts';
-import { type OutputMode, outputMode } from './search-flight.ts';
+import { type OutputMode, sharedSearchOptions } from './search-flight.ts';
 import { runTransferBookOffer } from './transfer.ts';
 
 const TYPES = ['PRIVATE', 'SHARED', 'TAXI', 'HOURLY'] as const;
@@ -48,10 +48,7 @@ export function parseTransportSearchOptions(
     passengers: integer(raw.passengers, '--passengers', 1, 50) ?? 1,
     luggage: integer(raw.luggage, '--luggage', 0, 50) ?? 1,
     type: oneOf(raw.type, '--type', TYPES),
-    currency: raw.currency?.toUpperCase(),
-    limit: integer(raw.limit, '--limit', 1, 500) ?? 20,
-    timeoutSeconds: integer(raw.timeout, '--timeout', 5, 600) ?? 90,
-    mode: outputMode(raw, interactive),
+    ...sharedSearchOptions(raw, interactive),
   };
 }
 

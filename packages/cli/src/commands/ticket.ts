@@ -2,22 +2,36 @@
  * `travel ticket issue|status|document|void|refund|reissue`. void and refund quote without --confirm;
  * reissue only ever quotes (the spec raises no reissue from here).
  */
-import type { TicketAction } from '@travel/sdk';
+import type { components, TicketAction } from '@travel/sdk';
 import { Command } from 'commander';
 import { action, examples, output, requireToken } from '../command-kit.ts';
 import type { Ctx, Deps } from '../context.ts';
+import { eTicketDocument, loadETicket } from '../documents/e-ticket.ts';
+import { documentLines } from '../documents/model.ts';
+import { writePdf } from '../documents/pdf.ts';
+import { CliError } from '../errors.ts';
+import { ExitCode } from '../exit-codes.ts';
 import { confirmationWord, type Guard, parseGuard, typeToConfirm } from '../guard.ts';
 import { bookingRef } from '../parse.ts';
-import { money } from '../ui/table.ts';
+import { money, renderRecord } from '../ui/table.ts';
+import { ticketIssueLines } from '../views/ticket.ts';
+
+type TicketIssueResult = components['schemas']['TicketIssueResult'];
 
 export async function runTicketIssue(ref: string, options: { capture: boolean }, ctx: Ctx): Promise<void> {
   requireToken(ctx);
   const result = await ctx.client().tickets.issue(ref, { capture: options.capture });
-  output(ctx, {
-    ...(result.data as object),
-    idempotency_key: result.idempotencyKey,
-    request_id: result.requestId,
-  });
+  output(
+    ctx,
+    { ...(result.data as object), idempotency_key: result.idempotencyKey, request_id: result.requestId },
+    () => {
+      // A 202 (issuance still in process) has no tickets yet: its answer is shown as the server gave it.
+      const data = result.data as Partial<TicketIssueResult>;
+      if (Array.isArray(data.tickets))
+        for (const line of ticketIssueLines(data as TicketIssueResult)) ctx.io.out(line);
+      else for (const line of renderRecord(data)) ctx.io.out(line);
+    },
+  );
 }
 
 export async function runTicketStatus(ref: string, ctx: Ctx): Promise<void> {
@@ -25,9 +39,24 @@ export async function runTicketStatus(ref: string, ctx: Ctx): Promise<void> {
   output(ctx, await ctx.client().tickets.status(ref));
 }
 
-export async function runTicketDocument(ref: string, ctx: Ctx): Promise<void> {
+/** The e-ticket receipt on the terminal, or with `pdf` as a PDF file (its path on stdout). */
+export async function runTicketDocument(ref: string, pdf: string | undefined, ctx: Ctx): Promise<void> {
   requireToken(ctx);
-  output(ctx, await ctx.client().tickets.document(ref));
+  const input = await loadETicket(ctx, ref);
+  if (input.documents.tickets.length === 0)
+    throw new CliError(`booking ${ref} has no tickets yet: travel ticket issue ${ref}`, ExitCode.conflict);
+  const doc = eTicketDocument(input);
+  if (pdf) {
+    const bytes = await writePdf(doc, pdf);
+    output(ctx, { file: pdf, bytes, booking_id: input.booking.booking_id }, () => ctx.io.out(pdf));
+    ctx.io.err(
+      `wrote the e-ticket receipt of booking ${input.booking.booking_id} to ${pdf} (${bytes} bytes)`,
+    );
+    return;
+  }
+  output(ctx, input.documents, () => {
+    for (const line of documentLines(doc)) ctx.io.out(line);
+  });
 }
 
 type QuoteResult = Awaited<ReturnType<ReturnType<Ctx['client']>['tickets']['action']>>;
@@ -124,7 +153,22 @@ export function ticketCommand(deps: Deps): Command {
     ),
   );
   ticket.addCommand(simple(deps, 'status', 'ticket and coupon status', runTicketStatus));
-  ticket.addCommand(simple(deps, 'document', 'the ticket document (e-ticket receipt)', runTicketDocument));
+  ticket.addCommand(
+    examples(
+      new Command('document')
+        .argument('<booking>', 'booking id or PNR')
+        .description('the e-ticket receipt and itinerary a customer is sent (on the terminal, or --pdf FILE)')
+        .option('--pdf <file>', 'write it as a PDF to this file')
+        .action(
+          action(deps, (ctx, raw: { pdf?: string }, [ref]) =>
+            runTicketDocument(bookingRef(ref), raw.pdf, ctx),
+          ),
+        ),
+      'travel ticket document X7KQ2M',
+      'travel ticket document X7KQ2M --pdf e-ticket-X7KQ2M.pdf',
+      'travel ticket document 1042 --json',
+    ),
+  );
   for (const kind of ['void', 'refund'] as const) {
     ticket.addCommand(
       examples(

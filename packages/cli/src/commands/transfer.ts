@@ -1,11 +1,12 @@
 /**
- * `travel transfer book|show|cancel`. The search picker books through `runTransferBookOffer`, which asks
+ * `travel transfer book|show|voucher|list|cancel`. The search picker books through `runTransferBookOffer`, which asks
  * for what the flags would give.
  */
-import type { BodyOf, TransferOffer } from '@travel/sdk';
+import type { BodyOf, TransferBooking, TransferOffer } from '@travel/sdk';
 import { Command } from 'commander';
 import { action, examples, requireToken } from '../command-kit.ts';
 import type { Ctx, Deps } from '../context.ts';
+import { transferVoucher } from '../documents/vouchers.ts';
 import { oneOf, requireValue } from '../parse.ts';
 import { promptContact } from '../passengers.ts';
 import { confirmCheckedPrice } from '../price-check.ts';
@@ -15,6 +16,7 @@ import {
   reservationCommand,
   submitReservation,
 } from '../reservation-commands.ts';
+import { transferBookingLines } from '../views/reservation.ts';
 
 const PROVIDERS = ['hotelbeds_transfers', 'amadeus_transfers'] as const;
 
@@ -93,9 +95,19 @@ export async function runTransferBookOffer(offer: TransferOffer, ctx: Ctx) {
   );
 }
 
-const TRANSFER: ReservationKind<TransferBookBody> = {
+const TRANSFER: ReservationKind<TransferBookBody, TransferBooking> = {
   noun: 'transfer',
   api: (ctx) => ctx.client().transfers,
+  lines: transferBookingLines,
+  voucher: transferVoucher,
+  confirmationWord: (b) => b.confirmation_number ?? b.supplier_booking_ref ?? String(b.booking_id),
+  // A transfer booking keeps no cancellation policy: the provider names its fee only when cancelling.
+  quote: async () => ({
+    fee: null,
+    refund: null,
+    basis: 'the provider states its fee when it cancels; the booking holds no policy to quote from',
+    lines: [],
+  }),
   showExample: 'travel transfer show 31',
   cancelExample: 'travel transfer cancel 31 --confirm --yes',
 };

@@ -1,5 +1,12 @@
 /** Contract-shaped sample data for run-function tests. */
-import type { Booking, FlightOffer, HotelOffer, TransferOffer } from '@travel/sdk';
+import type {
+  Booking,
+  FlightOffer,
+  HotelBooking,
+  HotelOffer,
+  TransferBooking,
+  TransferOffer,
+} from '@travel/sdk';
 
 export function offer(
   id: string,
@@ -155,4 +162,66 @@ export function transferOffer(quoteId: string, total: number): TransferOffer {
     cancellation_policies: [],
     expires_at: '2026-06-01T11:00:00Z',
   } as TransferOffer;
+}
+
+/** A confirmed hotel booking as `getHotelBooking` answers it. */
+export function hotelBooking(id: number, over: Partial<HotelBooking> = {}): HotelBooking {
+  return {
+    booking_id: id,
+    status: 'confirmed',
+    provider: 'hotelbeds',
+    supplier_booking_ref: '1-7717778',
+    hotel_confirmation: null,
+    rate_key: 'rk_cheap',
+    hotel: { hotel_id: '1', name: 'City Dubai Inn', address: '10 Kings Road', city: 'Dubai', country: 'AE' },
+    room: { room_type: 'DBL.ST', room_name: 'DOUBLE STANDARD', board: 'RO', board_name: 'ROOM ONLY' },
+    check_in: '2027-02-02',
+    check_out: '2027-02-04',
+    nights: 2,
+    guests: [{ room: 1, type: 'AD', first_name: 'Ada', last_name: 'Lovelace' }],
+    contact_email: 'ada@example.org',
+    contact_phone: '+447700900123',
+    special_requests: null,
+    client_ref: null,
+    total: { currency: 'GBP', amount_minor: 30_000 },
+    supplier_price: { currency: 'EUR', amount_minor: 35_000 },
+    fx_rate: 0.857,
+    cancellation_policies: [{ from: '2027-01-30T00:00:00Z', fee: { currency: 'GBP', amount_minor: 15_000 } }],
+    cancellation_fee: null,
+    user_id: 'u1',
+    company_id: 1,
+    created_at: '2026-11-24T10:00:00Z',
+    updated_at: '2026-11-24T10:00:00Z',
+    ...over,
+  };
+}
+
+/** A confirmed transfer booking as `getTransportBooking` answers it. */
+export function transferBooking(id: number, over: Partial<TransferBooking> = {}): TransferBooking {
+  return {
+    booking_id: id,
+    status: 'confirmed',
+    provider: 'hotelbeds_transfers',
+    quote_id: 'q1',
+    supplier_booking_ref: 'TR-1',
+    confirmation_number: 'HBT-123',
+    transfer_type: 'PRIVATE',
+    vehicle: { category: 'sedan', description: 'Standard car' },
+    pickup: { location: 'DXB', datetime: '2027-02-02T14:30' },
+    dropoff: { location: 'Dubai Marina' },
+    passengers: [{ first_name: 'Ada', last_name: 'Lovelace' }],
+    contact: { email: 'ada@example.org', phone: '+447700900123' },
+    flight_number: null,
+    hotel_name: null,
+    special_requests: null,
+    total: { currency: 'GBP', amount_minor: 6_000 },
+    supplier_price: { currency: 'GBP', amount_minor: 6_000 },
+    fx_rate: 1,
+    cancellation_fee: null,
+    user_id: 'u1',
+    company_id: 1,
+    created_at: '2026-11-24T10:00:00Z',
+    updated_at: '2026-11-24T10:00:00Z',
+    ...over,
+  } as TransferBooking;
 }

@@ -39,6 +39,11 @@ export function fakeIO(options: { interactive?: boolean; stdin?: string } = {}):
         snapshot: () => lines,
       };
     },
+    spinner(text) {
+      io.stderr.push(text);
+      const end = (t?: string) => void (t !== undefined && io.stderr.push(t));
+      return { text: () => undefined, succeed: end, fail: end, warn: end, stop: () => undefined };
+    },
     readStdin: async () => io.stdin,
   };
   return io;

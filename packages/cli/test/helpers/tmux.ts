@@ -12,7 +12,7 @@ export interface TmuxSession {
   kill(): void;
 }
 
-export function startTmux(args: string[], env: Record<string, string>): TmuxSession {
+export function startTmux(args: string[], env: Record<string, string>, width = 160): TmuxSession {
   const socket = `travel-cli-test-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
   const tmux = (...a: string[]) =>
     execFileSync('tmux', ['-L', socket, ...a], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
@@ -22,7 +22,7 @@ export function startTmux(args: string[], env: Record<string, string>): TmuxSess
     .join(' ');
   // Keep the pane after the command ends so the exit code stays readable.
   const command = `env ${exports} ${quote(process.execPath)} ${quote(BIN)} ${args.map(quote).join(' ')}; echo "[exit $?]"; sleep 600`;
-  tmux('new-session', '-d', '-s', 'main', '-x', '160', '-y', '50', command);
+  tmux('new-session', '-d', '-s', 'main', '-x', String(width), '-y', '50', command);
   const screen = () => tmux('capture-pane', '-p', '-t', 'main', '-S', '-200');
   return {
     send: (...keys) => void tmux('send-keys', '-t', 'main', ...keys),

@@ -93,10 +93,3 @@ export function decimals(currency: string): number {
   return minorUnits(currency);
 }
 export { moneyText };
-
-/** Local date-time text without offset, minutes added to a YYYY-MM-DDTHH:MM:SS base. */
-export function addMinutes(local: string, minutes: number): string {
-  const d = new Date(`${local}Z`);
-  d.setUTCMinutes(d.getUTCMinutes() + minutes);
-  return d.toISOString().slice(0, 19);
-}

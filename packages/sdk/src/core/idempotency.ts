@@ -2,6 +2,7 @@
  * Idempotency keys: one per logical call, generated here unless the caller brings one, and reused by the
  * transport on every automatic retry of that call (the key travels in the request, which is cloned per attempt).
  */
+import type { RequestOptions } from './request.ts';
 
 /** The header the server reads (IETF Idempotency-Key draft). */
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
@@ -21,12 +22,11 @@ export const REQUIRED_IDEMPOTENCY_OPERATIONS = [
   'bookTransport',
 ] as const;
 
-/** Per-call options every idempotent SDK method accepts. */
-export interface IdempotentCallOptions {
-  /** Your own key, e.g. derived from an order id so that a restarted process cannot double-book. */
-  idempotencyKey?: string;
-  signal?: AbortSignal;
-}
+/**
+ * Per-call options of the idempotent SDK methods: the usual request options, where `idempotencyKey` is
+ * your own key (e.g. derived from an order id, so that a restarted process cannot double-book).
+ */
+export type IdempotentCallOptions = RequestOptions;
 
 /**
  * The key for one logical call: the caller's, or a fresh random UUID.

@@ -25,6 +25,10 @@ export interface StreamOptions {
   maxReconnects?: number;
   /** Yield `heartbeat` keep-alives too (default false: they carry no data). */
   includeHeartbeats?: boolean;
+  /** Extra headers on every (re)connection. */
+  headers?: Record<string, string>;
+  /** Automatic retries of each (re)connection attempt (the client's `maxRetries` otherwise). */
+  maxRetries?: number;
 }
 
 /** What a stream needs from the client. */
@@ -57,10 +61,13 @@ export async function* streamEvents<TEvent = SseEvent>(
   let reconnectMs = DEFAULT_RECONNECT_MS;
   let drops = 0;
   for (;;) {
-    const headers = new Headers({ Accept: 'text/event-stream' });
+    const headers = new Headers({ ...options.headers, Accept: 'text/event-stream' });
     if (lastId !== undefined) headers.set('Last-Event-ID', lastId);
     const request = new Request(url, { headers, ...(options.signal ? { signal: options.signal } : {}) });
-    const response = await deps.transport(request, { timeoutMs: false });
+    const response = await deps.transport(request, {
+      timeoutMs: false,
+      ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
+    });
     if (!response.ok || !response.body)
       throw createApiError({
         status: response.status,

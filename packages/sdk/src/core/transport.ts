@@ -29,6 +29,10 @@ export interface TransportConfig {
   timeoutMs: number;
   retry: RetryOptions;
   logger: Logger | undefined;
+  /** Sent as `User-Agent` unless the request names its own; undefined where the runtime forbids it. */
+  userAgent?: string | undefined;
+  /** Sent on every request that does not name the header itself. */
+  defaultHeaders?: Record<string, string> | undefined;
   sleep: Sleep;
   random: () => number;
   now: () => number;
@@ -39,6 +43,8 @@ export interface TransportCallOptions {
   timeoutMs?: number | false;
   /** Send without credentials and never renew (the session's own login and refresh calls). */
   anonymous?: boolean;
+  /** Automatic retries for this call instead of the client's. */
+  maxRetries?: number;
 }
 
 /** Sends one logical request (maybe several attempts) and resolves with the final response. */
@@ -87,8 +93,9 @@ export function createTransport(config: TransportConfig): Transport {
     const logBody = config.logger ? await readJsonBody(request) : undefined;
     const authorize = options.anonymous ? noCredentials : config.authorize;
     let renewed = options.anonymous === true || !config.renew;
+    const maxRetries = options.maxRetries ?? config.retry.maxRetries;
     for (let attempt = 0; ; attempt++) {
-      const canRetry = attempt < config.retry.maxRetries;
+      const canRetry = attempt < maxRetries;
       const timeout = timeoutMs ? AbortSignal.timeout(timeoutMs) : undefined;
       const started = config.now();
       const log = (status: number | undefined, requestId: string | undefined, error?: string) =>
@@ -104,7 +111,7 @@ export function createTransport(config: TransportConfig): Transport {
           error,
         } satisfies LogRecord);
       // Outside the network try: a session that cannot renew (SessionEndedError) is not a connection failure.
-      const prepared = await prepareAttempt(request, authorize, timeout);
+      const prepared = await prepareAttempt(request, authorize, timeout, config);
       const sent = prepared.sent;
       let response: Response;
       try {
@@ -155,8 +162,16 @@ export function createTransport(config: TransportConfig): Transport {
 
 const noCredentials: Authorize = async () => undefined;
 
-async function prepareAttempt(request: Request, authorize: Authorize, timeout: AbortSignal | undefined) {
+async function prepareAttempt(
+  request: Request,
+  authorize: Authorize,
+  timeout: AbortSignal | undefined,
+  { userAgent, defaultHeaders }: Pick<TransportConfig, 'userAgent' | 'defaultHeaders'>,
+) {
   const headers = new Headers(request.headers);
+  for (const [name, value] of Object.entries(defaultHeaders ?? {}))
+    if (!headers.has(name)) headers.set(name, value);
+  if (userAgent && !headers.has('user-agent')) headers.set('User-Agent', userAgent);
   const sent = await authorize(headers);
   const signal = timeout ? AbortSignal.any([request.signal, timeout]) : request.signal;
   // Clone per attempt: a body can be read once, and the original must stay intact for the next retry.

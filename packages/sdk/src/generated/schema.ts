@@ -481,6 +481,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/hotel/bookings/{booking_id}/cancellation-quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Quote cancelling a hotel booking
+         * @description Addition: asks the provider what cancelling now would cost, without cancelling (Hotelbeds’ cancellation SIMULATION; Duffel Stays from the booked rate’s refund timeline): the fee and the refund in the booking’s currency, at the booking’s rate. Nothing changes. The same callers as `cancelHotelBooking`.
+         */
+        get: operations["quoteHotelCancellation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/transport/search": {
         parameters: {
             query?: never;
@@ -3097,7 +3117,7 @@ export interface paths {
         };
         /**
          * This contract
-         * @description Addition (not in the spec): the OpenAPI 3.1 document.
+         * @description Addition (not in the spec): the OpenAPI 3.1 document. Compressed (br or gzip) when `Accept-Encoding` asks for it; `ETag` per representation, 304 on a matching `If-None-Match`.
          */
         get: operations["getOpenApiDocument"];
         put?: never;
@@ -3117,7 +3137,7 @@ export interface paths {
         };
         /**
          * API reference (HTML)
-         * @description Addition (not in the spec): a human-readable reference rendered from /openapi.json.
+         * @description Addition (not in the spec): a human-readable reference rendered from /openapi.json, its requests sent to the server the page came from. Compressed (br or gzip) when `Accept-Encoding` asks for it, cacheable for 5 minutes, `ETag` per representation.
          */
         get: operations["getApiDocs"];
         put?: never;
@@ -3160,7 +3180,10 @@ export interface components {
         /** @description An amount in integer minor units with its currency. */
         Money: {
             currency: components["schemas"]["Currency"];
-            /** @description Amount in minor units of the currency. */
+            /**
+             * @description Amount in minor units of the currency.
+             * @example 12500
+             */
             amount_minor: number;
         };
         /**
@@ -3336,6 +3359,7 @@ export interface components {
             event: string;
             actor_user_id: string | null;
             impersonator_id: string | null;
+            /** @example 1 */
             company_id: number | null;
             target_type: string | null;
             target_id: string | null;
@@ -3498,13 +3522,25 @@ export interface components {
         };
         FlightPrice: {
             currency: components["schemas"]["Currency"];
-            /** @description Amount in minor units of the currency. */
+            /**
+             * @description Amount in minor units of the currency.
+             * @example 12500
+             */
             base_minor: number;
-            /** @description Amount in minor units of the currency. */
+            /**
+             * @description Amount in minor units of the currency.
+             * @example 12500
+             */
             taxes_minor: number;
-            /** @description Our markup (markup rules engine). */
+            /**
+             * @description Our markup (markup rules engine).
+             * @example 12500
+             */
             markup_minor: number;
-            /** @description base + taxes + markup. */
+            /**
+             * @description base + taxes + markup.
+             * @example 12500
+             */
             total_minor: number;
         };
         BaggageAllowance: {
@@ -3607,7 +3643,10 @@ export interface components {
             /** @description False when the supplier no longer sells the offer. */
             available: boolean;
             price_changed: boolean;
-            /** @description The total the offer carried before revalidation. */
+            /**
+             * @description The total the offer carried before revalidation.
+             * @example 12500
+             */
             previous_total_minor: number;
             price_change_cause: components["schemas"]["PriceChangeCause"];
             /** @description Present with verbose=true. */
@@ -3623,7 +3662,10 @@ export interface components {
         BagCatalogue: {
             offer: components["schemas"]["FlightOffer"];
             price_changed: boolean;
-            /** @description Amount in minor units of the currency. */
+            /**
+             * @description Amount in minor units of the currency.
+             * @example 12500
+             */
             previous_total_minor: number;
             bag_options: components["schemas"]["BagOption"][];
         };
@@ -3642,11 +3684,17 @@ export interface components {
         };
         BagRepriceResult: {
             offer: components["schemas"]["FlightOffer"];
-            /** @description The bag charge included in offer.price.total_minor. */
+            /**
+             * @description The bag charge included in offer.price.total_minor.
+             * @example 12500
+             */
             bags_minor: number;
             selections: components["schemas"]["BagSelection"][];
             price_changed: boolean;
-            /** @description Amount in minor units of the currency. */
+            /**
+             * @description Amount in minor units of the currency.
+             * @example 12500
+             */
             previous_total_minor: number;
         };
         FareRulesRequest: {
@@ -3654,7 +3702,10 @@ export interface components {
         };
         FareRulesResult: {
             offer_id?: string | null;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @example 1
+             */
             booking_id?: number | null;
             rules: components["schemas"]["FareRule"][];
         };
@@ -3664,6 +3715,7 @@ export interface components {
          */
         MatchType: "iata" | "icao" | "prefix" | "token" | "fuzzy";
         AirlineSuggestion: {
+            /** @example 1 */
             id: number;
             name: string;
             iata_code: string | null;
@@ -3678,6 +3730,7 @@ export interface components {
             total: number;
         };
         AirportSuggestion: {
+            /** @example 1 */
             id: number;
             name: string;
             iata_code: string;
@@ -3697,6 +3750,25 @@ export interface components {
             /** @description Ranked best first (by distance on geographic searches). */
             items: components["schemas"]["AirportSuggestion"][];
             total: number;
+        };
+        /** @description The money side of a hotel or transport cancellation. The platform takes card payments for flight bookings only (`/bookings/{booking_id}/authorize`); a hotel or transport booking is not charged through it, so its cancellation refunds nothing here: the fee and the `refund` figure are what the provider keeps and does not keep. The same answer is recorded in the booking’s audit trail (`cancelled`, details.payment). */
+        ReservationCancellationPayment: {
+            /**
+             * @description What the cancellation did to a card payment: `none`, there is none to act on.
+             * @enum {string}
+             */
+            action: "none";
+            /**
+             * @description What went back to a card: 0.
+             * @example 12500
+             */
+            amount_minor: number;
+            currency: components["schemas"]["Currency"];
+            /**
+             * @description `not_charged`: the platform took no card payment for this booking.
+             * @enum {string}
+             */
+            status: "not_charged";
         };
         /** @description Hotel and transport search initiation (202). */
         SearchInitiation: {
@@ -3828,11 +3900,20 @@ export interface components {
             /** @description In the currency the search asked for (cancellation fees too): converted at `fx_rate` from `supplier_price` when the supplier prices in another currency. */
             price: {
                 currency: components["schemas"]["Currency"];
-                /** @description Amount in minor units of the currency. */
+                /**
+                 * @description Amount in minor units of the currency.
+                 * @example 12500
+                 */
                 base_minor: number;
-                /** @description Amount in minor units of the currency. */
+                /**
+                 * @description Amount in minor units of the currency.
+                 * @example 12500
+                 */
                 taxes_minor: number;
-                /** @description Amount in minor units of the currency. */
+                /**
+                 * @description Amount in minor units of the currency.
+                 * @example 12500
+                 */
                 total_minor: number;
             };
             /** @description The supplier's own amount behind `price.total_minor`, in the supplier's currency (for flights base + taxes, without our markup). When its currency differs from the one shown, `price.total_minor` was converted from it at `fx_rate`. */
@@ -3873,7 +3954,10 @@ export interface components {
         HotelRateCheck: {
             available: boolean;
             price_changed: boolean;
-            /** @description Amount in minor units of the currency. */
+            /**
+             * @description Amount in minor units of the currency.
+             * @example 12500
+             */
             previous_total_minor: number;
             price_change_cause: components["schemas"]["PriceChangeCause"];
             offer: components["schemas"]["HotelOffer"];
@@ -3946,6 +4030,7 @@ export interface components {
             /** @description Set once cancelled. */
             cancellation_fee: components["schemas"]["Money"] | null;
             user_id: string;
+            /** @example 1 */
             company_id: number | null;
             /** Format: date-time */
             created_at: string;
@@ -3967,8 +4052,27 @@ export interface components {
             cancelled: boolean;
             /** @description What the provider keeps (0 when free). */
             cancellation_fee: components["schemas"]["Money"];
-            /** @description What goes back to the customer. */
+            /** @description The booking total less the fee: what the provider does not keep. Not a card movement of the platform: see `payment`. */
             refund: components["schemas"]["Money"];
+            payment: components["schemas"]["ReservationCancellationPayment"];
+        };
+        /** @description What cancelling the booking now would cost, in the booking’s currency. */
+        HotelCancellationQuote: {
+            /**
+             * Format: int64
+             * @example 1
+             */
+            booking_id: number;
+            status: components["schemas"]["HotelBookingStatus"];
+            /** @description What the provider would keep if cancelled now (0 when free). */
+            cancellation_fee: components["schemas"]["Money"];
+            /** @description What would go back to the customer. */
+            refund: components["schemas"]["Money"];
+            /**
+             * @description The provider’s own cancellation simulation (nothing was cancelled).
+             * @enum {string}
+             */
+            source: "supplier_simulation";
         };
         AdminHotelBooking: components["schemas"]["HotelBooking"] & {
             audit_trail: components["schemas"]["AuditEntry"][];
@@ -4045,7 +4149,10 @@ export interface components {
             /** @description In the currency the search asked for (cancellation fees too): converted at `fx_rate` from `supplier_price` when the supplier prices in another currency. */
             price: {
                 currency: components["schemas"]["Currency"];
-                /** @description Amount in minor units of the currency. */
+                /**
+                 * @description Amount in minor units of the currency.
+                 * @example 12500
+                 */
                 total_minor: number;
             };
             /** @description The supplier's own amount behind `price.total_minor`, in the supplier's currency (for flights base + taxes, without our markup). When its currency differs from the one shown, `price.total_minor` was converted from it at `fx_rate`. */
@@ -4088,7 +4195,10 @@ export interface components {
         TransportQuote: {
             available: boolean;
             price_changed: boolean;
-            /** @description Amount in minor units of the currency. */
+            /**
+             * @description Amount in minor units of the currency.
+             * @example 12500
+             */
             previous_total_minor: number;
             price_change_cause: components["schemas"]["PriceChangeCause"];
             offer: components["schemas"]["TransferOffer"];
@@ -4152,6 +4262,7 @@ export interface components {
             /** @description Set once cancelled. */
             cancellation_fee: components["schemas"]["Money"] | null;
             user_id: string;
+            /** @example 1 */
             company_id: number | null;
             /** Format: date-time */
             created_at: string;
@@ -4173,8 +4284,9 @@ export interface components {
             cancelled: boolean;
             /** @description What the provider keeps (0 when free). */
             cancellation_fee: components["schemas"]["Money"];
-            /** @description What goes back to the customer. */
+            /** @description The booking total less the fee: what the provider does not keep. Not a card movement of the platform: see `payment`. */
             refund: components["schemas"]["Money"];
+            payment: components["schemas"]["ReservationCancellationPayment"];
         };
         AdminTransportBooking: components["schemas"]["TransportBooking"] & {
             audit_trail: components["schemas"]["AuditEntry"][];
@@ -4304,15 +4416,30 @@ export interface components {
         };
         BookingPricing: {
             currency: components["schemas"]["Currency"];
-            /** @description Amount in minor units of the currency. */
+            /**
+             * @description Amount in minor units of the currency.
+             * @example 12500
+             */
             base_minor: number;
-            /** @description Amount in minor units of the currency. */
+            /**
+             * @description Amount in minor units of the currency.
+             * @example 12500
+             */
             taxes_minor: number;
-            /** @description Amount in minor units of the currency. */
+            /**
+             * @description Amount in minor units of the currency.
+             * @example 12500
+             */
             markup_minor: number;
-            /** @description Amount in minor units of the currency. */
+            /**
+             * @description Amount in minor units of the currency.
+             * @example 12500
+             */
             bags_minor: number;
-            /** @description base + taxes + markup + bags. */
+            /**
+             * @description base + taxes + markup + bags.
+             * @example 12500
+             */
             total_minor: number;
         };
         FlightBooking: {
@@ -4342,6 +4469,7 @@ export interface components {
             ticketing_deadline: string | null;
             assigned_to_user_id: string | null;
             user_id: string;
+            /** @example 1 */
             company_id: number | null;
             /** Format: date-time */
             created_at: string;
@@ -4453,7 +4581,10 @@ export interface components {
             type: components["schemas"]["PaymentTransactionType"];
             /** @enum {string} */
             status: "succeeded" | "failed" | "pending";
-            /** @description Amount in minor units of the currency. */
+            /**
+             * @description Amount in minor units of the currency.
+             * @example 12500
+             */
             amount_minor: number;
             currency: components["schemas"]["Currency"];
             provider_ref: string | null;
@@ -4469,11 +4600,20 @@ export interface components {
             /** Format: int64 */
             booking_id: number;
             state: components["schemas"]["PaymentState"];
-            /** @description Authorized amount. */
+            /**
+             * @description Authorized amount.
+             * @example 12500
+             */
             amount_minor: number;
-            /** @description Amount in minor units of the currency. */
+            /**
+             * @description Amount in minor units of the currency.
+             * @example 12500
+             */
             captured_minor: number;
-            /** @description Amount in minor units of the currency. */
+            /**
+             * @description Amount in minor units of the currency.
+             * @example 12500
+             */
             refunded_minor: number;
             currency: components["schemas"]["Currency"];
             /** @enum {string} */
@@ -4509,16 +4649,28 @@ export interface components {
             booking_id: number;
             pnr: string | null;
             state: components["schemas"]["PaymentState"];
-            /** @description Amount in minor units of the currency. */
+            /**
+             * @description Amount in minor units of the currency.
+             * @example 12500
+             */
             amount_minor: number;
-            /** @description Amount in minor units of the currency. */
+            /**
+             * @description Amount in minor units of the currency.
+             * @example 12500
+             */
             captured_minor: number;
-            /** @description Amount in minor units of the currency. */
+            /**
+             * @description Amount in minor units of the currency.
+             * @example 12500
+             */
             refunded_minor: number;
             currency: components["schemas"]["Currency"];
             line_items: {
                 description: string;
-                /** @description Amount in minor units of the currency. */
+                /**
+                 * @description Amount in minor units of the currency.
+                 * @example 12500
+                 */
                 amount_minor: number;
             }[];
             customer: {
@@ -4657,7 +4809,10 @@ export interface components {
              * @enum {string}
              */
             action: "void" | "refund" | "partial_capture" | "none";
-            /** @description Money returned to the customer, in the payment currency. */
+            /**
+             * @description Money returned to the customer, in the payment currency.
+             * @example 12500
+             */
             amount_minor: number;
             currency: components["schemas"]["Currency"];
             /**
@@ -4778,6 +4933,7 @@ export interface components {
             /**
              * Format: int64
              * @description The ancillary; null for a bag booked with the PNR.
+             * @example 1
              */
             ancillary_id: number | null;
             /** @description The bag option booked with the PNR; null for an ancillary. */
@@ -4977,6 +5133,7 @@ export interface components {
             full_name: string;
             role: components["schemas"]["Role"];
             status: components["schemas"]["UserStatus"];
+            /** @example 1 */
             company_id: number | null;
             company_code: string | null;
             user_code: string | null;
@@ -5029,6 +5186,7 @@ export interface components {
             duration_hours?: number;
         };
         Company: {
+            /** Format: int32 */
             company_id: number;
             company_name: string;
             company_code: string;
@@ -5040,6 +5198,7 @@ export interface components {
             /** @description Decimal amount in major units of the company currency (e.g. 5000.00). */
             credit_limit: number;
             address: components["schemas"]["Address"] | null;
+            /** @example 1 */
             parent_company_id: number | null;
             logo_url: string | null;
             website: string | null;
@@ -5126,8 +5285,12 @@ export interface components {
             max_hold_hours?: number;
         };
         MarkupRule: {
+            /** Format: int32 */
             rule_id: number;
-            /** @description Null: platform-wide. */
+            /**
+             * @description Null: platform-wide.
+             * @example 1
+             */
             company_id: number | null;
             rule_type: components["schemas"]["MarkupRuleType"];
             amount: number;
@@ -5139,6 +5302,7 @@ export interface components {
             gds_provider: string | null;
             min_fare: number | null;
             max_fare: number | null;
+            /** @example 1 */
             priority: number;
             is_active: boolean;
             description: string | null;
@@ -5207,28 +5371,46 @@ export interface components {
         /** @description The markup engine’s result (docs/decisions/0002-markup-rules.md). */
         MarkupCalculation: {
             currency: components["schemas"]["Currency"];
-            /** @description base_price in minor units. */
+            /**
+             * @description base_price in minor units.
+             * @example 12500
+             */
             base_minor: number;
-            /** @description Platform plus company markup. */
+            /**
+             * @description Platform plus company markup.
+             * @example 12500
+             */
             markup_minor: number;
-            /** @description base + markup, never below zero. */
+            /**
+             * @description base + markup, never below zero.
+             * @example 12500
+             */
             total_minor: number;
             applied_rule_ids: number[];
             /** @description One entry per applied rule: platform first, then company (see decision 0002). */
             breakdown: {
+                /** Format: int32 */
                 rule_id: number;
                 /** @enum {string} */
                 scope: "platform" | "company";
                 rule_type: components["schemas"]["MarkupRuleType"];
                 amount: number;
-                /** @description The amount the rule was applied to. */
+                /**
+                 * @description The amount the rule was applied to.
+                 * @example 12500
+                 */
                 basis_minor: number;
-                /** @description Amount in minor units of the currency. */
+                /**
+                 * @description Amount in minor units of the currency.
+                 * @example 12500
+                 */
                 markup_minor: number;
             }[];
         };
         Client: {
+            /** Format: int32 */
             client_id: number;
+            /** Format: int32 */
             company_id: number;
             email: string;
             full_name: string;
@@ -5279,6 +5461,7 @@ export interface components {
         /** @enum {string} */
         StaffRole: "company_admin" | "company_staff";
         StaffMember: {
+            /** Format: int32 */
             staff_id: number;
             /** @description Null for a pending invitation (no account yet). */
             user_id: string | null;
@@ -5330,13 +5513,23 @@ export interface components {
             is_active?: boolean;
         };
         Wallet: {
+            /** Format: int32 */
             company_id: number;
             currency: components["schemas"]["Currency"];
-            /** @description Current balance (negative when credit is in use). */
+            /**
+             * @description Current balance (negative when credit is in use).
+             * @example 12500
+             */
             balance_minor: number;
-            /** @description Amount in minor units of the currency. */
+            /**
+             * @description Amount in minor units of the currency.
+             * @example 12500
+             */
             credit_limit_minor: number;
-            /** @description balance + credit limit. */
+            /**
+             * @description balance + credit limit.
+             * @example 12500
+             */
             available_credit_minor: number;
             /** Format: date-time */
             updated_at: string;
@@ -5347,13 +5540,22 @@ export interface components {
             /** Format: int64 */
             transaction_id: number;
             type: components["schemas"]["TransactionType"];
-            /** @description Amount in minor units of the currency. */
+            /**
+             * @description Amount in minor units of the currency.
+             * @example 12500
+             */
             amount_minor: number;
             currency: components["schemas"]["Currency"];
-            /** @description Amount in minor units of the currency. */
+            /**
+             * @description Amount in minor units of the currency.
+             * @example 12500
+             */
             balance_after_minor: number;
             reference: string | null;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @example 1
+             */
             booking_id: number | null;
             description: string;
             /** Format: date-time */
@@ -5407,6 +5609,7 @@ export interface components {
             reason?: string;
         };
         SavedTraveler: {
+            /** Format: int32 */
             traveler_id: number;
             first_name: string;
             last_name: string;
@@ -5481,13 +5684,25 @@ export interface components {
             revenue_30d: {
                 currency: components["schemas"]["Currency"];
                 bookings: number;
-                /** @description Total booked value. */
+                /**
+                 * @description Total booked value.
+                 * @example 12500
+                 */
                 gross_minor: number;
-                /** @description Amount in minor units of the currency. */
+                /**
+                 * @description Amount in minor units of the currency.
+                 * @example 12500
+                 */
                 markup_minor: number;
-                /** @description Amount in minor units of the currency. */
+                /**
+                 * @description Amount in minor units of the currency.
+                 * @example 12500
+                 */
                 refunds_minor: number;
-                /** @description gross - refunds. */
+                /**
+                 * @description gross - refunds.
+                 * @example 12500
+                 */
                 net_minor: number;
             }[];
             active_companies: number;
@@ -5515,32 +5730,57 @@ export interface components {
             from: string;
             /** Format: date-time */
             to: string;
+            /** @example 1 */
             company_id: number | null;
             days: {
                 /** Format: date */
                 date: string;
                 currency: components["schemas"]["Currency"];
                 bookings: number;
-                /** @description Amount in minor units of the currency. */
+                /**
+                 * @description Amount in minor units of the currency.
+                 * @example 12500
+                 */
                 gross_minor: number;
-                /** @description Amount in minor units of the currency. */
+                /**
+                 * @description Amount in minor units of the currency.
+                 * @example 12500
+                 */
                 markup_minor: number;
-                /** @description Amount in minor units of the currency. */
+                /**
+                 * @description Amount in minor units of the currency.
+                 * @example 12500
+                 */
                 refunds_minor: number;
-                /** @description Amount in minor units of the currency. */
+                /**
+                 * @description Amount in minor units of the currency.
+                 * @example 12500
+                 */
                 net_minor: number;
             }[];
             /** @description Totals per currency over the period. */
             totals: {
                 currency: components["schemas"]["Currency"];
                 bookings: number;
-                /** @description Total booked value. */
+                /**
+                 * @description Total booked value.
+                 * @example 12500
+                 */
                 gross_minor: number;
-                /** @description Amount in minor units of the currency. */
+                /**
+                 * @description Amount in minor units of the currency.
+                 * @example 12500
+                 */
                 markup_minor: number;
-                /** @description Amount in minor units of the currency. */
+                /**
+                 * @description Amount in minor units of the currency.
+                 * @example 12500
+                 */
                 refunds_minor: number;
-                /** @description gross - refunds. */
+                /**
+                 * @description gross - refunds.
+                 * @example 12500
+                 */
                 net_minor: number;
             }[];
         };
@@ -5553,15 +5793,30 @@ export interface components {
             items: {
                 currency: components["schemas"]["Currency"];
                 payments: number;
-                /** @description Amount in minor units of the currency. */
+                /**
+                 * @description Amount in minor units of the currency.
+                 * @example 12500
+                 */
                 authorized_minor: number;
-                /** @description Amount in minor units of the currency. */
+                /**
+                 * @description Amount in minor units of the currency.
+                 * @example 12500
+                 */
                 captured_minor: number;
-                /** @description Amount in minor units of the currency. */
+                /**
+                 * @description Amount in minor units of the currency.
+                 * @example 12500
+                 */
                 refunded_minor: number;
-                /** @description Amount in minor units of the currency. */
+                /**
+                 * @description Amount in minor units of the currency.
+                 * @example 12500
+                 */
                 settled_minor: number;
-                /** @description captured - refunded. */
+                /**
+                 * @description captured - refunded.
+                 * @example 12500
+                 */
                 net_minor: number;
             }[];
         };
@@ -5578,13 +5833,25 @@ export interface components {
             revenue_30d: {
                 currency: components["schemas"]["Currency"];
                 bookings: number;
-                /** @description Total booked value. */
+                /**
+                 * @description Total booked value.
+                 * @example 12500
+                 */
                 gross_minor: number;
-                /** @description Amount in minor units of the currency. */
+                /**
+                 * @description Amount in minor units of the currency.
+                 * @example 12500
+                 */
                 markup_minor: number;
-                /** @description Amount in minor units of the currency. */
+                /**
+                 * @description Amount in minor units of the currency.
+                 * @example 12500
+                 */
                 refunds_minor: number;
-                /** @description gross - refunds. */
+                /**
+                 * @description gross - refunds.
+                 * @example 12500
+                 */
                 net_minor: number;
             }[];
             wallet: components["schemas"]["Wallet"];
@@ -5602,22 +5869,40 @@ export interface components {
                 date: string;
                 currency: components["schemas"]["Currency"];
                 bookings: number;
-                /** @description Amount in minor units of the currency. */
+                /**
+                 * @description Amount in minor units of the currency.
+                 * @example 12500
+                 */
                 gross_minor: number;
-                /** @description Amount in minor units of the currency. */
+                /**
+                 * @description Amount in minor units of the currency.
+                 * @example 12500
+                 */
                 markup_minor: number;
             }[];
             /** @description Totals per currency over the period. */
             totals: {
                 currency: components["schemas"]["Currency"];
                 bookings: number;
-                /** @description Total booked value. */
+                /**
+                 * @description Total booked value.
+                 * @example 12500
+                 */
                 gross_minor: number;
-                /** @description Amount in minor units of the currency. */
+                /**
+                 * @description Amount in minor units of the currency.
+                 * @example 12500
+                 */
                 markup_minor: number;
-                /** @description Amount in minor units of the currency. */
+                /**
+                 * @description Amount in minor units of the currency.
+                 * @example 12500
+                 */
                 refunds_minor: number;
-                /** @description gross - refunds. */
+                /**
+                 * @description gross - refunds.
+                 * @example 12500
+                 */
                 net_minor: number;
             }[];
         };
@@ -5628,12 +5913,16 @@ export interface components {
             /** Format: date-time */
             to: string;
             items: {
+                /** @example 1 */
                 client_id: number | null;
                 user_id: string | null;
                 full_name: string;
                 bookings: number;
                 currency: components["schemas"]["Currency"];
-                /** @description Amount in minor units of the currency. */
+                /**
+                 * @description Amount in minor units of the currency.
+                 * @example 12500
+                 */
                 revenue_minor: number;
             }[];
         };
@@ -5648,7 +5937,10 @@ export interface components {
                 destination: string;
                 bookings: number;
                 currency: components["schemas"]["Currency"];
-                /** @description Amount in minor units of the currency. */
+                /**
+                 * @description Amount in minor units of the currency.
+                 * @example 12500
+                 */
                 revenue_minor: number;
             }[];
         };
@@ -5774,7 +6066,10 @@ export interface components {
             supplier_code: string | null;
             request_id: string | null;
             operation_id: string | null;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @example 1
+             */
             booking_id: number | null;
             /** Format: date-time */
             created_at: string;
@@ -8822,6 +9117,116 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PendingCancellationError"];
+                };
+            };
+            /** @description A dependency is unreachable: the database (`database_unavailable`) or the supplier (`supplier_unavailable`, nothing was done); retry after `Retry-After` seconds with the same Idempotency-Key. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    quoteHotelCancellation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric id of the hotel booking. */
+                booking_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What cancelling now would cost. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HotelCancellationQuote"];
+                };
+            };
+            /** @description The request was understood but the operation failed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, malformed or expired bearer token. */
+            401: {
+                headers: {
+                    /** @description The authentication scheme to use: `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Authenticated, but not allowed (role, tenant or suspended account). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (also returned for another tenant’s resource). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request validation error. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request headers exceed the size limit (16 KiB in total); nothing was read or done. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal error; nothing was committed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description A dependency is unreachable: the database (`database_unavailable`) or the supplier (`supplier_unavailable`, nothing was done); retry after `Retry-After` seconds with the same Idempotency-Key. */
@@ -26231,6 +26636,13 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not modified: the `If-None-Match` ETag is current. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Request validation error. */
             422: {
                 headers: {
@@ -26277,6 +26689,13 @@ export interface operations {
                 content: {
                     "text/html": string;
                 };
+            };
+            /** @description Not modified: the `If-None-Match` ETag is current. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Request validation error. */
             422: {

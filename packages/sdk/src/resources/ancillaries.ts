@@ -2,7 +2,7 @@
 import { type IdempotentCallOptions, resolveIdempotencyKey } from '../core/idempotency.ts';
 import { unwrap } from '../core/result.ts';
 import type { BookingRef } from './bookings.ts';
-import { type ClientContext, type RequestOptions, signalOf } from './context.ts';
+import type { ClientContext, RequestOptions } from './context.ts';
 import type { BodyOf, QueryOf } from './types.ts';
 
 const path = (bookingId: BookingRef) => ({ booking_id: String(bookingId) });
@@ -26,7 +26,7 @@ export function ancillariesResource(ctx: ClientContext) {
         ctx.raw.POST('/api/v1/bookings/{booking_id}/ancillaries', {
           params: { path: path(bookingId), query },
           body: {},
-          ...signalOf(options),
+          ...ctx.init(options),
         }),
       ),
     catalogue: (
@@ -37,7 +37,7 @@ export function ancillariesResource(ctx: ClientContext) {
       unwrap(
         ctx.raw.GET('/api/v1/bookings/{booking_id}/ancillaries/catalogue', {
           params: { path: path(bookingId), query },
-          ...signalOf(options),
+          ...ctx.init(options),
         }),
       ),
     purchase: (
@@ -48,9 +48,8 @@ export function ancillariesResource(ctx: ClientContext) {
       unwrap(
         ctx.raw.POST('/api/v1/bookings/{booking_id}/ancillaries/purchase', {
           params: { path: path(bookingId) },
-          headers: key(options),
           body,
-          ...signalOf(options),
+          ...ctx.init(options, key(options)),
         }),
       ),
     issueEmd: (
@@ -61,9 +60,8 @@ export function ancillariesResource(ctx: ClientContext) {
       unwrap(
         ctx.raw.POST('/api/v1/bookings/{booking_id}/ancillaries/emd', {
           params: { path: path(bookingId) },
-          headers: key(options),
           body,
-          ...signalOf(options),
+          ...ctx.init(options, key(options)),
         }),
       ),
     cancel: (
@@ -75,7 +73,7 @@ export function ancillariesResource(ctx: ClientContext) {
         ctx.raw.POST('/api/v1/bookings/{booking_id}/ancillaries/cancel', {
           params: { path: path(bookingId) },
           body,
-          ...signalOf(options),
+          ...ctx.init(options),
         }),
       ),
   };

@@ -1,6 +1,6 @@
 /** Authentication: login stores the token on the client, so the next calls are authenticated. */
 import { unwrap } from '../core/result.ts';
-import { type ClientContext, type RequestOptions, signalOf } from './context.ts';
+import type { ClientContext, RequestOptions } from './context.ts';
 import type { BodyOf, QueryOf } from './types.ts';
 
 /**
@@ -16,28 +16,31 @@ export function authResource(ctx: ClientContext) {
      * itself from then on (`onTokens` of `auth: { … }` hears of each new pair).
      */
     async login(body: BodyOf<'/api/v1/auth/login', 'post'>, options?: RequestOptions) {
-      const data = await unwrap(ctx.raw.POST('/api/v1/auth/login', { body, ...signalOf(options) }));
+      const data = await unwrap(ctx.raw.POST('/api/v1/auth/login', { body, ...ctx.init(options) }));
       await ctx.session.store(data);
       return data;
     },
     /** POST /api/v1/auth/refresh by hand; the client keeps the new pair. */
     async refresh(body: BodyOf<'/api/v1/auth/refresh', 'post'>, options?: RequestOptions) {
-      const data = await unwrap(ctx.raw.POST('/api/v1/auth/refresh', { body, ...signalOf(options) }));
+      const data = await unwrap(ctx.raw.POST('/api/v1/auth/refresh', { body, ...ctx.init(options) }));
       await ctx.session.store(data);
       return data;
     },
     /** POST /api/v1/auth/logout, then forget the session (even if the server call fails). */
     async logout(body: BodyOf<'/api/v1/auth/logout', 'post'>, options?: RequestOptions) {
       try {
-        return await unwrap(ctx.raw.POST('/api/v1/auth/logout', { body, ...signalOf(options) }));
+        return await unwrap(ctx.raw.POST('/api/v1/auth/logout', { body, ...ctx.init(options) }));
       } finally {
         ctx.session.setAccessToken(undefined);
       }
     },
     register: (body: BodyOf<'/api/v1/auth/register', 'post'>, options?: RequestOptions) =>
-      unwrap(ctx.raw.POST('/api/v1/auth/register', { body, ...signalOf(options) })),
+      unwrap(ctx.raw.POST('/api/v1/auth/register', { body, ...ctx.init(options) })),
     verifyEmail: (query: QueryOf<'/api/v1/auth/verify-email', 'get'>, options?: RequestOptions) =>
-      unwrap(ctx.raw.GET('/api/v1/auth/verify-email', { params: { query }, ...signalOf(options) })),
-    me: (options?: RequestOptions) => unwrap(ctx.raw.GET('/api/v1/auth/me', { ...signalOf(options) })),
+      unwrap(ctx.raw.GET('/api/v1/auth/verify-email', { params: { query }, ...ctx.init(options) })),
+    me: (options?: RequestOptions) => unwrap(ctx.raw.GET('/api/v1/auth/me', { ...ctx.init(options) })),
+    /** GET /join: the HTML page an invitation e-mail links to (as text), where the invitee sets a password. */
+    invitationPage: (query: QueryOf<'/join', 'get'>, options?: RequestOptions) =>
+      unwrap(ctx.raw.GET('/join', { params: { query }, parseAs: 'text', ...ctx.init(options) })),
   };
 }

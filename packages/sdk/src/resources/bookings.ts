@@ -4,7 +4,7 @@ import { FLIGHT_BOOKING_RULES } from '../core/pending.ts';
 import { unwrap } from '../core/result.ts';
 import type { BookingCallOptions } from './booking-outcome.ts';
 import { bookWithOutcome } from './booking-outcome.ts';
-import { type ClientContext, type RequestOptions, signalOf } from './context.ts';
+import type { ClientContext, RequestOptions } from './context.ts';
 import type { BodyOf, ResponseOf } from './types.ts';
 
 /** A flight booking as `GET /api/v1/bookings/{booking_id}` returns it. */
@@ -26,7 +26,7 @@ const path = (bookingId: BookingRef) => ({ path: { booking_id: String(bookingId)
  */
 export function bookingsResource(ctx: ClientContext) {
   const get = (bookingId: BookingRef, options?: RequestOptions) =>
-    unwrap(ctx.raw.GET('/api/v1/bookings/{booking_id}', { params: path(bookingId), ...signalOf(options) }));
+    unwrap(ctx.raw.GET('/api/v1/bookings/{booking_id}', { params: path(bookingId), ...ctx.init(options) }));
   return {
     /**
      * POST /api/v1/bookings/createPnr with an Idempotency-Key (yours or a fresh UUID, reused on retries).
@@ -39,7 +39,7 @@ export function bookingsResource(ctx: ClientContext) {
           ctx.raw.POST('/api/v1/bookings/createPnr', {
             body,
             params: { header: { 'Idempotency-Key': key } },
-            ...signalOf(options),
+            ...ctx.init(options),
           }),
         (id, signal) => get(id, signal ? { signal } : undefined),
         FLIGHT_BOOKING_RULES,
@@ -51,7 +51,7 @@ export function bookingsResource(ctx: ClientContext) {
         ctx.raw.POST('/api/v1/bookings/{booking_id}/cancel', {
           params: path(bookingId),
           body: {},
-          ...signalOf(options),
+          ...ctx.init(options),
         }),
       ),
     revalidate: (
@@ -62,40 +62,40 @@ export function bookingsResource(ctx: ClientContext) {
         ctx.raw.POST('/api/v1/bookings/revalidation', {
           body,
           params: { query: options?.verbose ? { verbose: options.verbose } : {} },
-          ...signalOf(options),
+          ...ctx.init(options),
         }),
       ),
     upsell: (body: BodyOf<'/api/v1/bookings/upsell', 'post'>, options?: RequestOptions) =>
-      unwrap(ctx.raw.POST('/api/v1/bookings/upsell', { body, ...signalOf(options) })),
+      unwrap(ctx.raw.POST('/api/v1/bookings/upsell', { body, ...ctx.init(options) })),
     bags: {
       catalogue: (body: BodyOf<'/api/v1/bookings/bags/catalogue', 'post'>, options?: RequestOptions) =>
-        unwrap(ctx.raw.POST('/api/v1/bookings/bags/catalogue', { body, ...signalOf(options) })),
+        unwrap(ctx.raw.POST('/api/v1/bookings/bags/catalogue', { body, ...ctx.init(options) })),
       reprice: (body: BodyOf<'/api/v1/bookings/bags/reprice', 'post'>, options?: RequestOptions) =>
-        unwrap(ctx.raw.POST('/api/v1/bookings/bags/reprice', { body, ...signalOf(options) })),
+        unwrap(ctx.raw.POST('/api/v1/bookings/bags/reprice', { body, ...ctx.init(options) })),
       allowances: (bookingId: BookingRef, options?: RequestOptions) =>
         unwrap(
           ctx.raw.GET('/api/v1/bookings/{booking_id}/baggage', {
             params: path(bookingId),
-            ...signalOf(options),
+            ...ctx.init(options),
           }),
         ),
     },
     fareRules: (body: BodyOf<'/api/v1/bookings/fareRules', 'post'>, options?: RequestOptions) =>
-      unwrap(ctx.raw.POST('/api/v1/bookings/fareRules', { body, ...signalOf(options) })),
+      unwrap(ctx.raw.POST('/api/v1/bookings/fareRules', { body, ...ctx.init(options) })),
     rules: (bookingId: BookingRef, options?: RequestOptions) =>
       unwrap(
-        ctx.raw.GET('/api/v1/bookings/{booking_id}/rules', { params: path(bookingId), ...signalOf(options) }),
+        ctx.raw.GET('/api/v1/bookings/{booking_id}/rules', { params: path(bookingId), ...ctx.init(options) }),
       ),
     order: (bookingId: BookingRef, options?: RequestOptions) =>
       unwrap(
-        ctx.raw.GET('/api/v1/bookings/{booking_id}/order', { params: path(bookingId), ...signalOf(options) }),
+        ctx.raw.GET('/api/v1/bookings/{booking_id}/order', { params: path(bookingId), ...ctx.init(options) }),
       ),
     /** The live order by record locator; `reference` must be the booking's own PNR (a confirmation). */
     orderByReference: (bookingId: BookingRef, reference?: string, options?: RequestOptions) =>
       unwrap(
         ctx.raw.GET('/api/v1/bookings/{booking_id}/order/by-reference', {
           params: { ...path(bookingId), query: reference ? { reference } : {} },
-          ...signalOf(options),
+          ...ctx.init(options),
         }),
       ),
     foid: (
@@ -107,7 +107,7 @@ export function bookingsResource(ctx: ClientContext) {
         ctx.raw.PATCH('/api/v1/bookings/{booking_id}/foid', {
           params: path(bookingId),
           body,
-          ...signalOf(options),
+          ...ctx.init(options),
         }),
       ),
     commission: (
@@ -119,7 +119,7 @@ export function bookingsResource(ctx: ClientContext) {
         ctx.raw.PATCH('/api/v1/bookings/{booking_id}/commission', {
           params: path(bookingId),
           body,
-          ...signalOf(options),
+          ...ctx.init(options),
         }),
       ),
     notes: (bookingId: BookingRef, notes: string[], options?: RequestOptions) =>
@@ -127,7 +127,7 @@ export function bookingsResource(ctx: ClientContext) {
         ctx.raw.POST('/api/v1/bookings/{booking_id}/notes', {
           params: path(bookingId),
           body: { notes } as BodyOf<'/api/v1/bookings/{booking_id}/notes', 'post'>,
-          ...signalOf(options),
+          ...ctx.init(options),
         }),
       ),
   };

@@ -1,7 +1,8 @@
 /** The agency (company) surface: clients, bookings, staff, wallet, reports. Lists are lazy iterators. */
 import { unwrap } from '../core/result.ts';
-import { type ClientContext, type RequestOptions, signalOf } from './context.ts';
+import type { ClientContext, RequestOptions } from './context.ts';
 import { listPages } from './lists.ts';
+import { companyReservations } from './reservation.ts';
 import type { BodyOf, QueryOf } from './types.ts';
 
 /**
@@ -15,9 +16,13 @@ export function companyResource(ctx: ClientContext) {
   const { raw } = ctx;
   return {
     profile: {
-      get: (options?: RequestOptions) => unwrap(raw.GET('/api/v1/company/profile', { ...signalOf(options) })),
+      get: (options?: RequestOptions) => unwrap(raw.GET('/api/v1/company/profile', { ...ctx.init(options) })),
       update: (body: BodyOf<'/api/v1/company/profile', 'patch'>, options?: RequestOptions) =>
-        unwrap(raw.PATCH('/api/v1/company/profile', { body, ...signalOf(options) })),
+        unwrap(raw.PATCH('/api/v1/company/profile', { body, ...ctx.init(options) })),
+      settings: (options?: RequestOptions) =>
+        unwrap(raw.GET('/api/v1/company/profile/settings', { ...ctx.init(options) })),
+      updateSettings: (body: BodyOf<'/api/v1/company/profile/settings', 'patch'>, options?: RequestOptions) =>
+        unwrap(raw.PATCH('/api/v1/company/profile/settings', { body, ...ctx.init(options) })),
     },
     clients: {
       list: (query: QueryOf<'/api/v1/company/clients', 'get'> = {}, options?: RequestOptions) =>
@@ -26,13 +31,48 @@ export function companyResource(ctx: ClientContext) {
             unwrap(
               raw.GET('/api/v1/company/clients', {
                 params: { query: { ...query, page } },
-                ...signalOf(options),
+                ...ctx.init(options),
               }),
             ),
           query.page,
         ),
       create: (body: BodyOf<'/api/v1/company/clients', 'post'>, options?: RequestOptions) =>
-        unwrap(raw.POST('/api/v1/company/clients', { body, ...signalOf(options) })),
+        unwrap(raw.POST('/api/v1/company/clients', { body, ...ctx.init(options) })),
+      get: (clientId: number, options?: RequestOptions) =>
+        unwrap(
+          raw.GET('/api/v1/company/clients/{client_id}', {
+            params: { path: { client_id: clientId } },
+            ...ctx.init(options),
+          }),
+        ),
+      update: (
+        clientId: number,
+        body: BodyOf<'/api/v1/company/clients/{client_id}', 'patch'>,
+        options?: RequestOptions,
+      ) =>
+        unwrap(
+          raw.PATCH('/api/v1/company/clients/{client_id}', {
+            params: { path: { client_id: clientId } },
+            body,
+            ...ctx.init(options),
+          }),
+        ),
+      /** The client's flight bookings, page by page. */
+      bookings: (
+        clientId: number,
+        query: QueryOf<'/api/v1/company/clients/{client_id}/bookings', 'get'> = {},
+        options?: RequestOptions,
+      ) =>
+        listPages(
+          (page) =>
+            unwrap(
+              raw.GET('/api/v1/company/clients/{client_id}/bookings', {
+                params: { path: { client_id: clientId }, query: { ...query, page } },
+                ...ctx.init(options),
+              }),
+            ),
+          query.page,
+        ),
     },
     bookings: {
       list: (query: QueryOf<'/api/v1/company/bookings', 'get'> = {}, options?: RequestOptions) =>
@@ -41,18 +81,18 @@ export function companyResource(ctx: ClientContext) {
             unwrap(
               raw.GET('/api/v1/company/bookings', {
                 params: { query: { ...query, page } },
-                ...signalOf(options),
+                ...ctx.init(options),
               }),
             ),
           query.page,
         ),
       pending: (options?: RequestOptions) =>
-        unwrap(raw.GET('/api/v1/company/bookings/pending', { ...signalOf(options) })),
+        unwrap(raw.GET('/api/v1/company/bookings/pending', { ...ctx.init(options) })),
       get: (bookingId: number, options?: RequestOptions) =>
         unwrap(
           raw.GET('/api/v1/company/bookings/{booking_id}', {
             params: { path: { booking_id: bookingId } },
-            ...signalOf(options),
+            ...ctx.init(options),
           }),
         ),
       assign: (
@@ -64,54 +104,12 @@ export function companyResource(ctx: ClientContext) {
           raw.POST('/api/v1/company/bookings/{booking_id}/assign', {
             params: { path: { booking_id: bookingId } },
             body,
-            ...signalOf(options),
+            ...ctx.init(options),
           }),
         ),
     },
-    hotelBookings: {
-      list: (query: QueryOf<'/api/v1/company/hotel-bookings', 'get'> = {}, options?: RequestOptions) =>
-        listPages(
-          (page) =>
-            unwrap(
-              raw.GET('/api/v1/company/hotel-bookings', {
-                params: { query: { ...query, page } },
-                ...signalOf(options),
-              }),
-            ),
-          query.page,
-        ),
-      pending: (options?: RequestOptions) =>
-        unwrap(raw.GET('/api/v1/company/hotel-bookings/pending', { ...signalOf(options) })),
-      get: (bookingId: number, options?: RequestOptions) =>
-        unwrap(
-          raw.GET('/api/v1/company/hotel-bookings/{booking_id}', {
-            params: { path: { booking_id: bookingId } },
-            ...signalOf(options),
-          }),
-        ),
-    },
-    transportBookings: {
-      list: (query: QueryOf<'/api/v1/company/transport-bookings', 'get'> = {}, options?: RequestOptions) =>
-        listPages(
-          (page) =>
-            unwrap(
-              raw.GET('/api/v1/company/transport-bookings', {
-                params: { query: { ...query, page } },
-                ...signalOf(options),
-              }),
-            ),
-          query.page,
-        ),
-      pending: (options?: RequestOptions) =>
-        unwrap(raw.GET('/api/v1/company/transport-bookings/pending', { ...signalOf(options) })),
-      get: (bookingId: number, options?: RequestOptions) =>
-        unwrap(
-          raw.GET('/api/v1/company/transport-bookings/{booking_id}', {
-            params: { path: { booking_id: bookingId } },
-            ...signalOf(options),
-          }),
-        ),
-    },
+    hotelBookings: companyReservations(ctx, 'hotel'),
+    transportBookings: companyReservations(ctx, 'transport'),
     markupRules: {
       list: (query: QueryOf<'/api/v1/company/markup-rules', 'get'> = {}, options?: RequestOptions) =>
         listPages(
@@ -119,13 +117,13 @@ export function companyResource(ctx: ClientContext) {
             unwrap(
               raw.GET('/api/v1/company/markup-rules', {
                 params: { query: { ...query, page } },
-                ...signalOf(options),
+                ...ctx.init(options),
               }),
             ),
           query.page,
         ),
       create: (body: BodyOf<'/api/v1/company/markup-rules', 'post'>, options?: RequestOptions) =>
-        unwrap(raw.POST('/api/v1/company/markup-rules', { body, ...signalOf(options) })),
+        unwrap(raw.POST('/api/v1/company/markup-rules', { body, ...ctx.init(options) })),
       update: (
         ruleId: number,
         body: BodyOf<'/api/v1/company/markup-rules/{rule_id}', 'patch'>,
@@ -135,14 +133,14 @@ export function companyResource(ctx: ClientContext) {
           raw.PATCH('/api/v1/company/markup-rules/{rule_id}', {
             params: { path: { rule_id: ruleId } },
             body,
-            ...signalOf(options),
+            ...ctx.init(options),
           }),
         ),
       remove: (ruleId: number, options?: RequestOptions) =>
         unwrap(
           raw.DELETE('/api/v1/company/markup-rules/{rule_id}', {
             params: { path: { rule_id: ruleId } },
-            ...signalOf(options),
+            ...ctx.init(options),
           }),
         ),
     },
@@ -153,16 +151,62 @@ export function companyResource(ctx: ClientContext) {
             unwrap(
               raw.GET('/api/v1/company/staff', {
                 params: { query: { ...query, page } },
-                ...signalOf(options),
+                ...ctx.init(options),
               }),
             ),
           query.page,
         ),
       invite: (body: BodyOf<'/api/v1/company/staff/invite', 'post'>, options?: RequestOptions) =>
-        unwrap(raw.POST('/api/v1/company/staff/invite', { body, ...signalOf(options) })),
+        unwrap(raw.POST('/api/v1/company/staff/invite', { body, ...ctx.init(options) })),
+      update: (
+        staffId: number,
+        body: BodyOf<'/api/v1/company/staff/{staff_id}', 'patch'>,
+        options?: RequestOptions,
+      ) =>
+        unwrap(
+          raw.PATCH('/api/v1/company/staff/{staff_id}', {
+            params: { path: { staff_id: staffId } },
+            body,
+            ...ctx.init(options),
+          }),
+        ),
+      deactivate: (staffId: number, options?: RequestOptions) =>
+        unwrap(
+          raw.POST('/api/v1/company/staff/{staff_id}/deactivate', {
+            params: { path: { staff_id: staffId } },
+            body: {},
+            ...ctx.init(options),
+          }),
+        ),
+    },
+    apiKeys: {
+      /** The secret is in this response only: store it at once. */
+      create: (body: BodyOf<'/api/v1/company/api-keys', 'post'>, options?: RequestOptions) =>
+        unwrap(raw.POST('/api/v1/company/api-keys', { body, ...ctx.init(options) })),
+      list: (query: QueryOf<'/api/v1/company/api-keys', 'get'> = {}, options?: RequestOptions) =>
+        listPages(
+          (page) =>
+            unwrap(
+              raw.GET('/api/v1/company/api-keys', {
+                params: { query: { ...query, page } },
+                ...ctx.init(options),
+              }),
+            ),
+          query.page,
+        ),
+      /** The key this client calls with (`auth: { apiKey }`). */
+      current: (options?: RequestOptions) =>
+        unwrap(raw.GET('/api/v1/company/api-keys/current', { ...ctx.init(options) })),
+      revoke: (keyId: number, options?: RequestOptions) =>
+        unwrap(
+          raw.DELETE('/api/v1/company/api-keys/{key_id}', {
+            params: { path: { key_id: keyId } },
+            ...ctx.init(options),
+          }),
+        ),
     },
     wallet: {
-      get: (options?: RequestOptions) => unwrap(raw.GET('/api/v1/company/wallet', { ...signalOf(options) })),
+      get: (options?: RequestOptions) => unwrap(raw.GET('/api/v1/company/wallet', { ...ctx.init(options) })),
       transactions: (
         query: QueryOf<'/api/v1/company/wallet/transactions', 'get'> = {},
         options?: RequestOptions,
@@ -172,7 +216,7 @@ export function companyResource(ctx: ClientContext) {
             unwrap(
               raw.GET('/api/v1/company/wallet/transactions', {
                 params: { query: { ...query, page } },
-                ...signalOf(options),
+                ...ctx.init(options),
               }),
             ),
           query.page,
@@ -180,9 +224,18 @@ export function companyResource(ctx: ClientContext) {
     },
     reports: {
       dashboard: (options?: RequestOptions) =>
-        unwrap(raw.GET('/api/v1/company/reports/dashboard', { ...signalOf(options) })),
+        unwrap(raw.GET('/api/v1/company/reports/dashboard', { ...ctx.init(options) })),
       sales: (query: QueryOf<'/api/v1/company/reports/sales', 'get'> = {}, options?: RequestOptions) =>
-        unwrap(raw.GET('/api/v1/company/reports/sales', { params: { query }, ...signalOf(options) })),
+        unwrap(raw.GET('/api/v1/company/reports/sales', { params: { query }, ...ctx.init(options) })),
+      topClients: (
+        query: QueryOf<'/api/v1/company/reports/top-clients', 'get'> = {},
+        options?: RequestOptions,
+      ) =>
+        unwrap(raw.GET('/api/v1/company/reports/top-clients', { params: { query }, ...ctx.init(options) })),
+      topRoutes: (
+        query: QueryOf<'/api/v1/company/reports/top-routes', 'get'> = {},
+        options?: RequestOptions,
+      ) => unwrap(raw.GET('/api/v1/company/reports/top-routes', { params: { query }, ...ctx.init(options) })),
     },
   };
 }

@@ -1,9 +1,12 @@
 /** What every resource namespace is built from; assembled once by `createTravelClient`. */
 import type { Client } from 'openapi-fetch';
 import type { PendingPollOptions, PollDeps } from '../core/pending.ts';
+import type { RequestInitParts, RequestOptions } from '../core/request.ts';
 import type { Session } from '../core/session.ts';
 import type { StreamDeps } from '../core/stream.ts';
 import type { paths } from '../generated/schema.ts';
+
+export type { RequestOptions } from '../core/request.ts';
 
 /** The typed openapi-fetch client over the contract. */
 export type RawClient = Client<paths>;
@@ -18,14 +21,8 @@ export interface ClientContext {
   pending: PendingPollOptions;
   /** The client's login session: `auth.login()` / `auth.refresh()` / `auth.logout()` update it. */
   session: Session;
-}
-
-/** Options every SDK method accepts. */
-export interface RequestOptions {
-  signal?: AbortSignal;
-}
-
-/** `{ signal }` when a signal was given: openapi-fetch passes unknown keys on to fetch. */
-export function signalOf(options: RequestOptions | undefined): { signal?: AbortSignal } {
-  return options?.signal ? { signal: options.signal } : {};
+  /** The client's per-attempt timeout (ms), for calls that know the server may hold them longer. */
+  timeoutMs: number;
+  /** openapi-fetch init for one call from its request options; `own` headers (an Idempotency-Key) on top. */
+  init(options: RequestOptions | undefined, own?: Record<string, string>): RequestInitParts;
 }

@@ -1,7 +1,8 @@
 /** The traveller (customer) surface: own bookings, payments, profile, saved travelers. */
 import { unwrap } from '../core/result.ts';
-import { type ClientContext, type RequestOptions, signalOf } from './context.ts';
+import type { ClientContext, RequestOptions } from './context.ts';
 import { listPages } from './lists.ts';
+import { customerReservations } from './reservation.ts';
 import type { BodyOf, QueryOf } from './types.ts';
 
 /**
@@ -20,7 +21,7 @@ export function customerResource(ctx: ClientContext) {
             unwrap(
               raw.GET('/api/v1/customer/bookings', {
                 params: { query: { ...query, page } },
-                ...signalOf(options),
+                ...ctx.init(options),
               }),
             ),
           query.page,
@@ -29,7 +30,7 @@ export function customerResource(ctx: ClientContext) {
         unwrap(
           raw.GET('/api/v1/customer/bookings/{booking_id}', {
             params: { path: { booking_id: bookingId } },
-            ...signalOf(options),
+            ...ctx.init(options),
           }),
         ),
       cancel: (
@@ -41,72 +42,18 @@ export function customerResource(ctx: ClientContext) {
           raw.POST('/api/v1/customer/bookings/{booking_id}/cancel', {
             params: { path: { booking_id: bookingId } },
             body,
-            ...signalOf(options),
+            ...ctx.init(options),
           }),
         ),
     },
-    hotelBookings: {
-      list: (query: QueryOf<'/api/v1/customer/hotel-bookings', 'get'> = {}, options?: RequestOptions) =>
-        listPages(
-          (page) =>
-            unwrap(
-              raw.GET('/api/v1/customer/hotel-bookings', {
-                params: { query: { ...query, page } },
-                ...signalOf(options),
-              }),
-            ),
-          query.page,
-        ),
-      get: (bookingId: number, options?: RequestOptions) =>
-        unwrap(
-          raw.GET('/api/v1/customer/hotel-bookings/{booking_id}', {
-            params: { path: { booking_id: bookingId } },
-            ...signalOf(options),
-          }),
-        ),
-      cancel: (bookingId: number, options?: RequestOptions) =>
-        unwrap(
-          raw.POST('/api/v1/customer/hotel-bookings/{booking_id}/cancel', {
-            params: { path: { booking_id: bookingId } },
-            body: {},
-            ...signalOf(options),
-          }),
-        ),
-    },
-    transportBookings: {
-      list: (query: QueryOf<'/api/v1/customer/transport-bookings', 'get'> = {}, options?: RequestOptions) =>
-        listPages(
-          (page) =>
-            unwrap(
-              raw.GET('/api/v1/customer/transport-bookings', {
-                params: { query: { ...query, page } },
-                ...signalOf(options),
-              }),
-            ),
-          query.page,
-        ),
-      get: (bookingId: number, options?: RequestOptions) =>
-        unwrap(
-          raw.GET('/api/v1/customer/transport-bookings/{booking_id}', {
-            params: { path: { booking_id: bookingId } },
-            ...signalOf(options),
-          }),
-        ),
-      cancel: (bookingId: number, options?: RequestOptions) =>
-        unwrap(
-          raw.POST('/api/v1/customer/transport-bookings/{booking_id}/cancel', {
-            params: { path: { booking_id: bookingId } },
-            body: {},
-            ...signalOf(options),
-          }),
-        ),
-    },
+    hotelBookings: customerReservations(ctx, 'hotel'),
+    transportBookings: customerReservations(ctx, 'transport'),
     payments: {
       receipt: (paymentId: number, options?: RequestOptions) =>
         unwrap(
           raw.GET('/api/v1/customer/payments/receipts/{payment_id}', {
             params: { path: { payment_id: paymentId } },
-            ...signalOf(options),
+            ...ctx.init(options),
           }),
         ),
       list: (query: QueryOf<'/api/v1/customer/payments', 'get'> = {}, options?: RequestOptions) =>
@@ -115,7 +62,7 @@ export function customerResource(ctx: ClientContext) {
             unwrap(
               raw.GET('/api/v1/customer/payments', {
                 params: { query: { ...query, page } },
-                ...signalOf(options),
+                ...ctx.init(options),
               }),
             ),
           query.page,
@@ -123,20 +70,38 @@ export function customerResource(ctx: ClientContext) {
     },
     profile: {
       get: (options?: RequestOptions) =>
-        unwrap(raw.GET('/api/v1/customer/profile', { ...signalOf(options) })),
+        unwrap(raw.GET('/api/v1/customer/profile', { ...ctx.init(options) })),
       update: (body: BodyOf<'/api/v1/customer/profile', 'patch'>, options?: RequestOptions) =>
-        unwrap(raw.PATCH('/api/v1/customer/profile', { body, ...signalOf(options) })),
+        unwrap(raw.PATCH('/api/v1/customer/profile', { body, ...ctx.init(options) })),
+      preferences: (options?: RequestOptions) =>
+        unwrap(raw.GET('/api/v1/customer/profile/preferences', { ...ctx.init(options) })),
+      updatePreferences: (
+        body: BodyOf<'/api/v1/customer/profile/preferences', 'patch'>,
+        options?: RequestOptions,
+      ) => unwrap(raw.PATCH('/api/v1/customer/profile/preferences', { body, ...ctx.init(options) })),
     },
     travelers: {
       list: (options?: RequestOptions) =>
-        unwrap(raw.GET('/api/v1/customer/travelers', { ...signalOf(options) })),
+        unwrap(raw.GET('/api/v1/customer/travelers', { ...ctx.init(options) })),
       create: (body: BodyOf<'/api/v1/customer/travelers', 'post'>, options?: RequestOptions) =>
-        unwrap(raw.POST('/api/v1/customer/travelers', { body, ...signalOf(options) })),
+        unwrap(raw.POST('/api/v1/customer/travelers', { body, ...ctx.init(options) })),
+      update: (
+        travelerId: number,
+        body: BodyOf<'/api/v1/customer/travelers/{traveler_id}', 'patch'>,
+        options?: RequestOptions,
+      ) =>
+        unwrap(
+          raw.PATCH('/api/v1/customer/travelers/{traveler_id}', {
+            params: { path: { traveler_id: travelerId } },
+            body,
+            ...ctx.init(options),
+          }),
+        ),
       remove: (travelerId: number, options?: RequestOptions) =>
         unwrap(
           raw.DELETE('/api/v1/customer/travelers/{traveler_id}', {
             params: { path: { traveler_id: travelerId } },
-            ...signalOf(options),
+            ...ctx.init(options),
           }),
         ),
     },

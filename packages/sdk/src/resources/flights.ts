@@ -2,8 +2,8 @@
 import { unwrap } from '../core/result.ts';
 import type { StreamOptions } from '../core/stream.ts';
 import type { components } from '../generated/schema.ts';
-import { type ClientContext, type RequestOptions, signalOf } from './context.ts';
-import { collectOffers, openSearchStream, readBatch } from './search-handle.ts';
+import type { ClientContext, RequestOptions } from './context.ts';
+import { type BatchQuery, batchCall, collectOffers, openSearchStream, readBatch } from './search-handle.ts';
 import type { BodyOf, ResponseOf } from './types.ts';
 
 /** The body of `flights.search()`. */
@@ -32,8 +32,11 @@ export interface FlightSearch {
   stream(options?: StreamOptions): AsyncGenerator<FlightStreamEvent, void, undefined>;
   /** One result group per GDS as each completes. */
   byGds(options?: StreamOptions): AsyncGenerator<FlightGdsStreamEvent, void, undefined>;
-  /** Waits server-side up to `timeout` seconds (5-120); a timeout gives `partial: true`, not an error. */
-  batch(options?: { timeout?: number } & RequestOptions): Promise<FlightBatch & { partial: boolean }>;
+  /**
+   * Waits server-side up to `query.timeout` seconds (5-120); the server's timeout gives `partial: true`, not
+   * an error. The attempt's own timeout is stretched to cover that wait unless `options.timeout` says otherwise.
+   */
+  batch(query?: BatchQuery, options?: RequestOptions): Promise<FlightBatch & { partial: boolean }>;
   /** Streams to the end and returns every offer. */
   offers(options?: StreamOptions): Promise<FlightOffer[]>;
 }
@@ -48,16 +51,15 @@ function flightSearch(ctx: ClientContext, searchId: string, started?: FlightSear
     stream,
     byGds: (options) =>
       openSearchStream<FlightGdsStreamEvent>(ctx, `/api/v1/flight/getFare/stream-by-gds/${id}`, options),
-    batch: (options) =>
-      readBatch(
+    batch: (query, options) => {
+      const { wait, init } = batchCall(ctx, query, options);
+      return readBatch(
         ctx.raw.GET('/api/v1/flight/getFare/batch/{search_id}', {
-          params: {
-            path: { search_id: searchId },
-            query: options?.timeout ? { timeout: options.timeout } : {},
-          },
-          ...signalOf(options),
+          params: { path: { search_id: searchId }, query: wait },
+          ...init,
         }),
-      ),
+      );
+    },
     offers: (options) => collectOffers<FlightOffer>(stream(options), FLIGHT_OFFER_EVENT),
   };
 }
@@ -74,9 +76,17 @@ export function flightsResource(ctx: ClientContext) {
   return {
     /** POST /api/v1/flight/getFare, then a handle on the running search. */
     async search(body: FlightSearchRequest, options?: RequestOptions): Promise<FlightSearch> {
-      const started = await unwrap(ctx.raw.POST('/api/v1/flight/getFare', { body, ...signalOf(options) }));
+      const started = await unwrap(ctx.raw.POST('/api/v1/flight/getFare', { body, ...ctx.init(options) }));
       return flightSearch(ctx, started.searchId, started);
     },
+    /** One offer as the server stored it from a search (what revalidation and booking start from). */
+    offer: (offerId: string, options?: RequestOptions) =>
+      unwrap(
+        ctx.raw.GET('/api/v1/flight/offers/{offer_id}', {
+          params: { path: { offer_id: offerId } },
+          ...ctx.init(options),
+        }),
+      ),
     /** A handle on a search started earlier (e.g. by another process). */
     resume(searchId: string): FlightSearch {
       return flightSearch(ctx, searchId);

@@ -1,6 +1,7 @@
 /** Hotels: the shared reservation namespace (`reservation.ts`) plus the rate check that must precede `book`. */
-import type { components } from '../generated/schema.ts';
-import type { ClientContext } from './context.ts';
+import { unwrap } from '../core/result.ts';
+import type { components, paths } from '../generated/schema.ts';
+import type { ClientContext, RequestOptions } from './context.ts';
 import * as reservation from './reservation.ts';
 
 /** A hotel booking as `GET /api/v1/hotel/bookings/{booking_id}` returns it. */
@@ -9,6 +10,9 @@ export type HotelBooking = reservation.ReservationBooking<'hotel'>;
 export type HotelStreamEvent = components['schemas']['HotelStreamEvent'];
 /** An event of the provider-by-provider stream. */
 export type HotelProviderStreamEvent = components['schemas']['HotelProviderStreamEvent'];
+/** `GET /api/v1/hotel/bookings/{booking_id}/cancellation-quote`. */
+export type HotelCancellationQuote =
+  paths['/api/v1/hotel/bookings/{booking_id}/cancellation-quote']['get']['responses'][200]['content']['application/json'];
 /** One offer. */
 export type HotelOffer = components['schemas']['HotelOffer'];
 
@@ -25,6 +29,14 @@ export function hotelsResource(ctx: ClientContext) {
     ...reservation.reservationResource(ctx, 'hotel'),
     /** Must precede `book`: availability and the current price of the rate. */
     checkRate: reservation.priceCheck(ctx, '/api/v1/hotel/check-rate'),
+    /** What cancelling would cost now: the provider's own simulation, in the booking's currency; changes nothing. */
+    cancellationQuote: (bookingId: number, options?: RequestOptions): Promise<HotelCancellationQuote> =>
+      unwrap(
+        ctx.raw.GET('/api/v1/hotel/bookings/{booking_id}/cancellation-quote', {
+          params: { path: { booking_id: bookingId } },
+          ...ctx.init(options),
+        }),
+      ),
   };
 }
 

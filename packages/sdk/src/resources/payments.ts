@@ -2,7 +2,7 @@
 import { type IdempotentCallOptions, resolveIdempotencyKey } from '../core/idempotency.ts';
 import { unwrap, unwrapWithMeta } from '../core/result.ts';
 import type { BookingRef } from './bookings.ts';
-import { type ClientContext, type RequestOptions, signalOf } from './context.ts';
+import type { ClientContext, RequestOptions } from './context.ts';
 import type { BodyOf, QueryOf } from './types.ts';
 
 const path = (bookingId: BookingRef) => ({ booking_id: String(bookingId) });
@@ -25,7 +25,7 @@ export function paymentsResource(ctx: ClientContext) {
         ctx.raw.POST('/api/v1/bookings/{booking_id}/authorize', {
           params: { path: path(bookingId), header: header(options) },
           body,
-          ...signalOf(options),
+          ...ctx.init(options),
         }),
       ),
     capture: (
@@ -37,7 +37,7 @@ export function paymentsResource(ctx: ClientContext) {
         ctx.raw.POST('/api/v1/bookings/{booking_id}/payment/capture', {
           params: { path: path(bookingId), query, header: header(options) },
           body: {},
-          ...signalOf(options),
+          ...ctx.init(options),
         }),
       ),
     void: (
@@ -49,7 +49,7 @@ export function paymentsResource(ctx: ClientContext) {
         ctx.raw.POST('/api/v1/bookings/{booking_id}/payment/void', {
           params: { path: path(bookingId), query, header: header(options) },
           body: {},
-          ...signalOf(options),
+          ...ctx.init(options),
         }),
       ),
     refund: (
@@ -61,14 +61,14 @@ export function paymentsResource(ctx: ClientContext) {
         ctx.raw.POST('/api/v1/bookings/{booking_id}/payment/refund', {
           params: { path: path(bookingId), query, header: header(options) },
           body: {},
-          ...signalOf(options),
+          ...ctx.init(options),
         }),
       ),
     history: (bookingId: BookingRef, options?: RequestOptions) =>
       unwrap(
         ctx.raw.GET('/api/v1/bookings/{booking_id}/payment/history', {
           params: { path: path(bookingId) },
-          ...signalOf(options),
+          ...ctx.init(options),
         }),
       ),
   };

@@ -10,9 +10,16 @@ import { type FetchResult, unwrap } from '../core/result.ts';
 import type { StreamOptions } from '../core/stream.ts';
 import type { components, paths } from '../generated/schema.ts';
 import { type BookingCallOptions, type BookingResult, bookWithOutcome } from './booking-outcome.ts';
-import { type ClientContext, type RequestOptions, signalOf } from './context.ts';
+import type { ClientContext, RequestOptions } from './context.ts';
 import { listPages } from './lists.ts';
-import { type BatchResult, collectOffers, openSearchStream, readBatch } from './search-handle.ts';
+import {
+  type BatchQuery,
+  type BatchResult,
+  batchCall,
+  collectOffers,
+  openSearchStream,
+  readBatch,
+} from './search-handle.ts';
 import type { BodyOf, ItemOf, QueryOf, ResponseOf } from './types.ts';
 
 /** The path segment of a reservation vertical. */
@@ -60,7 +67,8 @@ export interface ReservationSearch<S extends ReservationSegment> {
   stream(options?: StreamOptions): AsyncGenerator<SegmentSchemas[S]['event'], void, undefined>;
   /** `provider_results` events, one complete set per provider. */
   byProvider(options?: StreamOptions): AsyncGenerator<SegmentSchemas[S]['byProvider'], void, undefined>;
-  batch(options?: { timeout?: number } & RequestOptions): Promise<BatchResult<Batch<S>>>;
+  /** Waits server-side up to `query.timeout` seconds; see the flight search handle's `batch`. */
+  batch(query?: BatchQuery, options?: RequestOptions): Promise<BatchResult<Batch<S>>>;
   results(
     query?: QueryOf<ResultsPath<S>, 'get'>,
     options?: RequestOptions,
@@ -111,7 +119,7 @@ export function reservationResource<S extends ReservationSegment>(
     unwrap(
       raw.GET(`${base}/bookings/{booking_id}`, {
         params: { path: { booking_id: bookingId } },
-        ...signalOf(options),
+        ...ctx.init(options),
       }),
     );
   const handle = (searchId: string, started: ReservationSearch<S>['started']): ReservationSearch<S> => {
@@ -128,21 +136,20 @@ export function reservationResource<S extends ReservationSegment>(
           `${base}/search/stream-by-provider/${id}`,
           options,
         ),
-      batch: (options) =>
-        readBatch<Batch<S>>(
+      batch: (query, options) => {
+        const { wait, init } = batchCall(ctx, query, options);
+        return readBatch<Batch<S>>(
           raw.GET(`${base}/search/batch/{search_id}`, {
-            params: {
-              path: { search_id: searchId },
-              query: options?.timeout ? { timeout: options.timeout } : {},
-            },
-            ...signalOf(options),
+            params: { path: { search_id: searchId }, query: wait },
+            ...init,
           }),
-        ),
+        );
+      },
       results: (query, options) =>
         unwrap(
           raw.GET(`${base}/search/results/{search_id}`, {
             params: { path: { search_id: searchId }, query: query ?? {} },
-            ...signalOf(options),
+            ...ctx.init(options),
           }),
         ),
       offers: (options) => collectOffers<SegmentSchemas[S]['offer']>(stream(options), offerEvent),
@@ -151,7 +158,7 @@ export function reservationResource<S extends ReservationSegment>(
   return {
     async search(body, options) {
       const started = await unwrap<NonNullable<ReservationSearch<S>['started']> & { search_id: string }>(
-        raw.POST(`${base}/search`, { body, ...signalOf(options) }),
+        raw.POST(`${base}/search`, { body, ...ctx.init(options) }),
       );
       return handle(started.search_id, started);
     },
@@ -163,7 +170,7 @@ export function reservationResource<S extends ReservationSegment>(
           raw.POST(`${base}/book`, {
             body,
             params: { header: { 'Idempotency-Key': key } },
-            ...signalOf(options),
+            ...ctx.init(options),
           }),
         (id, signal) => get(id, signal ? { signal } : undefined),
         RESERVATION_BOOKING_RULES,
@@ -175,7 +182,7 @@ export function reservationResource<S extends ReservationSegment>(
       return listPages(
         (page) =>
           unwrap<ResponseOf<PathOf<S, '/bookings'>, 'get'>>(
-            raw.GET(`${base}/bookings`, { params: { query: { ...query, page } }, ...signalOf(options) }),
+            raw.GET(`${base}/bookings`, { params: { query: { ...query, page } }, ...ctx.init(options) }),
           ),
         first,
       );
@@ -186,7 +193,7 @@ export function reservationResource<S extends ReservationSegment>(
         raw.POST(`${base}/bookings/{booking_id}/cancel`, {
           params: { path: { booking_id: bookingId } },
           body: {},
-          ...signalOf(options),
+          ...ctx.init(options),
         }),
       ),
   };
@@ -205,5 +212,119 @@ export function priceCheck<P extends PathOf<ReservationSegment, '/check-rate' | 
 ) {
   const raw = ctx.raw as unknown as { POST: Call };
   return (body: BodyOf<P, 'post'>, options?: RequestOptions): Promise<ResponseOf<P, 'post'>> =>
-    unwrap(raw.POST(path, { body, ...signalOf(options) }));
+    unwrap(raw.POST(path, { body, ...ctx.init(options) }));
+}
+
+/** Who is asking: each role reads a vertical's bookings under its own prefix. */
+type Role = 'admin' | 'company' | 'customer';
+/** `/api/v1/<role>/<seg>-bookings<rest>`, checked against the contract's paths. */
+type RolePath<R extends Role, S extends ReservationSegment, Rest extends string> = Extract<
+  `/api/v1/${R}/${S}-bookings${Rest}`,
+  keyof paths
+>;
+
+/**
+ * A role's read calls on one vertical's bookings (`/api/v1/<role>/<seg>-bookings`): every booking, page by
+ * page, and one booking. `adminReservations`, `companyReservations` and `customerReservations` add the
+ * role's own calls; hotel and transport share every line.
+ */
+function roleReservations<R extends Role, S extends ReservationSegment>(ctx: ClientContext, role: R, seg: S) {
+  const raw = ctx.raw as unknown as { GET: Call; POST: Call };
+  const base = `/api/v1/${role}/${seg}-bookings`;
+  type ListPath = RolePath<R, S, ''>;
+  return {
+    raw,
+    base,
+    list: (
+      query = {} as QueryOf<ListPath, 'get'>,
+      options?: RequestOptions,
+    ): PageIterator<ItemOf<ResponseOf<ListPath, 'get'>>> =>
+      listPages(
+        (page) =>
+          unwrap<ResponseOf<ListPath, 'get'>>(
+            raw.GET(base, { params: { query: { ...query, page } }, ...ctx.init(options) }),
+          ),
+        (query as { page?: number }).page,
+      ),
+    get: (
+      bookingId: number,
+      options?: RequestOptions,
+    ): Promise<ResponseOf<RolePath<R, S, '/{booking_id}'>, 'get'>> =>
+      unwrap(
+        raw.GET(`${base}/{booking_id}`, {
+          params: { path: { booking_id: bookingId } },
+          ...ctx.init(options),
+        }),
+      ),
+  };
+}
+
+/**
+ * The admin's calls on one vertical's bookings: list, get, counts by status and a status override.
+ *
+ * @example
+ * const hotels = adminReservations(ctx, 'hotel');
+ * for await (const booking of hotels.list({ status: 'on_request' })) console.log(booking.booking_id);
+ */
+export function adminReservations<S extends ReservationSegment>(ctx: ClientContext, seg: S) {
+  const { raw, base, list, get } = roleReservations(ctx, 'admin', seg);
+  return {
+    list,
+    get,
+    stats: (options?: RequestOptions): Promise<ResponseOf<RolePath<'admin', S, '/stats/summary'>, 'get'>> =>
+      unwrap(raw.GET(`${base}/stats/summary`, { ...ctx.init(options) })),
+    overrideStatus: (
+      bookingId: number,
+      query: QueryOf<RolePath<'admin', S, '/{booking_id}/override-status'>, 'post'>,
+      options?: RequestOptions,
+    ): Promise<ResponseOf<RolePath<'admin', S, '/{booking_id}/override-status'>, 'post'>> =>
+      unwrap(
+        raw.POST(`${base}/{booking_id}/override-status`, {
+          params: { path: { booking_id: bookingId }, query },
+          body: {},
+          ...ctx.init(options),
+        }),
+      ),
+  };
+}
+
+/**
+ * The agency's calls on one vertical's bookings: list, get and the ones needing attention.
+ *
+ * @example
+ * const pending = await companyReservations(ctx, 'transport').pending();
+ */
+export function companyReservations<S extends ReservationSegment>(ctx: ClientContext, seg: S) {
+  const { raw, base, list, get } = roleReservations(ctx, 'company', seg);
+  return {
+    list,
+    pending: (options?: RequestOptions): Promise<ResponseOf<RolePath<'company', S, '/pending'>, 'get'>> =>
+      unwrap(raw.GET(`${base}/pending`, { ...ctx.init(options) })),
+    get,
+  };
+}
+
+/**
+ * A traveller's calls on their own bookings of one vertical: list, get and cancel.
+ *
+ * @example
+ * await customerReservations(ctx, 'hotel').cancel(42);
+ */
+export function customerReservations<S extends ReservationSegment>(ctx: ClientContext, seg: S) {
+  const { raw, base, list, get } = roleReservations(ctx, 'customer', seg);
+  return {
+    list,
+    get,
+    cancel: (
+      bookingId: number,
+      options?: RequestOptions,
+    ): Promise<ResponseOf<RolePath<'customer', S, '/{booking_id}/cancel'>, 'post'>> =>
+      unwrap(
+        raw.POST(`${base}/{booking_id}/cancel`, {
+          params: { path: { booking_id: bookingId } },
+          body: {},
+          ...ctx.init(options),
+        }),
+      ),
+  };
 }

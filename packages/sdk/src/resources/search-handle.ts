@@ -6,10 +6,40 @@
 import type { FetchResult } from '../core/result.ts';
 import { toApiError } from '../core/result.ts';
 import { type SseEvent, type StreamOptions, streamEvents } from '../core/stream.ts';
-import type { ClientContext } from './context.ts';
+import type { ClientContext, RequestOptions } from './context.ts';
 
 /** The terminal event of every search stream (declared in the contract). */
 export const TERMINAL_EVENT = 'done';
+
+/** The batch read's query: how long the server may wait for every supplier, in seconds (5-120). */
+export interface BatchQuery {
+  timeout?: number;
+}
+
+// Time on top of the server's wait for the answer to travel back before the attempt gives up.
+const BATCH_GRACE_MS = 10_000;
+
+/**
+ * The query and the request init of a batch read. The server may legitimately hold the request for
+ * `timeout` seconds, so unless the caller set `options.timeout`, the attempt may take that long too (plus a
+ * grace), and never less than the client's own per-attempt timeout.
+ *
+ * @example
+ * const { wait, init } = batchCall(ctx, { timeout: 60 }, options); // attempt timeout >= 70 s
+ */
+export function batchCall(
+  ctx: ClientContext,
+  query: BatchQuery | undefined,
+  options: RequestOptions | undefined,
+) {
+  const seconds = query?.timeout;
+  const wait = seconds ? { timeout: seconds } : {};
+  const stretched =
+    seconds && options?.timeout === undefined
+      ? { ...options, timeout: Math.max(ctx.timeoutMs, seconds * 1000 + BATCH_GRACE_MS) }
+      : options;
+  return { wait, init: ctx.init(stretched) };
+}
 
 /** A batch result with `partial: true` when the server's wait timed out (HTTP 408). */
 export type BatchResult<TBatch> = TBatch & { partial: boolean };

@@ -2,7 +2,7 @@
 import { type IdempotentCallOptions, resolveIdempotencyKey } from '../core/idempotency.ts';
 import { unwrap } from '../core/result.ts';
 import type { BookingRef } from './bookings.ts';
-import { type ClientContext, type RequestOptions, signalOf } from './context.ts';
+import type { ClientContext, RequestOptions } from './context.ts';
 import type { BodyOf, QueryOf } from './types.ts';
 
 const path = (bookingId: BookingRef) => ({ booking_id: String(bookingId) });
@@ -20,7 +20,7 @@ export function seatsResource(ctx: ClientContext) {
       unwrap(
         ctx.raw.GET('/api/v1/bookings/{booking_id}/seats', {
           params: { path: path(bookingId) },
-          ...signalOf(options),
+          ...ctx.init(options),
         }),
       ),
     select: (
@@ -32,7 +32,7 @@ export function seatsResource(ctx: ClientContext) {
         ctx.raw.POST('/api/v1/bookings/{booking_id}/seats', {
           params: { path: path(bookingId), query },
           body: {},
-          ...signalOf(options),
+          ...ctx.init(options),
         }),
       ),
     /** Partial success is normal: the response says what was requested and what was stored. */
@@ -45,7 +45,7 @@ export function seatsResource(ctx: ClientContext) {
         ctx.raw.POST('/api/v1/bookings/{booking_id}/seats/batch', {
           params: { path: path(bookingId) },
           body,
-          ...signalOf(options),
+          ...ctx.init(options),
         }),
       ),
     issue: (
@@ -56,9 +56,8 @@ export function seatsResource(ctx: ClientContext) {
       unwrap(
         ctx.raw.POST('/api/v1/bookings/{booking_id}/seats/issue', {
           params: { path: path(bookingId), query },
-          headers: { 'Idempotency-Key': resolveIdempotencyKey(options) },
           body: {},
-          ...signalOf(options),
+          ...ctx.init(options, { 'Idempotency-Key': resolveIdempotencyKey(options) }),
         }),
       ),
   };

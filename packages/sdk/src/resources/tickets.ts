@@ -2,7 +2,7 @@
 import { type IdempotentCallOptions, resolveIdempotencyKey } from '../core/idempotency.ts';
 import { unwrap, unwrapWithMeta } from '../core/result.ts';
 import type { BookingRef } from './bookings.ts';
-import { type ClientContext, type RequestOptions, signalOf } from './context.ts';
+import type { ClientContext, RequestOptions } from './context.ts';
 import type { BodyOf } from './types.ts';
 
 /** What a ticket action does; `reissue` only ever quotes. */
@@ -28,21 +28,21 @@ export function ticketsResource(ctx: ClientContext) {
         ctx.raw.POST('/api/v1/bookings/{booking_id}/ticket', {
           params: { path: path(bookingId), header: { 'Idempotency-Key': resolveIdempotencyKey(options) } },
           body,
-          ...signalOf(options),
+          ...ctx.init(options),
         }),
       ),
     status: (bookingId: BookingRef, options?: RequestOptions) =>
       unwrap(
         ctx.raw.GET('/api/v1/bookings/{booking_id}/ticket/status', {
           params: { path: path(bookingId) },
-          ...signalOf(options),
+          ...ctx.init(options),
         }),
       ),
     document: (bookingId: BookingRef, options?: RequestOptions) =>
       unwrap(
         ctx.raw.GET('/api/v1/bookings/{booking_id}/ticket/document', {
           params: { path: path(bookingId) },
-          ...signalOf(options),
+          ...ctx.init(options),
         }),
       ),
     /** Quotes by default; `confirm: true` raises the real request and then carries an Idempotency-Key. */
@@ -55,17 +55,16 @@ export function ticketsResource(ctx: ClientContext) {
       unwrap(
         ctx.raw.POST('/api/v1/bookings/{booking_id}/ticket/{action}', {
           params: { path: { ...path(bookingId), action }, query },
-          // Only a confirmed action changes anything; a quote needs no key.
-          ...(query.confirm ? { headers: { 'Idempotency-Key': resolveIdempotencyKey(options) } } : {}),
           body: {},
-          ...signalOf(options),
+          // Only a confirmed action changes anything; a quote needs no key.
+          ...ctx.init(options, query.confirm ? { 'Idempotency-Key': resolveIdempotencyKey(options) } : {}),
         }),
       ),
     servicing: (bookingId: BookingRef, options?: RequestOptions) =>
       unwrap(
         ctx.raw.GET('/api/v1/bookings/{booking_id}/servicing', {
           params: { path: path(bookingId) },
-          ...signalOf(options),
+          ...ctx.init(options),
         }),
       ),
   };

@@ -265,7 +265,8 @@ export function createKernel(o: KernelOptions): Kernel {
       return new Response(body, { status: result.status, headers: sseHeaders });
     }
     if ('raw' in result) {
-      return new Response(head ? null : (result.raw as ConstructorParameters<typeof Response>[0]), {
+      const nullBody = head || result.status === 204 || result.status === 304;
+      return new Response(nullBody ? null : (result.raw as ConstructorParameters<typeof Response>[0]), {
         status: result.status,
         headers,
       });

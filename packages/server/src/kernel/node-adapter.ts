@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { Readable } from 'node:stream';
+import { COMPRESS_MIN_BYTES, compress, negotiate } from './compression.ts';
 import type { Kernel } from './kernel.ts';
 import { mintRequestId } from './middleware/request-id.ts';
 import { NodeRequest, requestUrl } from './node-request.ts';
@@ -228,9 +229,26 @@ export function serve(kernel: Kernel, opts: ServeOptions): Promise<RunningServer
         await writeResponse(res, reply.response);
         return;
       }
+      let body: string | Buffer | null = reply.body;
+      // A large JSON answer goes compressed to a client that asks for it (the SDK's fetch does).
+      if (
+        typeof body === 'string' &&
+        body.length >= COMPRESS_MIN_BYTES &&
+        !reply.headers['content-encoding']
+      ) {
+        const coding = negotiate(req.headers['accept-encoding']);
+        if (coding) {
+          body = await compress(body, coding, 'dynamic');
+          reply.headers['content-encoding'] = coding;
+          reply.headers['content-length'] = String(body.byteLength);
+          reply.headers.vary = reply.headers.vary
+            ? `${reply.headers.vary}, Accept-Encoding`
+            : 'Accept-Encoding';
+        }
+      }
       res.writeHead(reply.status, reply.headers);
-      if (reply.body === null) res.end();
-      else res.end(reply.body);
+      if (body === null) res.end();
+      else res.end(body);
     } catch {
       fail(res);
     }

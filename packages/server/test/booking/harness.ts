@@ -39,6 +39,8 @@ import type {
   SupplierFlightOffer,
 } from '../../src/suppliers/ports.ts';
 import { StripeAdapter } from '../../src/suppliers/stripe/index.ts';
+import { dispatch } from '../harness/dispatch.ts';
+import { seedCompany, seedUser } from '../harness/seed.ts';
 import { recordViolation, testResponseValidation } from '../helpers/app.ts';
 import { realContract } from '../helpers/contract.ts';
 
@@ -234,54 +236,20 @@ async function openWorld(
   });
 
   const req: World['req'] = async (method, path, o = {}) => {
-    const headers: Record<string, string> = {};
-    if (method === 'POST' || method === 'PATCH') headers['content-type'] = 'application/json';
-    if (o.token) headers.authorization = `Bearer ${o.token}`;
-    if (o.key) headers['idempotency-key'] = o.key;
-    const body = method === 'POST' || method === 'PATCH' ? JSON.stringify(o.body ?? {}) : undefined;
-    const res = await app.handle(new Request(`http://travel.test${path}`, { method, headers, body }), {});
-    const text = await res.text();
-    return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+    const r = await dispatch(app, method, path, o);
+    return { status: r.status, headers: r.headers, body: r.body };
   };
 
-  const company = async () => {
-    const code = `BK${++seq}${Date.now() % 100000}`;
-    const row = await database.db
-      .insertInto('companies')
-      .values({
-        company_name: `Company ${code}`,
-        company_code: code,
-        contact_email: `ops@${code.toLowerCase()}.test`,
-        settings: '{}',
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return row.id;
-  };
+  const company = async () => (await seedCompany(database.db, 'BK')).id;
 
   const user: World['user'] = async (u = {}) => {
-    const id = `u-bk-${++seq}-${Math.random().toString(36).slice(2, 8)}`;
-    const role = u.role ?? 'company_staff';
-    await database.db
-      .insertInto('users')
-      .values({
-        id,
-        email: `${id}@example.test`,
-        password_hash: 'x',
-        full_name: 'Test User',
-        role,
-        status: 'active',
-        company_id: u.companyId ?? null,
-        email_verified_at: clock.now(),
-      })
-      .execute();
-    const token = await app.services.tokens.signAccess({
-      userId: id,
-      email: `${id}@example.test`,
-      role,
+    const made = await seedUser(database.db, app.services.tokens, {
+      role: u.role ?? 'company_staff',
       companyId: u.companyId ?? null,
+      tag: 'bk',
+      verifiedAt: clock.now(),
     });
-    return { id, token };
+    return { id: made.id, token: made.token };
   };
 
   const seedOffers: World['seedOffers'] = async (name, caller, q = {}) => {

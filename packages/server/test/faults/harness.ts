@@ -322,14 +322,4 @@ export async function login(s: Child, who: typeof SANDBOX_AGENT = SANDBOX_AGENT)
 }
 
 /** The passenger and contact every flight booking of the fault suites uses. */
-export const FAULT_PASSENGER = {
-  type: 'ADT',
-  title: 'MS',
-  first_name: 'Ayesha',
-  last_name: 'RAHMAN',
-  gender: 'F',
-  date_of_birth: '1990-04-02',
-  nationality: 'GB',
-  document: { type: 'passport', number: 'A1234567', expiry: '2031-01-01', issuing_country: 'GB' },
-};
-export const FAULT_CONTACT = { email: 'ayesha@example.test', phone: '+447700900123' };
+export { TEST_CONTACT as FAULT_CONTACT, TEST_PASSENGER as FAULT_PASSENGER } from '../harness/traveller.ts';

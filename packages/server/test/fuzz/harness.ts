@@ -16,6 +16,7 @@ import { MemoryMailer } from '../../src/mail/mailer.ts';
 import { createRuntime } from '../../src/runtime.ts';
 import type { Database } from '../../src/storage/database.ts';
 import { SANDBOX_CREDENTIALS } from '../../src/suppliers/sandbox.ts';
+import { seedCompany, seedUser } from '../harness/seed.ts';
 import { testDatabase } from '../helpers/db.ts';
 
 process.env.PASSWORD_SCRYPT_N ??= '1024';
@@ -218,35 +219,22 @@ export async function createFuzzWorld(doc: OpenApiDoc): Promise<FuzzWorld> {
 
   const freshTokens = async (tag: string): Promise<Tokens> => {
     const code = `FZ${++seq}`;
-    const company = await database.db
-      .insertInto('companies')
-      .values({
-        company_name: `Fuzz ${code}`,
-        company_code: code,
-        contact_email: `ops@${code.toLowerCase()}.test`,
-        settings: '{}',
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const company = await seedCompany(database.db, 'FZ', code);
     const role = {} as Record<Role, string>;
     for (const r of ROLES) {
       const id = `fz-${seq}-${r}`;
       const email = `${tag.toLowerCase().replace(/[^a-z0-9]/g, '')}-${seq}-${r}@fuzz.test`;
       const companyId = r === 'company_admin' || r === 'company_staff' ? company.id : null;
-      await database.db
-        .insertInto('users')
-        .values({
+      role[r] = (
+        await seedUser(database.db, app.services.tokens, {
+          role: r,
+          companyId,
           id,
           email,
-          password_hash: 'x',
-          full_name: `Fuzz ${r}`,
-          role: r,
-          status: 'active',
-          company_id: companyId,
-          email_verified_at: clock.now(),
+          fullName: `Fuzz ${r}`,
+          verifiedAt: clock.now(),
         })
-        .execute();
-      role[r] = await app.services.tokens.signAccess({ userId: id, email, role: r, companyId });
+      ).token;
     }
     const unknownUser = await app.services.tokens.signAccess({
       userId: `fz-ghost-${seq}`,

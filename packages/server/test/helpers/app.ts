@@ -10,6 +10,8 @@ import type { Role, Routes } from '../../src/kernel/types.ts';
 import { MemoryMailer } from '../../src/mail/mailer.ts';
 import type { Database } from '../../src/storage/database.ts';
 import { fixtureContract } from '../fixtures/contract.ts';
+import { parseBody } from '../harness/dispatch.ts';
+import { seedCompany, seedUser } from '../harness/seed.ts';
 import { testDatabase } from './db.ts';
 
 process.env.PASSWORD_SCRYPT_N ??= '1024';
@@ -68,8 +70,6 @@ export function recordViolation(into: ResponseViolation[]): (v: ResponseViolatio
   };
 }
 
-let seq = 0;
-
 /**
  * An app on a fresh test database (PGlite, or a private schema on TEST_DATABASE_URL), dispatching
  * without a socket. `routes` adds handlers for the fixture's test operations.
@@ -122,53 +122,18 @@ export async function createTestApp(
       ip: o.ip,
     });
     const text = await res.text();
-    let parsed: unknown = text;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      // not JSON
-    }
-    return { status: res.status, headers: res.headers, body: parsed, text };
+    return { status: res.status, headers: res.headers, body: parseBody(text), text };
   };
 
-  const company = async (code = `C${++seq}${Date.now() % 100000}`) => {
-    const row = await database.db
-      .insertInto('companies')
-      .values({
-        company_name: `Company ${code}`,
-        company_code: code,
-        contact_email: `ops@${code.toLowerCase()}.test`,
-        settings: '{}',
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return row.id;
-  };
+  const company = async (code?: string) => (await seedCompany(database.db, 'C', code)).id;
 
-  const user: TestApp['user'] = async (u = {}) => {
-    const email = u.email ?? `user${++seq}-${Date.now()}@example.test`;
-    const id = `u-${seq}-${Math.random().toString(36).slice(2, 8)}`;
-    await database.db
-      .insertInto('users')
-      .values({
-        id,
-        email,
-        password_hash: 'x',
-        full_name: 'Test User',
-        role: u.role ?? 'customer',
-        status: 'active',
-        company_id: u.companyId ?? null,
-        email_verified_at: clock.now(),
-      })
-      .execute();
-    const token = await app.services.tokens.signAccess({
-      userId: id,
-      email,
+  const user: TestApp['user'] = (u = {}) =>
+    seedUser(database.db, app.services.tokens, {
       role: u.role ?? 'customer',
       companyId: u.companyId ?? null,
+      ...(u.email ? { email: u.email } : {}),
+      verifiedAt: clock.now(),
     });
-    return { id, email, token };
-  };
 
   return {
     app,

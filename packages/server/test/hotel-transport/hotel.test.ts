@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serviceDb } from '../../src/domains/hotel/shared/tables.ts';
+import { serviceDb } from '../../src/domains/reservation/tables.ts';
 import { call, hotelBook, hotelRate } from './flows.ts';
 import { idem, type World, world } from './setup.ts';
 
@@ -44,6 +44,22 @@ describe.each(['hotelbeds', 'duffel_stays'])('hotel booking end to end: %s', (pr
     const list = await call(w, 'listHotelBookings', 'GET', '/api/v1/hotel/bookings?page_size=100', { token });
     expect(list.body.items.filter((b: { booking_id: number }) => b.booking_id === id)).toHaveLength(1);
 
+    // The provider's simulation quotes the fee and changes nothing; another company's caller sees no booking.
+    const quotePath = `/api/v1/hotel/bookings/${id}/cancellation-quote`;
+    const quote = await call(w, 'quoteHotelCancellation', 'GET', quotePath, { token });
+    expect(quote.status).toBe(200);
+    expect(quote.body).toMatchObject({ booking_id: id, status: 'confirmed', source: 'supplier_simulation' });
+    expect(quote.body.cancellation_fee.currency).toBe(booked.body.total.currency);
+    expect(quote.body.cancellation_fee.amount_minor + quote.body.refund.amount_minor).toBe(
+      booked.body.total.amount_minor,
+    );
+    const stranger = (await w.t.user({ role: 'company_admin', companyId: await w.t.company() })).token;
+    const hidden = await call(w, 'quoteHotelCancellation', 'GET', quotePath, { token: stranger });
+    expect(hidden.status).toBe(404);
+    expect(hidden.body.code).toBe('hotel_booking_not_found');
+    const still = await call(w, 'getHotelBooking', 'GET', `/api/v1/hotel/bookings/${id}`, { token });
+    expect(still.body.status).toBe('confirmed');
+
     const cancel = await call(w, 'cancelHotelBooking', 'POST', `/api/v1/hotel/bookings/${id}/cancel`, {
       token,
     });
@@ -52,6 +68,11 @@ describe.each(['hotelbeds', 'duffel_stays'])('hotel booking end to end: %s', (pr
     expect(cancel.body.cancellation_fee.amount_minor + cancel.body.refund.amount_minor).toBe(
       booked.body.total.amount_minor,
     );
+    // What the simulation quoted is what the cancellation kept.
+    expect(cancel.body.cancellation_fee).toEqual(quote.body.cancellation_fee);
+    const late = await call(w, 'quoteHotelCancellation', 'GET', quotePath, { token });
+    expect(late.status).toBe(400);
+    expect(late.body.code).toBe('invalid_booking_state');
     const again = await call(w, 'cancelHotelBooking', 'POST', `/api/v1/hotel/bookings/${id}/cancel`, {
       token,
     });

@@ -5,16 +5,13 @@
 
 import { randomBytes } from 'node:crypto';
 import { type MockServers, startMockServers } from '@travel/mock-server';
-import { adminHotelRoutes } from '../../src/domains/hotel/admin-routes.ts';
-import { companyHotelRoutes } from '../../src/domains/hotel/company-routes.ts';
-import { customerHotelRoutes } from '../../src/domains/hotel/customer-routes.ts';
-import { hotelJobHandlers } from '../../src/domains/hotel/reconcile.ts';
-import { hotelRoutes } from '../../src/domains/hotel/routes.ts';
-import { adminTransportRoutes } from '../../src/domains/transport/admin-routes.ts';
-import { companyTransportRoutes } from '../../src/domains/transport/company-routes.ts';
-import { customerTransportRoutes } from '../../src/domains/transport/customer-routes.ts';
-import { transportJobHandlers } from '../../src/domains/transport/reconcile.ts';
-import { transportRoutes } from '../../src/domains/transport/routes.ts';
+import {
+  adminReservationRoutes,
+  companyReservationRoutes,
+  customerReservationRoutes,
+  reservationJobHandlers,
+  reservationRoutes,
+} from '../../src/domains/reservation/index.ts';
 import { createRefSigner, type RefSigner } from '../../src/internal/signed-ref.ts';
 import { JobRunner } from '../../src/jobs/runner.ts';
 import { createSupplierRegistry, type SupplierRegistry } from '../../src/suppliers/registry.ts';
@@ -50,14 +47,10 @@ export async function world(): Promise<World> {
     routes: (s) => {
       const deps = { db: s.db, clock: s.clock, suppliers };
       return {
-        ...hotelRoutes(deps),
-        ...adminHotelRoutes(deps),
-        ...companyHotelRoutes(deps),
-        ...customerHotelRoutes(deps),
-        ...transportRoutes(deps),
-        ...adminTransportRoutes(deps),
-        ...companyTransportRoutes(deps),
-        ...customerTransportRoutes(deps),
+        ...reservationRoutes(deps),
+        ...adminReservationRoutes(deps),
+        ...companyReservationRoutes(deps),
+        ...customerReservationRoutes(deps),
       };
     },
   });
@@ -72,7 +65,7 @@ export async function world(): Promise<World> {
   const jobs = new JobRunner({
     db: t.database.db,
     clock: t.clock,
-    handlers: { ...hotelJobHandlers(deps), ...transportJobHandlers(deps) },
+    handlers: reservationJobHandlers(deps),
     backoffBaseMs: 1000,
   });
   return {

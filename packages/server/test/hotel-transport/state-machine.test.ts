@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { HOTEL_BOOKING_STATUSES, nextHotelStatus } from '../../src/domains/hotel/state-machine.ts';
-import { nextTransportStatus } from '../../src/domains/transport/state-machine.ts';
+import { HOTEL_KIND, TRANSPORT_KIND } from '../../src/domains/reservation/kind.ts';
+import {
+  RESERVATION_STATUSES as HOTEL_BOOKING_STATUSES,
+  nextStatus,
+} from '../../src/domains/reservation/state-machine.ts';
 
 describe.each([
-  ['hotel', nextHotelStatus],
-  ['transport', nextTransportStatus],
-] as const)('%s booking state machine', (_name, next) => {
+  ['hotel', nextStatus(HOTEL_KIND)],
+  ['transport', nextStatus(TRANSPORT_KIND)],
+] as const)('%s booking state machine', (name, next) => {
   it('settles pending from the supplier answer', () => {
     expect(next('pending', 'supplier_confirmed')).toBe('confirmed');
     expect(next('pending', 'supplier_rejected')).toBe('rejected');
@@ -17,7 +20,11 @@ describe.each([
     expect(next('confirmed', 'cancel')).toBe('cancelled');
     for (const from of ['pending', 'cancelled', 'rejected', 'failed'] as const) {
       expect(() => next(from, 'cancel')).toThrow(
-        expect.objectContaining({ status: 400, code: 'invalid_booking_state' }),
+        expect.objectContaining({
+          status: 400,
+          code: 'invalid_booking_state',
+          message: expect.stringContaining(`A ${name} booking in status ${from}`),
+        }),
       );
     }
     expect(() => next('confirmed', 'supplier_confirmed')).toThrow(

@@ -1,5 +1,5 @@
 /**
- * Write-ahead of hotel and transport bookings and cancellations (domains/hotel/shared/reservation.ts,
+ * Write-ahead of hotel and transport bookings and cancellations (domains/reservation/book.ts,
  * reservation-cancel.ts), in process on the test clock: the client reference is derived from the
  * Idempotency-Key, a retry whose earlier attempt died finds its booking instead of booking again,
  * reconciliation waits for a live request's lease, and a cancellation whose answer was lost is pending,
@@ -8,7 +8,7 @@
  */
 import type { MockStates } from '@travel/mock-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serviceDb } from '../../src/domains/hotel/shared/tables.ts';
+import { serviceDb } from '../../src/domains/reservation/tables.ts';
 import { call, hotelBook, hotelRate, transferQuote, transportBook } from './flows.ts';
 import { idem, type World, world } from './setup.ts';
 

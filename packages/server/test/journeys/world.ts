@@ -4,7 +4,6 @@
  * (their request counters prove when no supplier was called), dispatch without a socket, and every
  * response checked against openapi.json (strict: a violation answers 500 and is listed).
  */
-import { randomUUID } from 'node:crypto';
 import { type MockServers, startMockServers } from '@travel/mock-server';
 import pino from 'pino';
 import { ManualClock } from '../../src/internal/clock.ts';
@@ -14,6 +13,8 @@ import type { Role } from '../../src/kernel/types.ts';
 import { MemoryMailer } from '../../src/mail/mailer.ts';
 import { createRuntime, type Runtime } from '../../src/runtime.ts';
 import type { Database } from '../../src/storage/database.ts';
+import { dispatch } from '../harness/dispatch.ts';
+import { seedCompany, seedUser } from '../harness/seed.ts';
 import { realContract } from '../helpers/contract.ts';
 import { testDatabase } from '../helpers/db.ts';
 
@@ -43,8 +44,6 @@ export interface Journeys {
   close(): Promise<void>;
 }
 
-let seq = 0;
-
 export async function journeys(): Promise<Journeys> {
   const mocks = await startMockServers({
     options: { latencyMs: 0, seed: 7 },
@@ -72,14 +71,8 @@ export async function journeys(): Promise<Journeys> {
   const app = runtime.app;
 
   const req: Journeys['req'] = async (method, path, o = {}) => {
-    const headers: Record<string, string> = {};
-    if (method === 'POST' || method === 'PATCH') headers['content-type'] = 'application/json';
-    if (o.token) headers.authorization = `Bearer ${o.token}`;
-    if (o.key) headers['idempotency-key'] = o.key;
-    const body = method === 'POST' || method === 'PATCH' ? JSON.stringify(o.body ?? {}) : undefined;
-    const res = await app.handle(new Request(`http://travel.test${path}`, { method, headers, body }));
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : undefined };
+    const r = await dispatch(app, method, path, o);
+    return { status: r.status, body: r.body };
   };
 
   return {
@@ -89,40 +82,16 @@ export async function journeys(): Promise<Journeys> {
     clock,
     violations,
     req,
-    async company() {
-      const code = `JY${++seq}${Date.now() % 100000}`;
-      const row = await database.db
-        .insertInto('companies')
-        .values({
-          company_name: `Company ${code}`,
-          company_code: code,
-          contact_email: `ops@${code.toLowerCase()}.test`,
-          settings: '{}',
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      return { id: row.id, code };
-    },
-    async user(role, companyId) {
-      const id = `u-jy-${++seq}-${randomUUID().slice(0, 8)}`;
-      const email = `${id}@example.test`;
-      await database.db
-        .insertInto('users')
-        .values({
-          id,
-          email,
-          password_hash: 'x',
-          full_name: 'Journey Tester',
-          role,
-          status: 'active',
-          company_id: companyId,
-          user_code: id,
-          email_verified_at: clock.now(),
-        })
-        .execute();
-      const token = await app.services.tokens.signAccess({ userId: id, email, role, companyId });
-      return { id, email, token };
-    },
+    company: () => seedCompany(database.db, 'JY'),
+    user: (role, companyId) =>
+      seedUser(database.db, app.services.tokens, {
+        role,
+        companyId,
+        tag: 'jy',
+        fullName: 'Journey Tester',
+        verifiedAt: clock.now(),
+        userCode: (id) => id,
+      }),
     served: () => ({ ...mocks.requests() }) as Record<string, number>,
     async close() {
       await runtime.close();

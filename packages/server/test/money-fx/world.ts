@@ -3,15 +3,16 @@
  * without a socket, every response checked against openapi.json (strict). For the money/FX suites:
  * searches read to their end, offers, bookings and the Stripe emulator's own view of a payment.
  */
-import { randomUUID } from 'node:crypto';
 import { type MockServers, startMockServers } from '@travel/mock-server';
 import pino from 'pino';
 import { ManualClock } from '../../src/internal/clock.ts';
 import { loadConfig } from '../../src/internal/config.ts';
-import type { Role } from '../../src/kernel/types.ts';
 import { MemoryMailer } from '../../src/mail/mailer.ts';
 import { createRuntime, type Runtime } from '../../src/runtime.ts';
 import type { Database } from '../../src/storage/database.ts';
+import { dispatch } from '../harness/dispatch.ts';
+import { seedCompany, seedUser } from '../harness/seed.ts';
+import { TEST_CONTACT, TEST_PASSENGER } from '../harness/traveller.ts';
 import { realContract } from '../helpers/contract.ts';
 import { testDatabase } from '../helpers/db.ts';
 
@@ -43,22 +44,12 @@ export interface FxWorld {
   close(): Promise<void>;
 }
 
-let seq = 0;
-
 export const futureDate = (days: number): string =>
   new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
-export const passenger = () => ({
-  type: 'ADT',
-  title: 'MS',
-  first_name: 'Ayesha',
-  last_name: 'RAHMAN',
-  gender: 'F',
-  date_of_birth: '1990-04-02',
-  nationality: 'GB',
-  document: { type: 'passport', number: 'A1234567', expiry: '2031-01-01', issuing_country: 'GB' },
-});
-export const contact = { email: 'ayesha@example.test', phone: '+447700900123' };
+/** A fresh copy of the suites' passenger for each booking body. */
+export const passenger = () => ({ ...TEST_PASSENGER });
+export const contact = TEST_CONTACT;
 
 export async function fxWorld(): Promise<FxWorld> {
   const mocks = await startMockServers({
@@ -84,52 +75,19 @@ export async function fxWorld(): Promise<FxWorld> {
     startJobs: false,
   });
   const app = runtime.app;
-  const code = `FX${++seq}${Date.now() % 100000}`;
-  const row = await database.db
-    .insertInto('companies')
-    .values({
-      company_name: `Company ${code}`,
-      company_code: code,
-      contact_email: `ops@${code.toLowerCase()}.test`,
-      settings: '{}',
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  const company = { id: row.id, code };
-  const id = `u-fx-${randomUUID().slice(0, 8)}`;
-  const email = `${id}@example.test`;
-  const role: Role = 'company_admin';
-  await database.db
-    .insertInto('users')
-    .values({
-      id,
-      email,
-      password_hash: 'x',
-      full_name: 'FX Tester',
-      role,
-      status: 'active',
-      company_id: company.id,
-      user_code: email,
-      email_verified_at: new Date(),
-    })
-    .execute();
-  const token = await app.services.tokens.signAccess({ userId: id, email, role, companyId: company.id });
-  const user = { id, email, token };
+  const company = await seedCompany(database.db, 'FX');
+  const user = await seedUser(database.db, app.services.tokens, {
+    role: 'company_admin',
+    companyId: company.id,
+    tag: 'fx',
+    fullName: 'FX Tester',
+    userCode: (_id, email) => email,
+  });
+  const { token, email } = user;
 
   const req: FxWorld['req'] = async (method, path, o = {}) => {
-    const headers: Record<string, string> = { authorization: `Bearer ${token}` };
-    if (method === 'POST' || method === 'PATCH') headers['content-type'] = 'application/json';
-    if (o.key) headers['idempotency-key'] = o.key;
-    const body = method === 'POST' || method === 'PATCH' ? JSON.stringify(o.body ?? {}) : undefined;
-    const res = await app.handle(new Request(`http://travel.test${path}`, { method, headers, body }));
-    const text = await res.text();
-    let parsed: Json;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      parsed = undefined;
-    }
-    return { status: res.status, body: parsed, text };
+    const r = await dispatch(app, method, path, { token, ...o });
+    return { status: r.status, body: r.body as Json, text: r.text };
   };
 
   const START = {

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { bookingDb } from '../../src/domains/booking/tables.ts';
 import { check } from '../booking/checks.ts';
 import { SANDBOX_ROUTES } from '../booking/harness.ts';
+import { lossyFetch } from '../harness/lossy-fetch.ts';
 import {
   authorized,
   B,
@@ -21,19 +22,10 @@ import {
   useMoneyWorld,
 } from './world.ts';
 
-/** Armed: the next Stripe call reaches the emulator, then its answer is lost (a reset after the effect). */
-let loseNextAnswer = false;
-const lossyFetch: typeof fetch = async (input, init) => {
-  const res = await fetch(input, init);
-  if (loseNextAnswer) {
-    loseNextAnswer = false;
-    await res.arrayBuffer();
-    throw new TypeError('fetch failed: socket hang up');
-  }
-  return res;
-};
+/** The next Stripe call reaches the emulator, then its answer is lost (a reset after the effect). */
+const stripeLink = lossyFetch();
 
-const ctx = useMoneyWorld(lossyFetch);
+const ctx = useMoneyWorld(stripeLink.fetch);
 
 const audits = (id: number) =>
   ctx.w.database.db
@@ -103,7 +95,7 @@ describe('authorize: the provider authorized, the answer was lost', () => {
 describe('capture: the provider captured, the answer was lost', () => {
   it('202 pending, then settled CAPTURED once (the provider replays the same key)', async () => {
     const b = await authorized(ctx.w);
-    loseNextAnswer = true;
+    stripeLink.loseNextAnswer();
     const r = await b.as('POST', `${B(b.id)}/payment/capture`, { key: `amb-cap-${b.id}` });
     check('capturePayment', r, 202);
     expect(r.body).toMatchObject({ state: 'AUTHORIZED', outcome: 'pending' });

@@ -11,6 +11,7 @@ import { insertPayment, insertTransaction } from '../../src/domains/payment/stor
 import { effectReference, idempotencyScope } from '../../src/kernel/middleware/idempotency.ts';
 import type { RequestContext } from '../../src/kernel/types.ts';
 import { check } from '../booking/checks.ts';
+import { lossyFetch } from '../harness/lossy-fetch.ts';
 import {
   authorized,
   B,
@@ -23,18 +24,9 @@ import {
   useMoneyWorld,
 } from './world.ts';
 
-/** Armed: the next Stripe call reaches the emulator, then its answer is lost (a reset after the effect). */
-let loseNextAnswer = false;
-const lossyFetch: typeof fetch = async (input, init) => {
-  const res = await fetch(input, init);
-  if (loseNextAnswer) {
-    loseNextAnswer = false;
-    await res.arrayBuffer();
-    throw new TypeError('fetch failed: socket hang up');
-  }
-  return res;
-};
-const ctx = useMoneyWorld(lossyFetch);
+/** The next Stripe call reaches the emulator, then its answer is lost (a reset after the effect). */
+const stripeLink = lossyFetch();
+const ctx = useMoneyWorld(stripeLink.fetch);
 const LEASE_MS = 15_000;
 
 describe('an owner that died between the intent and settling', () => {
@@ -161,7 +153,7 @@ describe('an owner that died between the intent and settling', () => {
 describe('the stored pending answer becomes the settled truth', () => {
   it('capture: 202 pending stored, the job settles it, the same key then answers 200 CAPTURED', async () => {
     const b = await authorized(ctx.w);
-    loseNextAnswer = true;
+    stripeLink.loseNextAnswer();
     const key = `pending-cap-${b.id}`;
     const r = await b.as('POST', `${B(b.id)}/payment/capture`, { key });
     check('capturePayment', r, 202);

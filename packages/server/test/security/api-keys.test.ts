@@ -18,6 +18,8 @@ import type { Role } from '../../src/kernel/types.ts';
 import { MemoryMailer } from '../../src/mail/mailer.ts';
 import { createRuntime, type Runtime } from '../../src/runtime.ts';
 import type { Database } from '../../src/storage/database.ts';
+import { dispatch } from '../harness/dispatch.ts';
+import { seedCompany, seedUser } from '../harness/seed.ts';
 import { recordViolation } from '../helpers/app.ts';
 import { expectMatchesContract, realContract } from '../helpers/contract.ts';
 import { testDatabase } from '../helpers/db.ts';
@@ -112,64 +114,33 @@ interface Creds {
   bearerKey?: string;
 }
 
-async function call(
+function call(
   on: App,
   method: string,
   path: string,
   o: Creds & { body?: unknown; idem?: string; headers?: Record<string, string> } = {},
 ): Promise<Res> {
-  const headers: Record<string, string> = { ...o.headers };
-  const bearer = o.token ?? o.bearerKey;
-  if (bearer) headers.authorization = `Bearer ${bearer}`;
-  if (o.apiKey) headers['x-api-key'] = o.apiKey;
-  if (o.idem) headers['idempotency-key'] = o.idem;
-  let body: string | undefined;
-  if (method === 'POST' || method === 'PATCH') {
-    headers['content-type'] = 'application/json';
-    body = JSON.stringify(o.body ?? {});
-  }
-  const res = await on.handle(new Request(`http://travel.test${path}`, { method, headers, body }));
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined, text };
+  const { bearerKey, idem, token, ...rest } = o;
+  const bearer = token ?? bearerKey;
+  return dispatch(on, method, path, {
+    ...rest,
+    ...(bearer ? { token: bearer } : {}),
+    ...(idem ? { key: idem } : {}),
+  });
 }
 const req = (method: string, path: string, o: Parameters<typeof call>[3] = {}) => call(app, method, path, o);
 
-let seq = 0;
-async function company(): Promise<number> {
-  const code = `AK${++seq}${Date.now() % 100000}`;
-  const row = await database.db
-    .insertInto('companies')
-    .values({
-      company_name: `Company ${code}`,
-      company_code: code,
-      contact_email: `ops@${code.toLowerCase()}.test`,
-      settings: '{}',
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
-}
+const company = async (): Promise<number> => (await seedCompany(database.db, 'AK')).id;
 
-async function user(role: Role, companyId: number | null, userCode: string | null = null) {
-  const id = `u-ak-${++seq}-${randomUUID().slice(0, 8)}`;
-  const email = `${id}@example.test`;
-  await database.db
-    .insertInto('users')
-    .values({
-      id,
-      email,
-      password_hash: 'x',
-      full_name: 'Key Test',
-      role,
-      status: 'active',
-      company_id: companyId,
-      user_code: userCode,
-      email_verified_at: clock.now(),
-    })
-    .execute();
-  const token = await app.services.tokens.signAccess({ userId: id, email, role, companyId });
-  return { id, email, token };
-}
+const user = (role: Role, companyId: number | null, userCode: string | null = null) =>
+  seedUser(database.db, app.services.tokens, {
+    role,
+    companyId,
+    userCode,
+    tag: 'ak',
+    fullName: 'Key Test',
+    verifiedAt: clock.now(),
+  });
 
 async function createKey(token: string, body: Record<string, unknown> = {}, idem?: string) {
   const r = await req('POST', '/api/v1/company/api-keys', {
@@ -363,7 +334,7 @@ describe('using a key', () => {
   test('a key learns the codes its searches name: company_code and its creator’s user_code (on /current, create and list); a search made with them is accepted', async () => {
     const companyId = await company();
     const code = await companyCode(companyId);
-    const userCode = `AG${seq}${randomUUID().slice(0, 4).toUpperCase()}`;
+    const userCode = `AG${randomUUID().slice(0, 8).toUpperCase()}`;
     const creator = await user('company_admin', companyId, userCode);
     const created = await createKey(creator.token, { name: 'CI' });
     expect(created).toMatchObject({ company_code: code, user_code: userCode, created_by: creator.id });

@@ -513,7 +513,7 @@ describe('sandbox defaults', () => {
         let out = '';
         const onData = (c: Buffer) => {
           out += c.toString();
-          const m = /Travel service listening on (http:\/\/[^\s]+)/.exec(out);
+          const m = /Travel service listening on (http:\/\/[^\s"]+)/.exec(out);
           if (m?.[1]) resolve({ child, url: m[1] });
         };
         child.stdout?.on('data', onData);

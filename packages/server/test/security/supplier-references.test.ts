@@ -9,8 +9,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { MockServers } from '@travel/mock-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { supplierHttpError } from '../../src/domains/hotel/shared/supplier-errors.ts';
-import { serviceDb } from '../../src/domains/hotel/shared/tables.ts';
+import { supplierHttpError } from '../../src/domains/reservation/supplier-errors.ts';
+import { serviceDb } from '../../src/domains/reservation/tables.ts';
 import {
   createRefSigner,
   deriveSandboxRefSecret,
@@ -119,73 +119,63 @@ describe('hotel rate keys and transfer quote ids are signed by the server', () =
       ).n,
     );
 
+  /** What differs between the two verticals: the reference, its code, the re-check and the booking. */
+  const hotel = {
+    noun: 'hotel',
+    field: 'rate_key',
+    code: 'invalid_rate_key',
+    table: 'hotel_bookings',
+    check: ['checkHotelRate', '/api/v1/hotel/check-rate'],
+    book: ['bookHotel', '/api/v1/hotel/book'],
+    genuine: async (provider: string) => (await hotelRate(w, provider)).rate_key,
+    bookBody: hotelBook,
+  } as const;
+  const transfer = {
+    noun: 'transfer',
+    field: 'quote_id',
+    code: 'invalid_quote',
+    table: 'transport_bookings',
+    check: ['quoteTransport', '/api/v1/transport/quote'],
+    book: ['bookTransport', '/api/v1/transport/book'],
+    genuine: async (provider: string) => (await transferQuote(w, provider)).quote_id,
+    bookBody: transportBook,
+  } as const;
+
   describe.each([
-    ['hotelbeds', 'duffel_stays'],
-    ['duffel_stays', 'hotelbeds'],
-  ])('hotel provider %s', (provider, other) => {
-    it('a genuine rate_key reaches the supplier; every forged one answers 400 invalid_rate_key and reaches none', async () => {
-      const offer = await hotelRate(w, provider);
+    { v: hotel, provider: 'hotelbeds', other: 'duffel_stays' },
+    { v: hotel, provider: 'duffel_stays', other: 'hotelbeds' },
+    { v: transfer, provider: 'hotelbeds_transfers', other: 'amadeus_transfers' },
+    { v: transfer, provider: 'amadeus_transfers', other: 'hotelbeds_transfers' },
+  ])('$v.noun provider $provider', ({ v, provider, other }) => {
+    it(`a genuine ${v.field} reaches the supplier; every forged one answers 400 ${v.code} and reaches none`, async () => {
+      const genuine = await v.genuine(provider);
       const before = total(w.mocks);
-      const ok = await call(w, 'checkHotelRate', 'POST', '/api/v1/hotel/check-rate', {
+      const ok = await call(w, v.check[0], 'POST', v.check[1], {
         token,
-        body: { rate_key: offer.rate_key, provider },
+        body: { [v.field]: genuine, provider },
       });
       expect(ok.status).toBe(200);
       // The counter sees real traffic, so the zero below means something.
       expect(total(w.mocks)).toBeGreaterThan(before);
 
-      const rows = await bookings('hotel_bookings');
-      for (const [what, rateKey] of forgeries(w.refSigner, provider, 'rate_key', offer.rate_key, other)) {
+      const rows = await bookings(v.table);
+      for (const [what, ref] of forgeries(w.refSigner, provider, v.field, genuine, other)) {
         const seen = total(w.mocks);
-        const check = await call(w, 'checkHotelRate', 'POST', '/api/v1/hotel/check-rate', {
+        const check = await call(w, v.check[0], 'POST', v.check[1], {
           token,
-          body: { rate_key: rateKey, provider },
+          body: { [v.field]: ref, provider },
         });
-        expect([what, check.status, check.body.code]).toEqual([what, 400, 'invalid_rate_key']);
+        expect([what, check.status, check.body.code]).toEqual([what, 400, v.code]);
         expect(check.body.request_id).toBeTruthy();
-        const book = await call(w, 'bookHotel', 'POST', '/api/v1/hotel/book', {
+        const book = await call(w, v.book[0], 'POST', v.book[1], {
           token,
           headers: idem(),
-          body: hotelBook(rateKey, provider),
+          body: v.bookBody(ref, provider),
         });
-        expect([what, book.status, book.body.code]).toEqual([what, 400, 'invalid_rate_key']);
+        expect([what, book.status, book.body.code]).toEqual([what, 400, v.code]);
         expect([what, total(w.mocks)]).toEqual([what, seen]);
       }
-      expect(await bookings('hotel_bookings')).toBe(rows);
-    });
-  });
-
-  describe.each([
-    ['hotelbeds_transfers', 'amadeus_transfers'],
-    ['amadeus_transfers', 'hotelbeds_transfers'],
-  ])('transfer provider %s', (provider, other) => {
-    it('a genuine quote_id reaches the supplier; every forged one answers 400 invalid_quote and reaches none', async () => {
-      const offer = await transferQuote(w, provider);
-      const before = total(w.mocks);
-      const ok = await call(w, 'quoteTransport', 'POST', '/api/v1/transport/quote', {
-        token,
-        body: { quote_id: offer.quote_id, provider },
-      });
-      expect(ok.status).toBe(200);
-      expect(total(w.mocks)).toBeGreaterThan(before);
-
-      const rows = await bookings('transport_bookings');
-      for (const [what, quoteId] of forgeries(w.refSigner, provider, 'quote_id', offer.quote_id, other)) {
-        const seen = total(w.mocks);
-        const quote = await call(w, 'quoteTransport', 'POST', '/api/v1/transport/quote', {
-          token,
-          body: { quote_id: quoteId, provider },
-        });
-        expect([what, quote.status, quote.body.code]).toEqual([what, 400, 'invalid_quote']);
-        const book = await call(w, 'bookTransport', 'POST', '/api/v1/transport/book', {
-          token,
-          headers: idem(),
-          body: transportBook(quoteId, provider),
-        });
-        expect([what, book.status, book.body.code]).toEqual([what, 400, 'invalid_quote']);
-        expect([what, total(w.mocks)]).toEqual([what, seen]);
-      }
-      expect(await bookings('transport_bookings')).toBe(rows);
+      expect(await bookings(v.table)).toBe(rows);
     });
   });
 

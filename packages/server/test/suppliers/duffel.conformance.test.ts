@@ -53,10 +53,17 @@ const query = (extra: Partial<FlightSearchQuery> = {}): FlightSearchQuery => ({
   ...extra,
 });
 
-/** Searches a few dates until an offer matches (carriers vary by date, deterministically). */
-async function findOffer(pred: (o: SupplierFlightOffer) => boolean, extra: Partial<FlightSearchQuery> = {}) {
+/**
+ * Searches a few dates until an offer matches (carriers vary by date, deterministically). Low-cost
+ * carriers fly from their bases only (the sandbox's route network), so their content is searched from Luton.
+ */
+async function findOffer(
+  pred: (o: SupplierFlightOffer) => boolean,
+  extra: Partial<FlightSearchQuery> = {},
+  origin = 'LHR',
+) {
   for (let d = 10; d < 28; d++) {
-    const legs = [{ origin: 'LHR', destination: 'BCN', departureDate: `2026-12-${d}` }];
+    const legs = [{ origin, destination: 'BCN', departureDate: `2026-12-${d}` }];
     const hit = (await adapter.search(query({ legs, ...extra }))).find(pred);
     if (hit) return hit;
   }
@@ -139,7 +146,7 @@ describe('Duffel flights: shopping', () => {
   });
 
   it('low-cost content is flagged (U2/FR/W6)', async () => {
-    const lcc = await findOffer((o) => o.lcc);
+    const lcc = await findOffer((o) => o.lcc, {}, 'LTN');
     expect(['U2', 'FR', 'W6']).toContain(lcc.validating_carrier);
     expect(lcc.refundable).toBe(false);
   });
@@ -219,7 +226,7 @@ describe('Duffel flights: orders', () => {
   });
 
   it('low-cost carriers: no hold (unsupported); documents have empty IATA fields', async () => {
-    const lcc = await findOffer((o) => o.lcc);
+    const lcc = await findOffer((o) => o.lcc, {}, 'LTN');
     expect(await kind(order(lcc, { hold: true }))).toBe('unsupported');
     const created = await order(lcc);
     const [doc] = await adapter.ticketDocuments(created.order_ref);
@@ -457,7 +464,7 @@ describe('Duffel flights: after ticketing', () => {
   });
 
   it('ancillaries not enabled (W6): unsupported; no seat map', async () => {
-    const w6 = await findOffer((x) => x.validating_carrier === 'W6');
+    const w6 = await findOffer((x) => x.validating_carrier === 'W6', {}, 'LTN');
     const o = await order(w6);
     expect(await kind(adapter.ancillaryCatalogue(o.order_ref, 'BG'))).toBe('unsupported');
     expect(await adapter.seatMap(o.order_ref)).toEqual([]);

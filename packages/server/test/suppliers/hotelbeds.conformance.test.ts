@@ -1,32 +1,19 @@
 /** Hotelbeds hotel adapter against its APItude emulator (in-process via msw/node): every operation and trigger. */
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hotelbedsHandlers } from '../../../mock-server/src/suppliers/hotelbeds/index.ts';
 import { HotelbedsAdapter } from '../../src/suppliers/hotelbeds/index.ts';
 import type { HotelSearchQuery } from '../../src/suppliers/ports.ts';
-import { SupplierError } from '../../src/suppliers/ports.ts';
+import { kindOf as kind } from './flight-conformance-kit.ts';
 import { hotelSupplierConformance } from './hotel-conformance.ts';
+import { hotelbedsRig } from './hotelbeds-kit.ts';
 
 const BASE = 'https://api.test.hotelbeds.test';
-let now = Date.parse('2026-06-01T08:00:00Z');
-const clock = () => now;
-const emu = hotelbedsHandlers({ baseUrl: BASE, clock, latencyMs: 0, seed: 3 });
-const server = setupServer(...emu.handlers);
-const make = (extra: Partial<ConstructorParameters<typeof HotelbedsAdapter>[0]> = {}) =>
-  new HotelbedsAdapter({
-    baseUrl: BASE,
-    apiKey: 'hb_test_api_key',
-    secret: 'hb_test_secret',
-    now: clock,
-    timeoutMs: 2_000,
-    fetch: (i, init) => globalThis.fetch(i, init),
-    ...extra,
-  });
-const adapter = make();
-
-beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
-afterEach(() => emu.state.faults.clear());
-afterAll(() => server.close());
+const { make, adapter, time, underFaults } = hotelbedsRig({
+  baseUrl: BASE,
+  seed: 3,
+  emulator: hotelbedsHandlers,
+  adapter: (config: ConstructorParameters<typeof HotelbedsAdapter>[0]) => new HotelbedsAdapter(config),
+});
 
 hotelSupplierConformance('hotelbeds', () => adapter);
 
@@ -40,16 +27,6 @@ const query = (destination = 'BCN', extra: Partial<HotelSearchQuery> = {}): Hote
   max_results: 100,
   ...extra,
 });
-
-async function kind(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-    return 'resolved';
-  } catch (e) {
-    if (e instanceof SupplierError) return e.kind;
-    throw e;
-  }
-}
 
 let seq = 0;
 async function book(
@@ -142,10 +119,7 @@ describe('hotelbeds: availability and rates', () => {
   });
 
   it('5xx and connection reset knobs on search: unavailable', async () => {
-    emu.state.faults.fail(503);
-    expect(await kind(adapter.search(query()))).toBe('unavailable');
-    emu.state.faults.reset();
-    expect(await kind(adapter.search(query()))).toBe('unavailable');
+    expect(await underFaults(503, () => adapter.search(query()))).toEqual(['unavailable', 'unavailable']);
   });
 });
 
@@ -200,7 +174,7 @@ describe('hotelbeds: bookings', () => {
     expect(sim).toMatchObject({ cancelled: false, fee: { amount_minor: 0 } });
     expect(sim.refund.amount_minor).toBe(b.total.amount_minor);
     expect((await adapter.getBooking(b.booking_ref)).status).toBe('confirmed');
-    now = Date.parse('2026-12-19T08:00:00Z'); // inside the 3-day window: the first night is owed
+    time.now = Date.parse('2026-12-19T08:00:00Z'); // inside the 3-day window: the first night is owed
     const late = await adapter.cancel(b.booking_ref, true);
     expect(late.fee.amount_minor).toBeGreaterThan(0);
     const done = await adapter.cancel(b.booking_ref, false);
@@ -208,7 +182,7 @@ describe('hotelbeds: bookings', () => {
     expect(done.fee).toEqual(late.fee);
     expect((await adapter.getBooking(b.booking_ref)).status).toBe('cancelled');
     expect(await kind(adapter.cancel(b.booking_ref, false))).toBe('invalid_request');
-    now = Date.parse('2026-06-01T08:00:00Z');
+    time.now = Date.parse('2026-06-01T08:00:00Z');
   });
 
   it('a non-refundable rate owes everything at once', async () => {

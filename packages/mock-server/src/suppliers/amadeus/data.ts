@@ -1,7 +1,9 @@
-import { hashString, rngFor } from '../../shared/random.ts';
+import { carriersServing, type Flight, journey } from '../../shared/network.ts';
+import { rngFor } from '../../shared/random.ts';
+import { place } from '../../shared/world.ts';
 import {
   AIRCRAFT,
-  AIRPORTS,
+  AIRPORT_CITY,
   type AmadeusCabin,
   BRANDS,
   type Brand,
@@ -32,44 +34,34 @@ export interface SearchInput {
   now: number;
 }
 
-const pad = (n: number): string => String(n).padStart(2, '0');
-/** Local date-time without offset, as Amadeus writes `at`. */
-function localIso(ms: number): string {
-  const d = new Date(ms);
-  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}T${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:00`;
-}
-const tzOf = (code: string): number => AIRPORTS[code]?.tz ?? 0;
-
-/** Block time between two airports: stable for the pair, 55 min to 12 h. */
-function blockMinutes(a: string, b: string): number {
-  const key = [a, b].sort().join('-');
-  return 55 + (hashString(key) % 130) * 5;
-}
-
+/** One segment as the timetable gives it (`shared/network.ts`); the wire carries local times. */
 interface SegmentDraft {
-  carrier: string;
-  number: string;
-  from: string;
-  to: string;
-  depLocalMs: number;
-  minutes: number;
+  flight: Flight;
   aircraft: string;
 }
 
 function segmentWire(s: SegmentDraft, id: string): Wire {
-  const arrLocalMs = s.depLocalMs + s.minutes * 60_000 + (tzOf(s.to) - tzOf(s.from)) * 3_600_000;
+  const f = s.flight;
   return {
-    departure: { iataCode: s.from, at: localIso(s.depLocalMs) },
-    arrival: { iataCode: s.to, at: localIso(arrLocalMs) },
-    carrierCode: s.carrier,
-    number: s.number,
+    // Amadeus writes `at` as the airport's local date-time, without offset.
+    departure: { iataCode: f.from, at: f.departureLocal },
+    arrival: { iataCode: f.to, at: f.arrivalLocal },
+    carrierCode: f.carrier,
+    number: f.flightNumber,
     aircraft: { code: s.aircraft },
-    operating: { carrierCode: s.carrier },
-    duration: isoDuration(s.minutes),
+    operating: { carrierCode: f.carrier },
+    duration: isoDuration(f.minutes),
     id,
     numberOfStops: 0,
     blacklistedInEU: false,
   };
+}
+
+function aircraftFor(seed: number | undefined, f: Flight): string {
+  const rng = rngFor(seed, 'aircraft', f.carrier, f.flightNumber);
+  if (f.km > 4_500) return rng.pick(['77W', '388', '359', '789', '333']);
+  if (f.km > 2_500) return rng.pick(['789', '333', '321']);
+  return rng.pick(['320', '321', '738']);
 }
 
 function legDrafts(
@@ -78,45 +70,9 @@ function legDrafts(
   carrier: string,
   variant: number,
   nonStop: boolean,
-): SegmentDraft[] {
-  const rng = rngFor(seed, 'leg', leg.origin, leg.destination, leg.date, carrier, variant);
-  const hub = CARRIERS[carrier]?.hub ?? leg.origin;
-  const direct = nonStop || hub === leg.origin || hub === leg.destination || rng.bool(0.3);
-  const dayMs = Date.parse(`${leg.date}T00:00:00Z`);
-  const depLocalMs = dayMs + rng.int(6 * 12, 22 * 12) * 5 * 60_000;
-  const plane = (m: number): string =>
-    m > 300 ? rng.pick(['77W', '388', '359', '789', '333']) : rng.pick(['320', '321', '738']);
-  const num = (): string => String(rng.int(1, 999) + (variant % 3) * 1000);
-  if (direct) {
-    const minutes = blockMinutes(leg.origin, leg.destination);
-    return [
-      {
-        carrier,
-        number: num(),
-        from: leg.origin,
-        to: leg.destination,
-        depLocalMs,
-        minutes,
-        aircraft: plane(minutes),
-      },
-    ];
-  }
-  const m1 = blockMinutes(leg.origin, hub);
-  const m2 = blockMinutes(hub, leg.destination);
-  const layover = rng.int(12, 48) * 5;
-  const dep2 = depLocalMs + (m1 + layover) * 60_000 + (tzOf(hub) - tzOf(leg.origin)) * 3_600_000;
-  return [
-    { carrier, number: num(), from: leg.origin, to: hub, depLocalMs, minutes: m1, aircraft: plane(m1) },
-    {
-      carrier,
-      number: num(),
-      from: hub,
-      to: leg.destination,
-      depLocalMs: dep2,
-      minutes: m2,
-      aircraft: plane(m2),
-    },
-  ];
+): SegmentDraft[] | undefined {
+  const flights = journey(carrier, leg.origin, leg.destination, leg.date, variant, nonStop);
+  return flights?.map((flight) => ({ flight, aircraft: aircraftFor(seed, flight) }));
 }
 
 /** The itinerary signature the fare is keyed on (carrier, flight and date of every segment). */
@@ -236,22 +192,21 @@ export function buildOffer(
   carrier: string,
   variant: number,
   brand: Brand,
-): Wire {
+): Wire | undefined {
   let segCounter = 0;
   const segIds: string[] = [];
-  const itineraries = input.legs.map((leg) => {
-    const drafts = legDrafts(seed, leg, carrier, variant, input.nonStop ?? false);
+  const legs = input.legs.map((leg) => legDrafts(seed, leg, carrier, variant, input.nonStop ?? false));
+  if (legs.some((l) => l === undefined)) return undefined;
+  const itineraries = (legs as SegmentDraft[][]).map((drafts) => {
     const segments = drafts.map((d) => {
       segCounter += 1;
       const sid = String(segCounter);
       segIds.push(sid);
       return segmentWire(d, sid);
     });
-    const first = drafts[0] as SegmentDraft;
-    const last = drafts[drafts.length - 1] as SegmentDraft;
-    const endUtc = last.depLocalMs - tzOf(last.from) * 3_600_000 + last.minutes * 60_000;
-    const startUtc = first.depLocalMs - tzOf(first.from) * 3_600_000;
-    return { duration: isoDuration(Math.round((endUtc - startUtc) / 60_000)), segments };
+    const first = (drafts[0] as SegmentDraft).flight;
+    const last = (drafts[drafts.length - 1] as SegmentDraft).flight;
+    return { duration: isoDuration(Math.round((last.arrivalUtc - first.departureUtc) / 60_000)), segments };
   });
   const rng = rngFor(seed, 'class', id, carrier, variant);
   const cls = rng.pick(CABIN_CLASSES[input.cabin]);
@@ -287,16 +242,24 @@ export function buildOffer(
 
 export function searchOffers(seed: number | undefined, input: SearchInput): Wire[] {
   const rng = rngFor(seed, 'search', JSON.stringify(input.legs), input.cabin, input.travelers.length);
-  const pool = input.carriers?.length
-    ? input.carriers.filter((c) => c in CARRIERS || /^[A-Z0-9]{2}$/.test(c))
-    : Object.keys(CARRIERS);
+  const sold = input.carriers?.length ? input.carriers.filter((c) => c in CARRIERS) : Object.keys(CARRIERS);
+  // Only carriers that plausibly fly every leg (hub / home-country / alliance-hub rules of the network).
+  const pool = carriersServing(
+    sold,
+    input.legs.map((l) => ({ from: l.origin, to: l.destination })),
+  );
   if (pool.length === 0) return [];
   const count = Math.min(input.max, rng.int(6, 14));
   const offers: Wire[] = [];
-  for (let i = 0; i < count; i++) {
+  const perCarrier = new Map<string, number>();
+  for (let i = 0; offers.length < count && i < count * 3; i++) {
     const carrier = rng.pick(pool);
+    // Each offer of a carrier is its next routing / departure of the day: distinct, stable flights.
+    const variant = perCarrier.get(carrier) ?? 0;
+    perCarrier.set(carrier, variant + 1);
     const brand = input.cabin === 'ECONOMY' ? rng.pick(BRANDS) : (BRANDS[2] as Brand);
-    offers.push(buildOffer(seed, input, String(i + 1), carrier, i, brand));
+    const offer = buildOffer(seed, input, String(offers.length + 1), carrier, variant, brand);
+    if (offer) offers.push(offer);
   }
   return offers
     .sort((a, b) => Number(asObject(a.price)?.grandTotal) - Number(asObject(b.price)?.grandTotal))
@@ -332,8 +295,7 @@ export function dictionariesFor(offers: Wire[]): Wire {
       for (const end of [asObject(s.departure), asObject(s.arrival)]) {
         const code = str(end?.iataCode);
         if (code) {
-          const ap = AIRPORTS[code];
-          locations[code] = { cityCode: ap?.city ?? code, countryCode: ap?.country ?? 'ZZ' };
+          locations[code] = { cityCode: AIRPORT_CITY[code] ?? code, countryCode: place(code).country };
         }
       }
       const ac = str(asObject(s.aircraft)?.code);

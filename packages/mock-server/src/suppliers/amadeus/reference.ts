@@ -1,45 +1,51 @@
-/** Reference data the generator draws from: airports, carriers with their hubs, aircraft, brands. */
+/** Reference data the generator draws from: city codes, carriers, aircraft, brands. */
 
-export const AIRPORTS: Record<string, { city: string; country: string; tz: number }> = {
-  LHR: { city: 'LON', country: 'GB', tz: 0 },
-  LGW: { city: 'LON', country: 'GB', tz: 0 },
-  MAN: { city: 'MAN', country: 'GB', tz: 0 },
-  CDG: { city: 'PAR', country: 'FR', tz: 1 },
-  AMS: { city: 'AMS', country: 'NL', tz: 1 },
-  FRA: { city: 'FRA', country: 'DE', tz: 1 },
-  MUC: { city: 'MUC', country: 'DE', tz: 1 },
-  IST: { city: 'IST', country: 'TR', tz: 3 },
-  DXB: { city: 'DXB', country: 'AE', tz: 4 },
-  AUH: { city: 'AUH', country: 'AE', tz: 4 },
-  DOH: { city: 'DOH', country: 'QA', tz: 3 },
-  JED: { city: 'JED', country: 'SA', tz: 3 },
-  RUH: { city: 'RUH', country: 'SA', tz: 3 },
-  BAH: { city: 'BAH', country: 'BH', tz: 3 },
-  KWI: { city: 'KWI', country: 'KW', tz: 3 },
-  MCT: { city: 'MCT', country: 'OM', tz: 4 },
-  DAC: { city: 'DAC', country: 'BD', tz: 6 },
-  KHI: { city: 'KHI', country: 'PK', tz: 5 },
-  DEL: { city: 'DEL', country: 'IN', tz: 5 },
-  BOM: { city: 'BOM', country: 'IN', tz: 5 },
-  KUL: { city: 'KUL', country: 'MY', tz: 8 },
-  SIN: { city: 'SIN', country: 'SG', tz: 8 },
-  CMB: { city: 'CMB', country: 'LK', tz: 5 },
-  JFK: { city: 'NYC', country: 'US', tz: -5 },
-  MAD: { city: 'MAD', country: 'ES', tz: 1 },
+/**
+ * IATA metropolitan codes of the airports that have one (Amadeus' `cityCode` in the locations dictionary);
+ * any other airport is its own city. Coordinates, zones and countries come from `shared/world.ts`.
+ */
+export const AIRPORT_CITY: Record<string, string> = {
+  LHR: 'LON',
+  LGW: 'LON',
+  STN: 'LON',
+  LTN: 'LON',
+  LCY: 'LON',
+  CDG: 'PAR',
+  ORY: 'PAR',
+  JFK: 'NYC',
+  EWR: 'NYC',
+  LGA: 'NYC',
+  FCO: 'ROM',
+  MXP: 'MIL',
+  LIN: 'MIL',
+  HND: 'TYO',
+  NRT: 'TYO',
+  IAD: 'WAS',
+  DCA: 'WAS',
+  ORD: 'CHI',
+  ARN: 'STO',
+  SVO: 'MOW',
+  PEK: 'BJS',
+  ICN: 'SEL',
+  GRU: 'SAO',
+  EZE: 'BUE',
+  YYZ: 'YTO',
+  DXB: 'DXB',
 };
 
-export const CARRIERS: Record<string, { name: string; hub: string }> = {
-  BA: { name: 'BRITISH AIRWAYS', hub: 'LHR' },
-  EK: { name: 'EMIRATES', hub: 'DXB' },
-  QR: { name: 'QATAR AIRWAYS', hub: 'DOH' },
-  LH: { name: 'LUFTHANSA', hub: 'FRA' },
-  AF: { name: 'AIR FRANCE', hub: 'CDG' },
-  KL: { name: 'KLM ROYAL DUTCH AIRLINES', hub: 'AMS' },
-  TK: { name: 'TURKISH AIRLINES', hub: 'IST' },
-  EY: { name: 'ETIHAD AIRWAYS', hub: 'AUH' },
-  SQ: { name: 'SINGAPORE AIRLINES', hub: 'SIN' },
-  BG: { name: 'BIMAN BANGLADESH', hub: 'DAC' },
-  GF: { name: 'GULF AIR', hub: 'BAH' },
+/** The airlines this GDS sells; where each flies is `shared/network.ts`'s business. */
+export const CARRIERS: Record<string, { name: string }> = {
+  BA: { name: 'BRITISH AIRWAYS' },
+  EK: { name: 'EMIRATES' },
+  QR: { name: 'QATAR AIRWAYS' },
+  LH: { name: 'LUFTHANSA' },
+  AF: { name: 'AIR FRANCE' },
+  KL: { name: 'KLM ROYAL DUTCH AIRLINES' },
+  TK: { name: 'TURKISH AIRLINES' },
+  EY: { name: 'ETIHAD AIRWAYS' },
+  SQ: { name: 'SINGAPORE AIRLINES' },
+  BG: { name: 'BIMAN BANGLADESH' },
+  GF: { name: 'GULF AIR' },
 };
 
 export const AIRCRAFT: Record<string, string> = {

@@ -1,4 +1,5 @@
 import type { HttpHandler } from 'msw';
+import { drive, pointOf, transferEur } from '../../shared/destinations.ts';
 import { hashString, rngFor } from '../../shared/random.ts';
 import type { Router } from './kit.ts';
 import { EUR_RATE } from './reference.ts';
@@ -94,13 +95,21 @@ export function transferRoutes(r: Router, state: AmadeusState): HttpHandler[] {
         body.endGeoCode,
         startDateTime,
       ]);
-      const rng = rngFor(seed, 'transfer', key);
-      const km = rng.int(8, 65);
+      // The real drive between the ends where they have coordinates (an IATA code or a geo code), priced
+      // by distance, vehicle and the destination's price level (`shared/destinations.ts`).
+      const a = pointOf(str(body.startLocationCode) ?? str(body.startGeoCode));
+      const b = pointOf(str(body.endLocationCode) ?? str(body.endGeoCode));
+      const country =
+        [a?.country, b?.country, str(body.endCountryCode), str(body.startCountryCode)].find(
+          (c) => c && c !== 'ZZ',
+        ) ?? 'ES';
+      const { km } = drive(a, b, `${seed ?? 0}|${key}`);
       const data = VEHICLES.filter((v) => v.seats >= passengers)
         .filter((v) => !type || (type === 'SHARED' ? v.code === 'SHT' : v.code !== 'SHT'))
         .map((v, i) => {
           const provider = PROVIDERS[(hashString(key) + i) % PROVIDERS.length] as (typeof PROVIDERS)[number];
-          const baseMinor = Math.round((25 + km * 1.4) * v.eur * (EUR_RATE[currency] ?? 1)) * 100;
+          const eur = transferEur(km, v.eur, country) * (v.code === 'SHT' ? passengers : 1);
+          const baseMinor = Math.round(eur * (EUR_RATE[currency] ?? 1)) * 100;
           const taxMinor = Math.round((baseMinor * 0.1) / 100) * 100;
           const id = String(hashString(`${seed ?? 0}|${key}|${i}`));
           const offer: Wire = {

@@ -1,6 +1,6 @@
 /**
- * Reference data for the Duffel emulator: a small world of airlines, airports and hotels, enough for
- * realistic variety (full-service and low-cost carriers, hubs for connections, hotel chains).
+ * Reference data for the Duffel emulator: the airlines it sells and hotel content. Airports, routes and
+ * timetables come from the shared world (`shared/world.ts`, `shared/network.ts`).
  */
 
 export interface CarrierData {
@@ -12,188 +12,24 @@ export interface CarrierData {
   lcc: boolean;
   /** False: the airline sells no services through Duffel ("ancillaries not enabled"). */
   services: boolean;
-  hub: string;
 }
 
 export const CARRIERS: readonly CarrierData[] = [
-  { iata: 'BA', name: 'British Airways', ticketPrefix: '125', lcc: false, services: true, hub: 'LHR' },
-  { iata: 'AA', name: 'American Airlines', ticketPrefix: '001', lcc: false, services: true, hub: 'JFK' },
-  { iata: 'LH', name: 'Lufthansa', ticketPrefix: '220', lcc: false, services: true, hub: 'FRA' },
-  { iata: 'AF', name: 'Air France', ticketPrefix: '057', lcc: false, services: true, hub: 'CDG' },
-  { iata: 'EK', name: 'Emirates', ticketPrefix: '176', lcc: false, services: true, hub: 'DXB' },
-  { iata: 'QR', name: 'Qatar Airways', ticketPrefix: '157', lcc: false, services: true, hub: 'DOH' },
+  { iata: 'BA', name: 'British Airways', ticketPrefix: '125', lcc: false, services: true },
+  { iata: 'AA', name: 'American Airlines', ticketPrefix: '001', lcc: false, services: true },
+  { iata: 'LH', name: 'Lufthansa', ticketPrefix: '220', lcc: false, services: true },
+  { iata: 'AF', name: 'Air France', ticketPrefix: '057', lcc: false, services: true },
+  { iata: 'EK', name: 'Emirates', ticketPrefix: '176', lcc: false, services: true },
+  { iata: 'QR', name: 'Qatar Airways', ticketPrefix: '157', lcc: false, services: true },
   // Duffel's own test airline, present in every Duffel test-mode search.
-  { iata: 'ZZ', name: 'Duffel Airways', ticketPrefix: '999', lcc: false, services: true, hub: 'LHR' },
-  { iata: 'U2', name: 'easyJet', ticketPrefix: '', lcc: true, services: true, hub: 'LGW' },
-  { iata: 'FR', name: 'Ryanair', ticketPrefix: '', lcc: true, services: true, hub: 'STN' },
-  { iata: 'W6', name: 'Wizz Air', ticketPrefix: '', lcc: true, services: false, hub: 'LTN' },
+  { iata: 'ZZ', name: 'Duffel Airways', ticketPrefix: '999', lcc: false, services: true },
+  { iata: 'U2', name: 'easyJet', ticketPrefix: '', lcc: true, services: true },
+  { iata: 'FR', name: 'Ryanair', ticketPrefix: '', lcc: true, services: true },
+  { iata: 'W6', name: 'Wizz Air', ticketPrefix: '', lcc: true, services: false },
 ];
 
 export function carrier(iata: string): CarrierData {
   return CARRIERS.find((c) => c.iata === iata) ?? (CARRIERS[0] as CarrierData);
-}
-
-export interface AirportData {
-  iata: string;
-  name: string;
-  city: string;
-  country: string;
-  lat: number;
-  lon: number;
-  tz: string;
-}
-
-export const AIRPORTS: readonly AirportData[] = [
-  {
-    iata: 'LHR',
-    name: 'Heathrow Airport',
-    city: 'London',
-    country: 'GB',
-    lat: 51.47,
-    lon: -0.4543,
-    tz: 'Europe/London',
-  },
-  {
-    iata: 'LGW',
-    name: 'Gatwick Airport',
-    city: 'London',
-    country: 'GB',
-    lat: 51.1537,
-    lon: -0.1821,
-    tz: 'Europe/London',
-  },
-  {
-    iata: 'STN',
-    name: 'Stansted Airport',
-    city: 'London',
-    country: 'GB',
-    lat: 51.885,
-    lon: 0.235,
-    tz: 'Europe/London',
-  },
-  {
-    iata: 'LTN',
-    name: 'Luton Airport',
-    city: 'London',
-    country: 'GB',
-    lat: 51.8747,
-    lon: -0.3683,
-    tz: 'Europe/London',
-  },
-  {
-    iata: 'JFK',
-    name: 'John F. Kennedy International Airport',
-    city: 'New York',
-    country: 'US',
-    lat: 40.6413,
-    lon: -73.7781,
-    tz: 'America/New_York',
-  },
-  {
-    iata: 'FRA',
-    name: 'Frankfurt Airport',
-    city: 'Frankfurt',
-    country: 'DE',
-    lat: 50.0379,
-    lon: 8.5622,
-    tz: 'Europe/Berlin',
-  },
-  {
-    iata: 'CDG',
-    name: 'Charles de Gaulle Airport',
-    city: 'Paris',
-    country: 'FR',
-    lat: 49.0097,
-    lon: 2.5479,
-    tz: 'Europe/Paris',
-  },
-  {
-    iata: 'DXB',
-    name: 'Dubai International Airport',
-    city: 'Dubai',
-    country: 'AE',
-    lat: 25.2532,
-    lon: 55.3657,
-    tz: 'Asia/Dubai',
-  },
-  {
-    iata: 'DOH',
-    name: 'Hamad International Airport',
-    city: 'Doha',
-    country: 'QA',
-    lat: 25.2731,
-    lon: 51.6081,
-    tz: 'Asia/Qatar',
-  },
-  {
-    iata: 'DAC',
-    name: 'Hazrat Shahjalal International Airport',
-    city: 'Dhaka',
-    country: 'BD',
-    lat: 23.8433,
-    lon: 90.3978,
-    tz: 'Asia/Dhaka',
-  },
-  {
-    iata: 'BCN',
-    name: 'Barcelona El Prat Airport',
-    city: 'Barcelona',
-    country: 'ES',
-    lat: 41.2974,
-    lon: 2.0833,
-    tz: 'Europe/Madrid',
-  },
-  {
-    iata: 'MAD',
-    name: 'Adolfo Suárez Madrid-Barajas Airport',
-    city: 'Madrid',
-    country: 'ES',
-    lat: 40.4983,
-    lon: -3.5676,
-    tz: 'Europe/Madrid',
-  },
-  {
-    iata: 'AMS',
-    name: 'Amsterdam Airport Schiphol',
-    city: 'Amsterdam',
-    country: 'NL',
-    lat: 52.3105,
-    lon: 4.7683,
-    tz: 'Europe/Amsterdam',
-  },
-  {
-    iata: 'SIN',
-    name: 'Singapore Changi Airport',
-    city: 'Singapore',
-    country: 'SG',
-    lat: 1.3644,
-    lon: 103.9915,
-    tz: 'Asia/Singapore',
-  },
-  {
-    iata: 'KUL',
-    name: 'Kuala Lumpur International Airport',
-    city: 'Kuala Lumpur',
-    country: 'MY',
-    lat: 2.7456,
-    lon: 101.7072,
-    tz: 'Asia/Kuala_Lumpur',
-  },
-];
-
-/** Unknown codes still get a plausible airport so any IATA pair can be searched. */
-export function airport(iata: string): AirportData {
-  const known = AIRPORTS.find((a) => a.iata === iata);
-  if (known) return known;
-  return {
-    iata,
-    name: `${iata} International Airport`,
-    city: iata,
-    country: 'GB',
-    lat: 0,
-    lon: 0,
-    tz: 'UTC',
-  };
 }
 
 export const AIRCRAFT = [
@@ -225,6 +61,5 @@ export const HOTEL_CHAINS = [
 export const HOTEL_WORDS = {
   adjectives: ['Grand', 'Royal', 'Riverside', 'Central', 'Park', 'Harbour', 'Garden', 'Old Town', 'Skyline'],
   nouns: ['Hotel', 'Suites', 'Residence', 'Inn', 'Palace', 'Lodge'],
-  streets: ['High Street', 'Station Road', 'Market Square', 'King Street', 'Queen Avenue', 'Bridge Lane'],
   rooms: ['Standard Double Room', 'Superior King Room', 'Twin Room', 'Deluxe Suite', 'Family Room'],
 } as const;

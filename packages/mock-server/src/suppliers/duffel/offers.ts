@@ -1,18 +1,12 @@
 import { wholeUnits } from '../../shared/money.ts';
-import { type Rng, rngFor } from '../../shared/random.ts';
+import { carriersServing, type Flight, journey } from '../../shared/network.ts';
+import { hashString, type Rng, rngFor } from '../../shared/random.ts';
+import { utcOfLocal } from '../../shared/world.ts';
 import { CARRIERS, type CarrierData, carrier as carrierData } from './data.ts';
 import { iso, minor, money } from './http.ts';
 import type { DuffelState, OfferRecord, ServiceDef, Wire } from './state.ts';
 import { HOLD_TTL_MS, OFFER_TTL_MS } from './triggers.ts';
-import {
-  distanceKm,
-  isoDuration,
-  localDateTime,
-  stableId,
-  wireAircraft,
-  wireAirline,
-  wireAirport,
-} from './wire-places.ts';
+import { distanceKm, isoDuration, stableId, wireAircraft, wireAirline, wireAirport } from './wire-places.ts';
 
 /**
  * Offer generation. The content of an offer (carriers, times, fares) is a pure function of the seed and
@@ -91,6 +85,10 @@ function passengerShare(p: PassengerRequest): number {
   return 1;
 }
 
+/**
+ * One slice on the carrier's timetable (`shared/network.ts`): `variant` picks its routing and departure.
+ * Undefined when the carrier does not fly the route. Times are local to each airport, as Duffel sends them.
+ */
 export function buildSlice(
   rng: Rng,
   c: CarrierData,
@@ -98,28 +96,16 @@ export function buildSlice(
   cabin: string,
   brand: Brand,
   pax: PassengerRequest[],
-  aircraftIdx: number,
+  variant: number,
 ) {
-  const dist = distanceKm(s.origin, s.destination);
-  const hub = c.hub;
-  const canConnect = hub !== s.origin && hub !== s.destination && !c.lcc;
-  const stops = canConnect && (dist > 3000 ? rng.bool(0.6) : rng.bool(0.25)) ? 1 : 0;
-  const legs =
-    stops === 1
-      ? [
-          [s.origin, hub],
-          [hub, s.destination],
-        ]
-      : [[s.origin, s.destination]];
-  let clock = rng.int(6 * 12, 21 * 12) * 5; // minutes after midnight, on a 5-minute grid
-  const segments = legs.map(([from, to], i) => {
-    const legDist = distanceKm(from as string, to as string);
-    const minutes = Math.round(legDist / 13 + 35 + rng.int(0, 4) * 5);
-    if (i > 0) clock += rng.int(9, 30) * 5; // connection time
-    const dep = localDateTime(s.departure_date, clock);
-    clock += minutes;
-    const arr = localDateTime(s.departure_date, clock);
-    const flight = String(rng.int(c.lcc ? 1000 : 10, c.lcc ? 8999 : 999));
+  const flights = journey(c.iata, s.origin, s.destination, s.departure_date, variant);
+  if (!flights) return undefined;
+  const segments = flights.map((f) => {
+    const minutes = f.minutes;
+    const legDist = f.km;
+    const dep = f.departureLocal;
+    const arr = f.arrivalLocal;
+    const flight = f.flightNumber;
     const rbd = rng.pick(
       cabin === 'economy'
         ? ['Y', 'B', 'M', 'K', 'Q']
@@ -129,9 +115,9 @@ export function buildSlice(
     );
     return {
       id: stableId('seg', `${rng.next()}`),
-      aircraft: wireAircraft(aircraftIdx + i),
-      origin: wireAirport(from as string),
-      destination: wireAirport(to as string),
+      aircraft: wireAircraft(legDist, hashString(`${c.iata}${flight}`)),
+      origin: wireAirport(f.from),
+      destination: wireAirport(f.to),
       origin_terminal: String(rng.int(1, 5)),
       destination_terminal: String(rng.int(1, 5)),
       departing_at: dep,
@@ -159,9 +145,8 @@ export function buildSlice(
     };
   });
   const first = segments[0] as (typeof segments)[number];
-  const last = segments[segments.length - 1] as (typeof segments)[number];
   const total = Math.round(
-    (Date.parse(`${last.arriving_at}Z`) - Date.parse(`${first.departing_at}Z`)) / 60_000,
+    ((flights[flights.length - 1] as Flight).arrivalUtc - (flights[0] as Flight).departureUtc) / 60_000,
   );
   return {
     id: stableId('sli', `${rng.next()}`),
@@ -185,6 +170,10 @@ export function buildSlice(
   };
 }
 
+/** Minutes after midnight of a `YYYY-MM-DDTHH:MM:SS` local time. */
+const minutesOfDay = (local: string): number =>
+  Number(local.slice(11, 13)) * 60 + Number(local.slice(14, 16));
+
 /** Generates and stores the offers for one offer request. */
 export function generateOffers(
   state: DuffelState,
@@ -197,15 +186,27 @@ export function generateOffers(
   const key = JSON.stringify({ slices, pax: pax.map((p) => [p.type, p.age]), cabin });
   const rng = rngFor(state.seed, 'duffel-offers', key);
   const longest = Math.max(...slices.map((s) => distanceKm(s.origin, s.destination)));
-  const eligible = CARRIERS.filter((c) => !(c.lcc && (cabin !== 'economy' || longest > 3500)));
+  // Airlines that plausibly fly every slice (hub / home-country / alliance-hub rules); LCCs sell economy only.
+  const serving = new Set(
+    carriersServing(
+      CARRIERS.map((c) => c.iata),
+      slices.map((s) => ({ from: s.origin, to: s.destination })),
+    ),
+  );
+  const eligible = CARRIERS.filter((c) => serving.has(c.iata) && !(c.lcc && cabin !== 'economy'));
   const count = rng.int(7, 12);
   const now = state.now();
   const offers: Wire[] = [];
+  const perCarrier = new Map<string, number>();
   for (let i = 0; i < count; i++) {
     // Duffel Airways first so every search has full-service, hold-able content.
-    const c = i === 0 ? carrierData('ZZ') : rng.pick(eligible);
+    const c = i === 0 || eligible.length === 0 ? carrierData('ZZ') : rng.pick(eligible);
+    const variant = perCarrier.get(c.iata) ?? 0;
+    perCarrier.set(c.iata, variant + 1);
     const brand = rng.pick(brandsFor(c, cabin));
-    const offerSlices = slices.map((s) => buildSlice(rng, c, s, cabin, brand, pax, i));
+    const built = slices.map((s) => buildSlice(rng, c, s, cabin, brand, pax, variant));
+    if (built.some((s) => s === undefined)) continue;
+    const offerSlices = built as NonNullable<(typeof built)[number]>[];
     if (offerSlices.some((s) => s.segments.length - 1 > maxConnections)) continue;
     const perPax = slices.reduce(
       (sum, s) => sum + (3500 + distanceKm(s.origin, s.destination) * 7) * (CABIN_FACTOR[cabin] ?? 1),
@@ -218,7 +219,11 @@ export function generateOffers(
     );
     const taxMinor = Math.round(baseMinor * (c.lcc ? 0.12 : 0.18 + rng.next() * 0.08));
     const cur = state.currency;
-    const firstDeparture = Date.parse(`${offerSlices[0]?.segments[0]?.departing_at ?? iso(now)}Z`);
+    // `departing_at` is local to the origin airport: the hold ends 24 h before the real departure instant.
+    const dep = offerSlices[0]?.segments[0];
+    const firstDeparture = dep
+      ? utcOfLocal(dep.departing_at.slice(0, 10), minutesOfDay(dep.departing_at), dep.origin.time_zone)
+      : now;
     const holdDeadline = Math.min(now + HOLD_TTL_MS, firstDeparture - 24 * 3600_000);
     const offer: Wire = {
       id: state.nextId('off'),

@@ -124,10 +124,13 @@ export function servicingRoutes(state: DuffelState, r: ReturnType<typeof makeRou
       const now = state.now();
       const id = state.nextId('ocr');
       const rng = rngFor(state.seed, 'duffel-change', order.id, JSON.stringify(add));
-      const offers: Wire[] = [0, 1, 2].map((i) => {
-        const slices = add.map((s) =>
+      const offers: Wire[] = [0, 1, 2].flatMap((i) => {
+        const built = add.map((s) =>
           buildSlice(rng, c, s as never, cabin, brand as never, orderPax(order), i),
         );
+        // The order's airline offers only flights it operates on the new route.
+        if (built.some((s) => s === undefined)) return [];
+        const slices = built;
         const diff = rng.int(0, 12) * 1000;
         const change = penalty + diff;
         const o: Wire = {

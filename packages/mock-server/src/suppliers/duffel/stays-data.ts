@@ -1,3 +1,5 @@
+import { cityNear, nightlyEur, streetsOf } from '../../shared/destinations.ts';
+import { SANDBOX_FX_RATES } from '../../shared/fx.ts';
 import { wholeUnits } from '../../shared/money.ts';
 import { rngFor } from '../../shared/random.ts';
 import { HOTEL_CHAINS, HOTEL_CITIES, HOTEL_WORDS } from './data.ts';
@@ -31,8 +33,16 @@ function nearestCity(lat: number, lon: number) {
       best = c;
     }
   }
-  return best && bestD < 80 ? best : { name: 'City Centre', country: 'GB' };
+  if (best && bestD < 80) return best;
+  // Anywhere else: the city of the nearest airport (the airport data names the city it serves).
+  return cityNear(lat, lon, 150) ?? { name: 'City Centre', country: 'GB' };
 }
+
+/** Units of `currency` per EUR (the sandbox's fixed table; 1 where it has none). */
+const perEur = (currency: string): number => SANDBOX_FX_RATES.rates[currency] ?? 1;
+
+/** Price of the n-th room of a hotel relative to its standard room. */
+const ROOM_UPLIFT = [1, 1.15, 1.35, 1.8];
 
 export function nights(checkIn: string, checkOut: string): number {
   return Math.round((Date.parse(checkOut) - Date.parse(checkIn)) / 86_400_000);
@@ -83,7 +93,7 @@ export function searchStays(state: DuffelState, q: StaysSearch): Wire[] {
       photos: [{ url: `https://assets.example.com/stays/${i}.jpg` }],
       location: {
         address: {
-          line_one: `${rng.int(1, 250)} ${rng.pick(HOTEL_WORDS.streets)}`,
+          line_one: `${rng.int(1, 250)} ${rng.pick(streetsOf(city.country))}`,
           city_name: city.name,
           country_code: city.country,
           postal_code: rng.code(6),
@@ -97,7 +107,9 @@ export function searchStays(state: DuffelState, q: StaysSearch): Wire[] {
     const rooms: Wire[] = [];
     for (let j = 0; j < roomCount; j++) {
       const roomName = HOTEL_WORDS.rooms[(i + j) % HOTEL_WORDS.rooms.length] as string;
-      const nightly = wholeUnits(30 + stars * 28 + j * 25 + rng.int(0, 40), cur);
+      // Star band x the country's price level x the room type, in the account currency.
+      const eur = nightlyEur(stars, city.country, String(accommodation.id), ROOM_UPLIFT[j] ?? 1);
+      const nightly = wholeUnits(eur * perEur(cur), cur);
       const rates: Wire[] = (['room_only', 'breakfast'] as const).flatMap((board, b) =>
         [true, false].map((refundable) => {
           const base = Math.round(nightly * n * q.rooms * (1 + b * 0.12) * (refundable ? 1.1 : 1));

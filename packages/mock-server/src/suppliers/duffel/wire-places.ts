@@ -1,5 +1,11 @@
 import { hashString } from '../../shared/random.ts';
-import { AIRCRAFT, type AirportData, airport, type CarrierData } from './data.ts';
+import { CITY_CODE_AIRPORT, place, distanceKm as worldDistanceKm } from '../../shared/world.ts';
+import { AIRCRAFT, type CarrierData } from './data.ts';
+
+/** Metropolitan code of a city's main airport (LHR -> LON), as Duffel's `iata_city_code`. */
+const CITY_OF_AIRPORT: Record<string, string> = Object.fromEntries(
+  Object.entries(CITY_CODE_AIRPORT).map(([city, airport]) => [airport, city]),
+);
 
 /** Duffel's nested reference objects (airports, airlines, aircraft) and small formatting helpers. */
 
@@ -11,7 +17,7 @@ export function stableId(prefix: string, key: string): string {
 }
 
 export function wireAirport(iata: string) {
-  const a: AirportData = airport(iata);
+  const a = place(iata);
   return {
     id: stableId('arp', a.iata),
     type: 'airport',
@@ -19,7 +25,7 @@ export function wireAirport(iata: string) {
     icao_code: null,
     name: a.name,
     city_name: a.city,
-    iata_city_code: a.iata,
+    iata_city_code: CITY_OF_AIRPORT[a.iata] ?? a.iata,
     iata_country_code: a.country,
     latitude: a.lat,
     longitude: a.lon,
@@ -39,33 +45,21 @@ export function wireAirline(c: CarrierData) {
   };
 }
 
-export function wireAircraft(i: number) {
-  const a = AIRCRAFT[i % AIRCRAFT.length] as (typeof AIRCRAFT)[number];
+/** The type a flight of this length is flown with (`pick` spreads flights over the suitable types). */
+export function wireAircraft(km: number, pick: number) {
+  const fits = AIRCRAFT.filter((a) => (km > 4_500 ? WIDEBODY.has(a.iata_code) : !WIDEBODY.has(a.iata_code)));
+  const a = fits[pick % fits.length] as (typeof AIRCRAFT)[number];
   return { id: stableId('arc', a.iata_code), iata_code: a.iata_code, name: a.name };
 }
+const WIDEBODY = new Set(['789', '77W', '388']);
 
-/** Great-circle distance in km; unknown airports get a stable pseudo distance. */
+/** Great-circle distance in km between two airports (`shared/world.ts`). */
 export function distanceKm(from: string, to: string): number {
-  const a = airport(from);
-  const b = airport(to);
-  if ((a.lat === 0 && a.lon === 0) || (b.lat === 0 && b.lon === 0)) {
-    return 400 + (hashString([from, to].sort().join('-')) % 6000);
-  }
-  const rad = Math.PI / 180;
-  const dLat = (b.lat - a.lat) * rad;
-  const dLon = (b.lon - a.lon) * rad;
-  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a.lat * rad) * Math.cos(b.lat * rad) * Math.sin(dLon / 2) ** 2;
-  return Math.max(150, Math.round(2 * 6371 * Math.asin(Math.sqrt(h))));
+  return worldDistanceKm(from, to);
 }
 
 export function isoDuration(minutes: number): string {
   const h = Math.floor(minutes / 60);
   const m = minutes % 60;
   return `PT${h > 0 ? `${h}H` : ''}${m > 0 || h === 0 ? `${m}M` : ''}`;
-}
-
-/** Local date-time without offset, as Duffel's `departing_at`. */
-export function localDateTime(date: string, minutesFromMidnight: number): string {
-  const ms = Date.parse(`${date}T00:00:00Z`) + minutesFromMidnight * 60_000;
-  return new Date(ms).toISOString().slice(0, 19);
 }

@@ -3,9 +3,9 @@
  * date, occupancy and vehicle, so a booking can rebuild the service without server state.
  */
 
+import { type Drive, drive, pointOf, transferEur } from '../../shared/destinations.ts';
 import { moneyText, textToMinor } from '../../shared/money.ts';
 import type { EmulatorOptions } from '../../shared/options.ts';
-import { hashString } from '../../shared/random.ts';
 
 export const VEHICLES = [
   {
@@ -69,15 +69,28 @@ function routeOf(k: TransferKey): string {
   return [k.fromCode, k.toCode].sort().join(':');
 }
 
+/**
+ * The drive between the two ends: real road distance where both ends have coordinates (an IATA airport or
+ * a GPS point), else a stable in-town distance for a hotel named by code or text (`shared/destinations.ts`).
+ */
+export function driveOf(options: EmulatorOptions, k: TransferKey): Drive & { country: string } {
+  const a = pointOf(k.fromCode);
+  const b = pointOf(k.toCode);
+  const country = [a?.country, b?.country].find((c) => c && c !== 'ZZ') ?? 'ES';
+  return { ...drive(a, b, `${options.seed ?? 42}:${routeOf(k)}`), country };
+}
+
+/** Price by road distance, vehicle and the destination's price level; shared seats per passenger. */
 export function priceCents(options: EmulatorOptions, k: TransferKey): number {
   const v = VEHICLES[k.vehicle] ?? VEHICLES[0];
-  const km = 8 + (hashString(`${options.seed ?? 42}:${routeOf(k)}`) % 60);
-  const base = (18 + km * 1.6) * v.factor * (v.transferType === 'SHARED' ? k.adults + k.children : 1);
-  return textToMinor(base * (1 + k.drift / 100), 'EUR');
+  const d = driveOf(options, k);
+  const base =
+    transferEur(d.km, v.factor, d.country) * (v.transferType === 'SHARED' ? k.adults + k.children : 1);
+  return textToMinor(Math.round(base * (1 + k.drift / 100) * 100) / 100, 'EUR');
 }
 
 export function minutesOf(options: EmulatorOptions, k: TransferKey): number {
-  return 15 + (hashString(`${options.seed ?? 42}:${routeOf(k)}`) % 60);
+  return driveOf(options, k).minutes;
 }
 
 export function encodeKey(k: TransferKey): string {

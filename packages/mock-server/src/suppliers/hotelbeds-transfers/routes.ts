@@ -1,13 +1,22 @@
 /** Transfer availability and booking creation. */
 
 import { HttpResponse } from 'msw';
-import { sleep } from '../../shared/kit.ts';
+import { pointOf } from '../../shared/destinations.ts';
 import { moneyText, textToMinor } from '../../shared/money.ts';
 import type { EmulatorOptions } from '../../shared/options.ts';
 import { hashString } from '../../shared/random.ts';
-import { feeAt, hbError, readBody, surnameTrigger } from '../hotelbeds/auth.ts';
+import { place as airport } from '../../shared/world.ts';
+import {
+  bookingBody,
+  feeAt,
+  hbError,
+  lostAnswer,
+  refusedBooking,
+  surnameTrigger,
+} from '../hotelbeds/auth.ts';
 import {
   decodeKey,
+  driveOf,
   encodeKey,
   minutesOf,
   policiesOf,
@@ -32,8 +41,17 @@ const TYPES = new Set(['IATA', 'ATLAS', 'GPS', 'PORT', 'STATION', 'GIATA']);
 const eur = (c: number) => moneyText(c, 'EUR');
 
 function place(type: string, code: string) {
+  const point = pointOf(code);
   const description =
-    type === 'IATA' ? `${code} Airport` : type === 'GPS' ? `Location ${code}` : `Hotel ${code}`;
+    type === 'IATA'
+      ? point
+        ? airport(code).name
+        : `${code} Airport`
+      : type === 'GPS'
+        ? point?.name
+          ? `${point.name} (${code})`
+          : `Location ${code}`
+        : `Hotel ${code}`;
   return { code, description, type };
 }
 
@@ -74,7 +92,7 @@ function service(options: EmulatorOptions, k: TransferKey, id: number) {
     price: { totalAmount: Number(eur(cents)), netAmount: Number(eur(cents)), currencyId: 'EUR' },
     rateKey: encodeKey(k),
     cancellationPolicies: policiesOf(k, cents),
-    distanceKm: Math.round(minutes * 0.8),
+    distanceKm: driveOf(options, k).km,
     factsheetId: 1000 + k.vehicle,
   };
 }
@@ -197,8 +215,8 @@ export async function createBooking(
   request: Request,
   now: number,
 ): Promise<Response> {
-  const body = await readBody(request);
-  if (!body) return hbError(400, 'INVALID_REQUEST', 'Body must be JSON.');
+  const body = await bookingBody(request);
+  if (body instanceof Response) return body;
   const holder = (body.holder ?? {}) as Record<string, string | undefined>;
   if (!holder.name || !holder.surname || !holder.email || !holder.phone) {
     return hbError(400, 'INVALID_REQUEST', 'holder name, surname, email and phone are required.');
@@ -227,11 +245,8 @@ export async function createBooking(
     return hbError(400, 'PRICE_CHANGED', 'The price of the service has changed; search again.');
   }
   const trigger = surnameTrigger([holder.surname]);
-  if (trigger === 'REJECT')
-    return hbError(409, 'PRODUCT_ERROR', 'Booking not confirmed by the transfer provider.');
-  if (trigger === 'SERVERERROR')
-    return hbError(500, 'SYSTEM_ERROR', 'Internal error. Please try again later.');
-  if (trigger === 'RESET') return HttpResponse.error();
+  const refused = refusedBooking(trigger, 'the transfer provider');
+  if (refused) return refused;
   const reference = `102-${String(1_000_000 + (hashString(`${options.seed ?? 42}:tr:${state.bookings.size + 1}`) % 8_999_999))}`;
   const booking: TransferBooking = {
     reference,
@@ -245,10 +260,7 @@ export async function createBooking(
     remark: typeof body.remark === 'string' ? body.remark : '',
   };
   state.bookings.set(reference, booking);
-  if (trigger === 'PENDING') return hbError(504, 'SYSTEM_ERROR', 'Gateway timeout.');
-  if (trigger === 'TIMEOUT') {
-    await sleep(120_000, request.signal);
-    return HttpResponse.error();
-  }
+  const lost = await lostAnswer(trigger, request.signal);
+  if (lost) return lost;
   return HttpResponse.json({ bookings: [view(options, booking)] });
 }

@@ -98,6 +98,39 @@ export async function readBody(request: Request): Promise<Record<string, unknown
   }
 }
 
+/** A booking request's JSON body, or the Hotelbeds 400 a body that is not JSON gets. */
+export async function bookingBody(request: Request): Promise<Record<string, unknown> | Response> {
+  return (await readBody(request)) ?? hbError(400, 'INVALID_REQUEST', 'Body must be JSON.');
+}
+
+/**
+ * The surname triggers answered before a booking is stored (README): REJECT (409, in `rejectedBy`'s
+ * words), SERVERERROR (500) and RESET (the connection drops). Undefined: go on and store it.
+ */
+export function refusedBooking(trigger: string | undefined, rejectedBy: string): Response | undefined {
+  if (trigger === 'REJECT') return hbError(409, 'PRODUCT_ERROR', `Booking not confirmed by ${rejectedBy}.`);
+  if (trigger === 'SERVERERROR')
+    return hbError(500, 'SYSTEM_ERROR', 'Internal error. Please try again later.');
+  if (trigger === 'RESET') return HttpResponse.error();
+  return undefined;
+}
+
+/**
+ * The triggers answered after a booking is stored, the ambiguous failures: created, but the caller never
+ * hears so (PENDING: a 504; TIMEOUT: no answer for two minutes, then a dropped connection).
+ */
+export async function lostAnswer(
+  trigger: string | undefined,
+  signal: AbortSignal,
+): Promise<Response | undefined> {
+  if (trigger === 'PENDING') return hbError(504, 'SYSTEM_ERROR', 'Gateway timeout.');
+  if (trigger === 'TIMEOUT') {
+    await sleep(120_000, signal);
+    return HttpResponse.error();
+  }
+  return undefined;
+}
+
 /** Fee owed if cancelled at `now`: the largest policy amount already in force. */
 export function feeAt(policies: { amount: string; from: string }[], now: number): number {
   return policies.filter((p) => Date.parse(p.from) <= now).reduce((m, p) => Math.max(m, Number(p.amount)), 0);

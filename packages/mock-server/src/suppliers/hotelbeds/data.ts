@@ -3,6 +3,7 @@
  * (pipe-delimited like APItude's), so CheckRate and Booking can rebuild the rate without server state.
  */
 
+import { cityNear, cityOfCode, nightlyEur, streetsOf } from '../../shared/destinations.ts';
 import { int, pick } from '../../shared/kit.ts';
 import { moneyText, wholeUnits } from '../../shared/money.ts';
 import type { EmulatorOptions } from '../../shared/options.ts';
@@ -39,6 +40,9 @@ const ROOMS = [
   { code: 'DBL.DX', name: 'DOUBLE DELUXE' },
   { code: 'SUI.JS', name: 'JUNIOR SUITE' },
 ] as const;
+/** Price of each room type (in `ROOMS` order) and board relative to a standard double, room only. */
+const ROOM_UPLIFT = [1, 1.15, 1.35, 1.8];
+const BOARD_UPLIFT: Record<string, number> = { RO: 1, BB: 1.12, HB: 1.3, AI: 1.6 };
 export const BOARDS: Record<string, string> = {
   RO: 'ROOM ONLY',
   BB: 'BED AND BREAKFAST',
@@ -87,9 +91,29 @@ export function nights(k: StayKey): number {
   return Math.max(1, Math.round((Date.parse(k.checkOut) - Date.parse(k.checkIn)) / 86_400_000));
 }
 
+/** A geolocation search's destination code: the point, `@lat,lon` to 3 decimals (about 100 m). */
+export function geoDestination(lat: number, lon: number): string {
+  return `@${lat.toFixed(3)},${lon.toFixed(3)}`;
+}
+function geoPoint(code: string): { lat: number; lon: number } | undefined {
+  const m = /^@(-?\d+(?:\.\d+)?),(-?\d+(?:\.\d+)?)$/.exec(code);
+  return m ? { lat: Number(m[1]), lon: Number(m[2]) } : undefined;
+}
+
+/**
+ * The destination of a code (or of a geolocation search's point, named by the nearest city): a city centre of the table above, else the airport data's city for an IATA
+ * city or airport code (Rome for FCO, in IT), else (trigger codes such as XPC) a stable place in Spain.
+ */
 export function cityOf(code: string) {
+  const point = geoPoint(code);
+  if (point) {
+    const near = cityNear(point.lat, point.lon, 150);
+    return { name: near?.name ?? 'City Centre', country: near?.country ?? 'ES', ...point };
+  }
+  const world = cityOfCode(code);
   return (
-    CITIES[code] ?? {
+    CITIES[code] ??
+    (world && { name: world.name, country: world.country, lat: world.lat, lon: world.lon }) ?? {
       name: code,
       country: 'ES',
       lat: 36 + (hashString(code) % 1000) / 100,
@@ -117,7 +141,8 @@ export function hotelsFor(
       destinationCode: destination,
       destinationName: city.name,
       country: city.country,
-      address: `${int(r, 1, 220)} ${pick(r, ['Main Street', 'Avenida del Mar', 'Sheikh Zayed Road', 'Kings Road', 'Gulshan Avenue'])}`,
+      // A street of the destination's country (no Sheikh Zayed Road in London).
+      address: `${int(r, 1, 220)} ${pick(r, streetsOf(city.country))}`,
       latitude: Number((base.lat + (r() - 0.5) * 0.08).toFixed(6)),
       longitude: Number((base.lon + (r() - 0.5) * 0.08).toFixed(6)),
     });
@@ -132,7 +157,9 @@ export function ratesFor(options: EmulatorOptions, key: StayKey, hotel: HotelDat
   for (const [ri, room] of roomTypes.entries()) {
     const boards = hotel.stars >= 4 ? ['RO', 'BB', 'HB'] : ['RO', 'BB'];
     for (const [bi, board] of boards.slice(0, 1 + ((hotel.code + ri) % boards.length)).entries()) {
-      const perNight = wholeUnits(25 + hotel.stars * 28 + ri * 35 + bi * 18 + int(r, 0, 40), 'EUR');
+      // Star band x the country's price level x the room type, plus the board (`shared/destinations.ts`).
+      const roomOnly = nightlyEur(hotel.stars, hotel.country, String(hotel.code), ROOM_UPLIFT[ri] ?? 1);
+      const perNight = wholeUnits(roomOnly * (BOARD_UPLIFT[board] ?? 1), 'EUR');
       const paxFactor = 1 + Math.max(0, key.adults / key.rooms - 2) * 0.3 + key.children * 0.15;
       const rateClass = (ri + bi + hotel.code) % 3 === 0 ? 'NRF' : 'NOR';
       out.push({

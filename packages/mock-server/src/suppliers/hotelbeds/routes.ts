@@ -1,17 +1,26 @@
 /** Hotelbeds availability, checkrates and booking creation (the stateful part lives in index.ts). */
 
 import { HttpResponse } from 'msw';
-import { sleep } from '../../shared/kit.ts';
 import { moneyText } from '../../shared/money.ts';
 import type { EmulatorOptions } from '../../shared/options.ts';
 import { hashString } from '../../shared/random.ts';
-import { auditData, feeAt, hbError, readBody, surnameTrigger } from './auth.ts';
+import {
+  auditData,
+  bookingBody,
+  feeAt,
+  hbError,
+  lostAnswer,
+  readBody,
+  refusedBooking,
+  surnameTrigger,
+} from './auth.ts';
 import {
   BOARDS,
   cityOf,
   decodeRateKey,
   distanceKm,
   encodeRateKey,
+  geoDestination,
   hotelsFor,
   policiesOf,
   type RateData,
@@ -126,8 +135,10 @@ export async function availability(
   let center: { lat: number; lon: number } | undefined;
   if (dest?.code) key.destination = String(dest.code).toUpperCase();
   else if (geo && typeof geo.latitude === 'number' && typeof geo.longitude === 'number') {
-    center = { lat: geo.latitude, lon: geo.longitude };
-    key.destination = `G${hashString(`${geo.latitude.toFixed(2)},${geo.longitude.toFixed(2)}`) % 1000}`;
+    // The point itself is the destination code, so a rateKey rebuilds the same hotels in the same city.
+    key.destination = geoDestination(geo.latitude, geo.longitude);
+    const point = cityOf(key.destination);
+    center = { lat: point.lat, lon: point.lon };
   } else return hbError(400, 'INVALID_REQUEST', 'One of destination, geolocation or hotels is required.');
   const filter = (body.filter ?? {}) as { minCategory?: number; maxHotels?: number };
   const city = center ?? { lat: cityOf(key.destination).lat, lon: cityOf(key.destination).lon };
@@ -239,8 +250,8 @@ export async function createBooking(
   request: Request,
   now: number,
 ): Promise<Response> {
-  const body = await readBody(request);
-  if (!body) return hbError(400, 'INVALID_REQUEST', 'Body must be JSON.');
+  const body = await bookingBody(request);
+  if (body instanceof Response) return body;
   const holder = (body.holder ?? {}) as { name?: string; surname?: string };
   if (!holder.name || !holder.surname)
     return hbError(400, 'INVALID_REQUEST', 'holder.name and holder.surname are required.');
@@ -266,10 +277,8 @@ export async function createBooking(
     return hbError(400, 'INVALID_DATA', 'The paxes do not match the occupancy of the rate.');
   }
   const trigger = surnameTrigger([holder.surname, ...paxes.map((p) => p.surname)]);
-  if (trigger === 'REJECT') return hbError(409, 'PRODUCT_ERROR', 'Booking not confirmed by the hotel.');
-  if (trigger === 'SERVERERROR')
-    return hbError(500, 'SYSTEM_ERROR', 'Internal error. Please try again later.');
-  if (trigger === 'RESET') return HttpResponse.error();
+  const refused = refusedBooking(trigger, 'the hotel');
+  if (refused) return refused;
   const seq = state.bookings.size + 1;
   const reference = `1-${String(3_000_000 + (hashString(`${options.seed ?? 42}:hb:${seq}`) % 6_999_999))}`;
   const booking: HotelBooking = {
@@ -287,11 +296,7 @@ export async function createBooking(
     cancellationAmountCents: 0,
   };
   state.bookings.set(reference, booking);
-  // The ambiguous failures: created, but the caller never hears so.
-  if (trigger === 'PENDING') return hbError(504, 'SYSTEM_ERROR', 'Gateway timeout.');
-  if (trigger === 'TIMEOUT') {
-    await sleep(120_000, request.signal);
-    return HttpResponse.error();
-  }
+  const lost = await lostAnswer(trigger, request.signal);
+  if (lost) return lost;
   return HttpResponse.json({ auditData: auditData(now), booking: bookingView(booking) });
 }

@@ -3,31 +3,31 @@
  * so a FareSourceCode can carry just the search and an index and be rebuilt on Revalidate and Book.
  */
 
-import { addMinutes, int, pick } from '../../shared/kit.ts';
+import { int, pick } from '../../shared/kit.ts';
 import { minorPerMajor } from '../../shared/money.ts';
+import { carriersServing, journey } from '../../shared/network.ts';
 import type { EmulatorOptions } from '../../shared/options.ts';
 import { hashString, mulberry32 } from '../../shared/random.ts';
 
 export interface Carrier {
   code: string;
   lcc: boolean;
-  hub: string;
   aircraft: readonly string[];
 }
 
 export const CARRIERS: readonly Carrier[] = [
-  { code: 'EK', lcc: false, hub: 'DXB', aircraft: ['388', '77W'] },
-  { code: 'QR', lcc: false, hub: 'DOH', aircraft: ['359', '77W', '788'] },
-  { code: 'TK', lcc: false, hub: 'IST', aircraft: ['333', '789', '32Q'] },
-  { code: 'BA', lcc: false, hub: 'LHR', aircraft: ['77W', '320', '789'] },
-  { code: 'EY', lcc: false, hub: 'AUH', aircraft: ['789', '359'] },
-  { code: 'SV', lcc: false, hub: 'JED', aircraft: ['789', '320'] },
-  { code: 'BG', lcc: false, hub: 'DAC', aircraft: ['788', '738'] },
-  { code: 'SQ', lcc: false, hub: 'SIN', aircraft: ['359', '388'] },
-  { code: 'GF', lcc: false, hub: 'BAH', aircraft: ['789', '32N'] },
-  { code: 'FZ', lcc: true, hub: 'DXB', aircraft: ['7M8', '738'] },
-  { code: 'G9', lcc: true, hub: 'SHJ', aircraft: ['320', '32N'] },
-  { code: '6E', lcc: true, hub: 'DEL', aircraft: ['32N', '321'] },
+  { code: 'EK', lcc: false, aircraft: ['388', '77W'] },
+  { code: 'QR', lcc: false, aircraft: ['359', '77W', '788'] },
+  { code: 'TK', lcc: false, aircraft: ['333', '789', '32Q'] },
+  { code: 'BA', lcc: false, aircraft: ['77W', '320', '789'] },
+  { code: 'EY', lcc: false, aircraft: ['789', '359'] },
+  { code: 'SV', lcc: false, aircraft: ['789', '320'] },
+  { code: 'BG', lcc: false, aircraft: ['788', '738'] },
+  { code: 'SQ', lcc: false, aircraft: ['359', '388'] },
+  { code: 'GF', lcc: false, aircraft: ['789', '32N'] },
+  { code: 'FZ', lcc: true, aircraft: ['7M8', '738'] },
+  { code: 'G9', lcc: true, aircraft: ['320', '32N'] },
+  { code: '6E', lcc: true, aircraft: ['32N', '321'] },
 ];
 
 /** Cabin preference codes as OnePoint sends them. */
@@ -100,44 +100,45 @@ function minorFactor(currency: string): number {
   return minorPerMajor(currency);
 }
 
+/** One leg on the carrier's timetable (`shared/network.ts`), times local to each airport as OnePoint sends them. */
 function buildLeg(
-  r: () => number,
   carrier: Carrier,
   from: string,
   to: string,
   date: string,
-  stops: number,
-): GenSegment[] {
-  const points =
-    stops === 0 || carrier.hub === from || carrier.hub === to ? [from, to] : [from, carrier.hub, to];
-  const totalBlock = 70 + (hashString(`${from}${to}`) % 600);
-  let at = `${date}T${String(int(r, 0, 23)).padStart(2, '0')}:${pick(r, ['00', '15', '30', '45', '05', '50'])}:00`;
-  const segments: GenSegment[] = [];
-  for (let i = 0; i < points.length - 1; i++) {
-    const minutes = Math.max(45, Math.round(totalBlock / (points.length - 1)) + int(r, -20, 20));
-    const arr = addMinutes(at, minutes);
-    segments.push({
-      from: points[i] as string,
-      to: points[i + 1] as string,
-      dep: at,
-      arr,
-      minutes,
-      carrier: carrier.code,
-      operating: carrier.code,
-      flightNumber: String(int(r, 10, 989)),
-      rbd: 'Y',
-      equipment: pick(r, carrier.aircraft),
-    });
-    at = addMinutes(arr, int(r, 75, 300));
-  }
-  return segments;
+  variant: number,
+): GenSegment[] | undefined {
+  const flights = journey(carrier.code, from, to, date, variant);
+  return flights?.map((f) => ({
+    from: f.from,
+    to: f.to,
+    dep: f.departureLocal,
+    arr: f.arrivalLocal,
+    minutes: f.minutes,
+    carrier: carrier.code,
+    operating: carrier.code,
+    flightNumber: f.flightNumber,
+    rbd: 'Y',
+    equipment: equipmentFor(carrier, f.km, f.flightNumber),
+  }));
+}
+
+const WIDEBODY = new Set(['388', '77W', '359', '788', '789', '333']);
+/** The carrier's type for a flight of this length (wide-body beyond 4,500 km), stable per flight number. */
+function equipmentFor(carrier: Carrier, km: number, flightNumber: string): string {
+  const fits = carrier.aircraft.filter((a) => WIDEBODY.has(a) === km > 4_500);
+  const types = fits.length > 0 ? fits : carrier.aircraft;
+  return types[hashString(`${carrier.code}${flightNumber}`) % types.length] as string;
 }
 
 export function generate(options: EmulatorOptions, key: SearchKey): Itinerary[] {
   const trigger = key.legs[0]?.[1] ?? '';
   const count = 6 + (hashString(JSON.stringify(key.legs)) % 5);
   const out: Itinerary[] = [];
-  for (let index = 0; index < count; index++) out.push(itineraryAt(options, key, index, trigger));
+  for (let index = 0; index < count; index++) {
+    const it = itineraryAt(options, key, index, trigger);
+    if (it) out.push(it);
+  }
   return key.carrier ? out.filter((i) => i.carrier.code === key.carrier) : out;
 }
 
@@ -146,13 +147,19 @@ export function itineraryAt(
   key: SearchKey,
   index: number,
   trigger = '',
-): Itinerary {
+): Itinerary | undefined {
   const r = mulberry32(hashString(`${options.seed ?? 42}:${JSON.stringify(key)}:${index}`));
-  const carrier = key.carrier
-    ? (CARRIERS.find((c) => c.code === key.carrier) ?? pick(r, CARRIERS))
-    : pick(r, CARRIERS);
-  const stops = index % 3 === 2 ? 1 : 0;
-  const legs = key.legs.map(([o, d, date]) => buildLeg(r, carrier, o, d, date, stops));
+  // Only airlines that plausibly fly every leg (hub / home-country / alliance-hub rules).
+  const serving = carriersServing(
+    CARRIERS.filter((c) => !key.carrier || c.code === key.carrier).map((c) => c.code),
+    key.legs.map(([from, to]) => ({ from, to })),
+  );
+  if (serving.length === 0) return undefined;
+  const code = pick(r, serving);
+  const carrier = CARRIERS.find((c) => c.code === code) as Carrier;
+  const built = key.legs.map(([o, d, date]) => buildLeg(carrier, o, d, date, index));
+  if (built.some((l) => l === undefined)) return undefined;
+  const legs = built as GenSegment[][];
   const rbd = pick(r, BOOKING_CLASSES[key.cabin]);
   for (const seg of legs.flat()) seg.rbd = rbd;
   // Every third fare is non-refundable so that servicing determinations are reachable without a trigger.

@@ -135,6 +135,8 @@ export function bookingRoutes(ctx: Ctx) {
         return fail('ERBUK005', 'FareSourceCode has expired. Please search again.');
       const trigger = fs.key.legs[0]?.[1];
       if (trigger === 'XSO') return fail('ERBUK003', 'Seats are no longer available for the selected fare.');
+      const itinerary = itineraryAt(ctx.options, fs.key, fs.index, trigger);
+      if (!itinerary) return fail('ERBUK002', 'FareSourceCode is invalid.');
       const pax = travelers(body);
       if (typeof pax === 'string') return fail('ERBUK001', pax);
       const [a, c, i] = fs.key.pax;
@@ -158,7 +160,7 @@ export function bookingRoutes(ctx: Ctx) {
         conversationId: String(body.ConversationId ?? ''),
         pnr,
         status: STATUS.placed,
-        itinerary: withDrift(itineraryAt(ctx.options, fs.key, fs.index, trigger), fs.drift),
+        itinerary: withDrift(itinerary, fs.drift),
         travelers: pax,
         email: String(info.Email),
         phone: String(info.PhoneNumber),

@@ -95,7 +95,9 @@ export function searchRoutes(ctx: Ctx) {
       // XPC: the fare moves once; the new FareSourceCode then revalidates at its own price.
       const next: FareSource =
         trigger === 'XPC' && fs.drift === 0 ? { ...fs, drift: 7, issuedAt: ctx.now() } : fs;
-      const it = withDrift(itineraryAt(ctx.options, fs.key, fs.index, trigger), next.drift);
+      const found = itineraryAt(ctx.options, fs.key, fs.index, trigger);
+      if (!found) return fail('ERREV003', 'FareSourceCode is invalid.');
+      const it = withDrift(found, next.drift);
       return ok({
         IsValid: true,
         PricedItineraries: [pricedItinerary(it, encodeFsc(next), 1)],
@@ -106,6 +108,7 @@ export function searchRoutes(ctx: Ctx) {
       const fs = decodeFsc(body.FareSourceCode);
       if (!fs) return fail('ERFRU001', 'FareSourceCode is invalid.');
       const it = itineraryAt(ctx.options, fs.key, fs.index, fs.key.legs[0]?.[1]);
+      if (!it) return fail('ERFRU001', 'FareSourceCode is invalid.');
       const first = it.legs[0]?.[0];
       const last = it.legs[0]?.at(-1);
       const refund = it.refundable

@@ -1,8 +1,8 @@
 /**
  * The `/api/v1/admin` operations of the accounts, markup, payments, reports and system areas. The other
  * admin paths: `admin/bookings` in domains/booking/routes.ts, `admin/gds` in domains/search/gds-routes.ts,
- * `admin/hotel-bookings` in domains/hotel/admin-routes.ts, `admin/transport-bookings` in
- * domains/transport/admin-routes.ts, `admin/companies/{company_id}/api-keys` in domains/company/api-keys.ts.
+ * `admin/hotel-bookings` and `admin/transport-bookings` in
+ * domains/reservation/admin-routes.ts, `admin/companies/{company_id}/api-keys` in domains/company/api-keys.ts.
  *
  * METHOD /path → operationId (file in this folder):
  *   GET    /api/v1/admin/companies → adminListCompanies (companies.ts)

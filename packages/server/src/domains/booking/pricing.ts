@@ -27,7 +27,7 @@ import {
   SupplierError,
   type SupplierFlightOffer,
 } from '../../suppliers/ports.ts';
-import { logSupplierError } from '../hotel/shared/supplier-errors.ts';
+import { logSupplierError } from '../reservation/supplier-errors.ts';
 import type { PricedBags } from './bags.ts';
 import type { BookingDeps } from './deps.ts';
 import { callerOf, loadBooking } from './store.ts';

@@ -18,9 +18,9 @@ import {
   type SupplierFlightOrder,
 } from '../../suppliers/ports.ts';
 import { bookableTraveler } from '../customer/travelers.ts';
-import { logSupplierError } from '../hotel/shared/supplier-errors.ts';
 import { cancelBooking } from '../payment/cancel.ts';
 import type { AfterAuthorize, PaymentService } from '../payment/service.ts';
+import { logSupplierError } from '../reservation/supplier-errors.ts';
 import { bagsOncePaid, bookBags, bookedBags, saveBookedBags } from './bags.ts';
 import type { BookingDeps } from './deps.ts';
 import { normalizePassengers, type PassengerBody, preparePassengers } from './passengers.ts';

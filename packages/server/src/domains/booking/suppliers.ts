@@ -17,7 +17,7 @@ import {
   SupplierError,
 } from '../../suppliers/ports.ts';
 import { StripeAdapter } from '../../suppliers/stripe/index.ts';
-import { logSupplierError } from '../hotel/shared/supplier-errors.ts';
+import { logSupplierError } from '../reservation/supplier-errors.ts';
 
 export interface BookingSuppliers {
   flight(name: string): FlightSupplier | undefined;

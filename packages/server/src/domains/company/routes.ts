@@ -1,6 +1,6 @@
 /**
- * The `/api/v1/company` operations. `company/hotel-bookings` is in domains/hotel/company-routes.ts,
- * `company/transport-bookings` in domains/transport/company-routes.ts.
+ * The `/api/v1/company` operations. `company/hotel-bookings` and
+ * `company/transport-bookings` are in domains/reservation/company-routes.ts.
  *
  * METHOD /path → operationId (file in this folder):
  *   GET    /api/v1/admin/companies/{company_id}/api-keys → adminListCompanyApiKeys (api-keys.ts)

@@ -1,6 +1,6 @@
 /**
- * The `/api/v1/customer` operations. `customer/hotel-bookings` is in domains/hotel/customer-routes.ts,
- * `customer/transport-bookings` in domains/transport/customer-routes.ts.
+ * The `/api/v1/customer` operations. `customer/hotel-bookings` and
+ * `customer/transport-bookings` are in domains/reservation/customer-routes.ts.
  *
  * METHOD /path → operationId (file in this folder):
  *   GET    /api/v1/customer/bookings → customerListBookings (bookings.ts)

@@ -7,8 +7,23 @@ const BUNDLE = new URL(
   import.meta.url,
 );
 
+/** Scalar's configuration (`@scalar/types` ApiReferenceConfiguration); `__ORIGIN__` becomes the page's origin. */
+const SCALAR_OPTIONS = {
+  url: '/openapi.json',
+  withDefaultFonts: false,
+  hideClientButton: false,
+  servers: [{ url: '__ORIGIN__', description: 'This server' }],
+  agent: { disabled: true },
+  mcp: { disabled: true },
+  showDeveloperTools: 'never',
+  telemetry: false,
+  documentDownloadType: 'json',
+};
+
 export interface DocsPage {
   html: string;
+  /** A hash of the page, its ETag. */
+  etag: string;
   /** The page's Content-Security-Policy: its two inline scripts by hash, nothing from elsewhere. */
   csp: string;
 }
@@ -29,8 +44,12 @@ const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'u
 export function docsPage(): Promise<DocsPage> {
   page ??= readFile(BUNDLE, 'utf8').then((js) => {
     const bundle = js.replace(/<\/script/gi, '<\\/script');
-    const init =
-      "Scalar.createApiReference('#app', { url: '/openapi.json', withDefaultFonts: false, hideClientButton: false });";
+    // An offline product: the server is the one this page came from (not the contract's example), and
+    // none of the hosted service's extras (AI agent, MCP, developer toolbar, telemetry) show.
+    const init = `Scalar.createApiReference('#app', ${JSON.stringify(SCALAR_OPTIONS).replace(
+      '"__ORIGIN__"',
+      'window.location.origin',
+    )});`;
     const html = `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -53,7 +72,7 @@ export function docsPage(): Promise<DocsPage> {
       "form-action 'none'",
       "frame-ancestors 'none'",
     ].join('; ');
-    return { html, csp };
+    return { html, csp, etag: createHash('sha256').update(html).digest('hex').slice(0, 32) };
   });
   return page;
 }

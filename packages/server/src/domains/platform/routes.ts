@@ -18,13 +18,31 @@
  *   GET  /metrics/redis → getCacheStoreMetrics
  *   GET  /openapi.json → getOpenApiDocument
  */
+
+import { createHash } from 'node:crypto';
 import type { TtlCache } from '../../cache/ttl-cache.ts';
 import type { Config } from '../../internal/config.ts';
+import { notModified, StaticDocument } from '../../kernel/compression.ts';
 import { forbidden, HttpError } from '../../kernel/errors.ts';
 import type { HttpMetrics } from '../../kernel/metrics.ts';
-import type { Handler, Routes } from '../../kernel/types.ts';
+import type { Handler, RawResult, RequestContext, Routes } from '../../kernel/types.ts';
 import { CURRENCIES } from '../../suppliers/ports.ts';
 import { docsPage } from './docs-page.ts';
+
+const sha = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 32);
+
+/** A static document's answer: 304 when the client holds this representation, else its bytes. */
+async function staticResult(
+  ctx: RequestContext,
+  doc: StaticDocument,
+  headers: Record<string, string>,
+): Promise<RawResult> {
+  const rep = await doc.for(ctx.headers['accept-encoding']);
+  const all = { ...headers, ...rep.headers };
+  if (notModified(ctx.headers['if-none-match'], rep.headers.etag as string))
+    return { status: 304, headers: all, raw: '' };
+  return { status: 200, headers: all, raw: rep.body };
+}
 
 export interface PlatformDeps {
   config: Pick<Config, 'sandbox' | 'searchTtlSeconds'>;
@@ -48,6 +66,8 @@ const round = (ms: number) => Math.round(ms * 100) / 100;
  * fixed by the spec's paths; the four health aliases share one handler.
  */
 export function platformRoutes(d: PlatformDeps): Routes {
+  let contract: StaticDocument | undefined;
+  let docs: StaticDocument | undefined;
   const health: Handler = async () => {
     let database: { status: 'ok' | 'down'; latency_ms: number | null };
     try {
@@ -178,23 +198,22 @@ export function platformRoutes(d: PlatformDeps): Routes {
       headers: { 'content-type': d.metrics.registry.contentType },
       raw: await d.metrics.registry.metrics(),
     }),
-    getOpenApiDocument: async () => ({
-      status: 200,
-      headers: { 'content-type': 'application/json', 'cache-control': 'no-cache' },
-      raw: d.contractJson,
-    }),
-    getApiDocs: async () => {
+    // The contract and its page are public and the same for everyone: compressed once per coding,
+    // revalidated by ETag (a 304 when unchanged).
+    getOpenApiDocument: async (ctx) => {
+      contract ??= new StaticDocument(d.contractJson, sha(d.contractJson));
+      return staticResult(ctx, contract, { 'content-type': 'application/json', 'cache-control': 'no-cache' });
+    },
+    getApiDocs: async (ctx) => {
       const page = await docsPage();
-      return {
-        status: 200,
-        headers: {
-          'content-type': 'text/html; charset=utf-8',
-          'content-security-policy': page.csp,
-          'x-frame-options': 'DENY',
-          'referrer-policy': 'no-referrer',
-        },
-        raw: page.html,
-      };
+      docs ??= new StaticDocument(page.html, page.etag);
+      return staticResult(ctx, docs, {
+        'content-type': 'text/html; charset=utf-8',
+        'cache-control': 'public, max-age=300, must-revalidate',
+        'content-security-policy': page.csp,
+        'x-frame-options': 'DENY',
+        'referrer-policy': 'no-referrer',
+      });
     },
   };
 }

@@ -8,7 +8,7 @@
 import { badRequest, forbidden, ValidationError, type ValidationIssue } from '../../kernel/errors.ts';
 import type { RequestContext } from '../../kernel/types.ts';
 import type { Db } from '../../storage/schema.ts';
-import { transportSearchInput } from '../transport/search-input.ts';
+import { transportSearchInput } from '../reservation/transport/search-input.ts';
 import { locations } from './locations.ts';
 
 type Body = Record<string, unknown>;

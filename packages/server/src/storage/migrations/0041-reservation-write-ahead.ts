@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * Crash safety of hotel and transport bookings (domains/hotel/shared/reservation.ts). A booking remembers
+ * Crash safety of hotel and transport bookings (domains/reservation/book.ts). A booking remembers
  * the idempotency scope of the request that wrote it ahead of its supplier call, so reconciliation can
  * tell a live request from a dead one. A cancellation is written down before the provider is called
  * (`cancel_requested_at`, and the scope of the request that asked), so a cancel whose answer was lost is

@@ -145,6 +145,21 @@ function minutesBetween(a: string, b: string): number {
   return Math.round((Date.parse(`${b}Z`) - Date.parse(`${a}Z`)) / 60_000);
 }
 
+/**
+ * Elapsed time of a slice. OnePoint's times are local to each airport, so first departure to last arrival
+ * would count the time-zone difference; each segment's JourneyDuration plus the waits between segments
+ * (arrival and next departure are local times of the same airport) is the real elapsed time.
+ */
+function sliceMinutes(segments: FlightSegment[]): number {
+  return segments.reduce(
+    (sum, seg, i) =>
+      sum +
+      seg.duration_minutes +
+      (i > 0 ? minutesBetween((segments[i - 1] as FlightSegment).arrival_at, seg.departure_at) : 0),
+    0,
+  );
+}
+
 function baggage(info: string | undefined): { checked_bags: number; checked_bag_weight_kg: number | null } {
   const kg = /^(\d+)\s*KG$/i.exec(info ?? '');
   if (kg) return { checked_bags: Number(kg[1]) > 0 ? 1 : 0, checked_bag_weight_kg: Number(kg[1]) || null };
@@ -176,7 +191,7 @@ export function toOffer(pi: OpPricedItinerary, expiresAt: string): SupplierFligh
       origin: first.origin,
       destination: last.destination,
       departure_date: first.departure_at.slice(0, 10),
-      duration_minutes: minutesBetween(first.departure_at, last.arrival_at),
+      duration_minutes: sliceMinutes(segments),
       stops: segments.length - 1,
       segments,
     };

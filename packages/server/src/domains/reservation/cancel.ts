@@ -1,0 +1,354 @@
+/**
+ * Cancelling a hotel or transport booking at its provider, written ahead like the booking itself:
+ *
+ * 1. **Write ahead.** Under the row lock the state is checked and the intent is committed
+ *    (`cancel_requested_at`, the idempotency scope of the request that asked) with a durable
+ *    `<entity>.cancel_check` job.
+ * 2. **Call** the provider's cancellation.
+ * 3. **Settle** in the transaction that stores the response: cancelled -> `cancelled` with the fee; a
+ *    refusal (not cancellable, not found) or "nothing happened" (unreachable) withdraws the intent and
+ *    answers 400 / 503; anything ambiguous (timeout, reset, 5xx after the provider may have acted) keeps
+ *    the intent, brings the job forward and answers 502 `cancellation_pending`: never a stored failure.
+ *
+ * A cancel asked while an intent is pending (a retry after a crash, or a second caller) asks the provider
+ * how the booking stands: cancelled -> settled now, 200; otherwise 502 `cancellation_pending`. The job
+ * waits while the asking request holds its lease, then asks the provider: cancelled -> settled (the fee
+ * the booking's cancellation policy set at the time of the request, where it has one); still active once
+ * the call window (`BOOKING_CALL_WINDOW_SECONDS`) since the request has passed -> the intent is withdrawn
+ * (the cancellation did not happen; the booking stands and may be cancelled again).
+ */
+
+import { writeAudit } from '../../audit/audit-log.ts';
+import { isLeaseHeld, leaseSecondsFromEnv } from '../../idempotency/idempotency-store.ts';
+import { type FaultBoundary, faultPoint } from '../../internal/fault-hooks.ts';
+import type { Job, JobHandler } from '../../jobs/runner.ts';
+import { badRequest } from '../../kernel/errors.ts';
+import { effectReference } from '../../kernel/middleware/idempotency.ts';
+import type { HandlerResult, RequestContext } from '../../kernel/types.ts';
+import { inBookingCurrency } from '../../search/exchange.ts';
+import type { Db } from '../../storage/schema.ts';
+import { type CallOptions, SupplierError } from '../../suppliers/ports.ts';
+import { callWindowMs } from '../booking/reconciliation.ts';
+import { visibleOrNotFound } from './access.ts';
+import type { ReservationDeps, ReservationRow } from './book.ts';
+import type { BookingKind } from './kind.ts';
+import { getRow } from './queries.ts';
+import type { ReservationStatus } from './state-machine.ts';
+import { nextStatus } from './state-machine.ts';
+import { dropCancelCheck, enqueueCancelCheck, moveStatus, runCancelCheckAt } from './status-change.ts';
+import { type CodeMap, logSupplierError, sentenceFor } from './supplier-errors.ts';
+import { json, parseJson, type ServiceDb, serviceDb } from './tables.ts';
+
+export interface Money {
+  currency: string;
+  amount_minor: number;
+}
+
+export interface ProviderCancellation {
+  cancelled: boolean;
+  fee: Money;
+  refund: Money;
+}
+
+/** The part of a provider port the engine asks how a booking stands. */
+interface BookingLookup {
+  getBooking(bookingRef: string, opts?: CallOptions): Promise<{ status: string }>;
+}
+
+/** What differs between hotel and transport cancellations. */
+export interface CancelKind<S extends BookingLookup = BookingLookup> {
+  kind: BookingKind;
+  hook: 'hotelCancel' | 'transportCancel';
+  /** The provider's port, or undefined when it is not configured. */
+  supplier(provider: string): S | undefined;
+  /** The provider's cancellation (throws SupplierError). */
+  cancel(supplier: S, row: ReservationRow, signal?: AbortSignal): Promise<ProviderCancellation>;
+  /** The fee and refund when the provider's answer was lost, from what the booking knows; null if unknown. */
+  feeAt(row: ReservationRow, at: Date): { fee: Money; refund: Money } | null;
+}
+
+const reachable = (k: CancelKind, row: ReservationRow) => k.supplier(row.provider as string) !== undefined;
+
+function supplierOf(k: CancelKind, row: ReservationRow): BookingLookup {
+  const s = k.supplier(row.provider as string);
+  if (!s) throw new Error(`${k.kind.noun} provider ${row.provider} is not configured`);
+  return s;
+}
+
+/** The provider's status of the booking now (`cancelled`, `confirmed`, …). */
+const providerStatus = async (k: CancelKind, row: ReservationRow, signal?: AbortSignal) =>
+  (await supplierOf(k, row).getBooking(row.supplier_booking_ref as string, { signal })).status;
+
+/** Provider refusals of a cancellation and the 400 code each answers (hotels and transfers alike). */
+export const CANCEL_REFUSALS: CodeMap = {
+  invalid_request: [400, 'not_cancellable'],
+  unsupported: [400, 'not_cancellable'],
+  not_found: [400, 'cancellation_failed'],
+  rejected: [400, 'cancellation_failed'],
+  declined: [400, 'cancellation_failed'],
+};
+
+const hook = (k: CancelKind) => faultPoint(`${k.hook}:after-supplier` as FaultBoundary);
+const table = (k: CancelKind) => k.kind.table as 'hotel_bookings';
+const CLEAR = { cancel_requested_at: null, cancel_scope: null };
+
+export async function cancelReservation(
+  d: ReservationDeps,
+  ctx: RequestContext,
+  k: CancelKind,
+  owner: 'user' | 'any',
+): Promise<HandlerResult> {
+  const id = Number(ctx.params.booking_id);
+  const db = serviceDb(d.db);
+  const row = visibleOrNotFound(ctx, k.kind, await getRow(db, k.kind, id), owner) as ReservationRow;
+  if (row.cancel_requested_at) return resumeCancel(d, ctx, k, id);
+  nextStatus(k.kind)(row.status as ReservationStatus, 'cancel');
+  if (!row.supplier_booking_ref || !reachable(k, row))
+    throw badRequest('cancellation_failed', 'The provider booking cannot be reached for cancellation.');
+  const scope = effectReference(ctx)?.scope ?? null;
+  const now = d.clock.now();
+  const wrote = await db.transaction().execute(async (trx) => {
+    const locked = await getRow(trx, k.kind, id, true);
+    if (!locked || locked.cancel_requested_at) return false;
+    nextStatus(k.kind)(locked.status as ReservationStatus, 'cancel');
+    await trx
+      .updateTable(table(k))
+      .set({ cancel_requested_at: now, cancel_scope: scope, updated_at: now })
+      .where('id', '=', id)
+      .execute();
+    const firstLook = new Date(now.getTime() + (d.reconcileAfterMs ?? leaseSecondsFromEnv() * 1000));
+    await enqueueCancelCheck(trx, k.kind, id, firstLook, d.clock);
+    await writeAudit(trx as unknown as Db, ctx, {
+      entity: k.kind.entity,
+      entityId: id,
+      action: 'cancel_requested',
+      changes: { status: locked.status },
+      companyId: locked.company_id,
+    });
+    return true;
+  });
+  // Another request wrote its intent between our read and our lock: the booking as that one left it.
+  if (!wrote) return resumeCancel(d, ctx, k, id);
+
+  let outcome: ProviderCancellation | SupplierError;
+  try {
+    outcome = await k.cancel(supplierOf(k, row), row, ctx.signal);
+  } catch (err) {
+    // Anything but a SupplierError is our bug: the intent stays and its job settles it.
+    if (!(err instanceof SupplierError)) throw err;
+    outcome = err;
+  }
+  await hook(k);
+  return ctx.transaction((trx) => settleCancel(d, ctx, k, serviceDb(trx), id, outcome));
+}
+
+/** A cancel while an intent is pending: the provider is asked how the booking stands, never cancelled twice. */
+async function resumeCancel(
+  d: ReservationDeps,
+  ctx: RequestContext,
+  k: CancelKind,
+  id: number,
+): Promise<HandlerResult> {
+  const row = (await getRow(serviceDb(d.db), k.kind, id)) as ReservationRow;
+  let status: string | null = null;
+  if (row.cancel_requested_at && reachable(k, row)) {
+    try {
+      status = await providerStatus(k, row, ctx.signal);
+    } catch (err) {
+      ctx.log.warn({ err, booking_id: id }, 'provider status on a pending cancellation failed');
+    }
+  }
+  return ctx.transaction((trx) =>
+    settleCancel(d, ctx, k, serviceDb(trx), id, status === 'cancelled' ? 'found_cancelled' : 'unknown'),
+  );
+}
+
+async function settleCancel(
+  d: ReservationDeps,
+  ctx: RequestContext,
+  k: CancelKind,
+  trx: ServiceDb,
+  id: number,
+  outcome: ProviderCancellation | SupplierError | 'found_cancelled' | 'unknown',
+): Promise<HandlerResult> {
+  const row = (await getRow(trx, k.kind, id, true)) as ReservationRow;
+  const now = d.clock.now();
+  const error = (status: number, code: string, detail = sentenceFor(code)): HandlerResult => ({
+    status,
+    body: { detail, code, request_id: ctx.requestId },
+  });
+  if (!row.cancel_requested_at) {
+    // Settled before us (the job, or another request): answered as it stands.
+    if (row.status === 'cancelled') return cancelledAnswer(row);
+    return error(400, 'cancellation_failed');
+  }
+  const withdraw = async (reason: string) => {
+    await trx
+      .updateTable(table(k))
+      .set({ ...CLEAR, updated_at: now })
+      .where('id', '=', id)
+      .execute();
+    await dropCancelCheck(trx, k.kind, id, now);
+    await writeAudit(trx as unknown as Db, ctx, {
+      entity: k.kind.entity,
+      entityId: id,
+      action: 'cancel_withdrawn',
+      reason,
+      changes: { status: row.status },
+      companyId: row.company_id,
+    });
+  };
+  if (outcome === 'unknown') {
+    await runCancelCheckAt(trx, k.kind, id, now);
+    return cancellationPending(ctx, row);
+  }
+  if (outcome instanceof SupplierError) {
+    const hit = CANCEL_REFUSALS[outcome.kind];
+    if (hit) {
+      logSupplierError(ctx.log, outcome, hit[1]);
+      await withdraw(`provider refused: ${outcome.kind}`);
+      return error(hit[0], hit[1]);
+    }
+    if (outcome.kind === 'unavailable' || outcome.kind === 'auth_failed') {
+      // Nothing reached the provider: the intent goes, and the caller may try again.
+      logSupplierError(ctx.log, outcome, 'supplier_unavailable');
+      await withdraw(`provider unreachable: ${outcome.kind}`);
+      return {
+        status: 503,
+        headers: { 'retry-after': '5' },
+        body: {
+          detail: 'The supplier is not reachable right now; try again shortly.',
+          code: 'supplier_unavailable',
+          request_id: ctx.requestId,
+        },
+      };
+    }
+    // timeout, reset, 5xx after the provider may have cancelled: the job asks it
+    logSupplierError(ctx.log, outcome, 'cancellation_pending');
+    await runCancelCheckAt(trx, k.kind, id, now);
+    return cancellationPending(ctx, row);
+  }
+  if (outcome !== 'found_cancelled' && !outcome.cancelled) {
+    await withdraw('the provider did not cancel the booking');
+    return error(400, 'cancellation_failed');
+  }
+  const money =
+    outcome === 'found_cancelled'
+      ? k.feeAt(row, new Date(row.cancel_requested_at as Date | string))
+      : { fee: outcome.fee, refund: outcome.refund };
+  const after = await markCancelled(trx, k, row, d.clock, ctx, money);
+  await dropCancelCheck(trx, k.kind, id, now);
+  return cancelledAnswer(after);
+}
+
+/** Records the cancellation (fee where known) and clears the intent; returns the row as it now is. */
+async function markCancelled(
+  trx: ServiceDb,
+  k: CancelKind,
+  row: ReservationRow,
+  clock: ReservationDeps['clock'],
+  ctx: RequestContext | null,
+  supplierMoney: { fee: Money; refund: Money } | null,
+): Promise<ReservationRow> {
+  // The provider's fee in the booking's currency, at the booking's rate (search/exchange.ts).
+  const money = supplierMoney && {
+    fee: inBookingCurrency(supplierMoney.fee, row as unknown as Record<string, unknown>),
+    refund: inBookingCurrency(supplierMoney.refund, row as unknown as Record<string, unknown>),
+  };
+  const from = row.status as ReservationStatus;
+  const to = from === 'cancelled' ? from : nextStatus(k.kind)(from, ctx ? 'cancel' : 'supplier_cancelled');
+  await moveStatus(trx, k.kind, row, to, clock, {
+    ctx,
+    action: 'cancelled',
+    ...(ctx ? {} : { reason: 'Reconciliation: the provider reports the booking cancelled.' }),
+    set: { ...CLEAR, cancellation_fee: money ? json(money.fee) : null },
+    details: {
+      ...(money ? { fee: money.fee, refund: money.refund } : { fee: 'unknown' }),
+      payment: noCardPayment({ currency: row.currency as string }),
+    },
+  });
+  return (await getRow(trx, k.kind, row.id)) as ReservationRow;
+}
+
+/**
+ * The money side of a cancellation (issue #18): hotel and transport bookings are not paid by card through
+ * the platform (payments belong to flight bookings), so a cancellation refunds nothing here, and says so.
+ */
+const noCardPayment = (row: { currency: string }) => ({
+  action: 'none',
+  amount_minor: 0,
+  currency: row.currency,
+  status: 'not_charged',
+});
+
+function cancelledAnswer(row: ReservationRow): HandlerResult {
+  const fee = parseJson<Money | null>(row.cancellation_fee) ?? null;
+  const total = { currency: row.currency as string, amount_minor: Number(row.total_minor) };
+  const body: Record<string, unknown> = {
+    booking_id: row.id,
+    status: row.status,
+    cancelled: true,
+    payment: noCardPayment({ currency: total.currency }),
+  };
+  if (fee) {
+    body.cancellation_fee = fee;
+    body.refund = {
+      currency: fee.currency,
+      amount_minor: Math.max(0, total.amount_minor - fee.amount_minor),
+    };
+  }
+  return { status: 200, body };
+}
+
+function cancellationPending(ctx: RequestContext, row: ReservationRow): HandlerResult {
+  return {
+    status: 502,
+    body: {
+      detail:
+        'The provider has not confirmed the cancellation yet; it is being settled with the provider. Poll the booking; do not retry.',
+      code: 'cancellation_pending',
+      request_id: ctx.requestId,
+      booking_id: row.id,
+      status: row.status,
+    },
+  };
+}
+
+/** The job that settles a cancellation whose answer was lost (queue `<entity>.cancel_check`). */
+export function cancelCheck(d: ReservationDeps, k: CancelKind): JobHandler {
+  return async (job: Job) => {
+    const id = Number((job.payload as { booking_id: number }).booking_id);
+    const db = serviceDb(d.db);
+    const row = (await getRow(db, k.kind, id)) as ReservationRow | undefined;
+    if (!row?.cancel_requested_at) return;
+    const scope = row.cancel_scope as string | null;
+    if (scope && (await isLeaseHeld(d.db, scope, d.clock.now())))
+      throw new Error('the request that asked for the cancellation is still running');
+    const status = await providerStatus(k, row, job.signal);
+    const asked = new Date(row.cancel_requested_at as Date | string);
+    if (status !== 'cancelled' && d.clock.now().getTime() < asked.getTime() + callWindowMs())
+      throw new Error(`${k.kind.entity} ${id} is not cancelled at ${row.provider} yet`);
+    await db.transaction().execute(async (trx) => {
+      const locked = (await getRow(trx, k.kind, id, true)) as ReservationRow;
+      if (!locked.cancel_requested_at) return;
+      const now = d.clock.now();
+      if (status === 'cancelled') {
+        await markCancelled(trx, k, locked, d.clock, null, k.feeAt(locked, asked));
+        return;
+      }
+      await trx
+        .updateTable(table(k))
+        .set({ ...CLEAR, updated_at: now })
+        .where('id', '=', id)
+        .execute();
+      await writeAudit(trx as unknown as Db, null, {
+        entity: k.kind.entity,
+        entityId: id,
+        action: 'cancel_withdrawn',
+        reason: `Reconciliation: the provider still holds the booking (${status}); the cancellation did not happen.`,
+        changes: { status: locked.status },
+        companyId: locked.company_id,
+      });
+    });
+  };
+}

@@ -1,0 +1,56 @@
+/**
+ * The reservation engine: one set of handlers for hotel and transport bookings (book, cancel, the reads
+ * and the admin override of every surface) and their jobs, bound to a vertical (hotel/index.ts,
+ * transport/index.ts) that holds only what differs: the supplier port calls, the reference prefix, the
+ * confirmation column, the input mapping and the view. The route files bind the result to operationIds.
+ */
+import type { JobHandler } from '../../jobs/runner.ts';
+import type { Handler, HandlerResult, RequestContext } from '../../kernel/types.ts';
+import { type ReservationKind, reconcileReservation, type SupplierReservation } from './book.ts';
+import { type CancelKind, cancelCheck, cancelReservation } from './cancel.ts';
+import type { ReservationDomainDeps } from './deps.ts';
+import { cancelQueue, reconcileQueue } from './kind.ts';
+import { surfaceHandlers } from './surfaces.ts';
+
+/** What a vertical (hotel, transport) gives the engine. */
+export interface Vertical<B extends SupplierReservation> {
+  /** The booker's view of the vertical: its kind, view, reference prefix, supplier lookup. */
+  reservations(d: ReservationDomainDeps): ReservationKind<B>;
+  /** The provider's cancellation and status calls. */
+  cancellations(d: ReservationDomainDeps): CancelKind;
+  /** The re-check before booking (hotel check-rate, transport quote). */
+  check(d: ReservationDomainDeps, ctx: RequestContext): Promise<HandlerResult>;
+  /** The booking: the input mapped to the row and the supplier call, run by the shared booker. */
+  book(d: ReservationDomainDeps, ctx: RequestContext): Promise<HandlerResult>;
+}
+
+/** Every handler of one vertical. */
+export function engine<B extends SupplierReservation>(d: ReservationDomainDeps, v: Vertical<B>) {
+  const r = v.reservations(d);
+  const cancels = v.cancellations(d);
+  const cancel =
+    (owner: 'user' | 'any'): Handler =>
+    (ctx) =>
+      cancelReservation(d, ctx, cancels, owner);
+  return {
+    ...surfaceHandlers({ db: d.db, clock: d.clock, kind: r.kind, view: r.view }),
+    check: ((ctx) => v.check(d, ctx)) satisfies Handler,
+    book: ((ctx) => v.book(d, ctx)) satisfies Handler,
+    /** The user surface: the owner, their company's staff, a super_admin. */
+    cancel: cancel('any'),
+    /** The customer surface: the owner only. */
+    cancelOwn: cancel('user'),
+  };
+}
+
+/** The jobs that settle a vertical's bookings without a request: reconciliation and the cancel check. */
+export function engineJobs<B extends SupplierReservation>(
+  d: ReservationDomainDeps,
+  v: Vertical<B>,
+): Record<string, JobHandler> {
+  const r = v.reservations(d);
+  return {
+    [reconcileQueue(r.kind)]: reconcileReservation(d, r),
+    [cancelQueue(r.kind)]: cancelCheck(d, v.cancellations(d)),
+  };
+}

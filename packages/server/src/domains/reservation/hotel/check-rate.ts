@@ -1,0 +1,48 @@
+/** POST /hotel/check-rate: the rate's availability and current price, with the old total when it moved. */
+import type { Logger, RequestContext } from '../../../kernel/types.ts';
+import { findShownOffer, recheckHotel } from '../../../search/shown-offer.ts';
+import type { HotelRateCheck, HotelSupplier } from '../../../suppliers/ports.ts';
+import type { ReservationDomainDeps } from '../deps.ts';
+import { type CodeMap, configured, mapped } from '../supplier-errors.ts';
+
+const CHECK_CODES: CodeMap = {
+  not_found: [404, 'rate_not_found'],
+  sold_out: [404, 'rate_not_found'],
+  offer_expired: [404, 'rate_not_found'],
+  invalid_request: [400, 'invalid_rate_key'],
+};
+
+export const hotelSupplier = (deps: ReservationDomainDeps, provider: string, code: string): HotelSupplier =>
+  configured(deps.suppliers.hotel(provider), code, 'Hotel', provider);
+
+export const checkRate = (
+  supplier: HotelSupplier,
+  rateKey: string,
+  signal: AbortSignal,
+  codes: CodeMap = CHECK_CODES,
+  log?: Logger,
+): Promise<HotelRateCheck> => mapped(() => supplier.checkRate(rateKey, { signal }), codes, log);
+
+/** The contract's `HotelRateCheck`: the offer as re-checked, `previous_total_minor` what it was. */
+export async function checkHotelRate(deps: ReservationDomainDeps, ctx: RequestContext) {
+  const body = ctx.body as { rate_key: string; provider: string };
+  const supplier = hotelSupplier(deps, body.provider, 'unsupported_provider');
+  const check = await checkRate(supplier, body.rate_key, ctx.signal, CHECK_CODES, ctx.log);
+  const seen = await findShownOffer(deps.db, body.provider, 'rate_key', body.rate_key, ctx.auth?.userId);
+  // In the currency the search showed, at the rate locked with its offer (search/shown-offer.ts).
+  const r = recheckHotel(seen, check.offer, check.previous_total_minor, check.price_changed);
+  return {
+    status: 200,
+    body: {
+      available: check.available,
+      price_changed: r.price_changed,
+      previous_total_minor: r.previous_total_minor,
+      price_change_cause: r.price_change_cause,
+      offer: {
+        offer_id: seen?.offer_id ?? check.offer.rate_key,
+        search_id: seen?.search_id ?? '',
+        ...r.offer,
+      },
+    },
+  };
+}

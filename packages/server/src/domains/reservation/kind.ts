@@ -1,0 +1,50 @@
+/**
+ * What differs between hotel and transport bookings for the shared queries: the table, the audit entity,
+ * where traveller names and the contact email live (for free-text search), and the not-found code.
+ */
+import { type RawBuilder, sql } from 'kysely';
+
+export interface BookingKind {
+  table: 'hotel_bookings' | 'transport_bookings';
+  /** audit_log.entity_type and the job queue prefix */
+  entity: 'hotel_booking' | 'transport_booking';
+  what: string;
+  /** How an invalid_booking_state refusal names it, e.g. "hotel booking". */
+  noun: string;
+  notFoundCode: string;
+  /** jsonb column holding guests / passengers */
+  people: 'guests' | 'passengers';
+  email: RawBuilder<string>;
+  statuses: readonly string[];
+}
+
+const STATUSES = ['pending', 'confirmed', 'on_request', 'cancelled', 'rejected', 'failed'] as const;
+
+export const HOTEL_KIND: BookingKind = {
+  table: 'hotel_bookings',
+  entity: 'hotel_booking',
+  what: 'Hotel booking',
+  noun: 'hotel booking',
+  notFoundCode: 'hotel_booking_not_found',
+  people: 'guests',
+  email: sql<string>`contact_email`,
+  statuses: STATUSES,
+};
+
+export const TRANSPORT_KIND: BookingKind = {
+  table: 'transport_bookings',
+  entity: 'transport_booking',
+  what: 'Transport booking',
+  noun: 'transport booking',
+  notFoundCode: 'transport_booking_not_found',
+  people: 'passengers',
+  email: sql<string>`contact->>'email'`,
+  statuses: STATUSES,
+};
+
+/** The durable job queue that settles pending bookings of this kind. */
+export const reconcileQueue = (k: BookingKind): string => `${k.entity}.reconcile`;
+export const reconcileKey = (k: BookingKind, id: number): string => `${k.entity}:reconcile:${id}`;
+/** The durable job queue that settles cancellations whose provider answer was lost. */
+export const cancelQueue = (k: BookingKind): string => `${k.entity}.cancel_check`;
+export const cancelKey = (k: BookingKind, id: number): string => `${k.entity}:cancel:${id}`;

@@ -1,0 +1,134 @@
+/**
+ * Writes a status change and its audit row in the caller's transaction, so the two exist together.
+ * The target status comes from the entity's state machine; this file only records it.
+ */
+import { writeAudit } from '../../audit/audit-log.ts';
+import type { Clock } from '../../internal/clock.ts';
+import { enqueue } from '../../jobs/runner.ts';
+import type { RequestContext } from '../../kernel/types.ts';
+import type { Db } from '../../storage/schema.ts';
+import { json } from '../../storage/schema.ts';
+import { type BookingKind, cancelKey, cancelQueue, reconcileKey, reconcileQueue } from './kind.ts';
+import type { ServiceDb } from './tables.ts';
+
+export interface StatusChange {
+  /** null for the system (reconciliation jobs) */
+  ctx: Pick<RequestContext, 'auth' | 'requestId' | 'ip'> | null;
+  /** audit action, e.g. `confirmed`, `status_overridden` */
+  action: string;
+  reason?: string | null;
+  /** other columns to set with the status (supplier refs, fee) */
+  set?: Record<string, unknown>;
+  details?: Record<string, unknown>;
+}
+
+export async function moveStatus(
+  trx: ServiceDb,
+  k: BookingKind,
+  row: { id: number; status: string; company_id: number | null },
+  to: string,
+  clock: Clock,
+  c: StatusChange,
+): Promise<void> {
+  await trx
+    .updateTable(k.table as 'hotel_bookings')
+    .set({ ...(c.set ?? {}), status: to, updated_at: clock.now() })
+    .where('id', '=', row.id)
+    .execute();
+  await writeAudit(trx as unknown as Db, c.ctx, {
+    entity: k.entity,
+    entityId: row.id,
+    action: c.action,
+    reason: c.reason ?? null,
+    changes: { from: row.status, to, ...(c.details ?? {}) },
+    companyId: row.company_id,
+  });
+}
+
+/** The safety net queued with the booking itself: if the request dies mid-way, the job still settles it. */
+export function enqueueReconcile(trx: ServiceDb, k: BookingKind, id: number, runAt: Date, clock: Clock) {
+  return enqueue(
+    trx as unknown as Db,
+    reconcileQueue(k),
+    { booking_id: id },
+    { runAt, maxAttempts: 12, dedupeKey: reconcileKey(k, id) },
+    clock,
+  );
+}
+
+/** Brings the booking's queued reconciliation forward (the supplier gave an ambiguous answer). */
+export async function runReconcileAt(trx: ServiceDb, k: BookingKind, id: number, at: Date): Promise<void> {
+  await trx
+    .updateTable('jobs')
+    .set({ run_at: at, updated_at: at })
+    .where('dedupe_key', '=', reconcileKey(k, id))
+    .where('status', '=', 'queued')
+    .execute();
+}
+
+/** The booking settled on the request path: its queued safety net has nothing left to do. */
+export async function dropReconcile(trx: ServiceDb, k: BookingKind, id: number): Promise<void> {
+  await trx
+    .deleteFrom('jobs')
+    .where('dedupe_key', '=', reconcileKey(k, id))
+    .where('status', '=', 'queued')
+    .execute();
+}
+
+/**
+ * The cancellation's safety net, queued with its intent: asks the provider whether the booking is
+ * cancelled once the request that asked is gone. A job left from an earlier cancellation of the same
+ * booking (done or failed) is queued again with fresh attempts.
+ */
+export async function enqueueCancelCheck(
+  trx: ServiceDb,
+  k: BookingKind,
+  id: number,
+  runAt: Date,
+  clock: Clock,
+): Promise<void> {
+  const db = trx as unknown as Db;
+  const made = await enqueue(
+    db,
+    cancelQueue(k),
+    { booking_id: id },
+    { runAt, maxAttempts: 12, dedupeKey: cancelKey(k, id) },
+    clock,
+  );
+  if (made) return;
+  await db
+    .updateTable('jobs')
+    .set({
+      status: 'queued',
+      run_at: runAt,
+      attempts: 0,
+      last_error: null,
+      locked_at: null,
+      locked_by: null,
+      payload: json({ booking_id: id }),
+      updated_at: clock.now(),
+    })
+    .where('dedupe_key', '=', cancelKey(k, id))
+    .where('status', '!=', 'running')
+    .execute();
+}
+
+/** Brings the cancellation check forward (the provider's answer was lost). */
+export async function runCancelCheckAt(trx: ServiceDb, k: BookingKind, id: number, at: Date): Promise<void> {
+  await trx
+    .updateTable('jobs')
+    .set({ run_at: at, updated_at: at })
+    .where('dedupe_key', '=', cancelKey(k, id))
+    .where('status', '=', 'queued')
+    .execute();
+}
+
+/** The cancellation settled on the request path: its queued check is done. */
+export async function dropCancelCheck(trx: ServiceDb, k: BookingKind, id: number, at: Date): Promise<void> {
+  await trx
+    .updateTable('jobs')
+    .set({ status: 'done', updated_at: at })
+    .where('dedupe_key', '=', cancelKey(k, id))
+    .where('status', '=', 'queued')
+    .execute();
+}

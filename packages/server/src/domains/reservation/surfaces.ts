@@ -1,0 +1,125 @@
+/**
+ * The read and override handlers every surface (user, admin, company, customer) offers for hotel and
+ * transport bookings alike; the route files bind them to their operationIds (engine.ts).
+ */
+import type { Clock } from '../../internal/clock.ts';
+import { notFound } from '../../kernel/errors.ts';
+import { tenantCompanyId } from '../../kernel/tenant.ts';
+import type { Handler } from '../../kernel/types.ts';
+import type { Db } from '../../storage/schema.ts';
+import { visibleOrNotFound } from './access.ts';
+import type { BookingKind } from './kind.ts';
+import { listQuery, pageOf } from './paging.ts';
+import { auditTrail, getRow, listRows, stats } from './queries.ts';
+import { nextStatus, type ReservationStatus } from './state-machine.ts';
+import { moveStatus } from './status-change.ts';
+import { serviceDb } from './tables.ts';
+
+export interface SurfaceDeps {
+  db: Db;
+  clock: Clock;
+  kind: BookingKind;
+  view: (row: Record<string, unknown>) => Record<string, unknown>;
+}
+
+export function surfaceHandlers(d: SurfaceDeps) {
+  const db = serviceDb(d.db);
+  const k = d.kind;
+  const one =
+    (owner: 'user' | 'company' | 'any'): Handler =>
+    async (ctx) => {
+      const row = await getRow(db, k, Number(ctx.params.booking_id));
+      return { status: 200, body: d.view(visibleOrNotFound(ctx, k, row, owner)) };
+    };
+
+  /** The caller's own (user and customer surfaces). */
+  const listOwn: Handler = async (ctx) => {
+    const f = { ...listQuery(ctx), userId: ctx.auth?.userId ?? '' };
+    const { rows, total } = await listRows(db, k, f);
+    return { status: 200, body: pageOf(rows.map(d.view), total, f) };
+  };
+
+  /** Tenant-scoped: the caller's company (a super_admin sees every company). */
+  const listCompany: Handler = async (ctx) => {
+    const f = { ...listQuery(ctx), companyId: tenantCompanyId(ctx) };
+    const { rows, total } = await listRows(db, k, f);
+    return { status: 200, body: pageOf(rows.map(d.view), total, f) };
+  };
+
+  const pendingCompany: Handler = async (ctx) => {
+    const companyId = tenantCompanyId(ctx);
+    const base = {
+      companyId,
+      page: 1,
+      pageSize: 100,
+      sortBy: 'created_at' as const,
+      sortOrder: 'asc' as const,
+    };
+    const [p, r] = await Promise.all([
+      listRows(db, k, { ...base, status: 'pending' }),
+      listRows(db, k, { ...base, status: 'on_request' }),
+    ]);
+    return {
+      status: 200,
+      body: { pending_confirmation: p.rows.map(d.view), on_request: r.rows.map(d.view) },
+    };
+  };
+
+  const adminList: Handler = async (ctx) => {
+    const q = ctx.query;
+    const f = {
+      ...listQuery(ctx),
+      ...(typeof q.company_id === 'number' ? { companyId: q.company_id } : {}),
+      ...(typeof q.user_id === 'string' && q.user_id ? { userId: q.user_id } : {}),
+    };
+    const { rows, total } = await listRows(db, k, f);
+    return { status: 200, body: pageOf(rows.map(d.view), total, f) };
+  };
+
+  const adminStats: Handler = async () => ({ status: 200, body: await stats(db, k, d.clock.now()) });
+
+  const adminGet: Handler = async (ctx) => {
+    const id = Number(ctx.params.booking_id);
+    const row = await getRow(db, k, id);
+    if (!row) throw notFound(k.notFoundCode, `${k.what} not found.`);
+    return { status: 200, body: { ...d.view(row), audit_trail: await auditTrail(db, k, id) } };
+  };
+
+  const adminOverride: Handler = async (ctx) => {
+    const id = Number(ctx.params.booking_id);
+    const to = String(ctx.query.new_status);
+    const reason = String(ctx.query.reason);
+    return ctx.transaction(async (trx) => {
+      const sdb = serviceDb(trx);
+      const row = await getRow(sdb, k, id, true);
+      if (!row) throw notFound(k.notFoundCode, `${k.what} not found.`);
+      await moveStatus(
+        sdb,
+        k,
+        row,
+        nextStatus(k)(row.status as ReservationStatus, 'override', to as ReservationStatus),
+        d.clock,
+        {
+          ctx,
+          action: 'status_overridden',
+          reason,
+        },
+      );
+      const fresh = await getRow(sdb, k, id);
+      return { status: 200, body: d.view(fresh ?? row) };
+    });
+  };
+
+  return {
+    getOwn: one('any'),
+    getCustomer: one('user'),
+    getCompany: one('company'),
+    listOwn,
+    listCompany,
+    pendingCompany,
+    adminList,
+    adminStats,
+    adminGet,
+    adminOverride,
+  };
+}

@@ -1,0 +1,48 @@
+/** POST /transport/quote: the quote's availability and current price, with the total the caller saw. */
+import type { Logger, RequestContext } from '../../../kernel/types.ts';
+import { findShownOffer, recheckTransfer } from '../../../search/shown-offer.ts';
+import type { TransferOffer, TransferSupplier } from '../../../suppliers/ports.ts';
+import type { ReservationDomainDeps } from '../deps.ts';
+import { type CodeMap, configured, mapped } from '../supplier-errors.ts';
+
+const QUOTE_CODES: CodeMap = {
+  not_found: [404, 'quote_not_found'],
+  sold_out: [404, 'quote_not_found'],
+  offer_expired: [404, 'quote_not_found'],
+  invalid_request: [400, 'invalid_quote'],
+};
+
+export const transferSupplier = (
+  deps: ReservationDomainDeps,
+  provider: string,
+  code: string,
+): TransferSupplier => configured(deps.suppliers.transfer(provider), code, 'Transfer', provider);
+
+export const quote = (
+  supplier: TransferSupplier,
+  quoteId: string,
+  signal: AbortSignal,
+  codes: CodeMap = QUOTE_CODES,
+  log?: Logger,
+): Promise<{ available: boolean; offer: TransferOffer; price_changed: boolean }> =>
+  mapped(() => supplier.quote(quoteId, { signal }), codes, log);
+
+export async function quoteTransport(deps: ReservationDomainDeps, ctx: RequestContext) {
+  const body = ctx.body as { quote_id: string; provider: string };
+  const supplier = transferSupplier(deps, body.provider, 'unsupported_provider');
+  const q = await quote(supplier, body.quote_id, ctx.signal, QUOTE_CODES, ctx.log);
+  const seen = await findShownOffer(deps.db, body.provider, 'quote_id', body.quote_id, ctx.auth?.userId);
+  // The port reports only that the price moved; the previous total is the one the search stored, and the
+  // quote is shown in the search's currency at the rate locked with its offer (search/shown-offer.ts).
+  const r = recheckTransfer(seen, q.offer, q.price_changed);
+  return {
+    status: 200,
+    body: {
+      available: q.available,
+      price_changed: r.price_changed,
+      previous_total_minor: r.previous_total_minor,
+      price_change_cause: r.price_change_cause,
+      offer: { offer_id: seen?.offer_id ?? q.offer.quote_id, search_id: seen?.search_id ?? '', ...r.offer },
+    },
+  };
+}

@@ -1,0 +1,90 @@
+/**
+ * Response compression (contract: `Content-Encoding` only when the client sent `Accept-Encoding` for it).
+ * `negotiator` (the parser behind Express's `compression`) reads the header, q-values and `identity;q=0`
+ * included; Node's zlib does the work, off the event loop (the async APIs run on the libuv pool).
+ *
+ * Two kinds of body: dynamic JSON answers of at least COMPRESS_MIN_BYTES (Brotli at quality 4, gzip at
+ * level 6: fast enough per request), and static documents (the docs page, the contract) compressed once
+ * at the best quality and kept.
+ */
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+import Negotiator from 'negotiator';
+
+export type Coding = 'br' | 'gzip';
+const CODINGS: Coding[] = ['br', 'gzip'];
+
+/** Below this a JSON body is sent as it is: the headers would cost more than they save. */
+export const COMPRESS_MIN_BYTES = 1024;
+
+const br = promisify(brotliCompress);
+const gz = promisify(gzip);
+
+/** The coding to use for a client's `Accept-Encoding` (Brotli preferred), or null: send it as it is. */
+export function negotiate(acceptEncoding: string | string[] | undefined): Coding | null {
+  if (!acceptEncoding) return null;
+  // Equal q-values: ours decides (Brotli first), not the order the client listed them in. negotiator 1.x
+  // takes `{ preferred }`; @types/negotiator still describes 0.6, hence the signature spelled out here.
+  const n = new Negotiator({ headers: { 'accept-encoding': acceptEncoding } }) as unknown as {
+    encoding(available: string[], options: { preferred: string[] }): string | undefined;
+  };
+  const found = n.encoding([...CODINGS, 'identity'], { preferred: CODINGS });
+  return found === 'br' || found === 'gzip' ? found : null;
+}
+
+/** Compresses `body`: `static` at the best quality (kept by the caller), `dynamic` fast. */
+export function compress(
+  body: string | Uint8Array,
+  coding: Coding,
+  kind: 'static' | 'dynamic',
+): Promise<Buffer> {
+  const input = typeof body === 'string' ? Buffer.from(body) : body;
+  if (coding === 'br')
+    return br(input, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: kind === 'static' ? constants.BROTLI_MAX_QUALITY : 4,
+        [constants.BROTLI_PARAM_SIZE_HINT]: input.byteLength,
+        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+      },
+    });
+  return gz(input, { level: kind === 'static' ? constants.Z_BEST_COMPRESSION : 6 });
+}
+
+/**
+ * A static document in every coding, each made on first use and kept, with a strong ETag per
+ * representation (RFC 9110: a compressed body is another representation).
+ */
+export class StaticDocument {
+  readonly #body: Buffer;
+  readonly #etag: string;
+  readonly #coded = new Map<Coding, Promise<Buffer>>();
+
+  constructor(body: string | Buffer, etag: string) {
+    this.#body = typeof body === 'string' ? Buffer.from(body) : body;
+    this.#etag = etag;
+  }
+
+  /** The representation for this request: its bytes and the headers that describe them. */
+  async for(acceptEncoding: string | undefined): Promise<{ body: Buffer; headers: Record<string, string> }> {
+    const coding = negotiate(acceptEncoding);
+    const vary = { vary: 'Accept-Encoding' };
+    if (!coding) return { body: this.#body, headers: { ...vary, etag: `"${this.#etag}"` } };
+    let coded = this.#coded.get(coding);
+    if (!coded) {
+      coded = compress(this.#body, coding, 'static');
+      this.#coded.set(coding, coded);
+    }
+    return {
+      body: await coded,
+      headers: { ...vary, 'content-encoding': coding, etag: `"${this.#etag}-${coding}"` },
+    };
+  }
+}
+
+/** Whether `If-None-Match` names the representation's ETag (weak comparison, as for GET). */
+export function notModified(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  if (ifNoneMatch.trim() === '*') return true;
+  const bare = (t: string) => t.trim().replace(/^W\//, '');
+  return ifNoneMatch.split(',').some((t) => bare(t) === bare(etag));
+}
