@@ -1,9 +1,12 @@
 /**
  * Builds `openapi.json` (OpenAPI 3.1) from the TypeScript sources in `contract/`.
- * `node contract/build.ts` (or `pnpm openapi`) writes it; `buildDocument()` returns it for tests.
+ * `node contract/build.ts` (or `pnpm openapi`) writes it, and the package's generated types (`generate.ts`);
+ * `buildDocument()` returns it for tests.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ERROR_CODES_OUTPUT, renderErrorCodes, renderSchemaTypes, SCHEMA_OUTPUT } from './generate.ts';
 import type { Json } from './lib.ts';
 import type { BuiltOp } from './op.ts';
 import { adminOps } from './paths/admin.ts';
@@ -59,7 +62,7 @@ Conventions:
 - Money: integers in minor units on fields ending in \`_minor\`, always with a currency (one of the 15 in \`Currency\`). Fields the spec names without \`_minor\` (credit_limit, markup amount, min_fare, max_fare, min_price, max_price, base_price) are decimal major units.
 - Dates \`YYYY-MM-DD\`; timestamps RFC 3339 UTC.
 - Every POST needs \`Content-Type: application/json\` (send \`{}\` when there is no body): otherwise 415.
-- Errors: \`ErrorResponse\` \`{detail, code, request_id}\`; 422 is \`HTTPValidationError\`. Programs branch on \`code\`; each error response lists its codes in \`x-error-codes\`.
+- Errors: \`ErrorResponse\` \`{detail, code, request_id}\`; 422 is \`HTTPValidationError\`. Programs branch on \`code\`; each error response lists its codes in \`x-error-codes\`, and the document's top-level \`x-error-codes\` lists those any request can get before an operation is matched (\`not_found\`, \`method_not_allowed\`, \`malformed_request\`, \`request_timeout\`, \`not_implemented\`).
 - Another tenant’s resource answers exactly like a missing one (404).
 - \`Idempotency-Key\`: required where \`x-idempotency: required\`, honoured on every other POST/PATCH (\`x-idempotency: optional\`). Same key → original result; same key + different body → 422 \`idempotency_key_reused\`; same key while running → 409 \`idempotency_in_progress\`.
 - 429 carries \`Retry-After\`.
@@ -72,6 +75,19 @@ Authentication (each operation lists the schemes it accepts in \`security\`; any
 - Machines (an integrator's server, CI pipelines): an API key created by a company admin (\`POST /api/v1/company/api-keys\`, shown once, \`tk_test_…\` in sandbox, \`tk_live_…\` in live mode), sent as \`X-API-Key: tk_…\` (\`apiKeyAuth\`) or \`Authorization: Bearer tk_…\` (\`apiKeyBearerAuth\`). Nothing to refresh; keep it in a secret store, never in a browser. A key acts for its company with its role (\`company_staff\` unless created \`company_admin\`) on every operation that lists \`apiKeyAuth\` (company surfaces, searches, bookings, payments, ticketing). Platform administration, traveller operations, the caller's own account and key management refuse a valid key with 403 \`api_key_not_allowed\`. A revoked or expired key answers 401 \`api_key_revoked\` / \`api_key_expired\` on the next request, in every server process; an unknown one 401 \`invalid_api_key\`. Each key has its own rate limit (429 with Retry-After); every booking, payment or ticketing call made with a key is audited with the key id.
 
 Extensions: \`x-roles\` (roles allowed), \`x-tenant\` (scoped to the caller’s company), \`x-idempotency\`, \`x-sse\` (text/event-stream), \`x-rate-limited\`, \`x-error-codes\`, \`x-addition\` (not in the spec; documented addition).`;
+
+/**
+ * Codes any request can get before (or without) an operation: no such path (404), a method the path does
+ * not list (405), a request that is not HTTP/1.1 (400) or arrives too slowly (408), an operation of the
+ * contract the server does not implement (501). Listed once, at the document's top level.
+ */
+const PROTOCOL_ERROR_CODES = [
+  'not_found',
+  'method_not_allowed',
+  'malformed_request',
+  'request_timeout',
+  'not_implemented',
+];
 
 function collectSchemas(): Record<string, Json> {
   const out: Record<string, Json> = {};
@@ -153,6 +169,7 @@ export function buildDocument(): Json {
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
     'x-environment': 'test',
+    'x-error-codes': PROTOCOL_ERROR_CODES,
     servers: [{ url: 'http://localhost:8080', description: 'test' }],
     security: [{ bearerAuth: [] }],
     tags: TAGS,
@@ -190,8 +207,14 @@ export function renderDocument(): string {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  writeFileSync(OUTPUT, renderDocument());
+  const text = renderDocument();
+  writeFileSync(OUTPUT, text);
   const doc = buildDocument() as { paths: Record<string, Record<string, unknown>> };
   const count = Object.values(doc.paths).reduce((n, item) => n + Object.keys(item).length, 0);
   console.log(`wrote ${OUTPUT} (${count} operations)`);
+  // The package's generated types (paths/operations/components, ErrorCode) follow the document.
+  mkdirSync(dirname(SCHEMA_OUTPUT), { recursive: true });
+  writeFileSync(SCHEMA_OUTPUT, await renderSchemaTypes(text));
+  writeFileSync(ERROR_CODES_OUTPUT, renderErrorCodes(doc));
+  console.log(`wrote ${SCHEMA_OUTPUT} and ${ERROR_CODES_OUTPUT}`);
 }

@@ -2,6 +2,15 @@
 
 import { CURRENCIES, CURRENCY_TABLE } from '../currencies.ts';
 import {
+  BOOKING_STATUSES,
+  FLIGHT_SUPPLIERS,
+  HOTEL_SUPPLIERS,
+  PAYMENT_STATES,
+  ROLES,
+  SERVICE_BOOKING_STATUSES,
+  TRANSFER_SUPPLIERS,
+} from '../enums.ts';
+import {
   arr,
   bool,
   dateTime,
@@ -19,44 +28,6 @@ import {
   str,
   strEnum,
 } from '../lib.ts';
-
-export const BOOKING_STATUSES = [
-  'initiated',
-  'pending_pnr',
-  'pnr_failed',
-  'on_hold',
-  'confirmed',
-  'payment_pending',
-  'payment_failed',
-  'paid',
-  'ticketed',
-  'cancelled',
-  'refunded',
-  'expired',
-] as const;
-
-export const SERVICE_BOOKING_STATUSES = [
-  'pending',
-  'confirmed',
-  'on_request',
-  'cancelled',
-  'rejected',
-  'failed',
-] as const;
-
-export const ROLES = ['super_admin', 'company_admin', 'company_staff', 'customer'] as const;
-export const FLIGHT_SUPPLIERS = ['amadeus', 'duffel', 'mystifly'] as const;
-export const HOTEL_SUPPLIERS = ['hotelbeds', 'duffel_stays'] as const;
-export const TRANSFER_SUPPLIERS = ['hotelbeds_transfers', 'amadeus_transfers'] as const;
-export const PAYMENT_STATES = [
-  'PENDING',
-  'AUTHORIZED',
-  'CAPTURED',
-  'SETTLED',
-  'VOIDED',
-  'REFUNDED',
-  'FAILED',
-] as const;
 
 export const money = (description?: string): Schema => ref('Money', description ? { description } : {});
 

@@ -7,6 +7,7 @@ import {
   BookingPendingError,
   ConflictError,
   ConnectionError,
+  type ErrorCode,
   NotFoundError,
   PermissionError,
   RateLimitError,
@@ -32,8 +33,9 @@ export class CliError extends Error {
   }
 }
 
-// 400 codes that mean "not from this state": the request was understood and refused.
-const REFUSED_TRANSITION = new Set([
+// 400 codes that mean "not from this state": the request was understood and refused. Typed against the
+// contract's codes, so a code the contract renames or drops does not compile here.
+const REFUSED_TRANSITION: ReadonlySet<string> = new Set<ErrorCode>([
   'invalid_booking_state',
   'not_cancellable',
   'invalid_payment_state',

@@ -21,7 +21,7 @@
  * the spent token and the server would end the session for all of them. Here the refresh is taken under
  * the file's lock and starts by re-reading the file (test/session.test.ts, "four CLI processes").
  */
-import type { FetchLike } from '@travel/sdk';
+import type { ErrorCode, FetchLike } from '@travel/sdk';
 import type { ConfigStore } from './config.ts';
 import { expiresSoon } from './jwt.ts';
 
@@ -29,7 +29,7 @@ export const SESSION_ENDED = 'session ended; run `travel login`';
 
 const REFRESH_PATH = '/api/v1/auth/refresh';
 /** 401 codes after which a refresh may help (the access token is stale, or its session was revoked). */
-const REFRESHABLE = new Set(['token_expired', 'invalid_token']);
+const REFRESHABLE: ReadonlySet<string> = new Set<ErrorCode>(['token_expired', 'invalid_token']);
 
 export interface SessionAuthOptions {
   config: ConfigStore;

@@ -3,6 +3,8 @@
  * randomness) is injected here with web-standard defaults, so the same code runs on Node, browsers, Deno,
  * Bun and edge runtimes, and tests never wait for real time.
  */
+
+import type { paths } from '@travel/contract';
 import openapiFetch from 'openapi-fetch';
 import type { Logger } from './core/logging.ts';
 import type { PendingPollOptions } from './core/pending.ts';
@@ -11,7 +13,6 @@ import { DEFAULT_RETRY, type RetryOptions, sleep as realSleep, type Sleep } from
 import { jsonPoster, Session, type TravelAuth } from './core/session.ts';
 import { createTransport, credentialsFrom, type FetchLike, type TokenSource } from './core/transport.ts';
 import { userAgent } from './core/user-agent.ts';
-import type { paths } from './generated/schema.ts';
 import { adminResource } from './resources/admin.ts';
 import { ancillariesResource } from './resources/ancillaries.ts';
 import { authResource } from './resources/auth.ts';

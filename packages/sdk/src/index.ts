@@ -3,9 +3,10 @@
  * types with `export type`.
  */
 
+export type { components, operations, paths } from '@travel/contract';
 export type { TravelClient, TravelClientOptions } from './client.ts';
 export { createTravelClient } from './client.ts';
-export type { ApiErrorInit, ErrorSource, ValidationIssue } from './core/errors.ts';
+export type { ApiErrorInit, ErrorCode, ErrorSource, ValidationIssue } from './core/errors.ts';
 export {
   AuthenticationError,
   BookingPendingError,
@@ -47,7 +48,6 @@ export type { SseEvent, StreamOptions } from './core/stream.ts';
 export { streamEvents } from './core/stream.ts';
 export type { FetchLike, ResponseMeta, TokenSource } from './core/transport.ts';
 export { responseMeta } from './core/transport.ts';
-export type { components, operations, paths } from './generated/schema.ts';
 export type { Currency } from './money.ts';
 export { CURRENCIES, formatMoney, isCurrency, minorUnits } from './money.ts';
 export type { BookingCallOptions, BookingResult } from './resources/booking-outcome.ts';

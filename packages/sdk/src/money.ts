@@ -9,7 +9,7 @@ import {
   minorUnits as exponentOf,
   isCurrency,
   toDecimalString,
-} from '../../../contract/currencies.ts';
+} from '@travel/contract/currencies';
 
 export type { Currency };
 export { CURRENCIES, isCurrency };

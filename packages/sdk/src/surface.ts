@@ -8,9 +8,10 @@
  * `call` runs the method with placeholder arguments (bodies are not validated by the recording fetch, so
  * they are cast); the last argument of every method is the per-request options (`RequestOptions`).
  */
+
+import type { operations } from '@travel/contract';
 import type { TravelClient } from './client.ts';
 import type { RequestOptions } from './core/request.ts';
-import type { operations } from './generated/schema.ts';
 
 /** One row: how the method is written, and a call of it. */
 export interface SurfaceEntry {

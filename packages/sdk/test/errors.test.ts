@@ -1,10 +1,11 @@
 import { HttpResponse, http } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
   AuthenticationError,
   BookingPendingError,
   ConflictError,
   createApiError,
+  type ErrorCode,
   NotFoundError,
   NotSupportedError,
   OfferExpiredError,
@@ -54,6 +55,18 @@ describe('error mapping: code first, status second', () => {
     expect(error).toBeInstanceOf(TravelApiError);
     expect(error).toMatchObject({ status, code, requestId: 'r1', idempotencyKey: 'k', detail: 'x' });
     expect(error.name).toBe(Class.name);
+  });
+
+  it("maps only the contract's codes: supplier_timeout, declared by no operation, is left to the status", () => {
+    const late = createApiError({ status: 504, body: body('supplier_timeout') });
+    expect(late).toBeInstanceOf(ServerError);
+    expect(late).not.toBeInstanceOf(SupplierError);
+    const down = createApiError({ status: 503, body: body('supplier_unavailable') });
+    expect(down).toBeInstanceOf(SupplierError);
+    expect((down as SupplierError).retryable).toBe(true);
+    // The SDK's code table is typed `satisfies Partial<Record<ErrorCode, …>>`: this is why the entry had to go.
+    expectTypeOf<'supplier_timeout'>().not.toExtend<ErrorCode>();
+    expectTypeOf<'supplier_unavailable'>().toExtend<ErrorCode>();
   });
 
   it('carries the travel details', () => {

@@ -9,6 +9,9 @@ import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
+import { createAdaptorServer } from '@hono/node-server';
+import Fastify from 'fastify';
+import { Hono } from 'hono';
 import pino from 'pino';
 import { createApp } from '../src/app.ts';
 import { loadConfig } from '../src/internal/config.ts';
@@ -18,7 +21,7 @@ import { serve } from '../src/kernel/node-adapter.ts';
 import { MemoryMailer } from '../src/mail/mailer.ts';
 import { openDatabase } from '../src/storage/database.ts';
 
-export const TARGETS = ['bare', 'adapter', 'kernel-root', 'kernel-fixture'] as const;
+export const TARGETS = ['bare', 'adapter', 'kernel-root', 'kernel-fixture', 'fastify', 'hono'] as const;
 export type Target = (typeof TARGETS)[number];
 
 const HELLO = JSON.stringify({ hello: 'world' });
@@ -45,6 +48,29 @@ function bare(): Promise<{ port: number; close(): Promise<void> }> {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(HELLO);
   });
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () =>
+      resolve({
+        port: (server.address() as AddressInfo).port,
+        close: () => new Promise<void>((r) => server.close(() => r())),
+      }),
+    );
+  });
+}
+
+/** Peer: Fastify 5 with its defaults (no logger), one JSON route. */
+async function fastify() {
+  const app = Fastify({ logger: false });
+  app.get('/', async () => ({ hello: 'world' }));
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return { port: (app.server.address() as AddressInfo).port, close: () => app.close() };
+}
+
+/** Peer: Hono 4 on @hono/node-server, one JSON route. */
+function hono(): Promise<{ port: number; close(): Promise<void> }> {
+  const app = new Hono();
+  app.get('/', (c) => c.json({ hello: 'world' }));
+  const server = createAdaptorServer({ fetch: app.fetch }) as Server;
   return new Promise((resolve) => {
     server.listen(0, '127.0.0.1', () =>
       resolve({
@@ -101,7 +127,15 @@ async function kernel(target: 'kernel-root' | 'kernel-fixture') {
 const target = process.argv[2] as Target;
 if (!TARGETS.includes(target)) throw new Error(`target must be one of ${TARGETS.join(', ')}`);
 const server =
-  target === 'bare' ? await bare() : target === 'adapter' ? await adapter() : await kernel(target);
+  target === 'bare'
+    ? await bare()
+    : target === 'adapter'
+      ? await adapter()
+      : target === 'fastify'
+        ? await fastify()
+        : target === 'hono'
+          ? await hono()
+          : await kernel(target);
 process.send?.({ port: server.port });
 const session = new Session();
 process.on('message', async (m) => {

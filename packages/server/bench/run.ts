@@ -3,8 +3,11 @@
  * once: they would share the 2 cores), then one summary table. `--profile` is passed to the HTTP bench.
  * The chaos soak (bench/chaos-soak.ts, 5 minutes) runs only when asked: `--chaos` or `BENCH_CHAOS=1`
  * (`--chaos-seconds N` or `CHAOS_SECONDS=N` to shorten it); its failed accounting makes the exit status 1.
+ * `bench/peers.ts` measures ours beside a peer per hot path and writes `bench/results.json`; `BENCH_QUICK=1`
+ * makes it one short round (and skips the separate HTTP bench) for CI.
  */
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { BAR, httpBench } from './http.ts';
 
@@ -81,7 +84,8 @@ rows.push(
 );
 
 console.log('\n== HTTP throughput (bench/http.ts)');
-const http = await httpBench({ profile: process.argv.includes('--profile') });
+const http =
+  process.env.BENCH_QUICK === '1' ? [] : await httpBench({ profile: process.argv.includes('--profile') });
 for (const r of http) {
   rows.push({
     bench: 'http',
@@ -93,6 +97,36 @@ for (const r of http) {
       r.target === 'bare'
         ? 'baseline'
         : `${r.ratio.toFixed(2)} of bare (bar > ${BAR}): ${r.ratio > BAR ? 'pass' : 'BELOW BAR'}`,
+  });
+}
+
+// Ours beside a peer on every hot path (issue #20): its own process, writes bench/results.json.
+console.log('\n== ours against peers (bench/peers.ts)');
+const peers = spawnSync(process.execPath, [fileURLToPath(new URL('./peers.ts', import.meta.url))], {
+  stdio: 'inherit',
+});
+if (peers.status === 0) {
+  const results = JSON.parse(readFileSync(new URL('./results.json', import.meta.url), 'utf8')) as {
+    figures: { figure: string; ours: number; peer: number; unit: string; target: string; met: boolean }[];
+  };
+  for (const f of results.figures) {
+    rows.push({
+      bench: 'peers',
+      case: f.figure,
+      throughput: '',
+      p50: '',
+      p99: '',
+      note: `ours ${f.ours} ${f.unit}, peer ${f.peer}; target ${f.target}: ${f.met ? 'met' : 'NOT MET'}`,
+    });
+  }
+} else {
+  rows.push({
+    bench: 'peers',
+    case: 'all',
+    throughput: '',
+    p50: '',
+    p99: '',
+    note: `FAILED (${peers.status})`,
   });
 }
 
@@ -133,4 +167,4 @@ console.log(
 );
 console.log(`|${columns.map((c) => '-'.repeat(width(c) + 2)).join('|')}|`);
 for (const r of rows) console.log(line(r));
-if (ref.status !== 0 || pw.status !== 0 || chaosFailed) process.exitCode = 1;
+if (ref.status !== 0 || pw.status !== 0 || peers.status !== 0 || chaosFailed) process.exitCode = 1;

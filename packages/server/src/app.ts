@@ -18,7 +18,7 @@ import { protectMetrics } from './kernel/middleware/auth.ts';
 import { corsPolicy } from './kernel/middleware/cors.ts';
 import { PrincipalStore } from './kernel/principal.ts';
 import type { ResponseViolation } from './kernel/response-validator.ts';
-import type { Routes } from './kernel/types.ts';
+import { type HandlerTable, handlerTable, type Routes } from './kernel/types.ts';
 import type { Mailer } from './mail/mailer.ts';
 import { RateLimitStore } from './rate-limit/rate-limit-store.ts';
 import type { Database } from './storage/database.ts';
@@ -34,8 +34,9 @@ export interface AppDeps {
   logger?: PinoLogger;
   /** Told of every response that breaks the contract (with RESPONSE_VALIDATION log or strict). */
   onResponseViolation?: (v: ResponseViolation) => void;
-  /** More domains' routes (operationId -> handler), merged over the kernel's own. */
-  routes?: (shared: SharedServices) => Routes;
+  /** More domains' routes (operationId -> handler), merged over the kernel's own: the checked `Routes`, or
+   * an unchecked table for a fixture contract (tests, benches). */
+  routes?: (shared: SharedServices) => Routes | HandlerTable;
 }
 
 /** What the composition root hands to every domain's `xxxRoutes(deps)`. */
@@ -115,27 +116,29 @@ export function createApp(deps: AppDeps): App {
   };
 
   let kernel: Kernel | undefined;
-  const routes: Routes = {
+  const routes: HandlerTable = {
     // METRICS_TOKEN, when set, guards /metrics and /metrics/* (kernel/middleware/auth.ts).
     ...protectMetrics(
-      platformRoutes({
-        config,
-        cache,
-        metrics,
-        pingDatabase: () => database.ping(),
-        databaseKind: database.kind,
-        contractJson,
-        version,
-        startedAt: Date.now(),
-        inFlight: () => kernel?.inFlight() ?? 0,
-        runMaintenance,
-      }),
+      handlerTable(
+        platformRoutes({
+          config,
+          cache,
+          metrics,
+          pingDatabase: () => database.ping(),
+          databaseKind: database.kind,
+          contractJson,
+          version,
+          startedAt: Date.now(),
+          inFlight: () => kernel?.inFlight() ?? 0,
+          runMaintenance,
+        }),
+      ),
       config.metricsToken,
       doc,
     ),
-    ...authRoutes({ auth }),
+    ...handlerTable(authRoutes({ auth })),
     // Key-authenticated money operations are audited with the key id before they run (issue 16).
-    ...auditApiKeyMoneyUse(deps.routes?.(shared) ?? {}, db),
+    ...auditApiKeyMoneyUse(handlerTable(deps.routes?.(shared) ?? {}), db),
   };
   kernel = createKernel({
     doc,

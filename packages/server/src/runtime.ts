@@ -28,7 +28,6 @@ import { type Config, runtimeTuning } from './internal/config.ts';
 import { deriveSandboxRefSecret } from './internal/signed-ref.ts';
 import { JobRunner } from './jobs/runner.ts';
 import type { OpenApiDoc } from './kernel/contract.ts';
-import { HttpError } from './kernel/errors.ts';
 import type { Routes } from './kernel/types.ts';
 import type { Mailer } from './mail/mailer.ts';
 import { registerRuntimeMetrics } from './runtime-metrics.ts';
@@ -74,8 +73,8 @@ function bookingSuppliers(registry: SupplierRegistry): BookingSuppliers {
     fx: registry.fx,
     payments: () => {
       const provider = registry.payment();
-      if (!provider)
-        throw new HttpError(503, 'payment_provider_unavailable', 'No payment provider is configured.');
+      // A deployment without a payment provider is misconfigured: a 500 (logged), not a code clients branch on.
+      if (!provider) throw new Error('No payment provider is configured.');
       return provider;
     },
   };

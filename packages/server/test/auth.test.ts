@@ -224,6 +224,40 @@ describe('tokens', () => {
     });
     await expect(retired.verifyAccess(fresh)).resolves.toMatchObject({ userId: 'u' });
   });
+  test('a verified access token is remembered until it expires: the clock, a changed signature and logout still refuse it', async () => {
+    const svc = new TokenService({
+      keys: [{ kid: 'k1', secret: 'a'.repeat(40) }],
+      clock: t.clock,
+      accessTtlSeconds: 60,
+      verifyTtlSeconds: 60,
+    });
+    const token = await svc.signAccess({ userId: 'u', email: 'e@x.test', role: 'customer', companyId: null });
+    const first = await svc.verifyAccess(token);
+    // The second answer is the remembered one (same object), not a second verification.
+    expect(await svc.verifyAccess(token)).toBe(first);
+    const [h, p, sig = ''] = token.split('.');
+    const forged = `${h}.${p}.${sig.slice(0, -2)}${sig.endsWith('AA') ? 'BB' : 'AA'}`;
+    await expect(svc.verifyAccess(forged)).rejects.toMatchObject({ reason: 'invalid' });
+    t.clock.advance(61_000);
+    try {
+      await expect(svc.verifyAccess(token)).rejects.toMatchObject({ reason: 'expired' });
+    } finally {
+      t.clock.advance(-61_000);
+    }
+
+    // Through the service: a token used (and so remembered) before logout is refused after it.
+    await registerAndVerify('cora@example.test');
+    const login = await t.request('POST', '/api/v1/auth/login', {
+      body: { email: 'cora@example.test', password: 'correct horse battery' },
+    });
+    const access = login.body.access_token as string;
+    expect((await t.request('GET', '/api/v1/auth/me', { token: access })).status).toBe(200);
+    expect((await t.request('GET', '/api/v1/auth/me', { token: access })).status).toBe(200);
+    await t.request('POST', '/api/v1/auth/logout', { body: { refresh_token: login.body.refresh_token } });
+    const me = await t.request('GET', '/api/v1/auth/me', { token: access });
+    expect(me.status).toBe(401);
+    expect(me.body.code).toBe('invalid_token');
+  });
   test('signAccess takes an optional shorter lifetime (impersonation)', async () => {
     const svc = new TokenService({
       keys: [{ kid: 'k1', secret: 'a'.repeat(40) }],

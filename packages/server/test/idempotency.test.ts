@@ -252,3 +252,36 @@ describe(`idempotency leases with a live request (${testBackend})`, () => {
     expect(n.rows[0]?.n).toBe(1);
   });
 });
+
+describe(`idempotency replay cost (${testBackend})`, () => {
+  test('replaying a stored answer is one read by primary key, nothing written', async () => {
+    const kinds: string[] = [];
+    const counted = t.database.db.withPlugin({
+      transformQuery: (args) => {
+        kinds.push(args.node.kind);
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    });
+    const store = new IdempotencyStore({ db: counted, clock: t.clock });
+    const c = {
+      scope: `replay-cost-${Date.now()}`,
+      caller: 'user:x',
+      operationId: 'op',
+      key: 'k',
+      hash: 'h1',
+    };
+    const first = await store.claim(c);
+    expect(first.kind).toBe('claimed');
+    await store.complete(c.scope, { status: 201, body: { id: 7 }, headers: {} });
+    kinds.length = 0;
+    expect(await store.claim(c)).toEqual({
+      kind: 'replay',
+      response: { status: 201, body: { id: 7 }, headers: {} },
+    });
+    expect(kinds).toEqual(['SelectQueryNode']);
+    kinds.length = 0;
+    expect(await store.claim({ ...c, hash: 'other' })).toEqual({ kind: 'mismatch' });
+    expect(kinds).toEqual(['SelectQueryNode']);
+  });
+});

@@ -4,6 +4,10 @@
  * second (for codes this SDK version does not know yet).
  */
 
+import type { ErrorCode } from '@travel/contract';
+
+export type { ErrorCode };
+
 /** One entry of a 422 `HTTPValidationError.detail` list. */
 export interface ValidationIssue {
   loc: (string | number)[];
@@ -133,11 +137,11 @@ export class SupplierError extends TravelApiError {
   }
 }
 
-// A rejection or a sold-out room stays so; an outage or a timeout may pass.
-const RETRYABLE_SUPPLIER_CODES = new Set([
+// A rejection or a sold-out room stays so; an outage may pass. (A supplier timeout is answered as
+// `supplier_unavailable` or, when the supplier may have acted, as a pending booking.)
+const RETRYABLE_SUPPLIER_CODES: ReadonlySet<string> = new Set<ErrorCode>([
   'supplier_error',
   'supplier_unavailable',
-  'supplier_timeout',
   'no_supplier_available',
 ]);
 
@@ -148,8 +152,9 @@ function numberField(body: unknown, key: string): number | undefined {
 
 type ErrorClass = new (init: ApiErrorInit) => TravelApiError;
 
-// Codes the contract lists in `x-error-codes`; unknown codes fall through to the status table.
-const BY_CODE: Record<string, ErrorClass> = {
+// Codes the contract lists in `x-error-codes` (a key the contract does not declare does not compile);
+// unknown codes fall through to the status table.
+const CLASS_OF_CODE = {
   booking_pending: BookingPendingError,
   price_changed: PriceChangedError,
   offer_expired: OfferExpiredError,
@@ -161,14 +166,14 @@ const BY_CODE: Record<string, ErrorClass> = {
   supplier_error: SupplierError,
   supplier_rejected: SupplierError,
   supplier_unavailable: SupplierError,
-  supplier_timeout: SupplierError,
   no_supplier_available: SupplierError,
   not_supported_by_provider: NotSupportedError,
   rate_limited: RateLimitError,
   idempotency_in_progress: ConflictError,
   idempotency_key_reused: ValidationError,
   validation_error: ValidationError,
-};
+} satisfies Partial<Record<ErrorCode, ErrorClass>>;
+const BY_CODE: Partial<Record<string, ErrorClass>> = CLASS_OF_CODE;
 
 const BY_STATUS: Record<number, ErrorClass> = {
   401: AuthenticationError,

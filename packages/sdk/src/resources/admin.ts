@@ -1,7 +1,8 @@
 /** Platform administration. List calls return lazy iterators: `for await (const b of admin.bookings.list())`. */
+
+import type { operations } from '@travel/contract';
 import { type IdempotentCallOptions, resolveIdempotencyKey } from '../core/idempotency.ts';
 import { unwrap } from '../core/result.ts';
-import type { operations } from '../generated/schema.ts';
 import type { ClientContext, RequestOptions } from './context.ts';
 import { listPages } from './lists.ts';
 import { adminReservations } from './reservation.ts';

@@ -1,10 +1,11 @@
 /** What every resource namespace is built from; assembled once by `createTravelClient`. */
+
+import type { paths } from '@travel/contract';
 import type { Client } from 'openapi-fetch';
 import type { PendingPollOptions, PollDeps } from '../core/pending.ts';
 import type { RequestInitParts, RequestOptions } from '../core/request.ts';
 import type { Session } from '../core/session.ts';
 import type { StreamDeps } from '../core/stream.ts';
-import type { paths } from '../generated/schema.ts';
 
 export type { RequestOptions } from '../core/request.ts';
 

@@ -1,7 +1,8 @@
 /** Flight search: start it, then stream, group by GDS, batch-read, or just collect the offers. */
+
+import type { components } from '@travel/contract';
 import { unwrap } from '../core/result.ts';
 import type { StreamOptions } from '../core/stream.ts';
-import type { components } from '../generated/schema.ts';
 import type { ClientContext, RequestOptions } from './context.ts';
 import { type BatchQuery, batchCall, collectOffers, openSearchStream, readBatch } from './search-handle.ts';
 import type { BodyOf, ResponseOf } from './types.ts';

@@ -1,6 +1,7 @@
 /** Hotels: the shared reservation namespace (`reservation.ts`) plus the rate check that must precede `book`. */
+
+import type { components, paths } from '@travel/contract';
 import { unwrap } from '../core/result.ts';
-import type { components, paths } from '../generated/schema.ts';
 import type { ClientContext, RequestOptions } from './context.ts';
 import * as reservation from './reservation.ts';
 

@@ -4,11 +4,12 @@
  * both verticals from one template (`contract/paths/hotel.ts`, `seg: 'hotel' | 'transport'`), so the
  * paths differ only in their segment; `hotels.ts` and `transfers.ts` name what else differs.
  */
+
+import type { components, paths } from '@travel/contract';
 import type { PageIterator } from '../core/pagination.ts';
 import type { SettleRules } from '../core/pending.ts';
 import { type FetchResult, unwrap } from '../core/result.ts';
 import type { StreamOptions } from '../core/stream.ts';
-import type { components, paths } from '../generated/schema.ts';
 import { type BookingCallOptions, type BookingResult, bookWithOutcome } from './booking-outcome.ts';
 import type { ClientContext, RequestOptions } from './context.ts';
 import { listPages } from './lists.ts';

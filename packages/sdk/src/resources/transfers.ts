@@ -1,5 +1,5 @@
 /** Ground transfers: the shared reservation namespace (`reservation.ts`) plus the quote of an offer. */
-import type { components } from '../generated/schema.ts';
+import type { components } from '@travel/contract';
 import type { ClientContext } from './context.ts';
 import * as reservation from './reservation.ts';
 

@@ -2,7 +2,7 @@
  * Type helpers that read request and response shapes out of the generated `paths`, so resources stay typed
  * by the contract without naming generated schema types one by one.
  */
-import type { paths } from '../generated/schema.ts';
+import type { paths } from '@travel/contract';
 
 type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
 type Op<P extends keyof paths, M extends Method> = M extends keyof paths[P] ? paths[P][M] : never;

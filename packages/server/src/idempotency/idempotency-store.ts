@@ -56,7 +56,8 @@ export class IdempotencyStore {
 
   /**
    * Claims `scope` for this request, or says why not. The insert is atomic (primary key), so of many
-   * concurrent claims exactly one wins, whatever the number of processes.
+   * concurrent claims exactly one wins, whatever the number of processes. The key is looked up first, by
+   * its primary key: a replay of a stored answer (the common retry) is that one read, nothing written.
    */
   async claim(c: {
     scope: string;
@@ -66,14 +67,32 @@ export class IdempotencyStore {
     hash: string;
   }): Promise<ClaimOutcome> {
     const now = this.#clock.now();
+    const expiredBefore = new Date(now.getTime() - this.retentionMs);
+    const row = await this.#db
+      .selectFrom('idempotency_keys')
+      .select([
+        'request_hash',
+        'status',
+        'created_at',
+        'response_status',
+        'response_body',
+        'response_headers',
+      ])
+      .where('scope', '=', c.scope)
+      .executeTakeFirst();
+    if (row && new Date(row.created_at).getTime() >= expiredBefore.getTime()) {
+      return this.#existing(c, row, now);
+    }
     const lockedUntil = new Date(now.getTime() + this.leaseMs);
     const owner = randomUUID();
     // An expired key is forgotten, so the key may be used anew.
-    await this.#db
-      .deleteFrom('idempotency_keys')
-      .where('scope', '=', c.scope)
-      .where('created_at', '<', new Date(now.getTime() - this.retentionMs))
-      .execute();
+    if (row) {
+      await this.#db
+        .deleteFrom('idempotency_keys')
+        .where('scope', '=', c.scope)
+        .where('created_at', '<', expiredBefore)
+        .execute();
+    }
     const inserted = await this.#db
       .insertInto('idempotency_keys')
       .values({
@@ -91,13 +110,34 @@ export class IdempotencyStore {
       .returning('scope')
       .executeTakeFirst();
     if (inserted) return { kind: 'claimed', owner };
-
-    const row = await this.#db
+    // Another request claimed it between our read and insert: answer from its row.
+    const other = await this.#db
       .selectFrom('idempotency_keys')
-      .selectAll()
+      .select([
+        'request_hash',
+        'status',
+        'created_at',
+        'response_status',
+        'response_body',
+        'response_headers',
+      ])
       .where('scope', '=', c.scope)
       .executeTakeFirst();
-    if (!row) return this.claim(c); // released between our insert and select: try again
+    if (!other) return this.claim(c); // released between our insert and select: try again
+    return this.#existing(c, other, now);
+  }
+
+  async #existing(
+    c: { scope: string; hash: string },
+    row: {
+      request_hash: string;
+      status: string;
+      response_status: number | null;
+      response_body: unknown;
+      response_headers: unknown;
+    },
+    now: Date,
+  ): Promise<ClaimOutcome> {
     if (row.request_hash !== c.hash) return { kind: 'mismatch' };
     if (row.status === 'completed') {
       return {
@@ -111,9 +151,10 @@ export class IdempotencyStore {
     }
     // In progress: taken over only when its holder stopped renewing (its process died mid-request).
     // The handler then runs again; effects that may have happened are found by their write-ahead rows.
+    const owner = randomUUID();
     const taken = await this.#db
       .updateTable('idempotency_keys')
-      .set({ locked_until: lockedUntil, lease_owner: owner })
+      .set({ locked_until: new Date(now.getTime() + this.leaseMs), lease_owner: owner })
       .where('scope', '=', c.scope)
       .where('status', '=', 'in_progress')
       .where('locked_until', '<', now)

@@ -2,4 +2,4 @@
  * The roles a caller can hold (the contract's `x-roles`). Declared on the ground floor, so tokens
  * (internal/) and the kernel's auth context both use it without internal/ importing the kernel.
  */
-export type Role = 'super_admin' | 'company_admin' | 'company_staff' | 'customer';
+export type { Role } from '@travel/contract';

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createSecretKey, type KeyObject, randomBytes } from 'node:crypto';
 import { chmod, link, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errors, jwtVerify, SignJWT } from 'jose';
@@ -41,19 +41,32 @@ export class TokenError extends Error {
   }
 }
 
+/** Verified access tokens kept per process (see `TokenService.verifyAccess`). */
+const VERIFIED_CACHE_MAX = 10_000;
+
+interface CachedAccess {
+  access: VerifiedAccess;
+  iat: number;
+  nbf: number | undefined;
+}
+
 /**
  * Signs and verifies JWTs (HS256). The first key signs and names itself in the `kid` header; every listed
  * key verifies, so a key is rotated by prepending a new one and removing the old after one token lifetime.
+ * Each key is imported once (a `KeyObject`): handing jose raw bytes made it import the key again through
+ * WebCrypto on every verification (28 % of CPU on an authenticated read, issue #20).
  */
 export class TokenService {
-  readonly #keys: { kid: string; key: Uint8Array }[];
+  readonly #keys: { kid: string; key: KeyObject }[];
+  /** token -> what verifying it gave, until it expires; oldest first, at most VERIFIED_CACHE_MAX. */
+  readonly #verified = new Map<string, CachedAccess>();
   readonly #clock: Clock;
   readonly accessTtlSeconds: number;
   readonly verifyTtlSeconds: number;
 
   constructor(opts: { keys: JwtKey[]; clock: Clock; accessTtlSeconds: number; verifyTtlSeconds: number }) {
     if (opts.keys.length === 0) throw new Error('TokenService needs at least one key');
-    this.#keys = opts.keys.map((k) => ({ kid: k.kid, key: new TextEncoder().encode(k.secret) }));
+    this.#keys = opts.keys.map((k) => ({ kid: k.kid, key: createSecretKey(Buffer.from(k.secret, 'utf8')) }));
     this.#clock = opts.clock;
     this.accessTtlSeconds = opts.accessTtlSeconds;
     this.verifyTtlSeconds = opts.verifyTtlSeconds;
@@ -135,7 +148,47 @@ export class TokenService {
     return this.#sign(claims, c.userId, ACCESS_AUDIENCE, ttl);
   }
 
+  /**
+   * A token verified before is answered from memory until it expires: the signature and the claims of a
+   * given string cannot change, only time can, so `exp`, `nbf` and `iat` are checked again against the
+   * clock on every hit. Revocation (logout, refresh-token reuse) is not decided here: the caller checks
+   * the denylist on every request, cached or not.
+   */
   async verifyAccess(token: string): Promise<VerifiedAccess> {
+    const hit = this.#verified.get(token);
+    if (hit) {
+      const now = this.#clock.now().getTime();
+      if (now >= hit.access.expiresAt.getTime()) {
+        this.#verified.delete(token);
+        throw new TokenError('expired', 'token expired');
+      }
+      const nowSeconds = Math.floor(now / 1000);
+      if (hit.iat <= nowSeconds + CLOCK_SKEW_SECONDS && (hit.nbf === undefined || hit.nbf <= nowSeconds)) {
+        return hit.access;
+      }
+      this.#verified.delete(token);
+    }
+    const { iat, nbf, ...access } = await this.#verifyAccess(token);
+    this.#remember(token, { access, iat, nbf });
+    return access;
+  }
+
+  #remember(token: string, entry: CachedAccess): void {
+    if (this.#verified.size >= VERIFIED_CACHE_MAX) {
+      const now = this.#clock.now().getTime();
+      for (const [k, v] of this.#verified) {
+        if (v.access.expiresAt.getTime() <= now) this.#verified.delete(k);
+      }
+      // Still full: drop the oldest entries (insertion order).
+      for (const k of this.#verified.keys()) {
+        if (this.#verified.size < VERIFIED_CACHE_MAX) break;
+        this.#verified.delete(k);
+      }
+    }
+    this.#verified.set(token, entry);
+  }
+
+  async #verifyAccess(token: string): Promise<VerifiedAccess & { iat: number; nbf?: number }> {
     const p = await this.#verify(token, ACCESS_AUDIENCE, this.accessTtlSeconds);
     if (p.typ !== 'access' || typeof p.sub !== 'string' || typeof p.jti !== 'string' || !p.jti)
       throw new TokenError('invalid', 'not an access token');
@@ -151,6 +204,8 @@ export class TokenService {
       expiresAt: new Date((p.exp as number) * 1000),
       ...(act?.sub ? { impersonatorId: act.sub } : {}),
       ...(typeof p.sid === 'string' ? { sessionId: p.sid } : {}),
+      iat: p.iat as number,
+      ...(typeof p.nbf === 'number' ? { nbf: p.nbf } : {}),
     };
   }
 

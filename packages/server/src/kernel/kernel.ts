@@ -30,11 +30,12 @@ import {
 import { Router } from './router.ts';
 import { SchemaCompiler } from './schema-compiler.ts';
 import { SSE_HEADERS, sseStream } from './sse.ts';
-import type { Handler, HandlerResult, RequestContext, Routes } from './types.ts';
+import type { HandlerResult, HandlerTable, RequestContext, UncheckedHandler } from './types.ts';
 
 export interface KernelOptions {
   doc: OpenApiDoc;
-  routes: Routes;
+  /** operationId -> handler; a domain's checked `Routes` pass through `handlerTable()`. */
+  routes: HandlerTable;
   db: Db;
   logger: PinoLogger;
   tokens: TokenService;
@@ -157,7 +158,7 @@ export function createKernel(o: KernelOptions): Kernel {
   // A handler is registered under its operationId (literal in every route file).
   const handlerFor = (op: Operation) => o.routes[op.operationId];
   // Resolved once per operation; an operation without one is looked up again per request.
-  const handlers = new Map<Operation, Handler>();
+  const handlers = new Map<Operation, UncheckedHandler>();
   for (const op of operations) {
     const h = handlerFor(op);
     if (h) handlers.set(op, h);

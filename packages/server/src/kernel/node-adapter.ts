@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { COMPRESS_MIN_BYTES, compress, negotiate } from './compression.ts';
+import type { ErrorCode } from './errors.ts';
 import type { Kernel } from './kernel.ts';
 import { mintRequestId } from './middleware/request-id.ts';
 import { NodeRequest, requestUrl } from './node-request.ts';
@@ -92,7 +93,7 @@ const ALL_METHODS = 'DELETE, GET, HEAD, OPTIONS, PATCH, POST, PUT';
 const DRAIN_TIMEOUT_MS = 10_000;
 
 /** A whole HTTP/1.1 response with our JSON error body, for the paths that never reach the kernel. */
-function rawErrorResponse(status: number, reason: string, code: string, detail: string): string {
+function rawErrorResponse(status: number, reason: string, code: ErrorCode, detail: string): string {
   const body = JSON.stringify({ detail, code, request_id: mintRequestId() });
   return [
     `HTTP/1.1 ${status} ${reason}`,

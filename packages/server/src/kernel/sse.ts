@@ -1,6 +1,26 @@
 import type { SseMessage } from './types.ts';
 
 const encoder = new TextEncoder();
+const BYTES = Symbol('sse bytes');
+type Shared = SseMessage & { [BYTES]?: Uint8Array | null };
+
+/**
+ * Marks a message that many streams send (one search's readers): its bytes are made by the first stream
+ * that sends it and reused by the others. Other messages are encoded per send and never remembered.
+ */
+export function sharedSseMessage(m: SseMessage): SseMessage {
+  (m as Shared)[BYTES] = null;
+  return m;
+}
+
+function encode(m: SseMessage): Uint8Array {
+  const cached = (m as Shared)[BYTES];
+  if (cached === undefined) return encoder.encode(formatSse(m));
+  if (cached !== null) return cached;
+  const bytes = encoder.encode(formatSse(m));
+  (m as Shared)[BYTES] = bytes;
+  return bytes;
+}
 
 /** One message in the `text/event-stream` wire format. Multi-line data is split over `data:` lines. */
 export function formatSse(m: SseMessage): string {
@@ -77,7 +97,7 @@ export function sseStream(
           controller.close();
           return;
         }
-        controller.enqueue(encoder.encode(formatSse(next.value)));
+        controller.enqueue(encode(next.value));
       } catch (err) {
         opts.onError?.(err);
         // Headers are long gone: the failure is reported in-band, then the stream ends.

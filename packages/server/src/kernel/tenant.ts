@@ -1,4 +1,4 @@
-import { forbidden, HttpError } from './errors.ts';
+import { type ErrorCode, forbidden, HttpError, unauthorized } from './errors.ts';
 import type { RequestContext } from './types.ts';
 
 /** Body or query fields that name a company. They may narrow a caller's scope, never widen it. */
@@ -12,9 +12,9 @@ const isPlatform = (ctx: RequestContext) => ctx.auth?.role === 'super_admin';
  * A non-platform caller without a company gets 403 on tenant-scoped operations.
  */
 export function tenantCompanyId(ctx: RequestContext): number | null {
-  if (!ctx.auth) throw forbidden('forbidden', 'Authentication required.');
+  if (!ctx.auth) throw unauthorized('not_authenticated', 'Authentication required.');
   if (isPlatform(ctx)) return null;
-  if (ctx.auth.companyId === null) throw forbidden('no_company', 'This account belongs to no company.');
+  if (ctx.auth.companyId === null) throw forbidden('tenant_mismatch', 'This account belongs to no company.');
   return ctx.auth.companyId;
 }
 
@@ -50,7 +50,7 @@ export function assertNoForeignCompany(ctx: RequestContext, fields: unknown): vo
 export function ownedOrNotFound<T extends { company_id?: number | null; user_id?: string | null }>(
   ctx: RequestContext,
   row: T | undefined | null,
-  opts: { what?: string; owner?: 'company' | 'user'; status?: number; code?: string } = {},
+  opts: { what?: string; owner?: 'company' | 'user'; status?: number; code?: ErrorCode } = {},
 ): T {
   const what = opts.what ?? 'Resource';
   const missing = () => new HttpError(opts.status ?? 404, opts.code ?? 'not_found', `${what} not found.`);

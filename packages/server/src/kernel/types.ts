@@ -3,8 +3,14 @@
  * `operationId` in `openapi.json` to a handler. The kernel routes, validates (path, query with coercion
  * and defaults, headers, body), authenticates and enforces `x-roles` before a handler runs, so a handler
  * sees only valid input and a known caller.
+ *
+ * `Routes` is typed by the contract (`@travel/contract`'s generated `operations`): a key that is not an
+ * operationId does not compile, and each handler's `ctx.body`, `ctx.query` and `ctx.params` are the
+ * operation's request body (`application/json`), query and path parameters. So a handler never casts its
+ * input, and a contract change that a handler does not follow is a compile error.
  */
 
+import type { operations } from '@travel/contract';
 import type { Role } from '../internal/roles.ts';
 import type { Db } from '../storage/schema.ts';
 
@@ -90,6 +96,67 @@ export interface RawResult {
 }
 
 export type HandlerResult = JsonResult | SseResult | RawResult;
-export type Handler = (ctx: RequestContext) => Promise<HandlerResult>;
-/** operationId -> handler */
-export type Routes = Record<string, Handler>;
+
+/** Every operationId of the contract. */
+export type OperationId = keyof operations;
+
+/** `Record<string, never>` where the contract declares nothing (`never` or absent). */
+type Declared<T> = [Exclude<T, undefined>] extends [never] ? Record<string, never> : Exclude<T, undefined>;
+
+type RequestBodyOf<Op extends OperationId> = operations[Op] extends { requestBody: { content: infer C } }
+  ? C extends { 'application/json': infer B }
+    ? B
+    : undefined
+  : operations[Op] extends { requestBody?: { content: infer C } }
+    ? C extends { 'application/json': infer B }
+      ? B | undefined
+      : undefined
+    : undefined;
+
+// Each distributes over a union of operations (a helper shared by several handlers sees any of their inputs).
+/** The operation's JSON request body as validated by the kernel (`undefined` when it has none or it is optional and absent). */
+export type BodyOf<Op extends OperationId> = Op extends OperationId ? RequestBodyOf<Op> : never;
+/** The operation's query parameters, coerced (contract defaults are applied, but the type keeps them optional). */
+export type QueryOf<Op extends OperationId> = Op extends OperationId
+  ? Declared<operations[Op]['parameters']['query']>
+  : never;
+/** The operation's path parameters, coerced to the contract's types. */
+export type ParamsOf<Op extends OperationId> = Op extends OperationId
+  ? Declared<operations[Op]['parameters']['path']>
+  : never;
+
+/** What the handler of `Op` sees: the request context with the operation's typed body, query and params. */
+export interface OperationContext<Op extends OperationId>
+  extends Omit<RequestContext, 'body' | 'query' | 'params'> {
+  body: BodyOf<Op>;
+  query: QueryOf<Op>;
+  params: ParamsOf<Op>;
+}
+
+/** The handler of one operation. */
+export type Handler<Op extends OperationId> = (ctx: OperationContext<Op>) => Promise<HandlerResult>;
+
+/** operationId -> handler, checked against the contract (an unknown key is a compile error). */
+export type Routes = { [Op in OperationId]?: Handler<Op> };
+
+/**
+ * The kernel's untyped view of a handler: it receives the validated `RequestContext`. Used by the kernel,
+ * by wrappers that apply to many operations (metrics guard, API-key audit) and by tests with a fixture
+ * contract whose operations are not in `openapi.json`.
+ */
+export type UncheckedHandler = (ctx: RequestContext) => Promise<HandlerResult>;
+/** operationId -> unchecked handler (see `handlerTable`). */
+export type HandlerTable = Record<string, UncheckedHandler>;
+
+/**
+ * The checked `Routes` as the kernel's table. The one place the typed view is widened: the kernel only
+ * calls a handler with a context that the validate middleware checked against that operation's schemas,
+ * which are the ones the types were generated from.
+ */
+export function handlerTable(routes: Routes): HandlerTable {
+  const table: HandlerTable = {};
+  for (const [id, handler] of Object.entries(routes)) {
+    if (handler) table[id] = handler as UncheckedHandler;
+  }
+  return table;
+}

@@ -76,41 +76,190 @@ export interface FollowOptions {
 
 export type FollowItem = LogEvent | { heartbeat: true };
 
-/** Every event after `after`, as it is committed, until (and including) `done`; heartbeats in between. */
+/**
+ * The one reader of a search's log in this process. Every stream of the search in this process follows
+ * it instead of querying the table itself: it reads once per notification (and once per `pollMs` as the
+ * fallback for a lost one), keeps the events it has read, parsed once, and wakes its followers, who take
+ * them from memory. So N readers of one search cost one query per change, not N, and an idle search costs
+ * one poll per `pollMs` whatever the number of its readers. It lives while it has followers.
+ */
+class LogFeed {
+  /** Every event read so far, in seq order, from the first one. */
+  readonly events: LogEvent[] = [];
+  done = false;
+  followers = 0;
+  #last = 0;
+  #dirty = true;
+  #reading: Promise<void> | undefined;
+  #waiters = new Set<() => void>();
+  #poll: unknown;
+  readonly #unsubscribe: () => void;
+  #failure: unknown;
+  readonly db: SearchDb;
+  readonly searchId: string;
+  readonly pollMs: number;
+  readonly timers: Timers;
+
+  constructor(db: SearchDb, notifier: SearchNotifier, searchId: string, pollMs: number, timers: Timers) {
+    this.db = db;
+    this.searchId = searchId;
+    this.pollMs = pollMs;
+    this.timers = timers;
+    this.#unsubscribe = notifier.subscribe(searchId, () => this.poke());
+  }
+
+  /** Something may have been appended: read it (once, however many followers). */
+  poke(): void {
+    this.#dirty = true;
+    void this.refresh();
+  }
+
+  /** Resolves once the log has been read up to date at least once since the last poke. */
+  refresh(): Promise<void> {
+    if (!this.#reading) {
+      this.#reading = this.#read().finally(() => {
+        this.#reading = undefined;
+      });
+    }
+    return this.#reading;
+  }
+
+  async #read(): Promise<void> {
+    try {
+      while (this.#dirty && !this.done) {
+        this.#dirty = false;
+        const rows = await readAfter(this.db, this.searchId, this.#last);
+        for (const row of rows) {
+          this.events.push(row);
+          this.#last = row.seq;
+          if (row.event === 'done') this.done = true;
+        }
+        if (rows.length === PAGE) this.#dirty = true;
+        if (rows.length > 0) this.#wakeAll();
+      }
+      this.#failure = undefined;
+    } catch (err) {
+      // Followers see it on their next wait; the next poke, poll or new follower reads again.
+      this.#failure = err;
+      this.#dirty = true;
+      this.#wakeAll();
+    }
+    this.#armPoll();
+  }
+
+  #armPoll(): void {
+    if (this.#poll !== undefined) this.timers.clearTimeout(this.#poll);
+    this.#poll = undefined;
+    if (this.done || this.followers === 0) return;
+    this.#poll = this.timers.setTimeout(() => {
+      this.#poll = undefined;
+      this.poke();
+    }, this.pollMs);
+  }
+
+  #wakeAll(): void {
+    const ws = [...this.#waiters];
+    this.#waiters.clear();
+    for (const w of ws) w();
+  }
+
+  /** Throws the last read's failure, if the last read failed. */
+  check(): void {
+    if (this.#failure !== undefined) throw this.#failure;
+  }
+
+  /** Resolves on the next change (new events, a failure); `cancel` stops waiting. */
+  wait(): { promise: Promise<void>; cancel(): void } {
+    let wake: () => void = () => {};
+    const promise = new Promise<void>((resolve) => {
+      wake = resolve;
+    });
+    this.#waiters.add(wake);
+    return {
+      promise,
+      cancel: () => {
+        this.#waiters.delete(wake);
+        wake();
+      },
+    };
+  }
+
+  close(): void {
+    this.#unsubscribe();
+    if (this.#poll !== undefined) this.timers.clearTimeout(this.#poll);
+    this.#poll = undefined;
+    this.#wakeAll();
+  }
+}
+
+/** Feeds per notifier (one notifier per search service, so per database and process), by search id. */
+const feeds = new WeakMap<SearchNotifier, Map<string, LogFeed>>();
+
+function acquireFeed(o: FollowOptions, timers: Timers): LogFeed {
+  let byId = feeds.get(o.notifier);
+  if (!byId) {
+    byId = new Map();
+    feeds.set(o.notifier, byId);
+  }
+  let feed = byId.get(o.searchId);
+  if (!feed) {
+    feed = new LogFeed(searchDb(o.db), o.notifier, o.searchId, o.pollMs, timers);
+    byId.set(o.searchId, feed);
+  }
+  feed.followers += 1;
+  return feed;
+}
+
+function releaseFeed(notifier: SearchNotifier, searchId: string, feed: LogFeed): void {
+  feed.followers -= 1;
+  if (feed.followers > 0) return;
+  feed.close();
+  const byId = feeds.get(notifier);
+  if (byId?.get(searchId) === feed) byId.delete(searchId);
+}
+
+/** How many searches this process is reading for its streams right now (tests, metrics). */
+export function activeFeeds(notifier: SearchNotifier): number {
+  return feeds.get(notifier)?.size ?? 0;
+}
+
+/**
+ * Every event after `after`, as it is committed, until (and including) `done`; heartbeats in between.
+ * A reader that resumes at or after `done` gets `done` again, so it knows the search is over. The events
+ * come from the search's shared feed: the same `LogEvent` objects for every follower.
+ */
 export async function* follow(o: FollowOptions): AsyncGenerator<FollowItem> {
-  const db = searchDb(o.db);
   const timers = o.timers ?? realTimers;
-  let last = o.after;
-  let dirty = true;
+  const feed = acquireFeed(o, timers);
   let beat = false;
-  let wake: (() => void) | undefined;
-  const poke = () => {
-    dirty = true;
-    wake?.();
-  };
-  const unsubscribe = o.notifier.subscribe(o.searchId, poke);
-  o.signal?.addEventListener('abort', poke);
+  let waiting: { promise: Promise<void>; cancel(): void } | undefined;
+  const onAbort = () => waiting?.cancel();
+  o.signal?.addEventListener('abort', onAbort);
   let beatTimer: unknown;
   const armBeat = () => {
     if (beatTimer !== undefined) timers.clearTimeout(beatTimer);
     beatTimer = timers.setTimeout(() => {
       beat = true;
-      wake?.();
+      waiting?.cancel();
     }, o.heartbeatMs);
   };
   try {
     armBeat();
+    await feed.refresh();
+    feed.check();
+    let i = 0;
+    const last = feed.events.at(-1);
+    if (last?.event === 'done' && last.seq <= o.after) {
+      yield last;
+      return;
+    }
+    while (i < feed.events.length && (feed.events[i] as LogEvent).seq <= o.after) i++;
     while (!o.signal?.aborted) {
-      if (dirty) {
-        dirty = false;
-        const rows = await readAfter(db, o.searchId, last);
-        for (const row of rows) {
-          last = row.seq;
-          yield row;
-          armBeat();
-          if (row.event === 'done') return;
-        }
-        if (rows.length === PAGE) dirty = true;
+      if (i < feed.events.length) {
+        const row = feed.events[i++] as LogEvent;
+        yield row;
+        armBeat();
+        if (row.event === 'done') return;
         continue;
       }
       if (beat) {
@@ -119,21 +268,16 @@ export async function* follow(o: FollowOptions): AsyncGenerator<FollowItem> {
         armBeat();
         continue;
       }
-      await new Promise<void>((resolve) => {
-        const poll = timers.setTimeout(() => {
-          dirty = true;
-          resolve();
-        }, o.pollMs);
-        wake = () => {
-          timers.clearTimeout(poll);
-          resolve();
-        };
-      });
-      wake = undefined;
+      waiting = feed.wait();
+      await waiting.promise;
+      waiting = undefined;
+      // Skip whatever this reader had already (a feed made before it may hold events <= after).
+      while (i < feed.events.length && (feed.events[i] as LogEvent).seq <= o.after) i++;
+      if (i >= feed.events.length) feed.check();
     }
   } finally {
-    unsubscribe();
-    o.signal?.removeEventListener('abort', poke);
+    releaseFeed(o.notifier, o.searchId, feed);
+    o.signal?.removeEventListener('abort', onAbort);
     if (beatTimer !== undefined) timers.clearTimeout(beatTimer);
   }
 }

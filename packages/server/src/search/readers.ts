@@ -6,6 +6,7 @@
 
 import { sql } from 'kysely';
 import type { Clock } from '../internal/clock.ts';
+import { sharedSseMessage } from '../kernel/sse.ts';
 import type { SseMessage } from '../kernel/types.ts';
 import type { Db } from '../storage/schema.ts';
 import { follow, type LogEvent, type LogEventName, realTimers, type Timers } from './event-log.ts';
@@ -37,14 +38,15 @@ export function lastEventId(header: string | undefined): number {
   return Number.isSafeInteger(n) && n > 0 ? n : 0;
 }
 
-async function doneEvent(deps: ReaderDeps, searchId: string): Promise<LogEvent | undefined> {
-  const row = await searchDb(deps.db)
-    .selectFrom('search_events')
-    .select(['seq', 'event', 'data'])
-    .where('search_id', '=', searchId)
-    .where('event', '=', 'done')
-    .executeTakeFirst();
-  return row ? { seq: row.seq, event: 'done', data: parseJson(row.data) } : undefined;
+/** The stream message of a log event under a stream's name: made once per event and name, shared by every
+ * reader of the search (the kernel then encodes each message object once, not once per stream). */
+const messages = new WeakMap<LogEvent, { name: string; message: SseMessage }>();
+function messageOf(item: LogEvent, name: string): SseMessage {
+  const hit = messages.get(item);
+  if (hit?.name === name) return hit.message;
+  const message = sharedSseMessage({ id: String(item.seq), event: name, data: item.data });
+  messages.set(item, { name, message });
+  return message;
 }
 
 /**
@@ -59,18 +61,14 @@ export async function* eventStream(
   names: StreamNames,
   signal?: AbortSignal,
 ): AsyncGenerator<SseMessage> {
-  const done = await doneEvent(deps, session.id);
-  if (done && done.seq <= after) {
-    yield { id: String(done.seq), event: 'done', data: done.data };
-    return;
-  }
+  // follow() answers a reader resuming at or after `done` with `done` alone.
   for await (const item of follow({ ...followOpts(deps, session.id, signal), after })) {
     if ('heartbeat' in item) {
       yield heartbeat(deps.clock);
       continue;
     }
-    const name = names[item.event];
-    if (name) yield { id: String(item.seq), event: name, data: item.data };
+    const name = item.event === 'done' ? 'done' : names[item.event];
+    if (name) yield messageOf(item, name);
   }
 }
 

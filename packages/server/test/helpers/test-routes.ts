@@ -3,7 +3,7 @@ import type { SharedServices } from '../../src/app.ts';
 import { writeAudit } from '../../src/audit/audit-log.ts';
 import { badRequest } from '../../src/kernel/errors.ts';
 import { ownedOrNotFound, tenantCompanyId } from '../../src/kernel/tenant.ts';
-import type { Routes, SseMessage } from '../../src/kernel/types.ts';
+import type { HandlerTable, SseMessage } from '../../src/kernel/types.ts';
 import type { Db } from '../../src/storage/schema.ts';
 
 // A `type`, not an `interface`: Kysely's withTables<T> needs T to have an implicit index signature.
@@ -21,11 +21,11 @@ export async function createWidgetTable(db: Db) {
 export function testRoutes(
   s: SharedServices,
   hooks: { gate?: Promise<void>; streamItems?: number } = {},
-): Routes {
+): HandlerTable {
   return {
     createWidget: async (ctx) => {
       const body = ctx.body as { name: string; fail?: string };
-      if (body.fail === 'bad') throw badRequest('bad_widget', 'No.');
+      if (body.fail === 'bad') throw badRequest('validation_error', 'No.');
       if (hooks.gate) await hooks.gate;
       return ctx.transaction(async (trx) => {
         const w = await trx

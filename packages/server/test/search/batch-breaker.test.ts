@@ -5,19 +5,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gdsAdminRoutes } from '../../src/domains/search/gds-routes.ts';
 import { searchRoutes } from '../../src/domains/search/routes.ts';
-import type { Routes } from '../../src/kernel/types.ts';
+import { type HandlerTable, handlerTable } from '../../src/kernel/types.ts';
 import { collect, ctx, flightBody, type Harness, harness, userAuth } from './harness.ts';
 
 const admin = userAuth({ userId: 'admin', role: 'super_admin', companyId: null, companyCode: null });
 
 describe('a slow supplier', () => {
   let h: Harness;
-  let routes: Routes;
+  let routes: HandlerTable;
   beforeAll(async () => {
     // The batch deadline has already passed when the batch call waits: no sleeps, no timing race. The
     // fast suppliers are done by then (the test waits for them) and mystifly takes a minute.
     h = await harness({ slow: { mystifly: 60_000 }, batchDeadline: () => Promise.resolve() });
-    routes = searchRoutes(h.search);
+    routes = handlerTable(searchRoutes(h.search));
   });
   afterAll(() => h.close());
 
@@ -63,12 +63,12 @@ describe('a slow supplier', () => {
 
 describe('circuit breakers and GDS admin', () => {
   let h: Harness;
-  let routes: Routes;
-  let gds: Routes;
+  let routes: HandlerTable;
+  let gds: HandlerTable;
   beforeAll(async () => {
     h = await harness();
-    routes = searchRoutes(h.search);
-    gds = gdsAdminRoutes(h.search);
+    routes = handlerTable(searchRoutes(h.search));
+    gds = handlerTable(gdsAdminRoutes(h.search));
   });
   afterAll(() => h.close());
 

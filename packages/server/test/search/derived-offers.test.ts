@@ -6,19 +6,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PricingService } from '../../src/domains/flight-booking/pricing.ts';
 import { searchRoutes } from '../../src/domains/search/routes.ts';
-import type { Routes, SseMessage } from '../../src/kernel/types.ts';
+import { type HandlerTable, handlerTable, type SseMessage } from '../../src/kernel/types.ts';
 import type { Mailer } from '../../src/mail/mailer.ts';
 import { searchOffers } from '../../src/search/readers.ts';
 import { newOfferId, resolveOffer, saveDerivedOffer } from '../../src/search/resolve-offer.ts';
 import { searchDb } from '../../src/search/tables.ts';
-import { collect, ctx, flightBody, futureDate, type Harness, harness } from './harness.ts';
+import { collect, ctx, flightBody, futureDate, type Harness, harness, opCtx } from './harness.ts';
 
 let h: Harness;
-let routes: Routes;
+let routes: HandlerTable;
 let pricing: PricingService;
 beforeAll(async () => {
   h = await harness();
-  routes = searchRoutes(h.search);
+  routes = handlerTable(searchRoutes(h.search));
   const registry = h.search.suppliers;
   pricing = new PricingService({
     db: h.database.db,
@@ -83,17 +83,17 @@ describe('derived offers stay out of a search’s results', () => {
       .map((m) => (m.data as { offer: Offer }).offer)
       .find((o) => o.supplier === 'amadeus');
     expect(amadeus).toBeDefined();
-    const up = (await pricing.upsell(ctx({ body: { offer_id: amadeus!.offer_id } }))) as {
+    const up = (await pricing.upsell(opCtx({ body: { offer_id: amadeus!.offer_id } }))) as {
       alternatives: Offer[];
     };
     expect(up.alternatives.length).toBeGreaterThan(0);
-    const cat = (await pricing.bagCatalogue(ctx({ body: { offer_id: amadeus!.offer_id } }))) as {
+    const cat = (await pricing.bagCatalogue(opCtx({ body: { offer_id: amadeus!.offer_id } }))) as {
       bag_options: { bag_option_id: string }[];
     };
     const bag = cat.bag_options[0];
     expect(bag).toBeDefined();
     const bagged = (await pricing.repriceBags(
-      ctx({
+      opCtx({
         body: {
           offer_id: amadeus!.offer_id,
           selections: [{ bag_option_id: bag!.bag_option_id, quantity: 1 }],

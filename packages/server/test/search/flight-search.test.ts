@@ -5,15 +5,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { markupDb } from '../../src/domains/markup/markup-store.ts';
 import { searchRoutes } from '../../src/domains/search/routes.ts';
-import type { Routes, SseMessage } from '../../src/kernel/types.ts';
+import { type HandlerTable, handlerTable, type SseMessage } from '../../src/kernel/types.ts';
 import { resolveOffer, toSupplierFlightOffer } from '../../src/search/resolve-offer.ts';
 import { collect, ctx, flightBody, type Harness, harness, userAuth } from './harness.ts';
 
 let h: Harness;
-let routes: Routes;
+let routes: HandlerTable;
 beforeAll(async () => {
   h = await harness();
-  routes = searchRoutes(h.search);
+  routes = handlerTable(searchRoutes(h.search));
   await h.database.db
     .insertInto('companies')
     .values([

@@ -2,7 +2,14 @@
 import { type MockSupplier, startMockServers } from '@travel/mock-server';
 import { searchMarkup } from '../../src/domains/markup/search-markup.ts';
 import { ManualClock } from '../../src/internal/clock.ts';
-import type { AuthContext, HandlerResult, RequestContext, SseMessage } from '../../src/kernel/types.ts';
+import type {
+  AuthContext,
+  HandlerResult,
+  OperationContext,
+  OperationId,
+  RequestContext,
+  SseMessage,
+} from '../../src/kernel/types.ts';
 import { createSearchService, type SearchService } from '../../src/search/service.ts';
 import type { Database } from '../../src/storage/database.ts';
 import type { GdsSettings } from '../../src/suppliers/gds-config.ts';
@@ -80,6 +87,11 @@ export const userAuth = (over: Partial<AuthContext> = {}): AuthContext => ({
   companyCode: 'AGY',
   ...over,
 });
+
+/** `ctx` as the handler of `Op` sees it: the test plays the kernel, which would have validated the input. */
+export function opCtx<Op extends OperationId>(over: Partial<RequestContext> = {}): OperationContext<Op> {
+  return ctx(over) as OperationContext<Op>;
+}
 
 export function ctx(over: Partial<RequestContext> = {}): RequestContext {
   const log = { info() {}, warn() {}, error() {}, debug() {} };

@@ -1,14 +1,14 @@
 /** Hotel and transfer searches through the same engine, in every consumption mode. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchRoutes } from '../../src/domains/search/routes.ts';
-import type { Routes } from '../../src/kernel/types.ts';
+import { type HandlerTable, handlerTable } from '../../src/kernel/types.ts';
 import { collect, ctx, futureDate, type Harness, harness } from './harness.ts';
 
 let h: Harness;
-let routes: Routes;
+let routes: HandlerTable;
 beforeAll(async () => {
   h = await harness();
-  routes = searchRoutes(h.search);
+  routes = handlerTable(searchRoutes(h.search));
 });
 afterAll(() => h.close());
 

@@ -9,7 +9,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchRoutes } from '../../src/domains/search/routes.ts';
 import { JobRunner } from '../../src/jobs/runner.ts';
-import type { Routes, SseMessage } from '../../src/kernel/types.ts';
+import { type HandlerTable, handlerTable, type SseMessage } from '../../src/kernel/types.ts';
 import { readAfter } from '../../src/search/event-log.ts';
 import { DEFAULT_ORPHAN_GRACE_MS, finishAbandoned, SEARCH_DEADLINE_QUEUE } from '../../src/search/orphans.ts';
 import { findSession } from '../../src/search/session-store.ts';
@@ -21,14 +21,14 @@ import { collect, ctx, flightBody, type Harness, harness } from './harness.ts';
 // says the deadline has passed, as if its process were gone.
 const MYSTIFLY_MS = 60_000;
 let h: Harness;
-let routes: Routes;
+let routes: HandlerTable;
 let runner: JobRunner;
 beforeAll(async () => {
   h = await harness({
     slow: { mystifly: MYSTIFLY_MS },
     gdsDefaults: { mystifly: { timeout_ms: MYSTIFLY_MS } },
   });
-  routes = searchRoutes(h.search);
+  routes = handlerTable(searchRoutes(h.search));
   runner = new JobRunner({ db: h.database.db, clock: h.clock, handlers: h.search.jobHandlers });
 });
 afterAll(() => h?.close());

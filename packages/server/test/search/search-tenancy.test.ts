@@ -4,15 +4,20 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchRoutes } from '../../src/domains/search/routes.ts';
-import type { AuthContext, RequestContext, Routes } from '../../src/kernel/types.ts';
+import {
+  type AuthContext,
+  type HandlerTable,
+  handlerTable,
+  type RequestContext,
+} from '../../src/kernel/types.ts';
 import { resolveFlightOffer } from '../../src/search/resolve-offer.ts';
 import { collect, ctx, flightBody, futureDate, type Harness, harness, userAuth } from './harness.ts';
 
 let h: Harness;
-let routes: Routes;
+let routes: HandlerTable;
 beforeAll(async () => {
   h = await harness();
-  routes = searchRoutes(h.search);
+  routes = handlerTable(searchRoutes(h.search));
 });
 afterAll(() => h.close());
 
@@ -34,7 +39,7 @@ const root = who('root', 'super_admin', null);
 type Op = (c: RequestContext) => Promise<unknown>;
 
 /** Every read of a search: offer stream, grouped stream, batch and (hotel, transport) results. */
-const reads = (r: Routes, v: 'Flight' | 'Hotel' | 'Transport'): [string, Op][] => {
+const reads = (r: HandlerTable, v: 'Flight' | 'Hotel' | 'Transport'): [string, Op][] => {
   const ops: [string, Op][] =
     v === 'Flight'
       ? [

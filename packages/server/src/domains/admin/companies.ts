@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { writeAudit } from '../../audit/audit-log.ts';
 import { toMinor } from '../../internal/money.ts';
 import { badRequest } from '../../kernel/errors.ts';
-import type { RequestContext, Routes } from '../../kernel/types.ts';
+import type { OperationContext, Routes } from '../../kernel/types.ts';
 import { json } from '../../storage/schema.ts';
 import type { AccountsDeps } from '../accounts/deps.ts';
 import { ok, pageBody, paging } from '../accounts/http.ts';
@@ -17,13 +17,13 @@ export function adminCompanyRoutes(d: AccountsDeps): Routes {
   const { db, clock } = d;
 
   const setStatus = async (
-    ctx: RequestContext,
+    ctx: OperationContext<'adminDeleteCompany' | 'adminActivateCompany' | 'adminSuspendCompany'>,
     to: 'active' | 'suspended' | 'deleted',
     allowedFrom: string[],
     action: string,
   ) => {
-    const id = ctx.params.company_id as number;
-    const reason = (ctx.body as { reason?: string } | undefined)?.reason ?? null;
+    const id = ctx.params.company_id;
+    const reason = ctx.body?.reason ?? null;
     const res = await ctx.transaction(async (trx) => {
       const c = await loadCompany(trx, id, true);
       if (!allowedFrom.includes(c.status)) {
@@ -98,18 +98,7 @@ export function adminCompanyRoutes(d: AccountsDeps): Routes {
     },
 
     adminCreateCompany: async (ctx) => {
-      const b = ctx.body as {
-        company_name: string;
-        company_code: string;
-        contact_email: string;
-        company_type?: string;
-        contact_phone?: string;
-        currency?: string;
-        credit_limit?: number;
-        address?: Record<string, unknown>;
-        parent_company_id?: number;
-        settings?: Record<string, unknown>;
-      };
+      const b = ctx.body;
       const currency = b.currency ?? 'USD';
       return ctx.transaction(async (trx) => {
         const taken = await trx
@@ -157,24 +146,23 @@ export function adminCompanyRoutes(d: AccountsDeps): Routes {
       });
     },
 
-    adminGetCompany: async (ctx) => ok(await companyWithProfile(db, ctx.params.company_id as number)),
+    adminGetCompany: async (ctx) => ok(await companyWithProfile(db, ctx.params.company_id)),
 
     adminUpdateCompany: async (ctx) => {
-      const id = ctx.params.company_id as number;
-      const b = ctx.body as Record<string, unknown>;
+      const id = ctx.params.company_id;
+      const b = ctx.body;
       return ctx.transaction(async (trx) => {
         const c = await loadCompany(trx, id, true);
-        const currency = (b.currency as string | undefined) ?? c.currency.trim();
+        const currency = b.currency ?? c.currency.trim();
         const set: Record<string, unknown> = { updated_at: clock.now() };
         for (const k of ['company_name', 'contact_email', 'contact_phone', 'currency'] as const)
           if (b[k] !== undefined) set[k] = b[k];
-        if (b.credit_limit !== undefined)
-          set.credit_limit_minor = toMinor(b.credit_limit as number, currency);
+        if (b.credit_limit !== undefined) set.credit_limit_minor = toMinor(b.credit_limit, currency);
         if (b.address !== undefined) set.address = json(b.address);
         if (b.settings !== undefined)
           set.settings = json({ ...(c.settings as object), ...(b.settings as object) });
         await trx.updateTable('companies').set(set).where('id', '=', id).execute();
-        const changes = Object.fromEntries(Object.keys(b).map((k) => [k, b[k]]));
+        const changes = { ...b };
         await writeAudit(trx, ctx, {
           entity: 'company',
           entityId: id,
@@ -187,7 +175,7 @@ export function adminCompanyRoutes(d: AccountsDeps): Routes {
     },
 
     adminDeleteCompany: async (ctx) => {
-      const id = ctx.params.company_id as number;
+      const id = ctx.params.company_id;
       await setStatus(ctx, 'deleted', ['active', 'suspended', 'deleted'], 'deleted');
       return ok({ id, deleted: true as const });
     },

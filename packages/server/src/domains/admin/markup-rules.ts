@@ -6,7 +6,7 @@ import { ok, paging } from '../accounts/http.ts';
 import { loadCompany } from '../accounts/store.ts';
 import { applyMarkup } from '../markup/engine.ts';
 import { loadMarkupRules } from '../markup/markup-store.ts';
-import { createRule, deleteRule, listRules, type RuleInput, updateRule } from '../markup/rules-crud.ts';
+import { createRule, deleteRule, listRules, updateRule } from '../markup/rules-crud.ts';
 
 export function adminMarkupRoutes(d: AccountsDeps): Routes {
   const { db, clock } = d;
@@ -14,12 +14,12 @@ export function adminMarkupRoutes(d: AccountsDeps): Routes {
     adminListMarkupRules: async (ctx) =>
       ok(
         await listRules(db, paging(ctx), {
-          ...(ctx.query.company_id !== undefined ? { companyId: ctx.query.company_id as number } : {}),
-          ...(ctx.query.is_active !== undefined ? { isActive: ctx.query.is_active as boolean } : {}),
+          ...(ctx.query.company_id !== undefined ? { companyId: ctx.query.company_id } : {}),
+          ...(ctx.query.is_active !== undefined ? { isActive: ctx.query.is_active } : {}),
         }),
       ),
     adminCreateMarkupRule: async (ctx) => {
-      const b = ctx.body as RuleInput & { company_id?: number | null };
+      const b = ctx.body;
       return ctx.transaction(async (trx) => {
         if (b.company_id != null) await loadCompany(trx, b.company_id);
         const { company_id, ...rest } = b;
@@ -28,37 +28,28 @@ export function adminMarkupRoutes(d: AccountsDeps): Routes {
     },
     adminUpdateMarkupRule: (ctx) =>
       ctx.transaction(async (trx) =>
-        ok(
-          await updateRule(
-            ctx,
-            trx,
-            ctx.params.rule_id as number,
-            undefined,
-            ctx.body as RuleInput,
-            clock.now(),
-          ),
-        ),
+        ok(await updateRule(ctx, trx, ctx.params.rule_id, undefined, ctx.body, clock.now())),
       ),
     adminDeleteMarkupRule: (ctx) =>
       ctx.transaction(async (trx) =>
-        ok(await deleteRule(ctx, trx, ctx.params.rule_id as number, undefined, clock.now())),
+        ok(await deleteRule(ctx, trx, ctx.params.rule_id, undefined, clock.now())),
       ),
 
     adminCalculateMarkup: async (ctx) => {
-      const q = ctx.query as Record<string, string | number | undefined>;
+      const q = ctx.query;
       const currency = String(q.currency ?? 'USD');
-      const companyId = (q.company_id as number | undefined) ?? null;
+      const companyId = q.company_id ?? null;
       const base = toMinor(Number(q.base_price), currency);
       const rules = await loadMarkupRules(db, companyId);
       const r = applyMarkup(rules, {
         company_id: companyId,
         base_total_minor: base,
         currency,
-        origin: (q.origin as string | undefined) ?? null,
-        destination: (q.destination as string | undefined) ?? null,
-        cabin_class: (q.cabin_class as string | undefined) ?? null,
-        airline: (q.airline as string | undefined) ?? null,
-        gds_provider: (q.gds_provider as string | undefined) ?? null,
+        origin: q.origin ?? null,
+        destination: q.destination ?? null,
+        cabin_class: q.cabin_class ?? null,
+        airline: q.airline ?? null,
+        gds_provider: q.gds_provider ?? null,
         // The preview prices one passenger on one segment; per_pax/per_segment rules show their unit amount.
         pax_count: 1,
         segment_count: 1,

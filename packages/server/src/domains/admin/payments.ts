@@ -28,13 +28,13 @@ export function adminPaymentRoutes(d: AdminDeps): Routes {
       const q = ctx.query;
       const { from, to } = dayRange(q);
       const { rows, total } = await listPaymentRows(db, {
-        ...(q.payment_state ? { state: q.payment_state as string } : {}),
-        ...(q.provider_name ? { provider: q.provider_name as string } : {}),
-        ...(q.company_id !== undefined ? { companyId: q.company_id as number } : {}),
+        ...(q.payment_state ? { state: q.payment_state } : {}),
+        ...(q.provider_name ? { provider: q.provider_name } : {}),
+        ...(q.company_id !== undefined ? { companyId: q.company_id } : {}),
         ...(from ? { from } : {}),
         ...(to ? { to } : {}),
-        sortBy: q.sort_by as string,
-        sortOrder: q.sort_order as 'asc',
+        sortBy: q.sort_by,
+        sortOrder: q.sort_order,
         limit: p.page_size,
         offset: p.offset,
       });
@@ -77,13 +77,8 @@ export function adminPaymentRoutes(d: AdminDeps): Routes {
     },
 
     adminManualRefund: async (ctx) => {
-      const body = ctx.body as {
-        amount_minor: number;
-        currency: string;
-        reason: string;
-        notify_customer?: boolean;
-      };
-      const p = await findPayment(db, ctx.params.payment_id as number);
+      const body = ctx.body;
+      const p = await findPayment(db, ctx.params.payment_id);
       if (!p) throw notFound('payment_not_found', 'Payment not found.');
       if (body.currency !== p.currency)
         throw badRequest('currency_mismatch', `The payment is in ${p.currency}.`);

@@ -140,7 +140,7 @@ export function adminReportRoutes(d: AdminDeps): Routes {
 
     adminGetRevenueReport: async (ctx) => {
       const r = periodRange(String(ctx.query.period ?? '30d'), clock.now());
-      const companyId = (ctx.query.company_id as number | undefined) ?? null;
+      const companyId = ctx.query.company_id ?? null;
       const days = await revenueByDay(db, { from: r.from, to: r.to, companyId });
       return ok({
         period: r.period,

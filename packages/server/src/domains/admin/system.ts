@@ -49,8 +49,8 @@ export function adminSystemRoutes(d: AdminDeps): Routes {
     adminListErrorLogs: async (ctx) => {
       const p = paging(ctx);
       let q = accountsDb(db).selectFrom('error_logs');
-      if (ctx.query.stage) q = q.where('stage', '=', ctx.query.stage as string);
-      if (ctx.query.provider) q = q.where('provider', '=', ctx.query.provider as string);
+      if (ctx.query.stage) q = q.where('stage', '=', ctx.query.stage);
+      if (ctx.query.provider) q = q.where('provider', '=', ctx.query.provider);
       const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
       const rows = await q
         .selectAll()

@@ -59,15 +59,7 @@ export function adminUserRoutes(d: AccountsDeps): Routes {
 
     adminUpdateUser: async (ctx) => {
       const id = String(ctx.params.user_id);
-      const b = ctx.body as {
-        full_name?: string;
-        role?: Role;
-        status?: string;
-        company_id?: number;
-        is_active?: boolean;
-        phone?: string;
-        department?: string;
-      };
+      const b = ctx.body;
       const res = await ctx.transaction(async (trx) => {
         const u = await loadUser(trx, id, true);
         if (
@@ -125,7 +117,7 @@ export function adminUserRoutes(d: AccountsDeps): Routes {
 
     adminImpersonateUser: async (ctx) => {
       const id = String(ctx.params.user_id);
-      const reason = (ctx.body as { reason: string }).reason;
+      const reason = ctx.body.reason;
       const admin = ctx.auth as NonNullable<RequestContext['auth']>;
       return ctx.transaction(async (trx) => {
         const u = await loadUser(trx, id);
@@ -173,7 +165,7 @@ export function adminUserRoutes(d: AccountsDeps): Routes {
 
     adminSuspendUser: async (ctx) => {
       const id = String(ctx.params.user_id);
-      const b = ctx.body as { reason: string; duration_hours?: number };
+      const b = ctx.body;
       if (id === ctx.auth?.userId) throw badRequest('cannot_suspend_self', 'You cannot suspend yourself.');
       const res = await ctx.transaction(async (trx) => {
         const u = await loadUser(trx, id, true);

@@ -12,30 +12,30 @@
  */
 import type { Routes } from '../../kernel/types.ts';
 import { JOIN_PAGE, JOIN_PAGE_HEADERS } from './join-page.ts';
-import type { AuthService, RegisterInput } from './service.ts';
+import type { AuthService } from './service.ts';
 
 export function authRoutes(deps: { auth: AuthService }): Routes {
   const { auth } = deps;
   return {
-    registerUser: async (ctx) => ({ status: 200, body: await auth.register(ctx, ctx.body as RegisterInput) }),
+    registerUser: async (ctx) => ({ status: 200, body: await auth.register(ctx, ctx.body) }),
     // The invitation mail's link: a form that registers with the invitation code.
     acceptInvitationPage: async () => ({ status: 200, headers: JOIN_PAGE_HEADERS, raw: JOIN_PAGE }),
     verifyEmail: async (ctx) => ({
       status: 200,
-      body: await auth.verifyEmail(ctx, ctx.query.access_token as string | undefined),
+      body: await auth.verifyEmail(ctx, ctx.query.access_token),
     }),
     login: async (ctx) => ({
       status: 200,
-      body: await auth.login(ctx, ctx.body as { email: string; password: string }),
+      body: await auth.login(ctx, ctx.body),
     }),
     getCurrentUser: async (ctx) => ({ status: 200, body: await auth.me(ctx) }),
     refreshToken: async (ctx) => ({
       status: 200,
-      body: await auth.refresh(ctx, (ctx.body as { refresh_token: string }).refresh_token),
+      body: await auth.refresh(ctx, ctx.body.refresh_token),
     }),
     logout: async (ctx) => ({
       status: 200,
-      body: await auth.logout((ctx.body as { refresh_token: string }).refresh_token),
+      body: await auth.logout(ctx.body.refresh_token),
     }),
   };
 }

@@ -6,7 +6,7 @@ import { dummyHash, hashPassword, needsRehash, verifyPassword } from '../../inte
 import { TokenError, type TokenService } from '../../internal/tokens.ts';
 import { badRequest, forbidden, HttpError, tooManyRequests, unauthorized } from '../../kernel/errors.ts';
 import { type PrincipalStore, standing } from '../../kernel/principal.ts';
-import type { RequestContext, Role } from '../../kernel/types.ts';
+import type { BodyOf, RequestContext, Role } from '../../kernel/types.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import { LoginThrottle } from '../../rate-limit/login-throttle.ts';
 import type { RateLimitStore } from '../../rate-limit/rate-limit-store.ts';
@@ -23,18 +23,8 @@ export interface AuthDeps {
   principals: PrincipalStore;
 }
 
-export interface RegisterInput {
-  email: string;
-  password: string;
-  full_name: string;
-  role?: string;
-  company_code?: string;
-  user_code?: string;
-  department?: string;
-  phone?: string;
-  registration_type?: string;
-  invite_code?: string;
-}
+/** The contract's `RegisterRequest`. */
+type RegisterInput = BodyOf<'registerUser'>;
 
 /** Roles a person may give themselves. Company roles come only from an invitation. */
 const SELF_SERVICE_ROLES: ReadonlySet<string> = new Set(['customer']);

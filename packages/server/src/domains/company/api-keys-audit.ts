@@ -7,7 +7,7 @@
  * it writes nothing.
  */
 import { writeAudit } from '../../audit/audit-log.ts';
-import type { Routes } from '../../kernel/types.ts';
+import type { HandlerTable } from '../../kernel/types.ts';
 import type { Db } from '../../storage/schema.ts';
 
 /** Operations that create a priced booking or move money or ticket value. */
@@ -31,8 +31,8 @@ export const MONEY_OPERATIONS: ReadonlySet<string> = new Set([
 ]);
 
 /** Wraps the money operations' handlers: a key-authenticated call writes its audit row first. */
-export function auditApiKeyMoneyUse(routes: Routes, db: Db): Routes {
-  const out: Routes = { ...routes };
+export function auditApiKeyMoneyUse(routes: HandlerTable, db: Db): HandlerTable {
+  const out: HandlerTable = { ...routes };
   for (const id of MONEY_OPERATIONS) {
     const handler = routes[id];
     if (!handler) continue;

@@ -4,7 +4,7 @@
  * token only (the contract does not list `apiKeyAuth` on it, so the kernel answers a key 403).
  */
 import { writeAudit } from '../../audit/audit-log.ts';
-import type { ApiKey, ApiKeyRole, ApiKeyStore } from '../../internal/api-keys.ts';
+import type { ApiKey, ApiKeyStore } from '../../internal/api-keys.ts';
 import { badRequest, notFound } from '../../kernel/errors.ts';
 import type { RequestContext, Routes } from '../../kernel/types.ts';
 import type { Db } from '../../storage/schema.ts';
@@ -71,7 +71,7 @@ export function companyApiKeyRoutes(deps: AccountsDeps): Routes {
   return {
     async companyCreateApiKey(ctx) {
       const companyId = ownCompany(ctx);
-      const body = ctx.body as { name: string; role?: ApiKeyRole; expires_at?: string };
+      const body = ctx.body;
       const expiresAt = body.expires_at ? new Date(body.expires_at) : null;
       if (expiresAt && expiresAt.getTime() <= deps.clock.now().getTime()) {
         throw badRequest('invalid_expiry', 'expires_at must lie in the future.');

@@ -18,7 +18,7 @@ export function companyBookingRoutes(d: AccountsDeps): Routes {
     companyListBookings: async (ctx) => {
       const cid = ownCompany(ctx);
       const p = paging(ctx);
-      const q = ctx.query as Record<string, string | undefined>;
+      const q = ctx.query;
       const r = await listBookings(db, {
         page: p.page,
         page_size: p.page_size,
@@ -28,7 +28,7 @@ export function companyBookingRoutes(d: AccountsDeps): Routes {
         ...(q.date_from ? { date_from: q.date_from } : {}),
         ...(q.date_to ? { date_to: q.date_to } : {}),
         ...(q.sort_by ? { sort_by: q.sort_by } : {}),
-        ...(q.sort_order ? { sort_order: q.sort_order as 'asc' } : {}),
+        ...(q.sort_order ? { sort_order: q.sort_order } : {}),
       });
       return ok(pageBody(r.items.map(bookingView), r.total, p));
     },
@@ -70,7 +70,7 @@ export function companyBookingRoutes(d: AccountsDeps): Routes {
 
     companyAssignBooking: async (ctx) => {
       const cid = ownCompany(ctx);
-      const b = ctx.body as { staff_user_id: string; notes?: string };
+      const b = ctx.body;
       return ctx.transaction(async (trx) => {
         const booking = await loadBooking(trx, ctx, ctx.params.booking_id, { forUpdate: true });
         const staff = await trx

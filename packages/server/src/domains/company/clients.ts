@@ -23,7 +23,7 @@ export function companyClientRoutes(d: AccountsDeps): Routes {
       const cid = ownCompany(ctx);
       const p = paging(ctx);
       let q = accountsDb(db).selectFrom('clients').where('company_id', '=', cid);
-      if (ctx.query.client_type) q = q.where('client_type', '=', ctx.query.client_type as string);
+      if (ctx.query.client_type) q = q.where('client_type', '=', ctx.query.client_type);
       if (ctx.query.search) {
         const like = `%${String(ctx.query.search).toLowerCase()}%`;
         q = q.where((eb) =>
@@ -54,15 +54,7 @@ export function companyClientRoutes(d: AccountsDeps): Routes {
 
     companyCreateClient: async (ctx) => {
       const cid = ownCompany(ctx);
-      const b = ctx.body as {
-        email: string;
-        full_name: string;
-        client_type?: string;
-        phone?: string;
-        company_name?: string;
-        credit_limit?: number;
-        notes?: string;
-      };
+      const b = ctx.body;
       return ctx.transaction(async (trx) => {
         const cur = await currencyOf(trx, cid);
         const dup = await accountsDb(trx)
@@ -96,22 +88,14 @@ export function companyClientRoutes(d: AccountsDeps): Routes {
 
     companyGetClient: async (ctx) => {
       const cid = ownCompany(ctx);
-      return ok(
-        clientView(await findClient(db, cid, ctx.params.client_id as number), await currencyOf(db, cid)),
-      );
+      return ok(clientView(await findClient(db, cid, ctx.params.client_id), await currencyOf(db, cid)));
     },
 
     companyUpdateClient: async (ctx) => {
       const cid = ownCompany(ctx);
-      const b = ctx.body as {
-        full_name?: string;
-        phone?: string;
-        credit_limit?: number;
-        notes?: string;
-        is_active?: boolean;
-      };
+      const b = ctx.body;
       return ctx.transaction(async (trx) => {
-        const c = await findClient(trx, cid, ctx.params.client_id as number);
+        const c = await findClient(trx, cid, ctx.params.client_id);
         const cur = await currencyOf(trx, cid);
         const { credit_limit, ...rest } = b;
         const r = await accountsDb(trx)
@@ -137,7 +121,7 @@ export function companyClientRoutes(d: AccountsDeps): Routes {
 
     companyListClientBookings: async (ctx) => {
       const cid = ownCompany(ctx);
-      const c = await findClient(db, cid, ctx.params.client_id as number);
+      const c = await findClient(db, cid, ctx.params.client_id);
       const p = paging(ctx);
       const q = bookingDb(db)
         .selectFrom('flight_bookings')

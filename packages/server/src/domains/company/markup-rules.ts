@@ -2,7 +2,7 @@
 import type { Routes } from '../../kernel/types.ts';
 import type { AccountsDeps } from '../accounts/deps.ts';
 import { ok, paging } from '../accounts/http.ts';
-import { createRule, deleteRule, listRules, type RuleInput, updateRule } from '../markup/rules-crud.ts';
+import { createRule, deleteRule, listRules, updateRule } from '../markup/rules-crud.ts';
 import { ownCompany } from './clients.ts';
 
 export function companyMarkupRoutes(d: AccountsDeps): Routes {
@@ -12,19 +12,19 @@ export function companyMarkupRoutes(d: AccountsDeps): Routes {
       ok(await listRules(db, paging(ctx), { companyId: ownCompany(ctx) })),
     companyCreateMarkupRule: async (ctx) => {
       const cid = ownCompany(ctx);
-      const { company_id: _ignored, ...b } = ctx.body as RuleInput & { company_id?: number | null };
+      const { company_id: _ignored, ...b } = ctx.body;
       return ctx.transaction(async (trx) => ok(await createRule(ctx, trx, cid, b, clock.now()), 201));
     },
     companyUpdateMarkupRule: async (ctx) => {
       const cid = ownCompany(ctx);
       return ctx.transaction(async (trx) =>
-        ok(await updateRule(ctx, trx, ctx.params.rule_id as number, cid, ctx.body as RuleInput, clock.now())),
+        ok(await updateRule(ctx, trx, ctx.params.rule_id, cid, ctx.body, clock.now())),
       );
     },
     companyDeleteMarkupRule: async (ctx) => {
       const cid = ownCompany(ctx);
       return ctx.transaction(async (trx) =>
-        ok(await deleteRule(ctx, trx, ctx.params.rule_id as number, cid, clock.now())),
+        ok(await deleteRule(ctx, trx, ctx.params.rule_id, cid, clock.now())),
       );
     },
   };

@@ -19,7 +19,7 @@ export function companyProfileRoutes(d: AccountsDeps): Routes {
 
     companyUpdateProfile: async (ctx) => {
       const cid = ownCompany(ctx);
-      const b = ctx.body as Record<string, unknown>;
+      const b = ctx.body;
       return ctx.transaction(async (trx) => {
         await loadCompany(trx, cid, true);
         const now = clock.now();
@@ -59,7 +59,7 @@ export function companyProfileRoutes(d: AccountsDeps): Routes {
 
     companyUpdateSettings: async (ctx) => {
       const cid = ownCompany(ctx);
-      const b = ctx.body as Record<string, unknown>;
+      const b = ctx.body;
       return ctx.transaction(async (trx) => {
         const c = await loadCompany(trx, cid, true);
         const settings = {

@@ -6,7 +6,7 @@
 import { sql } from 'kysely';
 import { writeAudit } from '../../audit/audit-log.ts';
 import { badRequest } from '../../kernel/errors.ts';
-import type { RequestContext, Role, Routes } from '../../kernel/types.ts';
+import type { OperationContext, Routes } from '../../kernel/types.ts';
 import { json } from '../../storage/schema.ts';
 import type { AccountsDeps } from '../accounts/deps.ts';
 import { ok, pageBody, paging } from '../accounts/http.ts';
@@ -18,16 +18,9 @@ import { ownCompany } from './clients.ts';
 export function companyStaffRoutes(d: AccountsDeps): Routes {
   const { db, clock, mailer, config, principals } = d;
 
-  const invite = async (ctx: RequestContext) => {
+  const invite = async (ctx: OperationContext<'companyInviteStaff'>) => {
     const cid = ownCompany(ctx);
-    const b = ctx.body as {
-      email: string;
-      full_name: string;
-      role?: Role;
-      department?: string;
-      phone?: string;
-      permissions?: string[];
-    };
+    const b = ctx.body;
     const role = b.role ?? 'company_staff';
     const email = b.email.trim().toLowerCase();
     return ctx.transaction(async (trx) => {
@@ -109,16 +102,10 @@ export function companyStaffRoutes(d: AccountsDeps): Routes {
 
     companyUpdateStaff: async (ctx) => {
       const cid = ownCompany(ctx);
-      const b = ctx.body as {
-        role?: Role;
-        department?: string;
-        phone?: string;
-        permissions?: string[];
-        is_active?: boolean;
-      };
+      const b = ctx.body;
       const res = await ctx.transaction(async (trx) => {
         await syncStaff(trx, cid);
-        const s = await findStaff(trx, cid, ctx.params.staff_id as number);
+        const s = await findStaff(trx, cid, ctx.params.staff_id);
         if ((b.role === 'company_staff' || b.is_active === false) && s.user_id)
           await guardLastAdmin(trx, cid, s);
         if (s.user_id && s.user_id === ctx.auth?.userId && (b.role !== undefined || b.is_active === false)) {
@@ -184,7 +171,7 @@ export function companyStaffRoutes(d: AccountsDeps): Routes {
       const cid = ownCompany(ctx);
       const out = await ctx.transaction(async (trx) => {
         await syncStaff(trx, cid);
-        const s = await findStaff(trx, cid, ctx.params.staff_id as number);
+        const s = await findStaff(trx, cid, ctx.params.staff_id);
         if (s.user_id && s.user_id === ctx.auth?.userId)
           throw badRequest('cannot_deactivate_self', 'You cannot deactivate yourself.');
         if (s.user_id) {

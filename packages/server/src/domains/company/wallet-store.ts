@@ -9,6 +9,19 @@ import type { Db } from '../../storage/schema.ts';
 import { iso } from '../accounts/http.ts';
 import { accountsDb } from '../accounts/tables.ts';
 
+/**
+ * A debit past the company's credit limit. Not an `HttpError`: no operation of the contract debits the
+ * wallet yet, so `insufficient_credit` is declared nowhere; the operation that starts debiting declares it
+ * (400) and maps this error to it.
+ */
+export class InsufficientCreditError extends Error {
+  readonly code = 'insufficient_credit';
+  constructor() {
+    super('The company wallet has insufficient available credit.');
+    this.name = 'InsufficientCreditError';
+  }
+}
+
 export interface WalletTransactionInput {
   companyId: number;
   type: 'credit' | 'debit';
@@ -54,7 +67,7 @@ export async function recordWalletTransaction(trx: Db, t: WalletTransactionInput
   const balance = Number(wallet.balance_minor);
   const after = t.type === 'credit' ? balance + t.amountMinor : balance - t.amountMinor;
   if (t.type === 'debit' && !t.allowOverdraft && after + creditLimit < 0) {
-    throw badRequest('insufficient_credit', 'The company wallet has insufficient available credit.');
+    throw new InsufficientCreditError();
   }
   const now = new Date();
   const db = accountsDb(trx);

@@ -14,7 +14,7 @@ export function companyWalletRoutes(d: AccountsDeps): Routes {
       const cid = ownCompany(ctx);
       const p = paging(ctx);
       let q = accountsDb(db).selectFrom('wallet_transactions').where('company_id', '=', cid);
-      if (ctx.query.transaction_type) q = q.where('type', '=', ctx.query.transaction_type as 'credit');
+      if (ctx.query.transaction_type) q = q.where('type', '=', ctx.query.transaction_type);
       const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
       const rows = await q.selectAll().orderBy('id', 'desc').limit(p.page_size).offset(p.offset).execute();
       return ok(pageBody(rows.map(transactionView), n, p));

@@ -22,7 +22,7 @@ export function customerBookingRoutes(d: AccountsDeps): Routes {
         page: p.page,
         page_size: p.page_size,
         user_id: ctx.auth?.userId as string,
-        ...(ctx.query.status ? { status: ctx.query.status as string } : {}),
+        ...(ctx.query.status ? { status: ctx.query.status } : {}),
         sort_by: 'created_at',
         sort_order: 'desc',
       });
@@ -32,7 +32,7 @@ export function customerBookingRoutes(d: AccountsDeps): Routes {
     customerGetBooking: async (ctx) => ok(bookingView(await loadBooking(db, ctx, ctx.params.booking_id))),
 
     customerCancelBooking: async (ctx) => {
-      const reason = (ctx.body as { reason?: string } | undefined)?.reason ?? null;
+      const reason = ctx.body?.reason ?? null;
       return ctx.transaction(async (trx) => {
         const b = await loadBooking(trx, ctx, ctx.params.booking_id, { forUpdate: true });
         if (FINAL.has(b.status))

@@ -21,7 +21,7 @@ export function customerPaymentRoutes(d: AccountsDeps): Routes {
 
     customerGetReceipt: async (ctx) => {
       const missing = () => notFound('payment_not_found', 'Payment not found.');
-      const pay = await findPayment(db, ctx.params.payment_id as number);
+      const pay = await findPayment(db, ctx.params.payment_id);
       if (!pay) throw missing();
       const b = await findBooking(db, pay.booking_id);
       if (!b || b.user_id !== ctx.auth?.userId) throw missing();

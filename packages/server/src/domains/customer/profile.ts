@@ -60,11 +60,11 @@ export function customerProfileRoutes(d: AccountsDeps): Routes {
   return {
     customerGetProfile: async (ctx) => ok(await profileView(db, me(ctx))),
     customerUpdateProfile: async (ctx) => {
-      const b = ctx.body as Record<string, unknown>;
+      const b = ctx.body;
       return ctx.transaction(async (trx) => {
         const now = clock.now();
         const user: Record<string, unknown> = {};
-        for (const k of ['full_name', 'phone']) if (b[k] !== undefined) user[k] = b[k];
+        for (const k of ['full_name', 'phone'] as const) if (b[k] !== undefined) user[k] = b[k];
         if (Object.keys(user).length)
           await trx
             .updateTable('users')
@@ -72,7 +72,7 @@ export function customerProfileRoutes(d: AccountsDeps): Routes {
             .where('id', '=', me(ctx))
             .execute();
         const prof: Record<string, unknown> = {};
-        for (const k of ['date_of_birth', 'nationality', 'preferred_language', 'preferred_currency'])
+        for (const k of ['date_of_birth', 'nationality', 'preferred_language', 'preferred_currency'] as const)
           if (b[k] !== undefined) prof[k] = b[k];
         await upsertProfile(trx, me(ctx), prof, now);
         await writeAudit(trx, ctx, {
@@ -86,7 +86,7 @@ export function customerProfileRoutes(d: AccountsDeps): Routes {
     },
     customerGetPreferences: async (ctx) => ok(await preferencesView(db, me(ctx))),
     customerUpdatePreferences: async (ctx) => {
-      const b = ctx.body as Record<string, unknown>;
+      const b = ctx.body;
       return ctx.transaction(async (trx) => {
         const set: Record<string, unknown> = { ...b };
         if (b.preferred_airlines !== undefined) set.preferred_airlines = json(b.preferred_airlines);

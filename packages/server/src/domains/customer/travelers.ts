@@ -1,6 +1,6 @@
 import { writeAudit } from '../../audit/audit-log.ts';
 import { badRequest, notFound, ValidationError, type ValidationIssue } from '../../kernel/errors.ts';
-import type { RequestContext, Routes } from '../../kernel/types.ts';
+import type { OperationContext, Routes } from '../../kernel/types.ts';
 import type { Db } from '../../storage/schema.ts';
 import type { AccountsDeps } from '../accounts/deps.ts';
 import { isoDate, ok } from '../accounts/http.ts';
@@ -49,8 +49,8 @@ function validate(t: TravelerInput, today: string) {
   if (issues.length) throw new ValidationError(issues);
 }
 
-async function mine(db: Db, ctx: RequestContext) {
-  const r = await findTraveler(db, ctx.auth?.userId as string, ctx.params.traveler_id as number);
+async function mine(db: Db, ctx: OperationContext<'customerUpdateTraveler' | 'customerDeleteTraveler'>) {
+  const r = await findTraveler(db, ctx.auth?.userId as string, ctx.params.traveler_id);
   if (!r) throw notFound('traveler_not_found', 'Saved traveler not found.');
   return r;
 }
@@ -71,7 +71,7 @@ export function customerTravelerRoutes(d: AccountsDeps): Routes {
     },
 
     customerCreateTraveler: async (ctx) => {
-      const b = ctx.body as TravelerInput;
+      const b = ctx.body;
       validate(b, today());
       const userId = ctx.auth?.userId as string;
       return ctx.transaction(async (trx) => {
@@ -103,7 +103,7 @@ export function customerTravelerRoutes(d: AccountsDeps): Routes {
     },
 
     customerUpdateTraveler: async (ctx) => {
-      const b = ctx.body as TravelerInput;
+      const b = ctx.body;
       return ctx.transaction(async (trx) => {
         const cur = await mine(trx, ctx);
         const merged: TravelerInput = {};

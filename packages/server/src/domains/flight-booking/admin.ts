@@ -1,12 +1,11 @@
 /** Admin surface of flight bookings: list, detail with audit trail, status override, reconciliation. */
 import { writeAudit } from '../../audit/audit-log.ts';
 import { badRequest, notFound } from '../../kernel/errors.ts';
-import type { RequestContext } from '../../kernel/types.ts';
+import type { OperationContext, RequestContext } from '../../kernel/types.ts';
 import { ancillaryView, listAncillaries } from './ancillary/store.ts';
 import type { BookingDeps } from './deps.ts';
 import { listPayments, paymentView, transactionsOf } from './payment/store.ts';
 import { itemView, queueReconciliation, reconciliationQueue } from './reconciliation.ts';
-import type { BookingStatus } from './state-machine.ts';
 import { type BookingRow, findBooking, listBookings, setStatus } from './store.ts';
 import { bookingDb, parseJson } from './tables.ts';
 import { storedTickets } from './ticketing/store.ts';
@@ -27,22 +26,21 @@ export class BookingAdmin {
     return b;
   }
 
-  async list(ctx: RequestContext) {
-    const q = ctx.query as Record<string, unknown>;
-    const own =
-      ctx.auth?.role === 'super_admin' ? ((q.company_id as number | undefined) ?? null) : ctx.auth?.companyId;
-    const page = (q.page as number) ?? 1;
-    const pageSize = (q.page_size as number) ?? 20;
+  async list(ctx: OperationContext<'adminListBookings'>) {
+    const q = ctx.query;
+    const own = ctx.auth?.role === 'super_admin' ? (q.company_id ?? null) : ctx.auth?.companyId;
+    const page = q.page ?? 1;
+    const pageSize = q.page_size ?? 20;
     const { items, total } = await listBookings(this.#d.db, {
-      ...(q as object),
+      ...q,
       page,
       page_size: pageSize,
       company_id: own ?? null,
-    } as never);
+    });
     return { items: items.map(bookingView), total, page, page_size: pageSize };
   }
 
-  async detail(ctx: RequestContext) {
+  async detail(ctx: OperationContext<'adminGetBooking'>) {
     const b = await this.#load(ctx);
     const db = this.#d.db;
     const txs = await transactionsOf(db, b.id);
@@ -78,9 +76,9 @@ export class BookingAdmin {
   }
 
   /** The spec's escape hatch: any listed status, a reason, an audit row, and mail when asked. */
-  async override(ctx: RequestContext) {
+  async override(ctx: OperationContext<'adminOverrideBookingStatus'>) {
     const b = await this.#load(ctx);
-    const body = ctx.body as { new_status: BookingStatus; reason: string; notify_customer?: boolean };
+    const body = ctx.body;
     const after = await this.#d.db.transaction().execute(async (trx) => {
       // Under the booking row lock, like every operation that moves the booking's money or tickets.
       await findBooking(trx, b.id, { forUpdate: true });
@@ -106,9 +104,9 @@ export class BookingAdmin {
   }
 
   /** Queues the booking; without force only a booking still waiting for its supplier outcome. */
-  async reconcile(ctx: RequestContext) {
+  async reconcile(ctx: OperationContext<'adminReconcileBooking'>) {
     const b = await this.#load(ctx);
-    const force = (ctx.body as { force?: boolean } | undefined)?.force === true;
+    const force = ctx.body?.force === true;
     if (!force && b.status !== 'pending_pnr' && b.status !== 'initiated') {
       throw badRequest(
         'not_reconcilable',
@@ -133,11 +131,7 @@ export class BookingAdmin {
     return itemView(row);
   }
 
-  async queue(ctx: RequestContext) {
-    return reconciliationQueue(
-      this.#d.db,
-      (ctx.query.page as number) ?? 1,
-      (ctx.query.page_size as number) ?? 20,
-    );
+  async queue(ctx: OperationContext<'adminGetReconciliationQueue'>) {
+    return reconciliationQueue(this.#d.db, ctx.query.page ?? 1, ctx.query.page_size ?? 20);
   }
 }

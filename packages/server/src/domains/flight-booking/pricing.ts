@@ -12,7 +12,7 @@ function shownBagOptions(options: PortBagOption[], ex: Exchange | null): PortBag
 }
 
 import { badRequest } from '../../kernel/errors.ts';
-import type { RequestContext } from '../../kernel/types.ts';
+import type { OperationContext, RequestContext } from '../../kernel/types.ts';
 import {
   newOfferId,
   type OfferBags,
@@ -22,12 +22,7 @@ import {
   saveDerivedOffer,
 } from '../../search/resolve-offer.ts';
 import { SupplierError } from '../../suppliers/ports/errors.ts';
-import type {
-  BagOption,
-  BagSelection,
-  FlightOffer,
-  SupplierFlightOffer,
-} from '../../suppliers/ports/flight.ts';
+import type { BagOption, FlightOffer, SupplierFlightOffer } from '../../suppliers/ports/flight.ts';
 import { logSupplierError } from '../reservation/supplier-errors.ts';
 import type { PricedBags } from './bags.ts';
 import type { BookingDeps } from './deps.ts';
@@ -60,10 +55,14 @@ export class PricingService {
     this.#d = d;
   }
 
-  async #resolve(ctx: RequestContext) {
-    const body = ctx.body as { offer_id: string; currency?: string };
+  async #resolve(
+    ctx: OperationContext<
+      'revalidateOffer' | 'getUpsellOffers' | 'getBagCatalogue' | 'repriceWithBags' | 'getFareRules'
+    >,
+  ) {
+    const body = ctx.body;
     const r = await this.#offer(ctx, body.offer_id);
-    checkCurrency(r, body.currency);
+    checkCurrency(r, 'currency' in body ? body.currency : undefined);
     return { r, supplier: flightSupplierOf(this.#d.suppliers, r.supplier) };
   }
 
@@ -75,7 +74,7 @@ export class PricingService {
    * A price change is reported explicitly: price_changed with the previous and the new total. A bag offer
    * is re-priced with its bags, so its total compares like for like.
    */
-  async revalidate(ctx: RequestContext) {
+  async revalidate(ctx: OperationContext<'revalidateOffer'>) {
     const { r, supplier } = await this.#resolve(ctx);
     const verbose = ctx.query.verbose === true;
     const call = { signal: ctx.signal };
@@ -118,7 +117,7 @@ export class PricingService {
   }
 
   /** Alternatives are stored as offers of the same search, so each can be revalidated and booked. */
-  async upsell(ctx: RequestContext) {
+  async upsell(ctx: OperationContext<'getUpsellOffers'>) {
     const { r, supplier } = await this.#resolve(ctx);
     if (!supplier.capabilities.upsell) {
       throw badRequest('upsell_unsupported', `Supplier ${r.supplier} offers no branded-fare upsell.`);
@@ -151,7 +150,7 @@ export class PricingService {
     return { offer_id: r.offer_id, alternatives };
   }
 
-  async bagCatalogue(ctx: RequestContext) {
+  async bagCatalogue(ctx: OperationContext<'getBagCatalogue'>) {
     const { r, supplier } = await this.#resolve(ctx);
     try {
       const p = await supplier.price(r.supplierOffer, { bags: true }, { signal: ctx.signal });
@@ -181,11 +180,11 @@ export class PricingService {
    * chosen it is a new offer of the same search: booking its offer_id books the bags. A bag offer re-priced
    * again starts from the offer it was made from, so the new selections replace the old.
    */
-  async repriceBags(ctx: RequestContext) {
+  async repriceBags(ctx: OperationContext<'repriceWithBags'>) {
     const given = await this.#resolve(ctx);
     const supplier = given.supplier;
     const r = given.r.bags ? await this.#offer(ctx, given.r.bags.base_offer_id) : given.r;
-    const selections = ((ctx.body as { selections?: BagSelection[] }).selections ?? []) as BagSelection[];
+    const selections = ctx.body.selections ?? [];
     const unnamed = selections.findIndex((sel) => !sel.bag_option_id);
     if (unnamed >= 0)
       throw badRequest(
@@ -254,7 +253,7 @@ export class PricingService {
     };
   }
 
-  async fareRules(ctx: RequestContext) {
+  async fareRules(ctx: OperationContext<'getFareRules'>) {
     const { r, supplier } = await this.#resolve(ctx);
     try {
       return {
@@ -268,7 +267,7 @@ export class PricingService {
   }
 
   /** Rules of a booked offer: read from the supplier with the offer kept on the booking. */
-  async bookingRules(ctx: RequestContext) {
+  async bookingRules(ctx: OperationContext<'getBookingFareRules'>) {
     const b = await loadBooking(this.#d.db, ctx, ctx.params.booking_id);
     const supplier = flightSupplierOf(this.#d.suppliers, b.supplier);
     const offer = { ...(b.offer as object), supplier_ref: parseJson(b.supplier_ref) } as SupplierFlightOffer;

@@ -26,7 +26,7 @@
  */
 
 import type { JobHandler } from '../../jobs/runner.ts';
-import type { HandlerResult, RequestContext, Routes } from '../../kernel/types.ts';
+import type { Handler, HandlerResult, OperationContext, OperationId, Routes } from '../../kernel/types.ts';
 import { BookingAdmin } from './admin.ts';
 import { reconcileServiceOp } from './ancillary/reconcile.ts';
 import { ancillaryRoutes } from './ancillary/routes.ts';
@@ -47,8 +47,8 @@ import { ticketingRoutes } from './ticketing/routes.ts';
 import { TicketingService, type TicketPayments, ticketingJobs } from './ticketing/service.ts';
 
 export const ok =
-  (fn: (ctx: RequestContext) => Promise<unknown>) =>
-  async (ctx: RequestContext): Promise<HandlerResult> => ({ status: 200, body: await fn(ctx) });
+  <Op extends OperationId>(fn: (ctx: OperationContext<Op>) => Promise<unknown>): Handler<Op> =>
+  async (ctx): Promise<HandlerResult> => ({ status: 200, body: await fn(ctx) });
 
 /**
  * The payment sub-aggregate as ticketing needs it (a capture at ticketing, the payment in its answers):

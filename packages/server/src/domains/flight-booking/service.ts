@@ -9,7 +9,7 @@ import { faultPoint } from '../../internal/fault-hooks.ts';
 import { badRequest, HttpError, notSupported } from '../../kernel/errors.ts';
 import { effectReference } from '../../kernel/middleware/idempotency.ts';
 import { errorResult } from '../../kernel/reply.ts';
-import type { HandlerResult, RequestContext } from '../../kernel/types.ts';
+import type { BodyOf, HandlerResult, OperationContext, RequestContext } from '../../kernel/types.ts';
 import { resolveFlightOffer } from '../../search/resolve-offer.ts';
 import type { Db } from '../../storage/schema.ts';
 import { SupplierError } from '../../suppliers/ports/errors.ts';
@@ -23,7 +23,7 @@ import { bookableTraveler } from '../accounts/store.ts';
 import { logSupplierError } from '../reservation/supplier-errors.ts';
 import { bagsOncePaid, bookBags, bookedBags, saveBookedBags } from './bags.ts';
 import type { BookingDeps } from './deps.ts';
-import { normalizePassengers, type PassengerBody, preparePassengers } from './passengers.ts';
+import { normalizePassengers, preparePassengers } from './passengers.ts';
 import { cancelBooking } from './payment/cancel.ts';
 import type { AfterAuthorize, PaymentService } from './payment/service.ts';
 import { BOOKING_OFFER } from './pricing.ts';
@@ -41,18 +41,8 @@ import { flightSupplierOf, supplierFailure } from './suppliers.ts';
 import { bookingDb, json } from './tables.ts';
 import { bookingView } from './view.ts';
 
-interface CreateBody {
-  offer_id: string;
-  currency: string;
-  passengers: PassengerBody[];
-  contact: { email: string; phone: string };
-  commission_percentage?: number;
-  payment_mode?: 'PAYMENT_FIRST' | 'PNR_FIRST' | 'PNR_ONLY';
-  client_ref?: string;
-  snapshot_id?: string;
-  search_id?: string;
-  order_remarks?: string[];
-}
+/** The contract's `CreateBookingRequest`. */
+type CreateBody = BodyOf<'createPnr'>;
 
 /** `bagsLater`: the order was held without its bags, which the supplier takes once it is paid (bags.ts). */
 type Outcome =
@@ -143,8 +133,8 @@ export class BookingService {
    * anywhere in between leaves a row that reconciliation settles by that reference, and a retry of the key
    * (its lease lapsed with the process) finds the row instead of ordering again (`#resume`).
    */
-  async createPnr(ctx: RequestContext): Promise<HandlerResult> {
-    const body = ctx.body as CreateBody;
+  async createPnr(ctx: OperationContext<'createPnr'>): Promise<HandlerResult> {
+    const body = ctx.body;
     const now = this.#d.clock.now();
     const r = await resolveFlightOffer(
       this.#d.db,
@@ -379,7 +369,7 @@ export class BookingService {
     return { apply: async (trx, bk, now) => keepBags(trx, await applyOrder(trx, bk, order, now), now) };
   }
 
-  async get(ctx: RequestContext) {
+  async get(ctx: OperationContext<'getBooking'>) {
     return bookingView(await loadBooking(this.#d.db, ctx, ctx.params.booking_id));
   }
 
@@ -405,20 +395,20 @@ export class BookingService {
     }
   }
 
-  async order(ctx: RequestContext) {
+  async order(ctx: OperationContext<'getBookingOrder'>) {
     return this.#liveOrder(ctx, await loadBooking(this.#d.db, ctx, ctx.params.booking_id));
   }
 
   /** `reference` confirms, it does not look up: it must be the booking's own PNR. */
-  async orderByReference(ctx: RequestContext) {
+  async orderByReference(ctx: OperationContext<'getBookingOrderByReference'>) {
     const b = await loadBooking(this.#d.db, ctx, ctx.params.booking_id);
-    const ref = ctx.query.reference as string | undefined;
+    const ref = ctx.query.reference;
     if (ref !== undefined && ref !== b.pnr)
       throw badRequest('reference_mismatch', 'The reference is not this booking’s PNR.');
     return this.#liveOrder(ctx, b);
   }
 
-  async foid(ctx: RequestContext) {
+  async foid(ctx: OperationContext<'updateBookingFoid'>) {
     const b = await loadBooking(this.#d.db, ctx, ctx.params.booking_id);
     const supplier = flightSupplierOf(this.#d.suppliers, b.supplier);
     if (!supplier.capabilities.foid)
@@ -426,7 +416,7 @@ export class BookingService {
     if (!b.supplier_order_ref)
       throw badRequest('foid_update_failed', 'The booking has no supplier order yet.');
     try {
-      await supplier.updateFoid(b.supplier_order_ref, ctx.body as never, { signal: ctx.signal });
+      await supplier.updateFoid(b.supplier_order_ref, ctx.body, { signal: ctx.signal });
     } catch (err) {
       return supplierFailure(err, { failed: 'foid_update_failed', unsupported: 'foid_unsupported' }, ctx.log);
     }
@@ -438,9 +428,9 @@ export class BookingService {
     return { booking_id: b.id, success: true, message: 'FOID updated.' };
   }
 
-  async commission(ctx: RequestContext) {
+  async commission(ctx: OperationContext<'updateBookingCommission'>) {
     const b = await loadBooking(this.#d.db, ctx, ctx.params.booking_id);
-    const body = ctx.body as { amount?: string; percentage?: number };
+    const body = ctx.body;
     if ((body.amount === undefined) === (body.percentage === undefined)) {
       throw badRequest('amount_or_percentage_required', 'Supply either amount or percentage, not both.');
     }
@@ -450,7 +440,7 @@ export class BookingService {
     if (!b.supplier_order_ref)
       throw badRequest('commission_update_failed', 'The booking has no supplier order yet.');
     try {
-      await supplier.updateCommission(b.supplier_order_ref, ctx.body as never, { signal: ctx.signal });
+      await supplier.updateCommission(b.supplier_order_ref, ctx.body, { signal: ctx.signal });
     } catch (err) {
       return supplierFailure(err, {
         failed: 'commission_update_failed',
@@ -466,9 +456,9 @@ export class BookingService {
   }
 
   /** Blank notes dropped (none left: 400); unknown booking 400; attaching is best-effort (success=false). */
-  async notes(ctx: RequestContext) {
+  async notes(ctx: OperationContext<'addBookingNotes'>) {
     const b = await loadBooking(this.#d.db, ctx, ctx.params.booking_id, { status: 400 });
-    const notes = (ctx.body as { notes: string[] }).notes.map((n) => n.trim()).filter((n) => n.length > 0);
+    const notes = ctx.body.notes.map((n) => n.trim()).filter((n) => n.length > 0);
     if (notes.length === 0) throw badRequest('no_usable_notes', 'Every note was empty.');
     const supplier = flightSupplierOf(this.#d.suppliers, b.supplier);
     if (!supplier.capabilities.notes)
@@ -507,7 +497,7 @@ export class BookingService {
   }
 
   /** Cancels at the supplier, then releases or refunds our payment (payment/cancel.ts). */
-  async cancel(ctx: RequestContext) {
+  async cancel(ctx: OperationContext<'cancelBooking'>) {
     return cancelBooking(this.#d, this.#payments, ctx);
   }
 }

@@ -3,23 +3,11 @@
  * Documented in docs/decisions/0003-booking-states.md. The admin override is the spec's escape hatch and
  * is the only move that does not consult this table.
  */
-import { badRequest } from '../../kernel/errors.ts';
+import type { BookingStatus } from '@travel/contract';
+import { badRequest, type ErrorCode } from '../../kernel/errors.ts';
 
-export const BOOKING_STATUSES = [
-  'initiated',
-  'pending_pnr',
-  'pnr_failed',
-  'on_hold',
-  'confirmed',
-  'payment_pending',
-  'payment_failed',
-  'paid',
-  'ticketed',
-  'cancelled',
-  'refunded',
-  'expired',
-] as const;
-export type BookingStatus = (typeof BOOKING_STATUSES)[number];
+// The contract's enum (`@travel/contract`), not a copy of it.
+export { BOOKING_STATUSES, type BookingStatus } from '@travel/contract';
 
 export type BookingEvent =
   | 'pnr_confirmed'
@@ -82,7 +70,7 @@ export function canTransition(from: BookingStatus, event: BookingEvent): boolean
 export function nextStatus(
   from: BookingStatus,
   event: BookingEvent,
-  code = 'invalid_booking_state',
+  code: ErrorCode = 'invalid_booking_state',
 ): BookingStatus {
   const row = BOOKING_TRANSITIONS[event];
   if (!row.from.includes(from)) {

@@ -1,6 +1,6 @@
 /** Booking queries. Lookups by `{booking_id}` accept the numeric id or the 6-character PNR. */
 import { sql } from 'kysely';
-import { HttpError } from '../../kernel/errors.ts';
+import { HttpError, unauthorized } from '../../kernel/errors.ts';
 import type { RequestContext } from '../../kernel/types.ts';
 import type { Db } from '../../storage/schema.ts';
 import { type BookingEvent, type BookingStatus, nextStatus } from './state-machine.ts';
@@ -221,6 +221,6 @@ export async function listBookings(db: Db, f: ListFilters) {
 
 /** The authenticated caller (every booking operation is guarded `user`, so the kernel guarantees one). */
 export function callerOf(ctx: Pick<RequestContext, 'auth'>) {
-  if (!ctx.auth) throw new HttpError(401, 'unauthorized', 'Authentication required.');
+  if (!ctx.auth) throw unauthorized('not_authenticated', 'Authentication required.');
   return ctx.auth;
 }

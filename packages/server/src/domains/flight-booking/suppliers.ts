@@ -5,7 +5,7 @@
  */
 
 import type { FxSource } from '../../internal/fx.ts';
-import { HttpError, notSupported } from '../../kernel/errors.ts';
+import { type ErrorCode, HttpError, notSupported } from '../../kernel/errors.ts';
 import type { Logger } from '../../kernel/types.ts';
 import { AmadeusFlightAdapter } from '../../suppliers/amadeus/index.ts';
 import { DuffelFlightAdapter } from '../../suppliers/duffel/index.ts';
@@ -75,7 +75,7 @@ export function flightSupplierOf(s: BookingSuppliers, name: string): FlightSuppl
  */
 export function supplierFailure(
   err: unknown,
-  codes: { failed: string; unsupported?: string | 501; notFound?: string },
+  codes: { failed: ErrorCode; unsupported?: ErrorCode | 501; notFound?: ErrorCode },
   log?: Logger,
 ): never {
   if (err instanceof HttpError) throw err;

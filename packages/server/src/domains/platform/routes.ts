@@ -25,7 +25,7 @@ import type { Config } from '../../internal/config.ts';
 import { notModified, StaticDocument } from '../../kernel/compression.ts';
 import { forbidden, HttpError } from '../../kernel/errors.ts';
 import type { HttpMetrics } from '../../kernel/metrics.ts';
-import type { Handler, RawResult, RequestContext, Routes } from '../../kernel/types.ts';
+import type { HandlerResult, RawResult, RequestContext, Routes } from '../../kernel/types.ts';
 import { CURRENCIES } from '../../suppliers/ports/errors.ts';
 import { docsPage } from './docs-page.ts';
 
@@ -68,7 +68,7 @@ const round = (ms: number) => Math.round(ms * 100) / 100;
 export function platformRoutes(d: PlatformDeps): Routes {
   let contract: StaticDocument | undefined;
   let docs: StaticDocument | undefined;
-  const health: Handler = async () => {
+  const health = async (): Promise<HandlerResult> => {
     let database: { status: 'ok' | 'down'; latency_ms: number | null };
     try {
       database = { status: 'ok', latency_ms: round(await d.pingDatabase()) };
@@ -172,7 +172,7 @@ export function platformRoutes(d: PlatformDeps): Routes {
     }),
     clearAllCache: async (ctx) => {
       sandboxOnly();
-      if (ctx.query.confirm !== true && ctx.query.confirm !== 'true') {
+      if (ctx.query.confirm !== true) {
         throw new HttpError(400, 'confirmation_required', 'Pass confirm=true to clear the cache.');
       }
       // ClearCacheResult, as adminClearCache answers: everything matches the pattern `*`.

@@ -6,6 +6,8 @@
  *   ones whose IATA designator is two letters/digits (967 rows). That drops the "Unknown" placeholder
  *   (row 0, code "-") and junk codes such as "--", ";;" or Cyrillic letters.
  * OpenFlights writes missing values as `\N` (or "" / "N/A"); they become null here.
+ * - `airport-data-js` 4.0.0 (CC BY 4.0, OurAirports-derived): each airport's class (`large_airport`,
+ *   `medium_airport`, ...) and longest runway, which rank airports of equal match (`loadAirportImportance`).
  */
 
 import { createRequire } from 'node:module';
@@ -102,6 +104,32 @@ export function loadAirlines(): Airline[] {
       icao_code: clean(r.icao),
       country: clean(r.country),
     });
+  }
+  return out;
+}
+
+/**
+ * How much an airport matters to a traveller, by IATA code, from a shipped data source (`airport-data-js`,
+ * OurAirports): its class (large 2, medium 1, other 0) first, then its longest runway in feet, as one
+ * number: `class * 100_000 + runway_ft`. Neither passenger traffic nor route counts ship in any package
+ * we can use offline; OurAirports' class is its editors' judgement of size and traffic, and the longest
+ * runway orders airports within one class (London: LHR 12,802 ft, LGW 10,364, STN 10,000, LTN 7,087).
+ * Airports the data set does not list are 0.
+ */
+export async function loadAirportImportance(): Promise<Map<string, number>> {
+  const lib = require('airport-data-js') as {
+    getAirportsByType(type: string): Promise<{ iata: string; runway_length?: number | null }[]>;
+  };
+  const out = new Map<string, number>();
+  for (const [type, tier] of [
+    ['medium_airport', 1],
+    ['large_airport', 2],
+  ] as const) {
+    for (const a of await lib.getAirportsByType(type)) {
+      if (!a.iata || !IATA_AIRPORT.test(a.iata)) continue;
+      const runway = typeof a.runway_length === 'number' && a.runway_length > 0 ? a.runway_length : 0;
+      out.set(a.iata, tier * 100_000 + Math.min(runway, 99_999));
+    }
   }
   return out;
 }

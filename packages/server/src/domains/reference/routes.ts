@@ -66,11 +66,11 @@ function nearParams(q: Record<string, unknown>): { near_lat: number; near_lon: n
 }
 
 export function referenceRoutes(deps: ReferenceDeps = {}): Routes {
-  const index = () => deps.reference ?? referenceIndex();
+  const index = async () => deps.reference ?? (await referenceIndex());
   return {
     async searchAirlines(ctx) {
       const query = str(ctx.query.query) ?? '';
-      const r = index().searchAirlines({
+      const r = (await index()).searchAirlines({
         query,
         limit: num(ctx.query.limit) ?? DEFAULT_LIMIT,
         country: str(ctx.query.country),
@@ -79,7 +79,7 @@ export function referenceRoutes(deps: ReferenceDeps = {}): Routes {
     },
     async searchAirports(ctx) {
       const query = str(ctx.query.query) ?? '';
-      const r = index().searchAirports({
+      const r = (await index()).searchAirports({
         query,
         limit: num(ctx.query.limit) ?? DEFAULT_LIMIT,
         country: str(ctx.query.country),

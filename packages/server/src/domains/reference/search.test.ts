@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { OpenApiDoc } from '../../kernel/contract.ts';
 import { ResponseValidator } from '../../kernel/response-validator.ts';
-import type { RequestContext } from '../../kernel/types.ts';
+import { handlerTable, type RequestContext } from '../../kernel/types.ts';
 import { boundedDistance } from './distance.ts';
 import { haversineKm } from './geo.ts';
 import { referenceRoutes } from './routes.ts';
@@ -155,7 +155,7 @@ describe('helpers', () => {
 });
 
 describe('referenceRoutes', () => {
-  const routes = referenceRoutes({ reference: idx });
+  const routes = handlerTable(referenceRoutes({ reference: idx }));
   const ctx = (query: Record<string, unknown>) => ({ query }) as unknown as RequestContext;
 
   it('searchAirports answers 200 {items, total, query}', async () => {

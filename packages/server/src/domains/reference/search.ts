@@ -1,16 +1,19 @@
 /**
  * Airport and airline search over the in-memory index (see text-index.ts for the matching tiers).
  *
- * Ranking: by `similarity_score`, then (airports) names containing "International" first as a cheap
- * stand-in for airport size, which the data set lacks, then name. With `near_lat` + `near_lon`, results
+ * Ranking: by `similarity_score`, then (airports) by importance from a shipped data source (OurAirports'
+ * class: large, medium, other; `loadAirportImportance`), then names containing "International", then an
+ * airport whose name holds the query as words before one that only lies in that place (Dubai
+ * International before Al Maktoum, city Dubai), then the longest runway, then name. With `near_lat` + `near_lon`, results
  * are ranked by distance within three groups: code matches, name/city matches, typo matches; so a nearby
  * typo match never outranks a real match. `total` counts every match after the country filter, before
  * `limit`.
  */
 
 import { countryKey, filterKey } from './countries.ts';
-import { type Airline, type Airport, loadAirlines, loadAirports } from './data.ts';
+import { type Airline, type Airport, loadAirlines, loadAirportImportance, loadAirports } from './data.ts';
 import { GeoIndex } from './geo.ts';
+import { normalize } from './normalize.ts';
 import { MATCH_TYPES, type MatchType, TextIndex, TYPE_GROUP } from './text-index.ts';
 
 export interface AirportSearchParams {
@@ -82,6 +85,8 @@ function clampLimit(limit: number | undefined): number {
 export function createReferenceIndex(
   airports: readonly Airport[] = loadAirports(),
   airlines: readonly Airline[] = loadAirlines(),
+  /** IATA code -> `class * 100_000 + runway_ft` (see `loadAirportImportance`); empty: no importance. */
+  importance: ReadonlyMap<string, number> = new Map(),
 ): ReferenceIndex {
   const apIndex = new TextIndex(
     airports.map((a) => ({
@@ -93,6 +98,9 @@ export function createReferenceIndex(
   const apCountry = airports.map((a) => countryKey(a.country));
   const apWeight = Uint8Array.from(airports, (a) => (/\binternational\b/i.test(a.name) ? 1 : 0));
   const apRank = nameRanks(airports);
+  const apImportance = Float64Array.from(airports, (a) => importance.get(a.iata_code) ?? 0);
+  const apClass = Uint8Array.from(apImportance, (v) => Math.floor(v / 100_000));
+  const apName = airports.map((a) => ` ${normalize(a.name)} `);
   const apGeo = new GeoIndex(airports);
   const alIndex = new TextIndex(
     airlines.map((a) => ({
@@ -133,12 +141,26 @@ export function createReferenceIndex(
         }));
         return { items, total: docs.length };
       }
+      // Only reached on ties, and then cached: whether the airport's own name holds the query as words.
+      const q = ` ${normalize(p.query)} `;
+      const named = new Map<number, number>();
+      const inName = (d: number) => {
+        let v = named.get(d);
+        if (v === undefined) {
+          v = q.length > 2 && (apName[d] as string).includes(q) ? 1 : 0;
+          named.set(d, v);
+        }
+        return v;
+      };
       const top = topK(
         docs,
         limit,
         (x, y) =>
           (score[y] as number) - (score[x] as number) ||
+          (apClass[y] as number) - (apClass[x] as number) ||
           (apWeight[y] as number) - (apWeight[x] as number) ||
+          inName(y) - inName(x) ||
+          (apImportance[y] as number) - (apImportance[x] as number) ||
           (apRank[x] as number) - (apRank[y] as number),
       );
       const items = top.map((d) =>
@@ -223,10 +245,12 @@ function airportItem(a: Airport, type: number, score: number): AirportResult {
   };
 }
 
-let shared: ReferenceIndex | null = null;
+let shared: Promise<ReferenceIndex> | null = null;
 
-/** The process-wide index, built on first use (call it at start to pay the ~50 ms build up front). */
-export function referenceIndex(): ReferenceIndex {
-  shared ??= createReferenceIndex();
+/** The process-wide index with airport importance, built on first use (~100 ms: call it at start). */
+export function referenceIndex(): Promise<ReferenceIndex> {
+  shared ??= loadAirportImportance().then((importance) =>
+    createReferenceIndex(loadAirports(), loadAirlines(), importance),
+  );
   return shared;
 }

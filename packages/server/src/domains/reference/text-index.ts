@@ -75,6 +75,7 @@ export class TextIndex {
   private readonly sorted: string[];
   private readonly sortedIds: Int32Array;
   private readonly grams = new Map<string, Int32Array>();
+  private readonly anagrams = new Map<string, number[]>();
   /** Every normalised field, sorted, with its document: the fields starting with a query form one range. */
   private readonly fieldsSorted: string[];
   private readonly fieldsDoc: Int32Array;
@@ -125,6 +126,11 @@ export class TextIndex {
       for (const g of new Set(trigrams(t))) push(gramLists, g, id);
     });
     for (const [g, l] of gramLists) this.grams.set(g, Int32Array.from(l));
+    // Same letters, other order: a short token with two letters swapped ("yrok") may share no trigram
+    // with the word it means ("york"), so the trigram filter alone never offers it.
+    this.vocab.forEach((t, id) => {
+      if (t.length >= MIN_FUZZY_LEN) push(this.anagrams, letters(t), id);
+    });
     const pairs: [string, number][] = [];
     this.fieldNorms.forEach((fs, d) => {
       for (const f of fs) pairs.push([f, d]);
@@ -268,8 +274,9 @@ export class TextIndex {
   private fuzzyMatches(token: string, out: VocabMatch[]): void {
     const max = token.length >= 8 ? 2 : 1;
     const qgrams = [...new Set(trigrams(token))];
-    // q-gram lemma: one edit destroys at most 3 trigrams.
-    const need = Math.max(1, qgrams.length - 3 * max);
+    // q-gram lemma: one edit destroys at most 3 trigrams, an adjacent transposition (one edit in the
+    // distance above) up to 4: "yrok" shares no trigram with "york", so it must not need one.
+    const need = Math.max(1, qgrams.length - 4 * max);
     const counts = this.gramCounts;
     const touched: number[] = [];
     for (const g of qgrams) {
@@ -282,6 +289,12 @@ export class TextIndex {
       }
     }
     const already = new Set(out.map((m) => m.id));
+    for (const id of this.anagrams.get(letters(token)) ?? []) {
+      if (counts[id] === 0 && !already.has(id)) {
+        counts[id] = need;
+        touched.push(id);
+      }
+    }
     for (const id of touched) {
       const c = counts[id] as number;
       counts[id] = 0;
@@ -291,6 +304,11 @@ export class TextIndex {
       if (d <= max) out.push({ id, sim: 1 - d / Math.max(token.length, t.length), fuzzy: true });
     }
   }
+}
+
+/** A token's letters in order: the key under which its anagrams are filed. */
+function letters(t: string): string {
+  return [...t].sort().join('');
 }
 
 function push<K>(m: Map<K, number[]>, k: K, v: number): void {

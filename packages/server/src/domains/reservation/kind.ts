@@ -2,7 +2,9 @@
  * What differs between hotel and transport bookings for the shared queries: the table, the audit entity,
  * where traveller names and the contact email live (for free-text search), and the not-found code.
  */
+
 import { type RawBuilder, sql } from 'kysely';
+import type { ErrorCode } from '../../kernel/errors.ts';
 
 export interface BookingKind {
   table: 'hotel_bookings' | 'transport_bookings';
@@ -11,7 +13,7 @@ export interface BookingKind {
   what: string;
   /** How an invalid_booking_state refusal names it, e.g. "hotel booking". */
   noun: string;
-  notFoundCode: string;
+  notFoundCode: ErrorCode;
   /** jsonb column holding guests / passengers */
   people: 'guests' | 'passengers';
   email: RawBuilder<string>;

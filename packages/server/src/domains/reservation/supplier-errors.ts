@@ -4,11 +4,11 @@
  * log, never to the caller. A supplier that cannot be reached when nothing was done answers 503
  * `supplier_unavailable` (not stored under an Idempotency-Key, so a retry runs anew).
  */
-import { badRequest, HttpError } from '../../kernel/errors.ts';
+import { badRequest, type ErrorCode, HttpError } from '../../kernel/errors.ts';
 import type { Logger } from '../../kernel/types.ts';
 import { SupplierError, type SupplierErrorKind } from '../../suppliers/ports/errors.ts';
 
-export type CodeMap = Partial<Record<SupplierErrorKind, [number, string]>>;
+export type CodeMap = Partial<Record<SupplierErrorKind, [number, ErrorCode]>>;
 
 /** What each of our codes tells the caller. */
 const SENTENCES: Record<string, string> = {
@@ -73,7 +73,7 @@ function pickDetails(err: SupplierError): Record<string, unknown> {
 }
 
 /** A configured provider's port; otherwise 400 `code` naming the provider. */
-export function configured<S>(port: S | undefined, code: string, what: string, provider: string): S {
+export function configured<S>(port: S | undefined, code: ErrorCode, what: string, provider: string): S {
   if (!port) throw badRequest(code, `${what} provider ${provider} is not available.`);
   return port;
 }

@@ -5,7 +5,7 @@
 import type { Clock } from '../../internal/clock.ts';
 import { notFound } from '../../kernel/errors.ts';
 import { tenantCompanyId } from '../../kernel/tenant.ts';
-import type { Handler } from '../../kernel/types.ts';
+import type { UncheckedHandler as Handler } from '../../kernel/types.ts';
 import type { Db } from '../../storage/schema.ts';
 import { visibleOrNotFound } from './access.ts';
 import type { BookingKind } from './kind.ts';

@@ -19,7 +19,7 @@ import type { GdsSettings } from '../../suppliers/gds-config.ts';
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 function requireAdmin(ctx: RequestContext): void {
-  if (ctx.auth?.role !== 'super_admin') throw forbidden('forbidden', 'Platform administrators only.');
+  if (ctx.auth?.role !== 'super_admin') throw forbidden('insufficient_role', 'Platform administrators only.');
 }
 
 const breakerView = (b: BreakerSnapshot) => ({
@@ -124,12 +124,7 @@ export function gdsAdminRoutes(s: SearchService): Routes {
     adminUpdateGdsConfig: async (ctx) => {
       requireAdmin(ctx);
       const p = provider(ctx);
-      const b = (ctx.body ?? {}) as {
-        enabled?: boolean;
-        timeout?: number;
-        max_results?: number;
-        priority?: number;
-      };
+      const b = ctx.body ?? {};
       const patch: Partial<GdsSettings> = {};
       if (typeof b.enabled === 'boolean') patch.enabled = b.enabled;
       if (typeof b.timeout === 'number') patch.timeout_ms = Math.round(b.timeout * 1000);

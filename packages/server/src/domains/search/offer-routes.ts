@@ -7,7 +7,7 @@
  * METHOD /path → operationId:
  *   GET /api/v1/flight/offers/{offer_id} → getFlightOffer
  */
-import { forbidden } from '../../kernel/errors.ts';
+import { unauthorized } from '../../kernel/errors.ts';
 import type { Routes } from '../../kernel/types.ts';
 import { resolveFlightOffer } from '../../search/resolve-offer.ts';
 import type { SearchService } from '../../search/service.ts';
@@ -16,7 +16,7 @@ import { requirementsOf } from '../../suppliers/requirements.ts';
 export function offerRoutes(s: Pick<SearchService, 'db' | 'clock'>): Routes {
   return {
     getFlightOffer: async (ctx) => {
-      if (!ctx.auth) throw forbidden('forbidden', 'Authentication required.');
+      if (!ctx.auth) throw unauthorized('not_authenticated', 'Authentication required.');
       const r = await resolveFlightOffer(s.db, String(ctx.params.offer_id), ctx.auth, s.clock);
       // Offers stored before adapters stated requirements get the adapter defaults.
       const booking_requirements = requirementsOf(r.supplierOffer);

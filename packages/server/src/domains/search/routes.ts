@@ -20,8 +20,8 @@
  *   GET  /api/v1/transport/search/stream/{search_id} → streamTransportOffers
  */
 
-import { forbidden } from '../../kernel/errors.ts';
-import type { HandlerResult, RequestContext, Routes } from '../../kernel/types.ts';
+import { unauthorized } from '../../kernel/errors.ts';
+import type { HandlerResult, OperationContext, RequestContext, Routes } from '../../kernel/types.ts';
 import {
   batchResult,
   eventStream,
@@ -60,7 +60,7 @@ const BASE: Record<Vertical, string> = {
 };
 
 function caller(ctx: RequestContext) {
-  if (!ctx.auth) throw forbidden('forbidden', 'Authentication required.');
+  if (!ctx.auth) throw unauthorized('not_authenticated', 'Authentication required.');
   return ctx.auth;
 }
 
@@ -68,8 +68,12 @@ export function searchRoutes(s: SearchService): Routes {
   const session = (ctx: RequestContext, vertical: Vertical) =>
     readableSession(s.db, String(ctx.params.search_id), caller(ctx), vertical, s.clock.now());
 
-  const start = async (ctx: RequestContext, vertical: Vertical) => {
-    let body = (ctx.body ?? {}) as Record<string, unknown>;
+  const start = async (
+    ctx: OperationContext<'searchFlights' | 'searchHotels' | 'searchTransport'>,
+    vertical: Vertical,
+  ) => {
+    // The validators below check what the schema cannot (dates, leg order, codes) on any of the three bodies.
+    let body: Record<string, unknown> = ctx.body;
     const auth = caller(ctx);
     const now = s.clock.now();
     if (vertical === 'flight') {

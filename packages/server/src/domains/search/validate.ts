@@ -5,7 +5,13 @@
  * 422, or 403 `company_mismatch`. Transfer times are converted to the suppliers' local form
  * (transport/search-input.ts).
  */
-import { badRequest, forbidden, ValidationError, type ValidationIssue } from '../../kernel/errors.ts';
+import {
+  badRequest,
+  forbidden,
+  unauthorized,
+  ValidationError,
+  type ValidationIssue,
+} from '../../kernel/errors.ts';
 import type { RequestContext } from '../../kernel/types.ts';
 import type { Db } from '../../storage/schema.ts';
 import { transportSearchInput } from '../reservation/transport/search-input.ts';
@@ -25,7 +31,7 @@ export async function assertOwnCodes(
   userCode: unknown,
 ): Promise<void> {
   const auth = ctx.auth;
-  if (!auth) throw forbidden('forbidden', 'Authentication required.');
+  if (!auth) throw unauthorized('not_authenticated', 'Authentication required.');
   if (auth.role === 'super_admin') return;
   const mismatch = () => forbidden('company_mismatch', 'companyCode and userCode must be your own.');
   if (typeof companyCode === 'string' && companyCode !== '') {

@@ -6,7 +6,7 @@ import type { Middleware } from '../compose.ts';
 import type { OpenApiDoc, Operation } from '../contract.ts';
 import { forbidden, tooManyRequests, unauthorized } from '../errors.ts';
 import { type Principal, type PrincipalStore, standing } from '../principal.ts';
-import type { AuthContext, Role, Routes } from '../types.ts';
+import type { AuthContext, HandlerTable, Role } from '../types.ts';
 
 /**
  * Authentication for every operation whose security is not empty: a bearer JWT, or an API key (issue 16)
@@ -146,13 +146,13 @@ async function apiKeyCaller(principals: PrincipalStore, op: Operation, secret: s
  * the contract gives these operations no security scheme).
  */
 export function protectMetrics(
-  routes: Routes,
+  routes: HandlerTable,
   token: string | undefined,
   doc: Pick<OpenApiDoc, 'paths'>,
-): Routes {
+): HandlerTable {
   if (!token) return routes;
   const expected = createHash('sha256').update(token).digest();
-  const out: Routes = { ...routes };
+  const out: HandlerTable = { ...routes };
   // Handlers are keyed by operationId: the contract says which operations are the metrics paths.
   const guarded = Object.entries(doc.paths)
     .filter(([path]) => /^\/metrics(\/|$)/.test(path))

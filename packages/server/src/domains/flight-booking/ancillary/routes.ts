@@ -13,13 +13,12 @@
  *   POST /api/v1/bookings/{booking_id}/seats/batch → selectSeatsBatch
  *   POST /api/v1/bookings/{booking_id}/seats/issue → issueSeats
  */
-import type { RequestContext, Routes } from '../../../kernel/types.ts';
+import type { Handler, OperationContext, OperationId, Routes } from '../../../kernel/types.ts';
 import type { AncillaryService } from './service.ts';
 
-const ok = (fn: (ctx: RequestContext) => Promise<unknown>) => async (ctx: RequestContext) => ({
-  status: 200,
-  body: await fn(ctx),
-});
+const ok =
+  <Op extends OperationId>(fn: (ctx: OperationContext<Op>) => Promise<unknown>): Handler<Op> =>
+  async (ctx) => ({ status: 200, body: await fn(ctx) });
 
 export function ancillaryRoutes(a: AncillaryService): Routes {
   return {

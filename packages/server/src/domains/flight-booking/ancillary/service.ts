@@ -2,16 +2,11 @@
  * Seats, baggage, SSRs and paid ancillaries: catalogue -> purchase (held, one TSM per service) -> EMD
  * issuance -> cancel (issued EMD voided, unissued service removed, cancelled/refunded skipped).
  */
-import { badRequest, notFound } from '../../../kernel/errors.ts';
-import type { HandlerResult, RequestContext } from '../../../kernel/types.ts';
+import { badRequest, type ErrorCode, notFound } from '../../../kernel/errors.ts';
+import type { HandlerResult, OperationContext, RequestContext } from '../../../kernel/types.ts';
 import type { Db } from '../../../storage/schema.ts';
 import { SupplierError } from '../../../suppliers/ports/errors.ts';
-import type {
-  AncillaryPurchaseProduct,
-  FlightSupplier,
-  SeatRequest,
-  SupplierFlightOffer,
-} from '../../../suppliers/ports/flight.ts';
+import type { FlightSupplier, SeatRequest, SupplierFlightOffer } from '../../../suppliers/ports/flight.ts';
 import { type BookedBag, bookedBags, passengerIds, unitPrice } from '../bags.ts';
 import type { BookingDeps } from '../deps.ts';
 import {
@@ -49,7 +44,7 @@ export class AncillaryService {
     this.#d = d;
   }
 
-  async #ctx(ctx: RequestContext, capability: 'seats' | 'ancillaries' | null, unsupportedCode: string) {
+  async #ctx(ctx: RequestContext, capability: 'seats' | 'ancillaries' | null, unsupportedCode: ErrorCode) {
     const b = await loadBooking(this.#d.db, ctx, ctx.params.booking_id);
     const supplier = flightSupplierOf(this.#d.suppliers, b.supplier);
     if (capability && !supplier.capabilities[capability])
@@ -117,7 +112,7 @@ export class AncillaryService {
     });
   }
 
-  async seatMap(ctx: RequestContext) {
+  async seatMap(ctx: OperationContext<'getSeatMap'>) {
     const { b, supplier, orderRef } = await this.#ctx(ctx, 'seats', 'seats_unsupported');
     try {
       return { booking_id: b.id, seat_maps: await supplier.seatMap(orderRef, { signal: ctx.signal }) };
@@ -137,7 +132,7 @@ export class AncillaryService {
       throw badRequest('invalid_passenger', `Passenger ${s.passenger_id} is not on the booking.`);
   }
 
-  async selectSeat(ctx: RequestContext) {
+  async selectSeat(ctx: OperationContext<'selectSeat'>) {
     const { b, supplier, orderRef } = await this.#ctx(ctx, 'seats', 'seats_unsupported');
     const req = {
       segment_id: String(ctx.query.segment_id),
@@ -161,9 +156,9 @@ export class AncillaryService {
   }
 
   /** Partial success is normal: each seat reports its own outcome; the batch never fails as a whole. */
-  async selectBatch(ctx: RequestContext) {
+  async selectBatch(ctx: OperationContext<'selectSeatsBatch'>) {
     const { b, supplier, orderRef } = await this.#ctx(ctx, 'seats', 'seats_unsupported');
-    const seats = (ctx.body as { seats: SeatRequest[] }).seats;
+    const seats = ctx.body.seats;
     for (const s of seats) this.#checkSeat(b, s);
     const results = await this.#request(supplier, orderRef, seats, ctx.signal);
     await saveSeats(this.#d.db, b.id, results, this.#d.clock.now());
@@ -175,7 +170,7 @@ export class AncillaryService {
     };
   }
 
-  async issueSeats(ctx: RequestContext) {
+  async issueSeats(ctx: OperationContext<'issueSeats'>) {
     const { b, supplier, orderRef } = await this.#ctx(ctx, 'seats', 'paid_seats_unavailable');
     const issue = ctx.query.issue_emd_documents !== false;
     return this.#serialized(
@@ -210,7 +205,7 @@ export class AncillaryService {
     );
   }
 
-  async baggage(ctx: RequestContext) {
+  async baggage(ctx: OperationContext<'getBaggage'>) {
     const b = await loadBooking(this.#d.db, ctx, ctx.params.booking_id);
     const offer = b.offer as unknown as SupplierFlightOffer;
     const allowances = b.passengers.flatMap((p) =>
@@ -253,17 +248,12 @@ export class AncillaryService {
     };
   }
 
-  async addSsr(ctx: RequestContext) {
+  async addSsr(ctx: OperationContext<'addSpecialServiceRequest'>) {
     const b = await loadBooking(this.#d.db, ctx, ctx.params.booking_id);
     const supplier = flightSupplierOf(this.#d.suppliers, b.supplier);
     if (!b.supplier_order_ref)
       throw badRequest('ssr_not_available', 'The booking has no supplier order yet.');
-    const q = ctx.query as {
-      ssr_code: string;
-      free_text?: string;
-      segment_id?: string;
-      passenger_id?: string;
-    };
+    const q = ctx.query;
     const segment = q.segment_id === undefined ? undefined : this.#segment(b, q.segment_id);
     if (q.passenger_id !== undefined) {
       const n = Number(q.passenger_id);
@@ -305,9 +295,9 @@ export class AncillaryService {
     return hit.segment_id;
   }
 
-  async catalogue(ctx: RequestContext) {
+  async catalogue(ctx: OperationContext<'getAncillaryCatalogue'>) {
     const { b, supplier, orderRef } = await this.#ctx(ctx, 'ancillaries', 'ancillaries_unsupported');
-    const group = (ctx.query.service_group ?? '') as '' | 'BG' | 'ST' | 'ML';
+    const group = ctx.query.service_group ?? '';
     try {
       const items = await supplier.ancillaryCatalogue(orderRef, group, { signal: ctx.signal });
       return {
@@ -320,9 +310,9 @@ export class AncillaryService {
     }
   }
 
-  async purchase(ctx: RequestContext) {
+  async purchase(ctx: OperationContext<'purchaseAncillaries'>) {
     const { b, supplier, orderRef } = await this.#ctx(ctx, 'ancillaries', 'ancillaries_unsupported');
-    const products = (ctx.body as { products: AncillaryPurchaseProduct[] }).products;
+    const products = ctx.body.products;
     for (const p of products) {
       for (const id of p.customer_ref_ids)
         if (!b.passengers.some((x) => x.passenger_id === id))
@@ -383,7 +373,7 @@ export class AncillaryService {
   }
 
   /** Omitted tsm_references: every held TSM. EMD numbers are those the supplier reads back. */
-  async issueEmds(ctx: RequestContext) {
+  async issueEmds(ctx: OperationContext<'issueAncillaryEmds'>) {
     const { b, supplier, orderRef } = await this.#ctx(ctx, 'ancillaries', 'ancillaries_unsupported');
     return this.#serialized(
       ctx,
@@ -391,7 +381,7 @@ export class AncillaryService {
       'emd',
       async (trx) => {
         const all = await listAncillaries(trx, b.id);
-        const wanted = (ctx.body as { tsm_references?: string[] } | undefined)?.tsm_references;
+        const wanted = ctx.body?.tsm_references;
         if (wanted)
           for (const t of wanted)
             if (!all.some((a) => a.tsm_reference === t))
@@ -424,10 +414,10 @@ export class AncillaryService {
   }
 
   /** Per item: issued EMD voided, unissued service removed; cancelled or refunded ones skipped. */
-  async cancel(ctx: RequestContext) {
+  async cancel(ctx: OperationContext<'cancelAncillaries'>) {
     const { b, supplier, orderRef } = await this.#ctx(ctx, 'ancillaries', 'unsupported_provider');
     const all = await listAncillaries(this.#d.db, b.id);
-    const ids = (ctx.body as { ancillary_ids?: number[] } | undefined)?.ancillary_ids;
+    const ids = ctx.body?.ancillary_ids;
     if (ids)
       for (const id of ids)
         if (!all.some((a) => a.id === id))

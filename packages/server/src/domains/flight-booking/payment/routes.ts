@@ -8,14 +8,19 @@
  *   POST /api/v1/bookings/{booking_id}/payment/refund → refundPayment
  *   POST /api/v1/bookings/{booking_id}/payment/void → voidPayment
  */
-import type { RequestContext, Routes } from '../../../kernel/types.ts';
+import type {
+  Handler,
+  OperationContext,
+  OperationId,
+  RequestContext,
+  Routes,
+} from '../../../kernel/types.ts';
 import type { BookingRow } from '../store.ts';
 import type { AfterAuthorize, PaymentService } from './service.ts';
 
-const ok = (fn: (ctx: RequestContext) => Promise<unknown>) => async (ctx: RequestContext) => ({
-  status: 200,
-  body: await fn(ctx),
-});
+const ok =
+  <Op extends OperationId>(fn: (ctx: OperationContext<Op>) => Promise<unknown>): Handler<Op> =>
+  async (ctx) => ({ status: 200, body: await fn(ctx) });
 
 /** Payment operations; `afterAuthorized` lets PAYMENT_FIRST bookings place their order once authorized. */
 export function paymentRoutes(

@@ -12,9 +12,9 @@
  */
 import { writeAudit } from '../../../audit/audit-log.ts';
 import { faultPoint } from '../../../internal/fault-hooks.ts';
-import { badRequest, HttpError, notFound } from '../../../kernel/errors.ts';
+import { badRequest, type ErrorCode, HttpError, notFound } from '../../../kernel/errors.ts';
 import { errorResult } from '../../../kernel/reply.ts';
-import type { HandlerResult, JsonResult, RequestContext } from '../../../kernel/types.ts';
+import type { HandlerResult, JsonResult, OperationContext, RequestContext } from '../../../kernel/types.ts';
 import type { Db } from '../../../storage/schema.ts';
 import { SupplierError } from '../../../suppliers/ports/errors.ts';
 import type { ProviderPayment } from '../../../suppliers/ports/payment.ts';
@@ -65,7 +65,7 @@ export interface MovePlan {
   key: string;
 }
 
-const FAILED_CODE: Record<Movement, string> = {
+const FAILED_CODE: Record<Movement, ErrorCode> = {
   capture: 'capture_failed',
   void: 'void_failed',
   refund: 'refund_failed',
@@ -106,12 +106,12 @@ export class PaymentService {
    * 202 pending.
    */
   async authorize(
-    ctx: RequestContext,
+    ctx: OperationContext<'authorizePayment'>,
     afterAuthorized?: (b: BookingRow) => Promise<AfterAuthorize | undefined>,
   ): Promise<HandlerResult> {
     const { db, clock } = this.#d;
     const b0 = await loadBooking(db, ctx, ctx.params.booking_id);
-    const body = ctx.body as { token: string; currency: string; amount_minor: number };
+    const body = ctx.body;
     const key = `bk${b0.id}:authorize:${idemKey(ctx)}`;
     const ref = referenceOf(key);
     const provider = this.#d.suppliers.payments();
@@ -189,7 +189,7 @@ export class PaymentService {
         {
           token: body.token,
           amount_minor: body.amount_minor,
-          currency: body.currency as never,
+          currency: body.currency,
           description: `Flight booking ${b.pnr ?? b.id}`,
           metadata: { booking_id: String(b.id), intent_ref: ref },
         },
@@ -530,11 +530,16 @@ export class PaymentService {
   }
 
   /** capture / void / refund endpoints: the booking's latest payment, keyed per request. */
-  async #endpoint(ctx: RequestContext, kind: Movement): Promise<HandlerResult> {
+  async #endpoint(
+    ctx: OperationContext<'capturePayment' | 'voidPayment' | 'refundPayment'>,
+    kind: Movement,
+  ): Promise<HandlerResult> {
     const b0 = await loadBooking(this.#d.db, ctx, ctx.params.booking_id);
     const key = `bk${b0.id}:${kind}:${idemKey(ctx)}`;
-    const amount = kind === 'void' ? undefined : (ctx.query.amount_minor as number | undefined);
-    const reason = kind === 'capture' ? undefined : (ctx.query.reason as string | undefined);
+    // What any of the three may carry (capture: amount; void: reason; refund: both).
+    const query: { amount_minor?: number; reason?: string } = ctx.query;
+    const amount = kind === 'void' ? undefined : query.amount_minor;
+    const reason = kind === 'capture' ? undefined : query.reason;
     const prior = await answerRetry({
       db: this.#d.db,
       ctx,
@@ -567,15 +572,15 @@ export class PaymentService {
     return { status: 202, body: pendingPayment(await paymentWithTransactions(db, pay)) };
   }
 
-  capture(ctx: RequestContext) {
+  capture(ctx: OperationContext<'capturePayment'>) {
     return this.#endpoint(ctx, 'capture');
   }
 
-  void(ctx: RequestContext) {
+  void(ctx: OperationContext<'voidPayment'>) {
     return this.#endpoint(ctx, 'void');
   }
 
-  refund(ctx: RequestContext) {
+  refund(ctx: OperationContext<'refundPayment'>) {
     return this.#endpoint(ctx, 'refund');
   }
 
@@ -617,7 +622,7 @@ export class PaymentService {
     };
   }
 
-  async history(ctx: RequestContext) {
+  async history(ctx: OperationContext<'getPaymentHistory'>) {
     const b = await loadBooking(this.#d.db, ctx, ctx.params.booking_id);
     const txs = await transactionsOf(this.#d.db, b.id);
     const payments = (await listPayments(this.#d.db, b.id)).map((p) => paymentView(p, txs));
@@ -838,7 +843,7 @@ export interface AfterAuthorize {
   apply(trx: Db, b: BookingRow, now: Date): Promise<BookingRow>;
   /** The supplier refused: the authorization was released at the provider. */
   voided?: boolean;
-  error?: { code: string; detail: string };
+  error?: { code: ErrorCode; detail: string };
 }
 
 async function loadFresh(db: Db, id: number): Promise<BookingRow> {

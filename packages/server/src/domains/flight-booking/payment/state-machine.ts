@@ -1,20 +1,13 @@
+import type { PaymentState } from '@travel/contract';
 /**
  * The payment state machine (openapi `PaymentState`). Every refused move is a 400 with a stable code.
  * A partial refund keeps CAPTURED/SETTLED (refunded_minor grows); the refund that leaves nothing
  * refundable moves to REFUNDED.
  */
-import { badRequest } from '../../../kernel/errors.ts';
+import { badRequest, type ErrorCode } from '../../../kernel/errors.ts';
 
-export const PAYMENT_STATES = [
-  'PENDING',
-  'AUTHORIZED',
-  'CAPTURED',
-  'SETTLED',
-  'VOIDED',
-  'REFUNDED',
-  'FAILED',
-] as const;
-export type PaymentState = (typeof PAYMENT_STATES)[number];
+// The contract's enum (`@travel/contract`), not a copy of it.
+export { PAYMENT_STATES, type PaymentState } from '@travel/contract';
 
 export type PaymentEvent =
   | 'authorize_succeeded'
@@ -29,7 +22,7 @@ interface Row {
   from: readonly PaymentState[];
   to: PaymentState | 'same';
   /** The code of the 400 for a state that may not take the event (default invalid_payment_state). */
-  refusals?: Partial<Record<PaymentState, string>>;
+  refusals?: Partial<Record<PaymentState, ErrorCode>>;
 }
 
 export const PAYMENT_TRANSITIONS: Record<PaymentEvent, Row> = {
@@ -46,7 +39,7 @@ export const PAYMENT_TRANSITIONS: Record<PaymentEvent, Row> = {
   settle: { from: ['CAPTURED'], to: 'SETTLED' },
 };
 
-export function paymentRefusal(from: PaymentState, event: PaymentEvent): string | null {
+export function paymentRefusal(from: PaymentState, event: PaymentEvent): ErrorCode | null {
   const row = PAYMENT_TRANSITIONS[event];
   if (row.from.includes(from)) return null;
   return row.refusals?.[from] ?? 'invalid_payment_state';

@@ -8,13 +8,12 @@
  *   GET  /api/v1/bookings/{booking_id}/ticket/status → getTicketStatus
  *   POST /api/v1/bookings/{booking_id}/ticket/{action} → performTicketAction
  */
-import type { RequestContext, Routes } from '../../../kernel/types.ts';
+import type { Handler, OperationContext, OperationId, Routes } from '../../../kernel/types.ts';
 import type { TicketingService } from './service.ts';
 
-const ok = (fn: (ctx: RequestContext) => Promise<unknown>) => async (ctx: RequestContext) => ({
-  status: 200,
-  body: await fn(ctx),
-});
+const ok =
+  <Op extends OperationId>(fn: (ctx: OperationContext<Op>) => Promise<unknown>): Handler<Op> =>
+  async (ctx) => ({ status: 200, body: await fn(ctx) });
 
 export function ticketingRoutes(t: TicketingService): Routes {
   return {

@@ -9,15 +9,10 @@ import { writeAudit } from '../../../audit/audit-log.ts';
 import { faultPoint } from '../../../internal/fault-hooks.ts';
 import type { Job, JobHandler } from '../../../jobs/runner.ts';
 import { badRequest, notFound, notSupported } from '../../../kernel/errors.ts';
-import type { HandlerResult, JsonResult, RequestContext } from '../../../kernel/types.ts';
+import type { HandlerResult, JsonResult, OperationContext, RequestContext } from '../../../kernel/types.ts';
 import type { Db } from '../../../storage/schema.ts';
 import { SupplierError } from '../../../suppliers/ports/errors.ts';
-import type {
-  ServicingRequest,
-  TicketAction,
-  TicketDocument,
-  TicketStatus,
-} from '../../../suppliers/ports/flight.ts';
+import type { ServicingRequest, TicketDocument, TicketStatus } from '../../../suppliers/ports/flight.ts';
 import { addBagsOncePaid, bagsIssued, bookedBags } from '../bags.ts';
 import type { BookingDeps } from '../deps.ts';
 import {
@@ -126,10 +121,10 @@ export class TicketingService {
    * was taken) settle the booking as ticketed; an unknown outcome is answered 202 pending and the
    * `money.reconcile` job reads the supplier until it knows; only a clear refusal is `ticketing_failed`.
    */
-  async issue(ctx: RequestContext): Promise<HandlerResult> {
+  async issue(ctx: OperationContext<'issueTickets'>): Promise<HandlerResult> {
     const { db, clock } = this.#d;
     const b0 = await loadBooking(db, ctx, ctx.params.booking_id);
-    const capture = (ctx.body as { capture?: boolean } | undefined)?.capture ?? true;
+    const capture = ctx.body?.capture ?? true;
     const key = `bk${b0.id}:ticket:${idemKey(ctx)}`;
     const captureKey = `bk${b0.id}:ticket-capture:${idemKey(ctx)}`;
     // A retry of a ticket request that died: the truth its intent settled to (asked now if still open).
@@ -499,7 +494,7 @@ export class TicketingService {
   }
 
   /** Async issuance (Placed, then Ticketed): reading the status also completes the booking when issued. */
-  async status(ctx: RequestContext) {
+  async status(ctx: OperationContext<'getTicketStatus'>) {
     const b = await loadBooking(this.#d.db, ctx, ctx.params.booking_id);
     const supplier = flightSupplierOf(this.#d.suppliers, b.supplier);
     if (!supplier.capabilities.ticketStatus)
@@ -570,7 +565,7 @@ export class TicketingService {
   }
 
   /** The booking follows the document it reads (coupons all VOID or REFUNDED). */
-  async document(ctx: RequestContext) {
+  async document(ctx: OperationContext<'getTicketDocument'>) {
     const b = await loadBooking(this.#d.db, ctx, ctx.params.booking_id);
     const docs = await this.#documents(b);
     if (docs.length === 0) throw notFound('ticket_not_found', 'The booking has no tickets yet.');
@@ -603,11 +598,11 @@ export class TicketingService {
   }
 
   /** confirm=false quotes; confirm=true raises void/refund; reissue is quote-only. Determinations are 200. */
-  async action(ctx: RequestContext) {
+  async action(ctx: OperationContext<'performTicketAction'>) {
     const b = await loadBooking(this.#d.db, ctx, ctx.params.booking_id);
-    const action = ctx.params.action as TicketAction;
+    const action = ctx.params.action;
     const confirm = ctx.query.confirm === true;
-    const note = ctx.query.note as string | undefined;
+    const note = ctx.query.note;
     if (!b.supplier_order_ref || !['ticketed', 'confirmed', 'paid'].includes(b.status)) {
       throw badRequest('not_ticketed', `A booking in status ${b.status} has no ticket to ${action}.`);
     }
@@ -837,7 +832,7 @@ export class TicketingService {
   }
 
   /** "No records found." means no request was ever raised: an empty list, not an error. */
-  async servicing(ctx: RequestContext) {
+  async servicing(ctx: OperationContext<'listServicingRequests'>) {
     const b = await loadBooking(this.#d.db, ctx, ctx.params.booking_id);
     const supplier = flightSupplierOf(this.#d.suppliers, b.supplier);
     if (!supplier.capabilities.servicing)

@@ -8,7 +8,7 @@
  */
 
 import { badRequest } from '../../../kernel/errors.ts';
-import type { HandlerResult, RequestContext } from '../../../kernel/types.ts';
+import type { HandlerResult, OperationContext } from '../../../kernel/types.ts';
 import { findShownOffer, recheckHotel } from '../../../search/shown-offer.ts';
 import type { SupplierHotelBooking } from '../../../suppliers/ports/hotel.ts';
 import { bookingRefusals, bookReservation, type ReservationKind } from '../book.ts';
@@ -18,18 +18,8 @@ import type { ReservationEvent } from '../state-machine.ts';
 import type { CodeMap } from '../supplier-errors.ts';
 import { json } from '../tables.ts';
 import { checkRate, hotelSupplier } from './check-rate.ts';
-import { type GuestBody, validateGuests } from './guests.ts';
+import { validateGuests } from './guests.ts';
 import { hotelBookingView } from './view.ts';
-
-interface BookBody {
-  rate_key: string;
-  provider: string;
-  guests: GuestBody[];
-  contact_email: string;
-  contact_phone: string;
-  special_requests?: string;
-  client_ref?: string;
-}
 
 const RECHECK_CODES: CodeMap = {
   not_found: [400, 'invalid_rate_key'],
@@ -60,8 +50,11 @@ export const hotelReservations = (deps: ReservationDomainDeps): ReservationKind<
   finder: (provider) => deps.suppliers.hotel(provider),
 });
 
-export async function bookHotel(deps: ReservationDomainDeps, ctx: RequestContext): Promise<HandlerResult> {
-  const body = ctx.body as BookBody;
+export async function bookHotel(
+  deps: ReservationDomainDeps,
+  ctx: OperationContext<'bookHotel'>,
+): Promise<HandlerResult> {
+  const body = ctx.body;
   const supplier = hotelSupplier(deps, body.provider, 'invalid_rate_key');
   return bookReservation(deps, ctx, hotelReservations(deps), async () => {
     const check = await checkRate(supplier, body.rate_key, ctx.signal, RECHECK_CODES, ctx.log);

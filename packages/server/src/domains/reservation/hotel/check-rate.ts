@@ -1,5 +1,6 @@
 /** POST /hotel/check-rate: the rate's availability and current price, with the old total when it moved. */
-import type { Logger, RequestContext } from '../../../kernel/types.ts';
+import type { ErrorCode } from '../../../kernel/errors.ts';
+import type { Logger, OperationContext } from '../../../kernel/types.ts';
 import { findShownOffer, recheckHotel } from '../../../search/shown-offer.ts';
 import type { HotelRateCheck, HotelSupplier } from '../../../suppliers/ports/hotel.ts';
 import type { ReservationDomainDeps } from '../deps.ts';
@@ -12,8 +13,11 @@ const CHECK_CODES: CodeMap = {
   invalid_request: [400, 'invalid_rate_key'],
 };
 
-export const hotelSupplier = (deps: ReservationDomainDeps, provider: string, code: string): HotelSupplier =>
-  configured(deps.suppliers.hotel(provider), code, 'Hotel', provider);
+export const hotelSupplier = (
+  deps: ReservationDomainDeps,
+  provider: string,
+  code: ErrorCode,
+): HotelSupplier => configured(deps.suppliers.hotel(provider), code, 'Hotel', provider);
 
 export const checkRate = (
   supplier: HotelSupplier,
@@ -24,8 +28,8 @@ export const checkRate = (
 ): Promise<HotelRateCheck> => mapped(() => supplier.checkRate(rateKey, { signal }), codes, log);
 
 /** The contract's `HotelRateCheck`: the offer as re-checked, `previous_total_minor` what it was. */
-export async function checkHotelRate(deps: ReservationDomainDeps, ctx: RequestContext) {
-  const body = ctx.body as { rate_key: string; provider: string };
+export async function checkHotelRate(deps: ReservationDomainDeps, ctx: OperationContext<'checkHotelRate'>) {
+  const body = ctx.body;
   const supplier = hotelSupplier(deps, body.provider, 'unsupported_provider');
   const check = await checkRate(supplier, body.rate_key, ctx.signal, CHECK_CODES, ctx.log);
   const seen = await findShownOffer(deps.db, body.provider, 'rate_key', body.rate_key, ctx.auth?.userId);

@@ -7,9 +7,9 @@
  */
 
 import { badRequest } from '../../../kernel/errors.ts';
-import type { HandlerResult, RequestContext } from '../../../kernel/types.ts';
+import type { HandlerResult, OperationContext } from '../../../kernel/types.ts';
 import { findShownOffer, recheckTransfer } from '../../../search/shown-offer.ts';
-import type { SupplierTransferBooking, TransferPassengerInput } from '../../../suppliers/ports/transfer.ts';
+import type { SupplierTransferBooking } from '../../../suppliers/ports/transfer.ts';
 import { bookingRefusals, bookReservation, type ReservationKind } from '../book.ts';
 import type { ReservationDomainDeps } from '../deps.ts';
 import { TRANSPORT_KIND } from '../kind.ts';
@@ -18,16 +18,6 @@ import type { CodeMap } from '../supplier-errors.ts';
 import { json } from '../tables.ts';
 import { quote, transferSupplier } from './quote.ts';
 import { transportBookingView } from './view.ts';
-
-interface BookBody {
-  quote_id: string;
-  provider: string;
-  passengers: TransferPassengerInput[];
-  contact: { email: string; phone: string; name?: string };
-  flight_number?: string;
-  hotel_name?: string;
-  special_requests?: string;
-}
 
 const REQUOTE_CODES: CodeMap = {
   not_found: [404, 'quote_not_found'],
@@ -61,9 +51,9 @@ export const transportReservations = (
 
 export async function bookTransport(
   deps: ReservationDomainDeps,
-  ctx: RequestContext,
+  ctx: OperationContext<'bookTransport'>,
 ): Promise<HandlerResult> {
-  const body = ctx.body as BookBody;
+  const body = ctx.body;
   const supplier = transferSupplier(deps, body.provider, 'invalid_quote');
   return bookReservation(deps, ctx, transportReservations(deps), async () => {
     const q = await quote(supplier, body.quote_id, ctx.signal, REQUOTE_CODES, ctx.log);

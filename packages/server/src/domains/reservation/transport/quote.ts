@@ -1,5 +1,6 @@
 /** POST /transport/quote: the quote's availability and current price, with the total the caller saw. */
-import type { Logger, RequestContext } from '../../../kernel/types.ts';
+import type { ErrorCode } from '../../../kernel/errors.ts';
+import type { Logger, OperationContext } from '../../../kernel/types.ts';
 import { findShownOffer, recheckTransfer } from '../../../search/shown-offer.ts';
 import type { TransferOffer, TransferSupplier } from '../../../suppliers/ports/transfer.ts';
 import type { ReservationDomainDeps } from '../deps.ts';
@@ -15,7 +16,7 @@ const QUOTE_CODES: CodeMap = {
 export const transferSupplier = (
   deps: ReservationDomainDeps,
   provider: string,
-  code: string,
+  code: ErrorCode,
 ): TransferSupplier => configured(deps.suppliers.transfer(provider), code, 'Transfer', provider);
 
 export const quote = (
@@ -27,8 +28,8 @@ export const quote = (
 ): Promise<{ available: boolean; offer: TransferOffer; price_changed: boolean }> =>
   mapped(() => supplier.quote(quoteId, { signal }), codes, log);
 
-export async function quoteTransport(deps: ReservationDomainDeps, ctx: RequestContext) {
-  const body = ctx.body as { quote_id: string; provider: string };
+export async function quoteTransport(deps: ReservationDomainDeps, ctx: OperationContext<'quoteTransport'>) {
+  const body = ctx.body;
   const supplier = transferSupplier(deps, body.provider, 'unsupported_provider');
   const q = await quote(supplier, body.quote_id, ctx.signal, QUOTE_CODES, ctx.log);
   const seen = await findShownOffer(deps.db, body.provider, 'quote_id', body.quote_id, ctx.auth?.userId);
