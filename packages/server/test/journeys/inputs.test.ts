@@ -122,6 +122,23 @@ describe('unknown locations (422 unknown_location, nothing searched)', () => {
     expect(w.served()).toEqual(before);
   });
 
+  it('large airports newer than the OpenFlights snapshot (Doha DOH, Berlin BER) are known places', async () => {
+    for (const [origin, destination] of [
+      ['LHR', 'DOH'],
+      ['BER', 'DXB'],
+    ] as const) {
+      const r = await w.req('POST', '/api/v1/flight/getFare', {
+        token: agent.token,
+        body: flight([{ origin, destination }]),
+      });
+      expect(r.status, JSON.stringify(r.body)).toBe(202);
+      const done = await w.req('GET', `/api/v1/flight/getFare/batch/${r.body.searchId}?timeout=30`, {
+        token: agent.token,
+      });
+      expect(done.status).toBe(200);
+    }
+  });
+
   it('known airport and city codes (LON, NYC) still search', async () => {
     const r = await w.req('POST', '/api/v1/flight/getFare', {
       token: agent.token,

