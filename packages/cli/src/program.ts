@@ -94,12 +94,12 @@ export const COMMANDS: readonly (readonly [string, string, Loader])[] = [
   ],
   [
     'hotel',
-    'hotel bookings: book, show, cancel',
+    'hotel bookings: book, show, voucher, list, cancel',
     async (d) => (await import('./commands/hotel.ts')).hotelCommand(d),
   ],
   [
     'transfer',
-    'transfer bookings: book, show, cancel',
+    'transfer bookings: book, show, voucher, list, cancel',
     async (d) => (await import('./commands/transfer.ts')).transferCommand(d),
   ],
   [
