@@ -9,7 +9,6 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { MockServers } from '@travel/mock-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { supplierHttpError } from '../../src/domains/reservation/supplier-errors.ts';
 import { serviceDb } from '../../src/domains/reservation/tables.ts';
 import {
   createRefSigner,
@@ -18,6 +17,7 @@ import {
   refSecretFromEnv,
 } from '../../src/internal/signed-ref.ts';
 import { HotelbedsTransfersAdapter } from '../../src/suppliers/hotelbeds-transfers/adapter.ts';
+import { supplierHttpError } from '../../src/suppliers/http-errors.ts';
 import { SupplierError } from '../../src/suppliers/ports/errors.ts';
 import { createSupplierRegistry } from '../../src/suppliers/registry.ts';
 import { assertSupplierUrl, pathSegment, supplierUrl } from '../../src/suppliers/supplier-url.ts';

@@ -21,9 +21,9 @@ import {
   resolveFlightOffer,
   saveDerivedOffer,
 } from '../../search/resolve-offer.ts';
+import { logSupplierError } from '../../suppliers/http-errors.ts';
 import { SupplierError } from '../../suppliers/ports/errors.ts';
 import type { BagOption, FlightOffer, SupplierFlightOffer } from '../../suppliers/ports/flight.ts';
-import { logSupplierError } from '../reservation/supplier-errors.ts';
 import type { PricedBags } from './bags.ts';
 import type { BookingDeps } from './deps.ts';
 import { callerOf, loadBooking } from './store.ts';

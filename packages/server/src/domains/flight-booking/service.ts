@@ -12,6 +12,7 @@ import { errorResult } from '../../kernel/reply.ts';
 import type { BodyOf, HandlerResult, OperationContext, RequestContext } from '../../kernel/types.ts';
 import { resolveFlightOffer } from '../../search/resolve-offer.ts';
 import type { Db } from '../../storage/schema.ts';
+import { logSupplierError } from '../../suppliers/http-errors.ts';
 import { SupplierError } from '../../suppliers/ports/errors.ts';
 import type {
   BagSelection,
@@ -20,7 +21,6 @@ import type {
   SupplierFlightOrder,
 } from '../../suppliers/ports/flight.ts';
 import { bookableTraveler } from '../accounts/store.ts';
-import { logSupplierError } from '../reservation/supplier-errors.ts';
 import { bagsOncePaid, bookBags, bookedBags, saveBookedBags } from './bags.ts';
 import type { BookingDeps } from './deps.ts';
 import { normalizePassengers, preparePassengers } from './passengers.ts';

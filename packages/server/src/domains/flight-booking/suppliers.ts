@@ -9,12 +9,12 @@ import { type ErrorCode, HttpError, notSupported } from '../../kernel/errors.ts'
 import type { Logger } from '../../kernel/types.ts';
 import { AmadeusFlightAdapter } from '../../suppliers/amadeus/index.ts';
 import { DuffelFlightAdapter } from '../../suppliers/duffel/index.ts';
+import { logSupplierError } from '../../suppliers/http-errors.ts';
 import { MystiflyAdapter } from '../../suppliers/mystifly/index.ts';
 import { type FlightSupplierName, SupplierError } from '../../suppliers/ports/errors.ts';
 import type { FlightSupplier } from '../../suppliers/ports/flight.ts';
 import type { PaymentProvider } from '../../suppliers/ports/payment.ts';
 import { StripeAdapter } from '../../suppliers/stripe/index.ts';
-import { logSupplierError } from '../reservation/supplier-errors.ts';
 
 export interface BookingSuppliers {
   flight(name: string): FlightSupplier | undefined;

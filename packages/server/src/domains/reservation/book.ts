@@ -20,6 +20,7 @@
  * settled as the supplier says; not found -> retried until the call window (`BOOKING_CALL_WINDOW_SECONDS`)
  * since the row was written has passed, then `failed` (no call of ours can still create it).
  */
+
 import { randomBytes } from 'node:crypto';
 import { writeAudit } from '../../audit/audit-log.ts';
 import { isLeaseHeld } from '../../idempotency/idempotency-store.ts';
@@ -27,16 +28,18 @@ import type { Clock } from '../../internal/clock.ts';
 import { callWindowMs, leaseSecondsFromEnv } from '../../internal/config.ts';
 import { type FaultBoundary, faultPoint } from '../../internal/fault-hooks.ts';
 import type { Job, JobHandler } from '../../jobs/runner.ts';
+import { type ErrorCode, HttpError } from '../../kernel/errors.ts';
 import { effectReference } from '../../kernel/middleware/idempotency.ts';
+import { errorResult } from '../../kernel/reply.ts';
 import type { HandlerResult, RequestContext } from '../../kernel/types.ts';
 import type { Db } from '../../storage/schema.ts';
+import { logSupplierError, sentenceFor } from '../../suppliers/http-errors.ts';
 import { type CallOptions, SupplierError, type SupplierErrorKind } from '../../suppliers/ports/errors.ts';
 import type { BookingKind } from './kind.ts';
 import { getRow } from './queries.ts';
 import type { ReservationEvent, ReservationStatus } from './state-machine.ts';
 import { nextStatus } from './state-machine.ts';
 import { dropReconcile, enqueueReconcile, moveStatus, runReconcileAt } from './status-change.ts';
-import { logSupplierError, sentenceFor } from './supplier-errors.ts';
 import { type ServiceDb, serviceDb } from './tables.ts';
 
 export type ReservationRow = NonNullable<Awaited<ReturnType<typeof getRow>>>;
@@ -53,8 +56,8 @@ export interface SupplierReservation {
  * supplier does not know (`invalid_rate_key`, `invalid_quote`).
  */
 export const bookingRefusals = (
-  invalidReference: string,
-): Partial<Record<SupplierErrorKind, [ReservationEvent, string]>> => ({
+  invalidReference: ErrorCode,
+): Partial<Record<SupplierErrorKind, [ReservationEvent, ErrorCode]>> => ({
   rejected: ['supplier_rejected', 'supplier_rejected'],
   declined: ['supplier_rejected', 'supplier_rejected'],
   sold_out: ['supplier_failed', 'sold_out'],
@@ -89,7 +92,7 @@ export interface ReservationKind<B extends SupplierReservation> {
   /** The event a supplier status is; null: still pending at the supplier. */
   eventOf(status: B['status']): ReservationEvent | null;
   /** Supplier refusals at book time: the event they are and the answer's code. */
-  refusals: Partial<Record<SupplierErrorKind, [ReservationEvent, string]>>;
+  refusals: Partial<Record<SupplierErrorKind, [ReservationEvent, ErrorCode]>>;
   /** The kind's own columns the supplier's answer fills (its confirmation). */
   settledColumns(b: B): Record<string, unknown>;
   view(row: Record<string, unknown>): Record<string, unknown>;
@@ -302,25 +305,20 @@ async function answer<B extends SupplierReservation>(
   return { status: 200, body: k.view(row) };
 }
 
-function failure(ctx: RequestContext, status: number, code: string, id: number): HandlerResult {
-  return {
-    status,
-    body: { detail: sentenceFor(code), code, request_id: ctx.requestId, booking_id: id },
-  };
+function failure(ctx: RequestContext, status: number, code: ErrorCode, id: number): HandlerResult {
+  return errorResult(new HttpError(status, code, sentenceFor(code), { extra: { booking_id: id } }), ctx);
 }
 
 function pending(ctx: RequestContext, id: number): HandlerResult {
-  return {
-    status: 502,
-    body: {
-      detail:
-        'The supplier has neither confirmed nor rejected the booking yet; poll the booking, do not retry.',
-      code: 'booking_pending',
-      request_id: ctx.requestId,
-      booking_id: id,
-      status: 'pending',
-    },
-  };
+  return errorResult(
+    new HttpError(
+      502,
+      'booking_pending',
+      'The supplier has neither confirmed nor rejected the booking yet; poll the booking, do not retry.',
+      { extra: { booking_id: id, status: 'pending' } },
+    ),
+    ctx,
+  );
 }
 
 /** The reconciliation job of pending bookings of kind `k` (queue `<entity>.reconcile`). */

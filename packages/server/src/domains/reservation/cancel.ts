@@ -23,11 +23,13 @@ import { isLeaseHeld } from '../../idempotency/idempotency-store.ts';
 import { callWindowMs, leaseSecondsFromEnv } from '../../internal/config.ts';
 import { type FaultBoundary, faultPoint } from '../../internal/fault-hooks.ts';
 import type { Job, JobHandler } from '../../jobs/runner.ts';
-import { badRequest } from '../../kernel/errors.ts';
+import { badRequest, type ErrorCode, HttpError } from '../../kernel/errors.ts';
 import { effectReference } from '../../kernel/middleware/idempotency.ts';
+import { errorResult } from '../../kernel/reply.ts';
 import type { HandlerResult, RequestContext } from '../../kernel/types.ts';
 import { inBookingCurrency } from '../../search/exchange.ts';
 import type { Db } from '../../storage/schema.ts';
+import { type CodeMap, logSupplierError, sentenceFor } from '../../suppliers/http-errors.ts';
 import { type CallOptions, SupplierError } from '../../suppliers/ports/errors.ts';
 import { visibleOrNotFound } from './access.ts';
 import type { ReservationDeps, ReservationRow } from './book.ts';
@@ -36,7 +38,6 @@ import { getRow } from './queries.ts';
 import type { ReservationStatus } from './state-machine.ts';
 import { nextStatus } from './state-machine.ts';
 import { dropCancelCheck, enqueueCancelCheck, moveStatus, runCancelCheckAt } from './status-change.ts';
-import { type CodeMap, logSupplierError, sentenceFor } from './supplier-errors.ts';
 import { json, parseJson, type ServiceDb, serviceDb } from './tables.ts';
 
 export interface Money {
@@ -173,10 +174,8 @@ async function settleCancel(
 ): Promise<HandlerResult> {
   const row = (await getRow(trx, k.kind, id, true)) as ReservationRow;
   const now = d.clock.now();
-  const error = (status: number, code: string, detail = sentenceFor(code)): HandlerResult => ({
-    status,
-    body: { detail, code, request_id: ctx.requestId },
-  });
+  const error = (status: number, code: ErrorCode, detail = sentenceFor(code)): HandlerResult =>
+    errorResult(new HttpError(status, code, detail), ctx);
   if (!row.cancel_requested_at) {
     // Settled before us (the job, or another request): answered as it stands.
     if (row.status === 'cancelled') return cancelledAnswer(row);
@@ -213,15 +212,17 @@ async function settleCancel(
       // Nothing reached the provider: the intent goes, and the caller may try again.
       logSupplierError(ctx.log, outcome, 'supplier_unavailable');
       await withdraw(`provider unreachable: ${outcome.kind}`);
-      return {
-        status: 503,
-        headers: { 'retry-after': '5' },
-        body: {
-          detail: 'The supplier is not reachable right now; try again shortly.',
-          code: 'supplier_unavailable',
-          request_id: ctx.requestId,
-        },
-      };
+      return errorResult(
+        new HttpError(
+          503,
+          'supplier_unavailable',
+          'The supplier is not reachable right now; try again shortly.',
+          {
+            headers: { 'retry-after': '5' },
+          },
+        ),
+        ctx,
+      );
     }
     // timeout, reset, 5xx after the provider may have cancelled: the job asks it
     logSupplierError(ctx.log, outcome, 'cancellation_pending');
@@ -301,17 +302,15 @@ function cancelledAnswer(row: ReservationRow): HandlerResult {
 }
 
 function cancellationPending(ctx: RequestContext, row: ReservationRow): HandlerResult {
-  return {
-    status: 502,
-    body: {
-      detail:
-        'The provider has not confirmed the cancellation yet; it is being settled with the provider. Poll the booking; do not retry.',
-      code: 'cancellation_pending',
-      request_id: ctx.requestId,
-      booking_id: row.id,
-      status: row.status,
-    },
-  };
+  return errorResult(
+    new HttpError(
+      502,
+      'cancellation_pending',
+      'The provider has not confirmed the cancellation yet; it is being settled with the provider. Poll the booking; do not retry.',
+      { extra: { booking_id: row.id, status: row.status } },
+    ),
+    ctx,
+  );
 }
 
 /** The job that settles a cancellation whose answer was lost (queue `<entity>.cancel_check`). */

@@ -14,8 +14,8 @@ import {
 } from '../../kernel/errors.ts';
 import type { RequestContext } from '../../kernel/types.ts';
 import type { Db } from '../../storage/schema.ts';
-import { transportSearchInput } from '../reservation/transport/search-input.ts';
 import { locations } from './locations.ts';
+import { transportSearchInput } from './transport-input.ts';
 
 type Body = Record<string, unknown>;
 

@@ -10,12 +10,12 @@
 import { badRequest } from '../../../kernel/errors.ts';
 import type { HandlerResult, OperationContext } from '../../../kernel/types.ts';
 import { findShownOffer, recheckHotel } from '../../../search/shown-offer.ts';
+import type { CodeMap } from '../../../suppliers/http-errors.ts';
 import type { SupplierHotelBooking } from '../../../suppliers/ports/hotel.ts';
 import { bookingRefusals, bookReservation, type ReservationKind } from '../book.ts';
 import type { ReservationDomainDeps } from '../deps.ts';
 import { HOTEL_KIND } from '../kind.ts';
 import type { ReservationEvent } from '../state-machine.ts';
-import type { CodeMap } from '../supplier-errors.ts';
 import { json } from '../tables.ts';
 import { checkRate, hotelSupplier } from './check-rate.ts';
 import { validateGuests } from './guests.ts';

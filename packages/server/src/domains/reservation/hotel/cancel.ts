@@ -7,6 +7,7 @@
 import { badRequest } from '../../../kernel/errors.ts';
 import type { HandlerResult, RequestContext } from '../../../kernel/types.ts';
 import { inBookingCurrency } from '../../../search/exchange.ts';
+import { supplierHttpError } from '../../../suppliers/http-errors.ts';
 import type { HotelSupplier } from '../../../suppliers/ports/hotel.ts';
 import { visibleOrNotFound } from '../access.ts';
 import { CANCEL_REFUSALS, type CancelKind, type Money } from '../cancel.ts';
@@ -14,7 +15,6 @@ import type { ReservationDomainDeps } from '../deps.ts';
 import { HOTEL_KIND } from '../kind.ts';
 import { getRow } from '../queries.ts';
 import { nextStatus } from '../state-machine.ts';
-import { supplierHttpError } from '../supplier-errors.ts';
 import { parseJson, serviceDb } from '../tables.ts';
 
 /** The fee the booking's cancellation policy sets at `at`: the last policy step begun by then. */

@@ -2,9 +2,9 @@
 import type { ErrorCode } from '../../../kernel/errors.ts';
 import type { Logger, OperationContext } from '../../../kernel/types.ts';
 import { findShownOffer, recheckHotel } from '../../../search/shown-offer.ts';
+import { type CodeMap, configured, mapped } from '../../../suppliers/http-errors.ts';
 import type { HotelRateCheck, HotelSupplier } from '../../../suppliers/ports/hotel.ts';
 import type { ReservationDomainDeps } from '../deps.ts';
-import { type CodeMap, configured, mapped } from '../supplier-errors.ts';
 
 const CHECK_CODES: CodeMap = {
   not_found: [404, 'rate_not_found'],

@@ -9,12 +9,12 @@
 import { badRequest } from '../../../kernel/errors.ts';
 import type { HandlerResult, OperationContext } from '../../../kernel/types.ts';
 import { findShownOffer, recheckTransfer } from '../../../search/shown-offer.ts';
+import type { CodeMap } from '../../../suppliers/http-errors.ts';
 import type { SupplierTransferBooking } from '../../../suppliers/ports/transfer.ts';
 import { bookingRefusals, bookReservation, type ReservationKind } from '../book.ts';
 import type { ReservationDomainDeps } from '../deps.ts';
 import { TRANSPORT_KIND } from '../kind.ts';
 import type { ReservationEvent } from '../state-machine.ts';
-import type { CodeMap } from '../supplier-errors.ts';
 import { json } from '../tables.ts';
 import { quote, transferSupplier } from './quote.ts';
 import { transportBookingView } from './view.ts';

@@ -2,9 +2,9 @@
 import type { ErrorCode } from '../../../kernel/errors.ts';
 import type { Logger, OperationContext } from '../../../kernel/types.ts';
 import { findShownOffer, recheckTransfer } from '../../../search/shown-offer.ts';
+import { type CodeMap, configured, mapped } from '../../../suppliers/http-errors.ts';
 import type { TransferOffer, TransferSupplier } from '../../../suppliers/ports/transfer.ts';
 import type { ReservationDomainDeps } from '../deps.ts';
-import { type CodeMap, configured, mapped } from '../supplier-errors.ts';
 
 const QUOTE_CODES: CodeMap = {
   not_found: [404, 'quote_not_found'],

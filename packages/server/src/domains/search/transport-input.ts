@@ -9,8 +9,8 @@
  * - a time with a zone and no known zone at either point is 422 (send the local time);
  * - pickup points are checked: an unknown code or coordinates off the globe are 422 `unknown_location`.
  */
-import { badRequest, ValidationError, type ValidationIssue } from '../../../kernel/errors.ts';
-import { locations, type Place } from '../../search/locations.ts';
+import { badRequest, ValidationError, type ValidationIssue } from '../../kernel/errors.ts';
+import { locations, type Place } from './locations.ts';
 
 const DATE_TIME =
   /^(\d{4}-\d{2}-\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?([Zz]|[+-]\d{2}:\d{2})?$/;
