@@ -4,17 +4,12 @@
  * the contract's `HotelBookingStatus` / `TransportBookingStatus`, which are the same six. A booking is born
  * `pending` (written before the supplier is called) and settles from there.
  */
+import { SERVICE_BOOKING_STATUSES } from '@travel/contract';
 import { badRequest } from '../../kernel/errors.ts';
 import type { BookingKind } from './kind.ts';
 
-export const RESERVATION_STATUSES = [
-  'pending',
-  'confirmed',
-  'on_request',
-  'cancelled',
-  'rejected',
-  'failed',
-] as const;
+/** The contract's hotel and transport booking statuses (`ServiceBookingStatus`). */
+export const RESERVATION_STATUSES = SERVICE_BOOKING_STATUSES;
 export type ReservationStatus = (typeof RESERVATION_STATUSES)[number];
 
 export type ReservationEvent =
