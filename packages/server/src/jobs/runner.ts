@@ -53,6 +53,19 @@ export async function enqueue(
   return row?.id;
 }
 
+/**
+ * The queued job with this dedupe key is no longer needed (its work was done inline, e.g. by the request
+ * it backs up): marked done. A job already running ends by itself.
+ */
+export async function finishQueued(db: Db, dedupeKey: string, now: Date): Promise<void> {
+  await db
+    .updateTable('jobs')
+    .set({ status: 'done', last_error: null, updated_at: now })
+    .where('dedupe_key', '=', dedupeKey)
+    .where('status', '=', 'queued')
+    .execute();
+}
+
 export interface RunnerOptions {
   db: Db;
   handlers: Record<string, JobHandler>;

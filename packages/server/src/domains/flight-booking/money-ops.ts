@@ -23,7 +23,7 @@ import { sql } from 'kysely';
 import { isLeaseHeld } from '../../idempotency/idempotency-store.ts';
 import type { Clock } from '../../internal/clock.ts';
 import { callWindowMs, moneyReconcileDelayMs } from '../../internal/config.ts';
-import { enqueue } from '../../jobs/runner.ts';
+import { enqueue, finishQueued } from '../../jobs/runner.ts';
 import { conflict, HttpError } from '../../kernel/errors.ts';
 import { effectReference } from '../../kernel/middleware/idempotency.ts';
 import type { JsonResult, RequestContext } from '../../kernel/types.ts';
@@ -286,13 +286,7 @@ export async function settleOp(
     .executeTakeFirst();
   const settled = Number(r.numUpdatedRows) > 0;
   // Settled in the request: its reconciliation job has nothing left to do (a running job ends by itself).
-  if (settled)
-    await trx
-      .updateTable('jobs')
-      .set({ status: 'done', last_error: null, updated_at: now })
-      .where('dedupe_key', '=', `${MONEY_RECONCILE_QUEUE}:${opId}`)
-      .where('status', '=', 'queued')
-      .execute();
+  if (settled) await finishQueued(trx, `${MONEY_RECONCILE_QUEUE}:${opId}`, now);
   return settled;
 }
 

@@ -20,7 +20,7 @@
 import { writeAudit } from '../../../audit/audit-log.ts';
 import type { Clock } from '../../../internal/clock.ts';
 import { faultPoint } from '../../../internal/fault-hooks.ts';
-import { enqueue, type Job, type JobHandler } from '../../../jobs/runner.ts';
+import { enqueue, finishQueued, type Job, type JobHandler } from '../../../jobs/runner.ts';
 import { HttpError } from '../../../kernel/errors.ts';
 import type { RequestContext } from '../../../kernel/types.ts';
 import type { Db } from '../../../storage/schema.ts';
@@ -79,16 +79,6 @@ export async function queueTicketSettlement(db: Db, clock: Clock, bookingId: num
     },
     clock,
   );
-}
-
-/** Settled inline: the backstop has nothing left to do (a running job ends by itself). */
-async function backstopDone(db: Db, bookingId: number, now: Date): Promise<void> {
-  await db
-    .updateTable('jobs')
-    .set({ status: 'done', last_error: null, updated_at: now })
-    .where('dedupe_key', '=', `${TICKET_SETTLE_QUEUE}:${bookingId}`)
-    .where('status', '=', 'queued')
-    .execute();
 }
 
 /** The supplier's quote of the latest confirmed void/refund on the booking (recorded on its op). */
@@ -189,7 +179,9 @@ export async function settleTicketChange(
   ctx: RequestContext | null = null,
 ): Promise<TicketPaymentOutcome | null> {
   const out = await settle(d, payments, bookingId, ctx);
-  if (out && out.status !== 'pending') await backstopDone(d.db, bookingId, d.clock.now());
+  // Settled inline: the backstop has nothing left to do.
+  if (out && out.status !== 'pending')
+    await finishQueued(d.db, `${TICKET_SETTLE_QUEUE}:${bookingId}`, d.clock.now());
   return out;
 }
 
