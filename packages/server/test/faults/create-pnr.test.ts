@@ -21,6 +21,7 @@ import {
   type FaultStore,
   FLIGHT_SUPPLIERS,
   type FlightSupplier,
+  faultEnv,
   faultStore,
   login,
   FAULT_PASSENGER as passenger,
@@ -53,16 +54,10 @@ describe('kill -9 inside createPnr', () => {
   beforeAll(async () => {
     emulators = await startFaultEmulators();
     store = await faultStore();
-    env = {
-      ...store.env,
-      SANDBOX_SUPPLIER_URLS: Object.entries(emulators.urls)
-        .map(([k, v]) => `${k}=${v}`)
-        .join(','),
-      JWT_SECRET: 'fault-injection-secret-0123456789abcdef',
+    env = faultEnv(store, emulators, {
       IDEMPOTENCY_LEASE_SECONDS: String(LEASE_SECONDS),
       BOOKING_CALL_WINDOW_SECONDS: String(CALL_WINDOW_SECONDS),
-      JOBS_POLL_MS: '200',
-    };
+    });
     server = await startChild(env);
     agent = await login(server, AGENT);
     admin = await login(server, ADMIN);

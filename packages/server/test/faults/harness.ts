@@ -202,6 +202,27 @@ export async function faultStore(): Promise<FaultStore> {
   return { kind: 'pglite', env: { DATA_DIR: dir }, drop: () => rm(dir, { recursive: true, force: true }) };
 }
 
+/**
+ * The environment of a fault-test server: the store's data, the shared emulators (whose state outlives a
+ * kill), a fixed JWT key (tokens survive the restart) and a fast job poll; `extra` holds the case's knobs
+ * (lease, call window, reconcile delay).
+ */
+export function faultEnv(
+  store: FaultStore,
+  emulators: Pick<FaultEmulators, 'urls'>,
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  return {
+    ...store.env,
+    SANDBOX_SUPPLIER_URLS: Object.entries(emulators.urls)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(','),
+    JWT_SECRET: 'fault-injection-secret-0123456789abcdef',
+    JOBS_POLL_MS: '200',
+    ...extra,
+  };
+}
+
 export interface Child {
   url: string;
   child: ChildProcess;

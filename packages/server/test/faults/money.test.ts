@@ -21,6 +21,7 @@ import {
   FAULT_CONTACT as contact,
   type FaultEmulators,
   type FaultStore,
+  faultEnv,
   faultStore,
   login,
   type MoneyGate,
@@ -138,18 +139,13 @@ describe('kill -9 inside authorize, capture and ticket', () => {
     store = undefined;
   });
 
-  const envOf = (s: FaultStore): Record<string, string> => ({
-    ...s.env,
-    SANDBOX_SUPPLIER_URLS: Object.entries(emulators.urls)
-      .map(([k, v]) => `${k}=${v}`)
-      .join(','),
-    JWT_SECRET: 'fault-injection-secret-0123456789abcdef',
-    IDEMPOTENCY_LEASE_SECONDS: String(LEASE_SECONDS),
-    BOOKING_CALL_WINDOW_SECONDS: '3',
-    JOBS_POLL_MS: '200',
-    // The money job's first look after an intent (it waits while the owning request's lease is alive).
-    MONEY_RECONCILE_DELAY_MS: '500',
-  });
+  const envOf = (s: FaultStore): Record<string, string> =>
+    faultEnv(s, emulators, {
+      IDEMPOTENCY_LEASE_SECONDS: String(LEASE_SECONDS),
+      BOOKING_CALL_WINDOW_SECONDS: '3',
+      // The money job's first look after an intent (it waits while the owning request's lease is alive).
+      MONEY_RECONCILE_DELAY_MS: '500',
+    });
 
   const call = (s: Child, method: string, path: string, o: { key?: string; body?: unknown } = {}) =>
     api(s.url, method, path, { token: agent, ...o });

@@ -14,6 +14,7 @@ import {
   FAULT_CONTACT as contact,
   type FaultEmulators,
   type FaultStore,
+  faultEnv,
   faultStore,
   login,
   FAULT_PASSENGER as passenger,
@@ -46,16 +47,8 @@ describe('kill -9 around the payment settlement of a confirmed ticket void', () 
     store = undefined;
   });
 
-  const envOf = (s: FaultStore): Record<string, string> => ({
-    ...s.env,
-    SANDBOX_SUPPLIER_URLS: Object.entries(emulators.urls)
-      .map(([k, v]) => `${k}=${v}`)
-      .join(','),
-    JWT_SECRET: 'fault-injection-secret-0123456789abcdef',
-    IDEMPOTENCY_LEASE_SECONDS: '2',
-    JOBS_POLL_MS: '200',
-    MONEY_RECONCILE_DELAY_MS: '500',
-  });
+  const envOf = (s: FaultStore): Record<string, string> =>
+    faultEnv(s, emulators, { IDEMPOTENCY_LEASE_SECONDS: '2', MONEY_RECONCILE_DELAY_MS: '500' });
 
   /** A ticketed Amadeus booking whose payment was captured by the ticketing. */
   async function ticketed(s: Child, token: string) {
