@@ -4,6 +4,7 @@
  * Every row names its kind with its id (`flight 12`, `hotel 1`): the three kinds number their bookings
  * separately, so a bare `1` would be ambiguous.
  */
+import { BOOKING_STATUSES, SERVICE_BOOKING_STATUSES } from '@travel/contract/enums';
 import { type Booking, type HotelBooking, type TransferBooking, unwrap } from '@travel/sdk';
 import type { Ctx } from './context.ts';
 import { localDate, localDateTime } from './documents/model.ts';
@@ -32,25 +33,11 @@ const PATHS = {
   },
 } as const;
 
-const FLIGHT_STATUSES = [
-  'initiated',
-  'pending_pnr',
-  'pnr_failed',
-  'on_hold',
-  'confirmed',
-  'payment_pending',
-  'payment_failed',
-  'paid',
-  'ticketed',
-  'cancelled',
-  'refunded',
-  'expired',
-];
-const RESERVATION_STATUSES = ['pending', 'confirmed', 'on_request', 'cancelled', 'rejected', 'failed'];
-const STATUSES: Record<BookingKind, string[]> = {
-  flight: FLIGHT_STATUSES,
-  hotel: RESERVATION_STATUSES,
-  transfer: RESERVATION_STATUSES,
+/** The statuses each kind of booking can be in, from the contract (bundled into the CLI at build). */
+const STATUSES: Record<BookingKind, readonly string[]> = {
+  flight: BOOKING_STATUSES,
+  hotel: SERVICE_BOOKING_STATUSES,
+  transfer: SERVICE_BOOKING_STATUSES,
 };
 
 export interface ListOptions {
