@@ -59,3 +59,10 @@ export function hotSpots(file: string, n: number): { self: string[]; inclusive: 
   });
   return { self: rank(self, total, n), inclusive: rank(inclusive, total, n * 2) };
 }
+
+if (import.meta.main) {
+  const file = process.argv[2];
+  if (!file) throw new Error('usage: node bench/profile.ts <file.cpuprofile> [n]');
+  const { self, inclusive } = hotSpots(file, Number(process.argv[3] ?? 25));
+  console.log(['self time:', ...self, 'inclusive time:', ...inclusive].join('\n'));
+}

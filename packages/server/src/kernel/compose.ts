@@ -3,6 +3,9 @@ import type { Exchange } from './context.ts';
 /** Middleware is `(ex, next) => Promise<void>`; each factory returns a named function. */
 export type Middleware = (ex: Exchange, next: () => Promise<void>) => Promise<void>;
 
+/** A step that only acts before the handler: synchronous (undefined) or a promise. */
+export type Step = (ex: Exchange) => void | Promise<void>;
+
 const done = Promise.resolve();
 
 /**

@@ -4,24 +4,24 @@ import type { RateRule } from '../internal/config.ts';
 import type { TokenService } from '../internal/tokens.ts';
 import type { RateLimitStore } from '../rate-limit/rate-limit-store.ts';
 import type { Db } from '../storage/schema.ts';
-import { compose, type Middleware } from './compose.ts';
+import { compose, type Middleware, type Step } from './compose.ts';
 import type { Exchange, KernelRequest, RequestUrl } from './context.ts';
 import { listOperations, type OpenApiDoc, type Operation } from './contract.ts';
 import { ClientClosedRequest, HttpError, notFound, notSupported, ValidationError } from './errors.ts';
 import type { HttpMetrics } from './metrics.ts';
 import { recordAccess } from './middleware/access-log.ts';
-import { authenticate, roles } from './middleware/auth.ts';
+import { authenticator, roleCheck } from './middleware/auth.ts';
 import { bodyLimit } from './middleware/body-limit.ts';
-import { contentType } from './middleware/content-type.ts';
+import { contentTypeCheck } from './middleware/content-type.ts';
 import type { CorsPolicy } from './middleware/cors.ts';
 import { knownError, renderError } from './middleware/error-handler.ts';
 import { idempotency, storedForm } from './middleware/idempotency.ts';
 import { jsonBody } from './middleware/json-body.ts';
 import { type RateClass, rateClassOf, rateLimit } from './middleware/rate-limit.ts';
-import { tenant } from './middleware/tenant.ts';
-import { validate } from './middleware/validate.ts';
+import { tenantCheck } from './middleware/tenant.ts';
+import { inputValidator } from './middleware/validate.ts';
 import type { PrincipalStore } from './principal.ts';
-import { KernelContext, KernelExchange } from './request-context.ts';
+import { HYGIENE_HEADERS, KernelContext, KernelExchange } from './request-context.ts';
 import {
   type ResponseValidationMode,
   ResponseValidator,
@@ -75,12 +75,11 @@ export interface DispatchInput {
 }
 
 /**
- * What `dispatch` answers: a plain status, headers (lower-cased names) and body to write at once, or, for
- * streams and non-JSON results, a web `Response` to stream out.
+ * What `dispatch` answers: a plain status, headers (a flat `[name, value, ...]` list, lower-cased names,
+ * as node's `writeHead` takes them) and body to write at once, or, for streams and non-JSON results, a
+ * web `Response` to stream out.
  */
-export type Reply =
-  | { status: number; headers: Record<string, string>; body: string | null }
-  | { response: Response };
+export type Reply = { status: number; headers: string[]; body: string | null } | { response: Response };
 
 export interface Kernel {
   /** Dispatch without a socket: a web Request in, a web Response out. */
@@ -101,12 +100,8 @@ export interface Kernel {
 }
 
 const jsonHeaders = { 'content-type': 'application/json' };
-/**
- * On every response (contracts §9): no MIME sniffing, and nothing stored by a browser or proxy cache,
- * since most answers are a caller's own data or carry tokens. A handler may set its own cache-control
- * for public data (the contract document).
- */
-const HYGIENE_HEADERS = { 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' };
+const HYGIENE_LIST = Object.entries(HYGIENE_HEADERS).flat();
+const NO_HEADERS: readonly string[] = Object.freeze([]);
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
 /** `Object.fromEntries` of a web `Headers`, lower-cased names (as before, the last `set-cookie` wins). */
@@ -145,6 +140,25 @@ function normalizeHeaders(merged: Record<string, unknown>): Record<string, strin
   return out;
 }
 
+const isEmpty = (o: object) => {
+  for (const _ in o) return false;
+  return true;
+};
+
+/** A middleware that only acts before `next()` (body limit, JSON body), run as a step. */
+const asStep =
+  (mw: Middleware): Step =>
+  (ex) =>
+    mw(ex, next);
+const done = Promise.resolve();
+const next = () => done;
+
+/** Steps before the handler (each may be synchronous), then the chain around it, if any. */
+interface Plan {
+  before: Step[];
+  around: ((ex: Exchange) => Promise<void>) | undefined;
+}
+
 const isAbort = (err: unknown) =>
   err instanceof Error && (err.name === 'AbortError' || (err as { code?: string }).code === 'ABORT_ERR');
 
@@ -163,26 +177,29 @@ export function createKernel(o: KernelOptions): Kernel {
     const h = handlerFor(op);
     if (h) handlers.set(op, h);
   }
+  /** The operation's handler, or 501 when none is registered (yet). */
+  const handlerOf = (op: Operation): UncheckedHandler => {
+    const handler = handlers.get(op) ?? handlerFor(op);
+    if (!handler) throw notSupported('not_implemented', `${op.operationId} is not implemented yet.`);
+    return handler;
+  };
   const handlerStep: Middleware = async function handlerMiddleware(ex) {
     const op = ex.operation;
-    const handler = op && (handlers.get(op) ?? handlerFor(op));
-    if (!op || !handler) {
-      throw notSupported('not_implemented', `${op?.operationId ?? 'This operation'} is not implemented yet.`);
-    }
-    ex.result = await handler(ex.ctx);
+    if (!op) throw notSupported('not_implemented', 'This operation is not implemented yet.');
+    ex.result = await handlerOf(op)(ex.ctx);
   };
 
   // Every request: request id, access log + metrics, error handler and routing, inlined in `execute`
-  // (the same code as those middlewares). After
-  // routing, the chain built once for the matched operation, without the steps that cannot apply to it.
+  // (the same code as those middlewares). After routing, the plan built once for the matched operation,
+  // without the steps that cannot apply to it.
   const steps = {
-    contentType: contentType(),
-    bodyLimit: bodyLimit({ limitBytes: o.bodyLimitBytes }),
-    jsonBody: jsonBody(),
-    authenticate: authenticate({ tokens: o.tokens, principals: o.principals }),
-    roles: roles(),
-    validate: validate({ compiler, operations }),
-    tenant: tenant(),
+    contentType: contentTypeCheck,
+    bodyLimit: asStep(bodyLimit({ limitBytes: o.bodyLimitBytes })),
+    jsonBody: asStep(jsonBody()),
+    authenticate: authenticator({ tokens: o.tokens, principals: o.principals }),
+    roles: roleCheck,
+    validate: inputValidator({ compiler, operations }),
+    tenant: tenantCheck,
     rateLimit: rateLimit({ store: o.rateLimitStore, rules: o.rateRules }),
     idempotency: idempotency({ store: o.idempotencyStore }),
   };
@@ -192,33 +209,41 @@ export function createKernel(o: KernelOptions): Kernel {
    * json-body only parses what body-limit read; auth passes public operations through, and tenant acts
    * only on an authenticated caller; roles only with `x-roles`; rate-limit only with a rate class;
    * idempotency only on POST/PATCH or a declared `x-idempotency`. Validation and the handler always run.
+   * The steps up to tenant only act before the handler and run in line (a synchronous one costs no
+   * promise); rate limit, idempotency (which wraps the handler) and the handler are a composed chain,
+   * or, when neither applies, the handler is called directly.
    */
-  function chainFor(op: Operation): (ex: Exchange) => Promise<void> {
+  function planFor(op: Operation): Plan {
     const method = op.method.toUpperCase();
-    const chain: Middleware[] = [];
-    if (BODY_METHODS.has(method)) chain.push(steps.contentType);
-    if (method !== 'GET' && method !== 'HEAD') chain.push(steps.bodyLimit, steps.jsonBody);
-    if (!op.public) chain.push(steps.authenticate);
-    if (op.roles && op.roles.length > 0) chain.push(steps.roles);
-    chain.push(steps.validate);
-    if (!op.public) chain.push(steps.tenant);
-    if (rateClassOf(op)) chain.push(steps.rateLimit);
+    const before: Step[] = [];
+    if (BODY_METHODS.has(method)) before.push(steps.contentType);
+    if (method !== 'GET' && method !== 'HEAD') before.push(steps.bodyLimit, steps.jsonBody);
+    if (!op.public) before.push(steps.authenticate);
+    if (op.roles && op.roles.length > 0) before.push(steps.roles);
+    before.push(steps.validate);
+    if (!op.public) before.push(steps.tenant);
+    const around: Middleware[] = [];
+    if (rateClassOf(op)) around.push(steps.rateLimit);
     if (op.idempotency !== undefined || method === 'POST' || method === 'PATCH')
-      chain.push(steps.idempotency);
-    chain.push(handlerStep);
-    return compose(chain);
+      around.push(steps.idempotency);
+    return { before, around: around.length > 0 ? compose([...around, handlerStep]) : undefined };
   }
-  const chains = new Map<Operation, (ex: Exchange) => Promise<void>>();
-  for (const op of operations) chains.set(op, chainFor(op));
-  const runOperation = (ex: Exchange): Promise<void> => {
-    const op = ex.operation as Operation;
-    let chain = chains.get(op);
-    if (!chain) {
-      chain = chainFor(op);
-      chains.set(op, chain);
+  const plans = new Map<Operation, Plan>();
+  for (const op of operations) plans.set(op, planFor(op));
+  async function runOperation(ex: Exchange, op: Operation): Promise<void> {
+    let plan = plans.get(op);
+    if (!plan) {
+      plan = planFor(op);
+      plans.set(op, plan);
     }
-    return chain(ex);
-  };
+    const before = plan.before;
+    for (let i = 0; i < before.length; i++) {
+      const pending = (before[i] as Step)(ex);
+      if (pending !== undefined) await pending;
+    }
+    if (plan.around) await plan.around(ex);
+    else ex.result = await handlerOf(op)(ex.ctx);
+  }
 
   function makeTransaction(ex: Exchange): RequestContext['transaction'] {
     return async (fn) => {
@@ -285,15 +310,14 @@ export function createKernel(o: KernelOptions): Kernel {
     return new Response(text, { status: result.status, headers: { ...jsonHeaders, ...headers } });
   }
 
-  /** The exchange and the handler's context for one request; log, headers and signal made when read. */
-  function exchange(input: DispatchInput): Exchange {
-    const ex = new KernelExchange(input.request, input.url);
-    const ctx = new KernelContext(input, o.logger, ex, makeTransaction);
-    ex.ctx = ctx;
-    const cors = o.cors?.responseHeaders(input.request.headers.get('origin'));
-    ex.responseHeaders = cors
-      ? { ...HYGIENE_HEADERS, ...cors, 'x-request-id': ctx.requestId }
-      : { ...HYGIENE_HEADERS, 'x-request-id': ctx.requestId };
+  /**
+   * The exchange and the handler's context for one request; log, headers, signal and the response
+   * header record made when read.
+   */
+  function exchange(input: DispatchInput): KernelExchange {
+    const cors = o.cors ? o.cors.responseHeaderList(input.request.headers.get('origin')) : NO_HEADERS;
+    const ex = new KernelExchange(input.request, input.url, cors);
+    ex.ctx = new KernelContext(input, o.logger, ex, makeTransaction);
     return ex;
   }
 
@@ -344,19 +368,20 @@ export function createKernel(o: KernelOptions): Kernel {
           return ex.result;
         }
         // HEAD is answered wherever GET is: the GET operation runs, the body is left out.
-        const found = router.lookup(method === 'HEAD' ? 'GET' : method, ex.url.pathname);
-        if (found.kind === 'not_found') throw notFound('not_found', `No such path: ${ex.url.pathname}`);
-        if (found.kind === 'method_not_allowed') {
+        const match = router.find(method === 'HEAD' ? 'GET' : method, ex.url.pathname);
+        if (!match) {
+          const allow = router.allowed(ex.url.pathname);
+          if (allow.length === 0) throw notFound('not_found', `No such path: ${ex.url.pathname}`);
           throw new HttpError(405, 'method_not_allowed', `${ex.request.method} is not allowed here.`, {
-            headers: { allow: found.allow.join(', ') },
+            headers: { allow: allow.join(', ') },
           });
         }
-        const op = found.match.operation;
+        const op = match.operation;
         ex.operation = op;
         ex.route = op.path;
-        ex.rawParams = found.match.params;
+        ex.rawParams = match.params;
         ex.ctx.operationId = op.operationId;
-        await runOperation(ex);
+        await runOperation(ex, op);
       } catch (thrown) {
         const err = knownError(thrown) ?? thrown;
         if (err instanceof HttpError || err instanceof ValidationError) {
@@ -404,6 +429,33 @@ export function createKernel(o: KernelOptions): Kernel {
     }
   }
 
+  /**
+   * The reply's headers, flat: the JSON content type (for a body), hygiene, CORS, request id, then the
+   * result's own headers over them (a web `Headers`' normalization), then the content length. Without
+   * headers of the result's own, the list is made straight from the kernel's, which need no
+   * normalization (lower-case names, trimmed values).
+   */
+  function replyHeaders(ex: KernelExchange, result: HandlerResult, json: boolean, length?: string): string[] {
+    const extra = result.headers;
+    if (!ex.responseHeadersMade && (extra === undefined || isEmpty(extra))) {
+      const h = json ? ['content-type', 'application/json', ...HYGIENE_LIST] : [...HYGIENE_LIST];
+      const cors = ex.corsHeaders;
+      for (let i = 0; i < cors.length; i++) h.push(cors[i] as string);
+      h.push('x-request-id', ex.ctx.requestId);
+      if (length !== undefined) h.push('content-length', length);
+      return h;
+    }
+    const merged = normalizeHeaders(
+      json
+        ? { ...jsonHeaders, ...ex.responseHeaders, ...(extra ?? {}) }
+        : { ...ex.responseHeaders, ...(extra ?? {}) },
+    );
+    if (length !== undefined) merged['content-length'] = length;
+    const h: string[] = [];
+    for (const k in merged) h.push(k, merged[k] as string);
+    return h;
+  }
+
   async function dispatch(input: DispatchInput): Promise<Reply> {
     active += 1;
     try {
@@ -415,16 +467,11 @@ export function createKernel(o: KernelOptions): Kernel {
         return { response: toResponse(ex, result) };
       }
       if (status === 204 || status === 304 || result.body === undefined) {
-        return {
-          status,
-          headers: normalizeHeaders({ ...ex.responseHeaders, ...(result.headers ?? {}) }),
-          body: null,
-        };
+        return { status, headers: replyHeaders(ex, result, false), body: null };
       }
       const text = JSON.stringify(result.body) as string | undefined;
-      const headers = normalizeHeaders({ ...jsonHeaders, ...ex.responseHeaders, ...(result.headers ?? {}) });
-      if (text === undefined) return { status, headers, body: null };
-      headers['content-length'] = String(Buffer.byteLength(text));
+      if (text === undefined) return { status, headers: replyHeaders(ex, result, true), body: null };
+      const headers = replyHeaders(ex, result, true, String(Buffer.byteLength(text)));
       return { status, headers, body: ex.request.method === 'HEAD' ? null : text };
     } finally {
       active -= 1;

@@ -83,6 +83,23 @@ async function writeResponse(res: ServerResponse, response: Response): Promise<v
   }
 }
 
+/** The value of `name` (lower-case) in a flat `[name, value, ...]` list. */
+function headerValue(headers: string[], name: string): string | undefined {
+  for (let i = 0; i < headers.length; i += 2) if (headers[i] === name) return headers[i + 1];
+  return undefined;
+}
+
+/** Replaces `name`'s value in a flat list where it is, else adds it at the end (as a record would). */
+function setHeader(headers: string[], name: string, value: string): void {
+  for (let i = 0; i < headers.length; i += 2) {
+    if (headers[i] === name) {
+      headers[i + 1] = value;
+      return;
+    }
+  }
+  headers.push(name, value);
+}
+
 /** Methods a web `Request` refuses: a kernel without `dispatch` cannot see them; they are answered 405 here. */
 const FORBIDDEN = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
@@ -231,23 +248,24 @@ export function serve(kernel: Kernel, opts: ServeOptions): Promise<RunningServer
         return;
       }
       let body: string | Buffer | null = reply.body;
+      const headers = reply.headers;
       // A large JSON answer goes compressed to a client that asks for it (the SDK's fetch does).
       if (
         typeof body === 'string' &&
         body.length >= COMPRESS_MIN_BYTES &&
-        !reply.headers['content-encoding']
+        !headerValue(headers, 'content-encoding')
       ) {
         const coding = negotiate(req.headers['accept-encoding']);
         if (coding) {
           body = await compress(body, coding, 'dynamic');
-          reply.headers['content-encoding'] = coding;
-          reply.headers['content-length'] = String(body.byteLength);
-          reply.headers.vary = reply.headers.vary
-            ? `${reply.headers.vary}, Accept-Encoding`
-            : 'Accept-Encoding';
+          setHeader(headers, 'content-encoding', coding);
+          setHeader(headers, 'content-length', String(body.byteLength));
+          const vary = headerValue(headers, 'vary');
+          setHeader(headers, 'vary', vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding');
         }
       }
-      res.writeHead(reply.status, reply.headers);
+      // A flat [name, value, ...] list: node stores it as it comes.
+      res.writeHead(reply.status, headers);
       if (body === null) res.end();
       else res.end(body);
     } catch {

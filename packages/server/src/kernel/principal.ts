@@ -64,10 +64,15 @@ export class PrincipalStore {
     this.apiKeys = opts.apiKeys;
   }
 
+  /** What `get` would answer from the cache alone: a principal, null (known absent), undefined (not cached). */
+  cachedNow(userId: string): Principal | null | undefined {
+    return this.#cache.get<Principal | null>(`principal:${userId}`);
+  }
+
   async get(userId: string): Promise<Principal | undefined> {
-    const key = `principal:${userId}`;
-    const hit = this.#cache.get<Principal | null>(key);
+    const hit = this.cachedNow(userId);
     if (hit !== undefined) return hit ?? undefined;
+    const key = `principal:${userId}`;
     const row = await this.#db
       .selectFrom('users as u')
       .leftJoin('companies as c', 'c.id', 'u.company_id')
@@ -107,15 +112,25 @@ export class PrincipalStore {
   }
 
   /**
+   * What `isRevoked` would answer from the cache alone: true when the token or its session is cached as
+   * revoked, false when both are cached as not revoked, undefined when the database must be asked.
+   */
+  revokedNow(t: TokenRef): boolean | undefined {
+    const jti = this.#cache.get<boolean>(`revoked:jti:${t.tokenId}`);
+    const sid = t.sessionId ? this.#cache.get<boolean>(`revoked:sid:${t.sessionId}`) : false;
+    if (jti === true || sid === true) return true;
+    return jti === false && sid === false ? false : undefined;
+  }
+
+  /**
    * Whether the token, or the session it belongs to, is on the denylist. One primary-key lookup, cached
    * like the principal (`ttlMs`, AUTH_STATUS_CACHE_MS): the process that revokes sees it at once
    * (`revoke` writes its own cache), every other process within `ttlMs`.
    */
   async isRevoked(t: TokenRef): Promise<boolean> {
+    const known = this.revokedNow(t);
+    if (known !== undefined) return known;
     const keys = [`jti:${t.tokenId}`, ...(t.sessionId ? [`sid:${t.sessionId}`] : [])];
-    const cached = keys.map((k) => this.#cache.get<boolean>(`revoked:${k}`));
-    if (cached.some((c) => c === true)) return true;
-    if (cached.every((c) => c === false)) return false;
     const rows = await revocations(this.#db)
       .selectFrom('token_revocations')
       .select('key')

@@ -5,6 +5,16 @@ import type { DispatchInput } from './kernel.ts';
 import { incomingRequestId, mintRequestId } from './middleware/request-id.ts';
 import type { AuthContext, HandlerResult, Logger, RequestContext } from './types.ts';
 
+/**
+ * On every response (contracts §9): no MIME sniffing, and nothing stored by a browser or proxy cache,
+ * since most answers are a caller's own data or carry tokens. A handler may set its own cache-control
+ * for public data (the contract document).
+ */
+export const HYGIENE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'x-content-type-options': 'nosniff',
+  'cache-control': 'no-store',
+});
+
 /** One request's exchange: a class, so every request gets the same object shape without closures. */
 export class KernelExchange implements Exchange {
   request: KernelRequest;
@@ -16,12 +26,35 @@ export class KernelExchange implements Exchange {
   rawBody: Uint8Array | undefined = undefined;
   ctx!: RequestContext;
   result: HandlerResult | undefined = undefined;
-  responseHeaders: Record<string, string> = {};
   idempotency: IdempotencyClaim | undefined = undefined;
+  /** The CORS headers for this request's origin, flat `[name, value, ...]` (shared: never written). */
+  readonly corsHeaders: readonly string[];
+  #responseHeaders: Record<string, string> | undefined;
 
-  constructor(request: KernelRequest, url: RequestUrl) {
+  constructor(request: KernelRequest, url: RequestUrl, corsHeaders: readonly string[]) {
     this.request = request;
     this.url = url;
+    this.corsHeaders = corsHeaders;
+  }
+
+  /** Hygiene, CORS and request id headers as a record, made on first read (the JSON path never reads it). */
+  get responseHeaders(): Record<string, string> {
+    if (!this.#responseHeaders) {
+      const h: Record<string, string> = { ...HYGIENE_HEADERS };
+      const cors = this.corsHeaders;
+      for (let i = 0; i + 1 < cors.length; i += 2) h[cors[i] as string] = cors[i + 1] as string;
+      h['x-request-id'] = this.ctx.requestId;
+      this.#responseHeaders = h;
+    }
+    return this.#responseHeaders;
+  }
+  set responseHeaders(v: Record<string, string>) {
+    this.#responseHeaders = v;
+  }
+
+  /** Whether `responseHeaders` was read or set (it may have been changed: the reply then merges it). */
+  get responseHeadersMade(): boolean {
+    return this.#responseHeaders !== undefined;
   }
 }
 
@@ -49,6 +82,7 @@ export class KernelContext implements RequestContext {
   #log: Logger | undefined;
   #headers: Record<string, string | undefined> | undefined;
   #signal: AbortSignal | undefined;
+  #transaction: RequestContext['transaction'] | undefined;
 
   constructor(input: DispatchInput, root: PinoLogger, ex: Exchange, makeTransaction: MakeTransaction) {
     this.#input = input;
@@ -86,5 +120,12 @@ export class KernelContext implements RequestContext {
     this.#log = v;
   }
 
-  transaction: RequestContext['transaction'] = (fn) => this.#makeTransaction(this.#ex)(fn);
+  /** Made on first read (most requests never open one). */
+  get transaction(): RequestContext['transaction'] {
+    this.#transaction ??= (fn) => this.#makeTransaction(this.#ex)(fn);
+    return this.#transaction;
+  }
+  set transaction(v: RequestContext['transaction']) {
+    this.#transaction = v;
+  }
 }

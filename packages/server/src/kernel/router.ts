@@ -11,6 +11,9 @@ export type RouteLookup =
   | { kind: 'method_not_allowed'; allow: string[] }
   | { kind: 'not_found' };
 
+/** The parameters of a path without any (never written: validation copies them). */
+const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
+
 /** `/a/{b}/c` -> `/a/:b/c` (find-my-way's syntax). */
 const toRadix = (path: string) => path.replace(/\{([^}]+)\}/g, ':$1');
 
@@ -26,30 +29,58 @@ const ROUTABLE = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export class Router {
   readonly #fmw = FindMyWay({ ignoreTrailingSlash: false, caseSensitive: true, maxParamLength: 500 });
   readonly #methodsByPath = new Map<string, Set<string>>();
+  /**
+   * Paths without parameters, exactly as sent: path -> method -> match (its `params` an empty frozen
+   * object). A path or method not here goes to the radix router, which routes it as before (an exact
+   * static path is what the radix router would match first too).
+   */
+  readonly #static = new Map<string, Map<string, RouteMatch>>();
 
   constructor(operations: Operation[]) {
     const paths = new Set(operations.map((op) => op.path));
+    const addStatic = (path: string, op: Operation) => {
+      if (path.includes('{')) return;
+      let byMethod = this.#static.get(path);
+      if (!byMethod) {
+        byMethod = new Map();
+        this.#static.set(path, byMethod);
+      }
+      byMethod.set(op.method.toUpperCase(), { operation: op, params: NO_PARAMS });
+    };
     for (const op of operations) {
       this.#fmw.on(op.method as 'GET', toRadix(op.path), () => {}, { operation: op });
+      addStatic(op.path, op);
       const bare = op.path.slice(0, -1);
-      if (op.path.length > 1 && op.path.endsWith('/') && !paths.has(bare))
+      if (op.path.length > 1 && op.path.endsWith('/') && !paths.has(bare)) {
         this.#fmw.on(op.method as 'GET', toRadix(bare), () => {}, { operation: op });
+        addStatic(bare, op);
+      }
       const set = this.#methodsByPath.get(op.path) ?? new Set<string>();
       set.add(op.method);
       this.#methodsByPath.set(op.path, set);
     }
   }
 
-  lookup(method: string, path: string): RouteLookup {
+  /** The operation `method` `path` routes to, or undefined (then `allowed` tells 404 from 405). */
+  find(method: string, path: string): RouteMatch | undefined {
+    const hit = this.#static.get(path)?.get(method);
+    if (hit) return hit;
     const found = (ROUTABLE as readonly string[]).includes(method)
       ? this.#fmw.find(method as 'GET', path)
       : null;
-    if (found) {
-      const operation = (found.store as { operation: Operation }).operation;
-      const params: Record<string, string> = {};
-      for (const [k, v] of Object.entries(found.params)) if (v !== undefined) params[k] = v;
-      return { kind: 'found', match: { operation, params } };
+    if (!found) return undefined;
+    const operation = (found.store as { operation: Operation }).operation;
+    const params: Record<string, string> = {};
+    for (const k in found.params) {
+      const v = found.params[k];
+      if (v !== undefined) params[k] = v;
     }
+    return { operation, params };
+  }
+
+  lookup(method: string, path: string): RouteLookup {
+    const match = this.find(method, path);
+    if (match) return { kind: 'found', match };
     const allow = this.allowed(path);
     return allow.length > 0 ? { kind: 'method_not_allowed', allow } : { kind: 'not_found' };
   }

@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { type ApiKeyStore, isApiKeyShaped } from '../../internal/api-keys.ts';
 import type { TokenService } from '../../internal/tokens.ts';
 import { TokenError } from '../../internal/tokens.ts';
-import type { Middleware } from '../compose.ts';
+import type { Exchange } from '../context.ts';
 import type { OpenApiDoc, Operation } from '../contract.ts';
 import { forbidden, tooManyRequests, unauthorized } from '../errors.ts';
 import { type Principal, type PrincipalStore, standing } from '../principal.ts';
@@ -24,40 +24,28 @@ import type { AuthContext, HandlerTable, Role } from '../types.ts';
  * security lists `apiKeyAuth` (company surfaces, bookings, searches); elsewhere (platform admin, the
  * caller's own account, key management) a valid key is 403 `api_key_not_allowed`.
  */
-export function authenticate(opts: { tokens: TokenService; principals: PrincipalStore }): Middleware {
-  return async function authMiddleware(ex, next) {
-    const op = ex.operation;
-    if (!op) return next();
-    const header = ex.request.headers.get('authorization');
-    const apiKeyHeader = ex.request.headers.get('x-api-key');
-    if (op.public || (op.optionalAuth && !header && apiKeyHeader === null)) return next();
-    if (apiKeyHeader !== null) {
-      if (header) {
-        throw unauthorized('not_authenticated', 'Send one credential: X-API-Key or Authorization, not both.');
-      }
-      ex.ctx.auth = await apiKeyCaller(opts.principals, op, apiKeyHeader.trim());
-      return next();
-    }
-    const m = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-    if (!m?.[1]) throw unauthorized('not_authenticated', 'Send Authorization: Bearer <access_token>.');
-    if (isApiKeyShaped(m[1])) {
-      ex.ctx.auth = await apiKeyCaller(opts.principals, op, m[1]);
-      return next();
-    }
+export function authenticator(opts: {
+  tokens: TokenService;
+  principals: PrincipalStore;
+}): (ex: Exchange) => Promise<void> | undefined {
+  const { tokens, principals } = opts;
+  async function bearer(ex: Exchange, token: string): Promise<void> {
     let claims: Awaited<ReturnType<TokenService['verifyAccess']>>;
     try {
-      claims = await opts.tokens.verifyAccess(m[1]);
+      claims = await tokens.verifyAccess(token);
     } catch (err) {
       if (err instanceof TokenError && err.reason === 'expired') {
         throw unauthorized('token_expired', 'The access token has expired; refresh it or log in again.');
       }
       throw unauthorized('invalid_token', 'The access token is not valid.');
     }
-    if (await opts.principals.isRevoked(claims)) {
+    // The denylist and the principal are asked on every request; a cached answer is taken in line.
+    if (principals.revokedNow(claims) ?? (await principals.isRevoked(claims))) {
       throw unauthorized('invalid_token', 'The access token has been revoked (logged out); log in again.');
     }
-    const p = await opts.principals.get(claims.userId);
-    assertStanding(p, opts.principals);
+    const known = principals.cachedNow(claims.userId);
+    const p = known === undefined ? await principals.get(claims.userId) : (known ?? undefined);
+    assertStanding(p, principals);
     if (!p) throw unauthorized('invalid_token', 'The access token names no current user.');
     ex.ctx.auth = {
       userId: p.userId,
@@ -67,7 +55,27 @@ export function authenticate(opts: { tokens: TokenService; principals: Principal
       companyCode: p.companyCode,
       ...(claims.impersonatorId ? { impersonatorId: claims.impersonatorId } : {}),
     };
-    await next();
+  }
+  async function apiKey(ex: Exchange, op: Operation, secret: string): Promise<void> {
+    ex.ctx.auth = await apiKeyCaller(principals, op, secret);
+  }
+  /** Undefined when there is nothing to check (a public operation, or optional auth without credentials). */
+  return function authStep(ex) {
+    const op = ex.operation;
+    if (!op) return undefined;
+    const header = ex.request.headers.get('authorization');
+    const apiKeyHeader = ex.request.headers.get('x-api-key');
+    if (op.public || (op.optionalAuth && !header && apiKeyHeader === null)) return undefined;
+    if (apiKeyHeader !== null) {
+      if (header) {
+        throw unauthorized('not_authenticated', 'Send one credential: X-API-Key or Authorization, not both.');
+      }
+      return apiKey(ex, op, apiKeyHeader.trim());
+    }
+    const m = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+    if (!m?.[1]) throw unauthorized('not_authenticated', 'Send Authorization: Bearer <access_token>.');
+    if (isApiKeyShaped(m[1])) return apiKey(ex, op, m[1]);
+    return bearer(ex, m[1]);
   };
 }
 
@@ -176,16 +184,13 @@ export function protectMetrics(
 }
 
 /** `x-roles`: the caller's current role must be listed. */
-export function roles(): Middleware {
-  return async function rolesMiddleware(ex, next) {
-    const allowed = ex.operation?.roles;
-    if (allowed && allowed.length > 0) {
-      const role = ex.ctx.auth?.role;
-      if (!role) throw unauthorized('not_authenticated', 'Authentication required.');
-      if (!allowed.includes(role)) {
-        throw forbidden('insufficient_role', `This operation needs one of the roles: ${allowed.join(', ')}.`);
-      }
+export function roleCheck(ex: Exchange): void {
+  const allowed = ex.operation?.roles;
+  if (allowed && allowed.length > 0) {
+    const role = ex.ctx.auth?.role;
+    if (!role) throw unauthorized('not_authenticated', 'Authentication required.');
+    if (!allowed.includes(role)) {
+      throw forbidden('insufficient_role', `This operation needs one of the roles: ${allowed.join(', ')}.`);
     }
-    await next();
-  };
+  }
 }

@@ -23,6 +23,8 @@ export const CORS_EXPOSE_HEADERS = [
   'WWW-Authenticate',
 ].join(', ');
 
+const NO_HEADERS: readonly string[] = Object.freeze([]);
+
 /** How long a browser may cache a preflight answer (seconds). */
 const MAX_AGE = '600';
 
@@ -31,6 +33,8 @@ export interface CorsPolicy {
   allowOrigin(origin: string | null): string | undefined;
   /** Headers for an actual (non-preflight) response to a request with this `Origin`. */
   responseHeaders(origin: string | null): Record<string, string> | undefined;
+  /** The same headers as a flat `[name, value, ...]` list (shared between requests: never write to it). */
+  responseHeaderList(origin: string | null): readonly string[];
   /** Headers answering a preflight for a path that answers `methods`. */
   preflightHeaders(origin: string | null, methods: string[]): Record<string, string> | undefined;
 }
@@ -63,8 +67,31 @@ export function corsPolicy(origins: readonly string[]): CorsPolicy {
     return wildcard ? '*' : undefined;
   };
 
+  const varyOnly: readonly string[] = Object.freeze(['vary', 'Origin']);
+  /** Per allowed value (an origin the policy admits, or `*`); bounded, since ports vary. */
+  const allowedLists = new Map<string, readonly string[]>();
+
   return {
     allowOrigin,
+    responseHeaderList(origin): readonly string[] {
+      if (!enabled) return NO_HEADERS;
+      const allowed = allowOrigin(origin);
+      if (!allowed) return varyOnly;
+      let list = allowedLists.get(allowed);
+      if (!list) {
+        list = Object.freeze([
+          'vary',
+          'Origin',
+          'access-control-allow-origin',
+          allowed,
+          'access-control-expose-headers',
+          CORS_EXPOSE_HEADERS,
+        ]);
+        if (allowedLists.size >= 1000) allowedLists.clear();
+        allowedLists.set(allowed, list);
+      }
+      return list;
+    },
     responseHeaders(origin): Record<string, string> | undefined {
       if (!enabled) return undefined;
       const allowed = allowOrigin(origin);

@@ -1,4 +1,4 @@
-import type { Middleware } from '../compose.ts';
+import type { Exchange } from '../context.ts';
 import { assertNoForeignCompany } from '../tenant.ts';
 
 /**
@@ -6,12 +6,9 @@ import { assertNoForeignCompany } from '../tenant.ts';
  * authenticated caller's tenant: naming another company is 403 before the handler runs. Handlers still
  * scope their queries with `tenantCompanyId(ctx)` and `ownedOrNotFound`.
  */
-export function tenant(): Middleware {
-  return async function tenantMiddleware(ex, next) {
-    if (ex.ctx.auth && ex.ctx.auth.role !== 'super_admin') {
-      assertNoForeignCompany(ex.ctx, ex.ctx.body);
-      assertNoForeignCompany(ex.ctx, ex.ctx.query);
-    }
-    await next();
-  };
+export function tenantCheck(ex: Exchange): void {
+  if (ex.ctx.auth && ex.ctx.auth.role !== 'super_admin') {
+    assertNoForeignCompany(ex.ctx, ex.ctx.body);
+    assertNoForeignCompany(ex.ctx, ex.ctx.query);
+  }
 }

@@ -1,5 +1,5 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js';
-import type { Middleware } from '../compose.ts';
+import type { Exchange } from '../context.ts';
 import type { Operation, ParameterSpec, Schema } from '../contract.ts';
 import { ValidationError, type ValidationIssue } from '../errors.ts';
 import { type SchemaCompiler, toIssues } from '../schema-compiler.ts';
@@ -128,29 +128,42 @@ export function compileOperation(compiler: SchemaCompiler, op: Operation): Compi
   return c;
 }
 
+const isEmpty = (o: Record<string, unknown>) => {
+  for (const _ in o) return false;
+  return true;
+};
+
 /**
  * Validates path, query (coerced, defaults applied), headers and body against the contract; every
  * problem found becomes one entry of a single 422. Unknown query parameters are ignored, not refused.
  * Then, for every operation and every part (path, query, headers, body, unknown query parameters
  * included), the input hygiene rules of `inputHygieneIssues` (NUL, lone surrogates, non-finite numbers).
+ * Synchronous: the kernel calls it in line; `validate` is the same as a middleware.
  */
-export function validate(opts: { compiler: SchemaCompiler; operations: Operation[] }): Middleware {
+export function inputValidator(opts: {
+  compiler: SchemaCompiler;
+  operations: Operation[];
+}): (ex: Exchange) => void {
   const compiled = new Map<string, Compiled>();
   for (const op of opts.operations) compiled.set(op.operationId, compileOperation(opts.compiler, op));
 
-  return async function validateMiddleware(ex, next) {
+  return function validateInput(ex) {
     const op = ex.operation;
     const c = op && compiled.get(op.operationId);
-    if (!c) return next();
+    if (!c) return;
     const issues: ValidationIssue[] = [];
 
     const params: Record<string, unknown> = { ...ex.rawParams };
     if (c.path && !c.path(params)) issues.push(...toIssues(c.path.errors, 'path'));
 
     const query: Record<string, unknown> = {};
-    for (const key of new Set(ex.url.searchParams.keys())) {
-      const all = ex.url.searchParams.getAll(key);
-      query[key] = c.queryArrays.has(key) ? all : all[0];
+    // An empty search has no parameters: no URLSearchParams is made for it.
+    if (ex.url.search !== '') {
+      const sp = ex.url.searchParams;
+      for (const key of new Set(sp.keys())) {
+        const all = sp.getAll(key);
+        query[key] = c.queryArrays.has(key) ? all : all[0];
+      }
     }
     if (c.query && !c.query(query)) issues.push(...toIssues(c.query.errors, 'query'));
 
@@ -172,15 +185,15 @@ export function validate(opts: { compiler: SchemaCompiler; operations: Operation
       body = body ?? undefined;
     }
     // After Ajv, so coerced values (page=1e309 -> Infinity) are seen as the handler would see them.
-    addHygieneIssues(issues, params, 'path');
-    addHygieneIssues(issues, query, 'query');
-    addHygieneIssues(issues, headerValues, 'header');
+    // An empty part has nothing to check.
+    if (!isEmpty(params)) addHygieneIssues(issues, params, 'path');
+    if (!isEmpty(query)) addHygieneIssues(issues, query, 'query');
+    if (!isEmpty(headerValues)) addHygieneIssues(issues, headerValues, 'header');
     if (body !== undefined) addHygieneIssues(issues, body, 'body');
     if (issues.length > 0) throw new ValidationError(issues);
 
     ex.ctx.params = params;
     ex.ctx.query = query;
     ex.ctx.body = body;
-    await next();
   };
 }
