@@ -230,20 +230,14 @@ export function createKernel(o: KernelOptions): Kernel {
   }
   const plans = new Map<Operation, Plan>();
   for (const op of operations) plans.set(op, planFor(op));
-  async function runOperation(ex: Exchange, op: Operation): Promise<void> {
+  const planOf = (op: Operation): Plan => {
     let plan = plans.get(op);
     if (!plan) {
       plan = planFor(op);
       plans.set(op, plan);
     }
-    const before = plan.before;
-    for (let i = 0; i < before.length; i++) {
-      const pending = (before[i] as Step)(ex);
-      if (pending !== undefined) await pending;
-    }
-    if (plan.around) await plan.around(ex);
-    else ex.result = await handlerOf(op)(ex.ctx);
-  }
+    return plan;
+  };
 
   function makeTransaction(ex: Exchange): RequestContext['transaction'] {
     return async (fn) => {
@@ -381,7 +375,15 @@ export function createKernel(o: KernelOptions): Kernel {
         ex.route = op.path;
         ex.rawParams = match.params;
         ex.ctx.operationId = op.operationId;
-        await runOperation(ex, op);
+        // The operation's plan, in line (no promise of its own): steps, then the chain or the handler.
+        const plan = planOf(op);
+        const before = plan.before;
+        for (let i = 0; i < before.length; i++) {
+          const pending = (before[i] as Step)(ex);
+          if (pending !== undefined) await pending;
+        }
+        if (plan.around) await plan.around(ex);
+        else ex.result = await handlerOf(op)(ex.ctx);
       } catch (thrown) {
         const err = knownError(thrown) ?? thrown;
         if (err instanceof HttpError || err instanceof ValidationError) {
