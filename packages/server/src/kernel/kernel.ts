@@ -352,83 +352,100 @@ export function createKernel(o: KernelOptions): Kernel {
     };
   }
 
-  /** Error handler, routing and the operation's chain (as the middleware did); then access log and metrics. */
-  async function execute(ex: Exchange): Promise<HandlerResult> {
+  /**
+   * Error handler, routing and the operation's plan (as the middleware did); then the response check,
+   * access log and metrics; then `finish` makes the transport's answer. The request ends here
+   * (`active`): the caller counted it in. One async function from routing to the answer.
+   */
+  async function execute<R>(
+    ex: KernelExchange,
+    finish: (ex: KernelExchange, result: HandlerResult) => R,
+  ): Promise<R> {
     try {
       try {
-        const method = ex.request.method;
-        if (method === 'OPTIONS') {
-          ex.result = options(ex);
-          return ex.result;
+        try {
+          const method = ex.request.method;
+          if (method === 'OPTIONS') ex.result = options(ex);
+          else {
+            // HEAD is answered wherever GET is: the GET operation runs, the body is left out.
+            const match = router.find(method === 'HEAD' ? 'GET' : method, ex.url.pathname);
+            if (!match) {
+              const allow = router.allowed(ex.url.pathname);
+              if (allow.length === 0) throw notFound('not_found', `No such path: ${ex.url.pathname}`);
+              throw new HttpError(405, 'method_not_allowed', `${ex.request.method} is not allowed here.`, {
+                headers: { allow: allow.join(', ') },
+              });
+            }
+            const op = match.operation;
+            ex.operation = op;
+            ex.route = op.path;
+            ex.rawParams = match.params;
+            ex.ctx.operationId = op.operationId;
+            // The operation's plan, in line (no promise of its own): steps, then the chain or the handler.
+            const plan = planOf(op);
+            const before = plan.before;
+            for (let i = 0; i < before.length; i++) {
+              const pending = (before[i] as Step)(ex);
+              if (pending !== undefined) await pending;
+            }
+            if (plan.around) await plan.around(ex);
+            else ex.result = await handlerOf(op)(ex.ctx);
+          }
+        } catch (thrown) {
+          const err = knownError(thrown) ?? thrown;
+          if (err instanceof HttpError || err instanceof ValidationError) {
+            const r = renderError(err, ex.ctx.requestId);
+            if (r.status >= 500)
+              ex.ctx.log.warn({ err, code: (r.body as { code?: string }).code }, 'request failed');
+            ex.result = { status: r.status, body: r.body, headers: r.headers };
+          } else if (err instanceof ClientClosedRequest || (isAbort(err) && ex.ctx.signal.aborted)) {
+            // The client hung up: nothing to answer, and not a server failure (no 5xx, no error log).
+            ex.ctx.log.info({ reason: (err as Error).message }, 'client closed the request');
+            ex.result = { status: 499 };
+          } else {
+            ex.ctx.log.error({ err }, 'unhandled error');
+            ex.result = {
+              status: 500,
+              body: {
+                detail: 'Internal server error.',
+                code: 'internal_error',
+                request_id: ex.ctx.requestId,
+              },
+            };
+          }
         }
-        // HEAD is answered wherever GET is: the GET operation runs, the body is left out.
-        const match = router.find(method === 'HEAD' ? 'GET' : method, ex.url.pathname);
-        if (!match) {
-          const allow = router.allowed(ex.url.pathname);
-          if (allow.length === 0) throw notFound('not_found', `No such path: ${ex.url.pathname}`);
-          throw new HttpError(405, 'method_not_allowed', `${ex.request.method} is not allowed here.`, {
-            headers: { allow: allow.join(', ') },
-          });
-        }
-        const op = match.operation;
-        ex.operation = op;
-        ex.route = op.path;
-        ex.rawParams = match.params;
-        ex.ctx.operationId = op.operationId;
-        // The operation's plan, in line (no promise of its own): steps, then the chain or the handler.
-        const plan = planOf(op);
-        const before = plan.before;
-        for (let i = 0; i < before.length; i++) {
-          const pending = (before[i] as Step)(ex);
-          if (pending !== undefined) await pending;
-        }
-        if (plan.around) await plan.around(ex);
-        else ex.result = await handlerOf(op)(ex.ctx);
-      } catch (thrown) {
-        const err = knownError(thrown) ?? thrown;
-        if (err instanceof HttpError || err instanceof ValidationError) {
-          const r = renderError(err, ex.ctx.requestId);
-          if (r.status >= 500)
-            ex.ctx.log.warn({ err, code: (r.body as { code?: string }).code }, 'request failed');
-          ex.result = { status: r.status, body: r.body, headers: r.headers };
-        } else if (err instanceof ClientClosedRequest || (isAbort(err) && ex.ctx.signal.aborted)) {
-          // The client hung up: nothing to answer, and not a server failure (no 5xx, no error log).
-          ex.ctx.log.info({ reason: (err as Error).message }, 'client closed the request');
-          ex.result = { status: 499 };
-        } else {
-          ex.ctx.log.error({ err }, 'unhandled error');
-          ex.result = {
-            status: 500,
-            body: { detail: 'Internal server error.', code: 'internal_error', request_id: ex.ctx.requestId },
-          };
-        }
+        if (validator && ex.result) ex.result = checkResponse(ex, ex.result);
+      } finally {
+        recordAccess(ex, o.metrics, o.logger);
       }
-      if (validator && ex.result) ex.result = checkResponse(ex, ex.result);
+      return finish(
+        ex,
+        ex.result ?? {
+          status: 500,
+          body: { detail: 'No response.', code: 'internal_error', request_id: ex.ctx.requestId },
+        },
+      );
     } finally {
-      recordAccess(ex, o.metrics, o.logger);
+      active -= 1;
     }
-    return (
-      ex.result ?? {
-        status: 500,
-        body: { detail: 'No response.', code: 'internal_error', request_id: ex.ctx.requestId },
-      }
-    );
   }
 
-  async function handle(request: Request, info: RequestInfo = {}): Promise<Response> {
+  function handle(request: Request, info: RequestInfo = {}): Promise<Response> {
     active += 1;
+    let ex: KernelExchange;
     try {
-      const ex = exchange({
+      ex = exchange({
         request,
         url: new URL(request.url),
         ip: info.ip ?? '127.0.0.1',
         signal: info.signal ?? request.signal,
         headers: webHeaderRecord(request),
       });
-      return toResponse(ex, await execute(ex));
-    } finally {
+    } catch (err) {
       active -= 1;
+      return Promise.reject(err);
     }
+    return execute(ex, toResponse);
   }
 
   /**
@@ -458,26 +475,32 @@ export function createKernel(o: KernelOptions): Kernel {
     return h;
   }
 
-  async function dispatch(input: DispatchInput): Promise<Reply> {
-    active += 1;
-    try {
-      const ex = exchange(input);
-      const result = await execute(ex);
-      const status = result.status;
-      // Streams, non-JSON bodies and statuses a web Response would refuse keep the Response path.
-      if ('sse' in result || 'raw' in result || status < 200 || status > 599 || status === 205) {
-        return { response: toResponse(ex, result) };
-      }
-      if (status === 204 || status === 304 || result.body === undefined) {
-        return { status, headers: replyHeaders(ex, result, false), body: null };
-      }
-      const text = JSON.stringify(result.body) as string | undefined;
-      if (text === undefined) return { status, headers: replyHeaders(ex, result, true), body: null };
-      const headers = replyHeaders(ex, result, true, String(Buffer.byteLength(text)));
-      return { status, headers, body: ex.request.method === 'HEAD' ? null : text };
-    } finally {
-      active -= 1;
+  /** The answer as the node adapter writes it: JSON at once, anything else as a `Response`. */
+  function toReply(ex: KernelExchange, result: HandlerResult): Reply {
+    const status = result.status;
+    // Streams, non-JSON bodies and statuses a web Response would refuse keep the Response path.
+    if ('sse' in result || 'raw' in result || status < 200 || status > 599 || status === 205) {
+      return { response: toResponse(ex, result) };
     }
+    if (status === 204 || status === 304 || result.body === undefined) {
+      return { status, headers: replyHeaders(ex, result, false), body: null };
+    }
+    const text = JSON.stringify(result.body) as string | undefined;
+    if (text === undefined) return { status, headers: replyHeaders(ex, result, true), body: null };
+    const headers = replyHeaders(ex, result, true, String(Buffer.byteLength(text)));
+    return { status, headers, body: ex.request.method === 'HEAD' ? null : text };
+  }
+
+  function dispatch(input: DispatchInput): Promise<Reply> {
+    active += 1;
+    let ex: KernelExchange;
+    try {
+      ex = exchange(input);
+    } catch (err) {
+      active -= 1;
+      return Promise.reject(err);
+    }
+    return execute(ex, toReply);
   }
 
   return {

@@ -95,8 +95,29 @@ function stringProblem(s: string): Problem | undefined {
   return undefined;
 }
 
+/**
+ * True when `value` is an object of strings, finite numbers, booleans and nulls only (path, query and
+ * header values mostly are) none of which `inputHygieneIssues` would report: checked in one pass,
+ * without its walk. Anything else (nested values, or a problem) takes the full walk.
+ */
+function flatAndClean(value: unknown): boolean {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const o = value as Record<string, unknown>;
+  for (const k of Object.keys(o)) {
+    if (stringProblem(k)) return false;
+    const v = o[k];
+    if (typeof v === 'string') {
+      if (stringProblem(v)) return false;
+    } else if (typeof v === 'number') {
+      if (!Number.isFinite(v)) return false;
+    } else if (v !== null && v !== undefined && typeof v !== 'boolean') return false;
+  }
+  return true;
+}
+
 /** Adds the hygiene entries of `value` whose `loc` has no schema entry yet (one entry per field). */
 function addHygieneIssues(issues: ValidationIssue[], value: unknown, part: string): void {
+  if (flatAndClean(value)) return;
   const found = inputHygieneIssues(value, [part]);
   if (found.length === 0) return;
   const taken = new Set(issues.map((i) => i.loc.join('\u0000')));
