@@ -6,13 +6,35 @@
 
 import { sql } from 'kysely';
 import type { Clock } from '../internal/clock.ts';
-import { sharedSseMessage } from '../kernel/sse.ts';
+import {
+  MAX_UNREAD_BYTES,
+  type PushSource,
+  SSE_PUSH,
+  type SseWriter,
+  sharedSseMessage,
+  sseBytes,
+} from '../kernel/sse.ts';
 import type { SseMessage } from '../kernel/types.ts';
 import type { Db } from '../storage/schema.ts';
-import { follow, type LogEvent, type LogEventName, realTimers, type Timers } from './event-log.ts';
+import {
+  firstAfter,
+  follow,
+  type LogEvent,
+  type LogEventName,
+  realTimers,
+  subscribe,
+  type Timers,
+} from './event-log.ts';
 import type { SearchNotifier } from './notifier.ts';
-import { findSession, isFinal, type SearchSession } from './session-store.ts';
-import { parseJson, searchDb } from './tables.ts';
+import {
+  assertReadable,
+  type Caller,
+  findSession,
+  isFinal,
+  type SearchSession,
+  type SessionIdentity,
+} from './session-store.ts';
+import { parseJson, searchDb, type Vertical } from './tables.ts';
 
 export interface ReaderDeps {
   db: Db;
@@ -30,6 +52,58 @@ const heartbeat = (clock: Clock): SseMessage => ({
   event: 'heartbeat',
   data: { ts: clock.now().toISOString() },
 });
+
+/** Identities of sessions this process has streamed (per reader deps, so per database), by id; bounded. */
+const identities = new WeakMap<ReaderDeps, Map<string, Promise<SessionIdentity | undefined>>>();
+const MAX_IDENTITIES = 10_000;
+
+/**
+ * The session a caller may stream, checked exactly as `readableSession` checks it (404 not theirs or
+ * unknown, 410 expired), from the session's identity, which is read once per search and process however
+ * many readers attach (concurrent first readers share one read). Safe to keep: nothing updates who owns
+ * a session, its vertical or its expiry; an unknown id is not remembered.
+ */
+export async function streamableSession(
+  deps: ReaderDeps,
+  id: string,
+  caller: Caller,
+  vertical: Vertical,
+): Promise<SessionIdentity> {
+  let byId = identities.get(deps);
+  if (!byId) {
+    byId = new Map();
+    identities.set(deps, byId);
+  }
+  const known = byId;
+  let found = known.get(id);
+  if (!found) {
+    const read = findSession(deps.db, id).then((s) =>
+      s
+        ? {
+            id: s.id,
+            vertical: s.vertical,
+            user_id: s.user_id,
+            company_id: s.company_id,
+            expires_at: s.expires_at,
+          }
+        : undefined,
+    );
+    found = read;
+    known.set(id, read);
+    if (known.size > MAX_IDENTITIES) known.delete(known.keys().next().value as string);
+    read.then(
+      (s) => {
+        if (!s && known.get(id) === read) known.delete(id);
+      },
+      () => {
+        if (known.get(id) === read) known.delete(id);
+      },
+    );
+  }
+  const s = await found;
+  assertReadable(s, caller, vertical, deps.clock.now());
+  return s;
+}
 
 /** Parses a Last-Event-ID header: our ids are the log's seq numbers. Anything else restarts from 0. */
 export function lastEventId(header: string | undefined): number {
@@ -49,20 +123,52 @@ function messageOf(item: LogEvent, name: string): SseMessage {
   return message;
 }
 
+/** One heartbeat message per clock millisecond, whatever the number of streams it goes to. */
+let lastBeat: { at: number; bytes: Uint8Array } | undefined;
+function heartbeatBytes(clock: Clock): Uint8Array {
+  const now = clock.now();
+  const at = now.getTime();
+  if (lastBeat?.at !== at) {
+    lastBeat = { at, bytes: sseBytes({ event: 'heartbeat', data: { ts: now.toISOString() } }) };
+  }
+  return lastBeat.bytes;
+}
+
 /**
  * Offer-by-offer stream: every log event after `after` that this stream names, with its seq as `id`.
  * A reader resuming at or after the terminal event gets the terminal event again (and nothing else), so
  * it knows the search is over instead of treating an empty close as a dropped connection.
+ *
+ * On the node path it is a push source: the search's feed writes each event's shared bytes to the
+ * stream's writer (no iterator, promise or timer per stream). A reader more than MAX_UNREAD_BYTES behind
+ * is paused at its place in the feed (the events are in memory anyway) and resumed when it drains; one
+ * still behind after a whole heartbeat interval is cut, and resumes with Last-Event-ID. Iterated (the
+ * web `handle` path, tests) it yields the same messages, with heartbeats.
  */
-export async function* eventStream(
+export function eventStream(
   deps: ReaderDeps,
-  session: SearchSession,
+  session: Pick<SearchSession, 'id'>,
   after: number,
   names: StreamNames,
-  signal?: AbortSignal,
+  signal?: AbortSignal | (() => AbortSignal),
+): AsyncIterable<SseMessage> & PushSource {
+  const searchId = session.id;
+  return {
+    [Symbol.asyncIterator]: () =>
+      eventMessages(deps, searchId, after, names, typeof signal === 'function' ? signal() : signal),
+    [SSE_PUSH]: (out) => pushEvents(deps, searchId, after, names, out),
+  };
+}
+
+async function* eventMessages(
+  deps: ReaderDeps,
+  searchId: string,
+  after: number,
+  names: StreamNames,
+  signal: AbortSignal | undefined,
 ): AsyncGenerator<SseMessage> {
   // follow() answers a reader resuming at or after `done` with `done` alone.
-  for await (const item of follow({ ...followOpts(deps, session.id, signal), after })) {
+  for await (const item of follow({ ...followOpts(deps, searchId, signal), after })) {
     if ('heartbeat' in item) {
       yield heartbeat(deps.clock);
       continue;
@@ -72,6 +178,94 @@ export async function* eventStream(
   }
 }
 
+function pushEvents(
+  deps: ReaderDeps,
+  searchId: string,
+  after: number,
+  names: StreamNames,
+  out: SseWriter,
+): () => void {
+  let next = 0;
+  let ready = false;
+  let stopped = false;
+  /** Something was written since the feed's last heartbeat tick. */
+  let sent = false;
+  /** Heartbeat ticks seen while paused (-1: not paused). */
+  let pausedTicks = -1;
+  const flush = () => {
+    if (stopped || !ready || pausedTicks >= 0) return;
+    const events = handle.feed.events;
+    while (next < events.length) {
+      const item = events[next++] as LogEvent;
+      const name = item.event === 'done' ? 'done' : names[item.event];
+      if (name) {
+        out.write(sseBytes(messageOf(item, name)));
+        sent = true;
+      }
+      if (item.event === 'done') {
+        stop();
+        out.end();
+        return;
+      }
+      if (out.buffered > MAX_UNREAD_BYTES) {
+        pausedTicks = 0;
+        out.onDrain(() => {
+          pausedTicks = -1;
+          flush();
+        });
+        return;
+      }
+    }
+    const failure = handle.feed.failure;
+    if (failure !== undefined) {
+      stop();
+      out.fail(failure);
+    }
+  };
+  const handle = subscribe(followOpts(deps, searchId, undefined), {
+    wake: flush,
+    tick() {
+      if (stopped) return;
+      if (pausedTicks >= 0) {
+        // Still behind a whole interval after the previous tick found it behind: cut it.
+        if (++pausedTicks >= 2) {
+          stop();
+          out.cut();
+        }
+        return;
+      }
+      if (!sent) out.write(heartbeatBytes(deps.clock));
+      sent = false;
+    },
+  });
+  const stop = () => {
+    stopped = true;
+    handle.close();
+  };
+  handle.ready.then(
+    () => {
+      if (stopped) return;
+      ready = true;
+      const events = handle.feed.events;
+      const last = events.at(-1);
+      if (last?.event === 'done' && last.seq <= after) {
+        out.write(sseBytes(messageOf(last, 'done')));
+        stop();
+        out.end();
+        return;
+      }
+      next = firstAfter(events, after);
+      flush();
+    },
+    (err: unknown) => {
+      if (stopped) return;
+      stop();
+      out.fail(err);
+    },
+  );
+  return stop;
+}
+
 /**
  * Provider-by-provider stream: one event per supplier with its complete offer array, as each completes.
  * The whole log is read (offers precede their supplier's completion) but only groups after `after` are
@@ -79,7 +273,7 @@ export async function* eventStream(
  */
 export async function* groupStream(
   deps: ReaderDeps,
-  session: SearchSession,
+  session: Pick<SearchSession, 'id'>,
   after: number,
   groupEvent: string,
   key: 'gds' | 'provider',
