@@ -94,6 +94,8 @@ function writeStream(res: ServerResponse, reply: Extract<Reply, { stream: unknow
     write: (bytes) => {
       if (!res.destroyed) res.write(bytes);
     },
+    cork: () => res.cork(),
+    uncork: () => res.uncork(),
     get buffered() {
       return res.writableLength;
     },

@@ -50,6 +50,9 @@ export const MAX_UNREAD_BYTES = 64 * 1024;
 /** Where a stream's bytes go: the node response (node-adapter) or a web `ReadableStream` (`handle`). */
 export interface SseTransport {
   write(bytes: Uint8Array): void;
+  /** Holds writes until the matching `uncork`, then sends them at once (one syscall for a burst). */
+  cork(): void;
+  uncork(): void;
   /** Bytes written and not yet taken by the client. */
   readonly buffered: number;
   /** Calls `fn` once when `buffered` has dropped (never if the client goes away first). */
@@ -63,6 +66,9 @@ export interface SseTransport {
 /** What a push source writes to: the transport, plus how its stream ends. */
 export interface SseWriter {
   write(bytes: Uint8Array): void;
+  /** Around a burst of writes: they leave together. Every `cork` needs its `uncork`. */
+  cork(): void;
+  uncork(): void;
   readonly buffered: number;
   onDrain(fn: () => void): void;
   /** The source has sent its last message. */
@@ -153,6 +159,8 @@ export function runSse(
       write: (b) => {
         if (!finished) t.write(b);
       },
+      cork: () => t.cork(),
+      uncork: () => t.uncork(),
       get buffered() {
         return t.buffered;
       },
@@ -232,6 +240,8 @@ export function sseStream(
           write(bytes) {
             if (open) controller.enqueue(bytes);
           },
+          cork() {},
+          uncork() {},
           get buffered() {
             return open ? MAX_UNREAD_BYTES - (controller.desiredSize ?? 0) : 0;
           },

@@ -192,9 +192,42 @@ function pushEvents(
   let sent = false;
   /** Heartbeat ticks seen while paused (-1: not paused). */
   let pausedTicks = -1;
+  /** A `drain` listener is waiting (at most one per stream, however often it pauses). */
+  let drainArmed = false;
+  const resume = () => {
+    drainArmed = false;
+    if (pausedTicks < 0) return;
+    pausedTicks = -1;
+    flush();
+  };
   const flush = () => {
-    if (stopped || !ready || pausedTicks >= 0) return;
     const events = handle.feed.events;
+    while (!stopped && ready && pausedTicks < 0 && next < events.length) {
+      // A burst (a supplier's offers, a catch-up after Last-Event-ID) leaves in one write.
+      const burst = events.length - next > 1;
+      if (burst) out.cork();
+      let ended = false;
+      try {
+        ended = take(events);
+      } finally {
+        if (burst) out.uncork();
+      }
+      // Ended only once uncorked: node drops what is still corked when a response ends.
+      if (ended) {
+        out.end();
+        return;
+      }
+      // Corked bytes count as unread until the uncork hands them to the socket, which may take them all.
+      if (pausedTicks >= 0 && out.buffered <= MAX_UNREAD_BYTES) pausedTicks = -1;
+    }
+    const failure = handle.feed.failure;
+    if (!stopped && ready && next >= events.length && failure !== undefined) {
+      stop();
+      out.fail(failure);
+    }
+  };
+  /** Writes what it can of `events`; true when it wrote `done` (the caller ends the stream). */
+  const take = (events: readonly LogEvent[]): boolean => {
     while (next < events.length) {
       const item = events[next++] as LogEvent;
       const name = item.event === 'done' ? 'done' : names[item.event];
@@ -204,23 +237,18 @@ function pushEvents(
       }
       if (item.event === 'done') {
         stop();
-        out.end();
-        return;
+        return true;
       }
       if (out.buffered > MAX_UNREAD_BYTES) {
         pausedTicks = 0;
-        out.onDrain(() => {
-          pausedTicks = -1;
-          flush();
-        });
-        return;
+        if (!drainArmed) {
+          drainArmed = true;
+          out.onDrain(resume);
+        }
+        return false;
       }
     }
-    const failure = handle.feed.failure;
-    if (failure !== undefined) {
-      stop();
-      out.fail(failure);
-    }
+    return false;
   };
   const handle = subscribe(followOpts(deps, searchId, undefined), {
     wake: flush,

@@ -101,6 +101,7 @@ function recorder() {
     },
     write(bytes: Uint8Array) {
       w.writes++;
+      if (w.corked > 0) w.bursts[w.bursts.length - 1] = (w.bursts.at(-1) ?? 0) + 1;
       text += new TextDecoder().decode(bytes);
       for (const [n, fn] of waiting) if (w.writes >= n) fn();
     },
@@ -108,8 +109,21 @@ function recorder() {
     wrote(n: number) {
       return w.writes >= n ? Promise.resolve() : new Promise<void>((r) => waiting.push([n, r]));
     },
+    /** Writes made while corked, per cork (a burst leaves as one). */
+    bursts: [] as number[],
+    corked: 0,
+    /** What the client takes when a burst is handed over (default: nothing changes). */
+    onUncork: () => {},
+    cork() {
+      if (w.corked++ === 0) w.bursts.push(0);
+    },
+    uncork() {
+      if (--w.corked === 0) w.onUncork();
+    },
+    drains,
     onDrain: (fn: () => void) => void drains.push(fn),
-    end: () => resolveEnd('end'),
+    // Node drops what is still corked when a response ends: a stream must never end corked.
+    end: () => resolveEnd(w.corked > 0 ? 'ended while corked' : 'end'),
     fail: (err: unknown) => resolveEnd(`fail: ${(err as Error).message}`),
     cut: () => resolveEnd('cut'),
   };
@@ -140,6 +154,9 @@ it('the feed writes every event after Last-Event-ID to each reader, the same byt
   expect(fresh.text).toBe(iterated.join(''));
   expect(fresh.text).toContain('id: 1\nevent: offer\n');
   expect(resumed.text).toBe(iterated.slice(1).join(''));
+  // Each burst (the catch-up, then supplier_done + done) left as one corked write.
+  expect(fresh.corked).toBe(0);
+  expect(fresh.bursts.reduce((a, b) => a + b, 0)).toBe(fresh.writes);
   expect(feedSubscribers(notifier, 'p1')).toBe(0);
   expect(activeFeeds(notifier)).toBe(0);
   // Resuming at or after the end: `done` alone.
@@ -202,22 +219,47 @@ it('a slow reader is paused at its place past MAX_UNREAD_BYTES, resumed on drain
   timers.fire(15_000); // behind at this tick: no heartbeat, not cut yet
   expect(slow.writes).toBe(4);
   expect(feedSubscribers(notifier, 'p3')).toBe(1);
+  // One drain listener however often it paused.
+  expect(slow.drains.length).toBe(1);
   timers.fire(15_000); // still behind a whole interval later
   expect(await slow.ended).toBe('cut');
   expect(feedSubscribers(notifier, 'p3')).toBe(0);
   expect(activeFeeds(notifier)).toBe(0);
 });
 
-it('a client that goes away over a real socket frees its stream: no subscriber, no feed, nothing in flight', async () => {
-  await session('p4');
-  await append('p4', [offer(1)]);
+it('a burst past MAX_UNREAD_BYTES that the socket takes whole on uncork goes on without waiting for a drain', async () => {
+  await session('p7');
+  const big = 'x'.repeat(MAX_UNREAD_BYTES / 2);
+  await append(
+    'p7',
+    Array.from({ length: 6 }, (_, i) => ({
+      seq: i + 1,
+      event: 'offer' as const,
+      data: { offer: { supplier: 'x', pad: big } },
+    })),
+  );
   const notifier = new LocalNotifier();
   const d = deps(notifier, manualTimers());
-  let closed: () => void = () => {};
-  const gone = new Promise<void>((r) => {
-    closed = r;
-  });
+  const fast = recorder();
+  const realWrite = fast.write;
+  fast.write = (bytes: Uint8Array) => {
+    realWrite(bytes);
+    fast.buffered += bytes.byteLength;
+  };
+  fast.onUncork = () => {
+    fast.buffered = 0;
+  };
+  eventStream(d, { id: 'p7' }, 0, NAMES)[SSE_PUSH](fast);
+  await fast.wrote(6);
+  expect(fast.bursts).toEqual([2, 2, 2]);
+  expect(fast.drains.length).toBe(1);
+  expect(feedSubscribers(notifier, 'p7')).toBe(1);
+});
+
+/** `serve()` around a kernel whose one route is the offer stream of `id` (the node path: push). */
+async function streamServer(d: ReaderDeps, id: string) {
   let open = 0;
+  const closes: (() => void)[] = [];
   const kernel = {
     handle: async () => new Response(null, { status: 500 }),
     dispatch: async () => ({
@@ -225,10 +267,10 @@ it('a client that goes away over a real socket frees its stream: no subscriber, 
       headers: { 'content-type': 'text/event-stream' },
       stream: (t: Parameters<typeof runSse>[1]) => {
         open++;
-        return runSse(eventStream(d, { id: 'p4' }, 0, NAMES), t, {
+        return runSse(eventStream(d, { id }, 0, NAMES), t, {
           onClose: () => {
             open--;
-            closed();
+            for (const c of closes.splice(0)) c();
           },
         });
       },
@@ -240,6 +282,20 @@ it('a client that goes away over a real socket frees its stream: no subscriber, 
     shuttingDown: new AbortController().signal,
   } satisfies Kernel;
   const server = await serve(kernel, { port: 0, host: '127.0.0.1' });
+  return {
+    server,
+    open: () => open,
+    closed: () => new Promise<void>((r) => closes.push(r)),
+  };
+}
+
+it('a client that goes away over a real socket frees its stream: no subscriber, no feed, nothing in flight', async () => {
+  await session('p4');
+  await append('p4', [offer(1)]);
+  const notifier = new LocalNotifier();
+  const d = deps(notifier, manualTimers());
+  const { server, open, closed } = await streamServer(d, 'p4');
+  const gone = closed();
   try {
     const first = await new Promise<string>((resolve, reject) => {
       const req = request(`${server.url}/s`, (res) => {
@@ -255,9 +311,24 @@ it('a client that goes away over a real socket frees its stream: no subscriber, 
     });
     expect(first).toContain('id: 1\nevent: offer');
     await gone;
-    expect(open).toBe(0);
+    expect(open()).toBe(0);
     expect(feedSubscribers(notifier, 'p4')).toBe(0);
     expect(activeFeeds(notifier)).toBe(0);
+  } finally {
+    await server.close(1000);
+  }
+});
+
+it('over a real socket, a burst that ends with done arrives whole, then the response ends', async () => {
+  await session('p8');
+  await append('p8', [offer(1), offer(2), { seq: 3, event: 'done', data: { status: 'completed' } }]);
+  const d = deps(new LocalNotifier(), manualTimers());
+  const { server, open } = await streamServer(d, 'p8');
+  try {
+    const text = await (await fetch(`${server.url}/s`)).text();
+    expect(text.match(/^id: \d+$/gm)).toEqual(['id: 1', 'id: 2', 'id: 3']);
+    expect(text.endsWith('event: done\ndata: {"status":"completed"}\n\n')).toBe(true);
+    expect(open()).toBe(0);
   } finally {
     await server.close(1000);
   }
