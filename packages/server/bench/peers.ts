@@ -553,31 +553,36 @@ async function attachReaders(url: string, n: number, headers: Record<string, str
     new Promise<void>((resolve, reject) => {
       let markEnd: () => void = () => {};
       ends.push(new Promise<void>((r) => (markEnd = r)));
-      const req = request(url, { headers: { ...headers, accept: 'text/event-stream' } }, (res) => {
-        if (res.statusCode !== 200) reject(new Error(`reader ${i}: ${res.statusCode}`));
-        resolve();
-        let buf = '';
-        res.setEncoding('utf8');
-        res.on('data', (d: string) => {
-          const now = performance.now();
-          buf += d;
-          let cut = buf.indexOf('\n\n');
-          while (cut >= 0) {
-            const frame = buf.slice(0, cut + 2);
-            buf = buf.slice(cut + 2);
-            const id = /^id: (.+)$/m.exec(frame)?.[1];
-            if (id) {
-              const list = arrivals.get(id) ?? [];
-              list.push(now);
-              arrivals.set(id, list);
-              if (i === 0) frames.push(frame);
+      // Each reader its own connection, as 10,000 clients would be (and no reuse of a finished one).
+      const req = request(
+        url,
+        { agent: false, headers: { ...headers, accept: 'text/event-stream' } },
+        (res) => {
+          if (res.statusCode !== 200) reject(new Error(`reader ${i}: ${res.statusCode}`));
+          resolve();
+          let buf = '';
+          res.setEncoding('utf8');
+          res.on('data', (d: string) => {
+            const now = performance.now();
+            buf += d;
+            let cut = buf.indexOf('\n\n');
+            while (cut >= 0) {
+              const frame = buf.slice(0, cut + 2);
+              buf = buf.slice(cut + 2);
+              const id = /^id: (.+)$/m.exec(frame)?.[1];
+              if (id) {
+                const list = arrivals.get(id) ?? [];
+                list.push(now);
+                arrivals.set(id, list);
+                if (i === 0) frames.push(frame);
+              }
+              cut = buf.indexOf('\n\n');
             }
-            cut = buf.indexOf('\n\n');
-          }
-        });
-        res.on('end', markEnd);
-        res.on('error', markEnd);
-      });
+          });
+          res.on('end', markEnd);
+          res.on('error', markEnd);
+        },
+      );
       req.on('error', reject);
       req.end();
     });
@@ -641,7 +646,8 @@ async function bareReaders(bare: Child, n: number, frames: string[]) {
 }
 
 async function sseFigures(db: 'pglite' | 'postgres') {
-  const hold = 8000;
+  // The suppliers hold long enough for every reader to attach before the first event (idle figure).
+  const hold = READERS > 1000 ? 15_000 : 8000;
   log(
     `\n== ${READERS} SSE readers (attach, RSS, idle), then ${SPREAD_READERS} (spread), of one search on ${db} (suppliers held ${hold} ms) vs bare SSE`,
   );
@@ -650,6 +656,9 @@ async function sseFigures(db: 'pglite' | 'postgres') {
   try {
     const c = new Client(ours.url);
     await c.login();
+    // The spread round first, as a process that serves SPREAD_READERS readers; then the attach round.
+    const few = SPREAD_READERS === READERS ? undefined : await ourReaders(ours, c, SPREAD_READERS);
+    await few?.r.ended;
     const many = await ourReaders(ours, c, READERS);
     // Idle: readers attached, suppliers still holding. CPU of the server over 1 s.
     const cpu0 = cpuTicks(ours.pid);
@@ -659,15 +668,13 @@ async function sseFigures(db: 'pglite' | 'postgres') {
     if (performance.now() - many.started > hold)
       log('  (attach took longer than the hold: idle figure mixed with delivery)');
     await many.r.ended;
-    const few = SPREAD_READERS === READERS ? many : await ourReaders(ours, c, SPREAD_READERS);
-    await few.r.ended;
-    const ourSpread = spread(few.r.arrivals);
+    const ourSpread = spread((few ?? many).r.arrivals);
+    const frames = (few ?? many).r.frames;
 
     bare = await forkChild('./peer-servers.ts', ['sse']);
-    const bareMany = await bareReaders(bare, READERS, few.r.frames);
-    const bareFew =
-      SPREAD_READERS === READERS ? bareMany : await bareReaders(bare, SPREAD_READERS, few.r.frames);
-    const bareSpread = spread(bareFew.b.arrivals);
+    const bareFew = SPREAD_READERS === READERS ? undefined : await bareReaders(bare, SPREAD_READERS, frames);
+    const bareMany = await bareReaders(bare, READERS, frames);
+    const bareSpread = spread((bareFew ?? bareMany).b.arrivals);
 
     add({
       figure: `${READERS} SSE readers of one search, ${db}: server RSS per stream`,

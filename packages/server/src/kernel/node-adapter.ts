@@ -6,6 +6,7 @@ import type { ErrorCode } from './errors.ts';
 import type { Kernel, Reply } from './kernel.ts';
 import { mintRequestId } from './middleware/request-id.ts';
 import { NodeRequest, requestUrl } from './node-request.ts';
+import type { SseTransport } from './sse.ts';
 
 export interface ServeOptions {
   port: number;
@@ -90,27 +91,38 @@ async function writeResponse(res: ServerResponse, response: Response): Promise<v
 function writeStream(res: ServerResponse, reply: Extract<Reply, { stream: unknown }>): void {
   res.writeHead(reply.status, reply.headers);
   res.flushHeaders();
-  const run = reply.stream({
-    write: (bytes) => {
-      if (!res.destroyed) res.write(bytes);
-    },
-    cork: () => res.cork(),
-    uncork: () => res.uncork(),
-    get buffered() {
-      return res.writableLength;
-    },
-    onDrain: (fn) => {
-      res.once('drain', fn);
-    },
-    end: () => {
-      res.end();
-    },
-    destroy: () => {
-      res.destroy();
-    },
-  });
+  const run = reply.stream(new ResponseTransport(res));
   if (res.destroyed) run.closed();
   else res.once('close', () => run.closed());
+}
+
+/** A stream's bytes to the node response (a class: one per open stream, methods shared). */
+class ResponseTransport implements SseTransport {
+  readonly res: ServerResponse;
+  constructor(res: ServerResponse) {
+    this.res = res;
+  }
+  write(bytes: Uint8Array): void {
+    if (!this.res.destroyed) this.res.write(bytes);
+  }
+  cork(): void {
+    this.res.cork();
+  }
+  uncork(): void {
+    this.res.uncork();
+  }
+  get buffered(): number {
+    return this.res.writableLength;
+  }
+  onDrain(fn: () => void): void {
+    this.res.once('drain', fn);
+  }
+  end(): void {
+    this.res.end();
+  }
+  destroy(): void {
+    this.res.destroy();
+  }
 }
 
 /** Methods a web `Request` refuses: a kernel without `dispatch` cannot see them; they are answered 405 here. */

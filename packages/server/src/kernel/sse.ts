@@ -85,11 +85,11 @@ export const SSE_PUSH: unique symbol = Symbol('sse push');
 /**
  * An `sse` result that writes already-encoded messages straight to its writer, without an iterator, a
  * promise or a timer per stream: one search's readers are written by its feed. It is still an
- * `AsyncIterable` (the web `handle` path and tests iterate it). It returns how to stop writing (the client
- * went away, or the server is shutting down); after `end`, `fail` or `cut` it must not write again.
+ * `AsyncIterable` (the web `handle` path and tests iterate it). It returns how to stop writing (`stop`: the
+ * client went away, or the server is shutting down); after `end`, `fail` or `cut` it must not write again.
  */
 export interface PushSource {
-  [SSE_PUSH](writer: SseWriter): () => void;
+  [SSE_PUSH](writer: SseWriter): { stop(): void };
 }
 
 const isPush = (s: unknown): s is PushSource => typeof (s as Partial<PushSource>)[SSE_PUSH] === 'function';
@@ -124,91 +124,118 @@ export function runSse(
   t: SseTransport,
   o: { onClose?: () => void; onError?: (err: unknown) => void },
 ): SseRun {
-  let finished = false;
-  let stop: (() => void) | undefined;
-  let unblock: (() => void) | undefined;
-  const finish = () => {
-    if (finished) return false;
-    finished = true;
-    unblock?.();
-    o.onClose?.();
-    stop?.();
-    return true;
-  };
-  const fail = (err: unknown) => {
-    if (finished) return;
-    o.onError?.(err);
-    t.write(FAILED);
-    t.end();
-    finish();
-  };
-  const run: SseRun = {
-    closed: () => void finish(),
-    shutdown() {
-      if (finished) return;
-      t.write(SHUTDOWN);
-      t.end();
-      finish();
-    },
-    get finished() {
-      return finished;
-    },
-  };
+  const run = new SseStreamRun(t, o);
   if (isPush(source)) {
-    const writer: SseWriter = {
-      write: (b) => {
-        if (!finished) t.write(b);
-      },
-      cork: () => t.cork(),
-      uncork: () => t.uncork(),
-      get buffered() {
-        return t.buffered;
-      },
-      onDrain: (fn) => t.onDrain(fn),
-      end: () => {
-        if (finished) return;
-        t.end();
-        finish();
-      },
-      fail,
-      cut: () => {
-        if (finished) return;
-        t.destroy();
-        finish();
-      },
-    };
-    const s = source[SSE_PUSH](writer);
-    if (finished) s();
-    else stop = s;
-    return run;
+    const pushed = source[SSE_PUSH](run);
+    if (run.finished) pushed.stop();
+    else run.source = pushed;
+  } else void run.pump(source[Symbol.asyncIterator]());
+  return run;
+}
+
+/**
+ * One open stream: the kernel's handle on it (`SseRun`) and, for a push source, what the source writes
+ * to (`SseWriter`). A class, so that the thousands of open streams of a popular search share its
+ * methods instead of holding a dozen closures each.
+ */
+class SseStreamRun implements SseRun, SseWriter {
+  finished = false;
+  /** How to stop the source: a push source's handle, or the iterator (`return`). */
+  source: { stop(): void } | undefined;
+  /** Wakes an iterator pump waiting for a drain. */
+  unblock: (() => void) | undefined;
+  readonly t: SseTransport;
+  readonly o: { onClose?: () => void; onError?: (err: unknown) => void };
+
+  constructor(t: SseTransport, o: { onClose?: () => void; onError?: (err: unknown) => void }) {
+    this.t = t;
+    this.o = o;
   }
-  const it = source[Symbol.asyncIterator]();
-  stop = () => void it.return?.()?.catch(() => {});
-  void (async () => {
+
+  finish(): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.unblock?.();
+    this.o.onClose?.();
+    this.source?.stop();
+  }
+
+  closed(): void {
+    this.finish();
+  }
+
+  shutdown(): void {
+    if (this.finished) return;
+    this.t.write(SHUTDOWN);
+    this.t.end();
+    this.finish();
+  }
+
+  write(bytes: Uint8Array): void {
+    if (!this.finished) this.t.write(bytes);
+  }
+
+  cork(): void {
+    this.t.cork();
+  }
+
+  uncork(): void {
+    this.t.uncork();
+  }
+
+  get buffered(): number {
+    return this.t.buffered;
+  }
+
+  onDrain(fn: () => void): void {
+    this.t.onDrain(fn);
+  }
+
+  end(): void {
+    if (this.finished) return;
+    this.t.end();
+    this.finish();
+  }
+
+  fail(err: unknown): void {
+    if (this.finished) return;
+    this.o.onError?.(err);
+    this.t.write(FAILED);
+    this.t.end();
+    this.finish();
+  }
+
+  cut(): void {
+    if (this.finished) return;
+    this.t.destroy();
+    this.finish();
+  }
+
+  /** An iterated source: pulled while its client keeps up (MAX_UNREAD_BYTES), until it ends. */
+  async pump(it: AsyncIterator<SseMessage>): Promise<void> {
+    this.source = { stop: () => void it.return?.()?.catch(() => {}) };
     try {
       for (;;) {
         const next = await it.next();
-        if (finished) return;
+        if (this.finished) return;
         if (next.done) {
-          t.end();
-          finish();
+          this.end();
           return;
         }
-        t.write(encode(next.value));
-        if (t.buffered > MAX_UNREAD_BYTES) {
+        this.t.write(encode(next.value));
+        if (this.t.buffered > MAX_UNREAD_BYTES) {
           await new Promise<void>((resolve) => {
-            unblock = resolve;
-            t.onDrain(resolve);
+            this.unblock = resolve;
+            this.t.onDrain(resolve);
           });
-          unblock = undefined;
-          if (finished) return;
+          this.unblock = undefined;
+          if (this.finished) return;
         }
       }
     } catch (err) {
-      fail(err);
+      this.fail(err);
     }
-  })();
-  return run;
+  }
 }
 
 /**

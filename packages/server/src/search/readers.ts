@@ -17,6 +17,8 @@ import {
 import type { SseMessage } from '../kernel/types.ts';
 import type { Db } from '../storage/schema.ts';
 import {
+  type FeedHandle,
+  type FeedSubscriber,
   firstAfter,
   follow,
   type LogEvent,
@@ -184,114 +186,145 @@ function pushEvents(
   after: number,
   names: StreamNames,
   out: SseWriter,
-): () => void {
-  let next = 0;
-  let ready = false;
-  let stopped = false;
+): { stop(): void } {
+  const reader = new PushReader(deps, after, names, out);
+  reader.handle = subscribe(followOpts(deps, searchId, undefined), reader);
+  reader.handle.ready.then(
+    () => reader.start(),
+    (err: unknown) => reader.failed(err),
+  );
+  return reader;
+}
+
+/**
+ * One reader of the offer stream on the node path: its place in the feed and its writer. A class, so an
+ * open stream is one small object (methods shared), not a dozen closures.
+ */
+class PushReader implements FeedSubscriber {
+  handle!: FeedHandle;
+  /** Index in the feed's events of the next one to take. */
+  next = 0;
+  ready = false;
+  stopped = false;
   /** Something was written since the feed's last heartbeat tick. */
-  let sent = false;
+  sent = false;
   /** Heartbeat ticks seen while paused (-1: not paused). */
-  let pausedTicks = -1;
+  pausedTicks = -1;
   /** A `drain` listener is waiting (at most one per stream, however often it pauses). */
-  let drainArmed = false;
-  const resume = () => {
-    drainArmed = false;
-    if (pausedTicks < 0) return;
-    pausedTicks = -1;
-    flush();
-  };
-  const flush = () => {
-    const events = handle.feed.events;
-    while (!stopped && ready && pausedTicks < 0 && next < events.length) {
+  drainArmed = false;
+  readonly deps: ReaderDeps;
+  readonly after: number;
+  readonly names: StreamNames;
+  readonly out: SseWriter;
+
+  constructor(deps: ReaderDeps, after: number, names: StreamNames, out: SseWriter) {
+    this.deps = deps;
+    this.after = after;
+    this.names = names;
+    this.out = out;
+  }
+
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.handle.close();
+  }
+
+  /** The feed has read the log: a reader resuming at or after `done` gets `done` alone; others catch up. */
+  start(): void {
+    if (this.stopped) return;
+    this.ready = true;
+    const events = this.handle.feed.events;
+    const last = events.at(-1);
+    if (last?.event === 'done' && last.seq <= this.after) {
+      this.out.write(sseBytes(messageOf(last, 'done')));
+      this.stop();
+      this.out.end();
+      return;
+    }
+    this.next = firstAfter(events, this.after);
+    this.wake();
+  }
+
+  failed(err: unknown): void {
+    if (this.stopped) return;
+    this.stop();
+    this.out.fail(err);
+  }
+
+  /** New events (or a failed read): write what the client can take now. */
+  wake(): void {
+    const events = this.handle.feed.events;
+    while (!this.stopped && this.ready && this.pausedTicks < 0 && this.next < events.length) {
       // A burst (a supplier's offers, a catch-up after Last-Event-ID) leaves in one write.
-      const burst = events.length - next > 1;
-      if (burst) out.cork();
+      const burst = events.length - this.next > 1;
+      if (burst) this.out.cork();
       let ended = false;
       try {
-        ended = take(events);
+        ended = this.take(events);
       } finally {
-        if (burst) out.uncork();
+        if (burst) this.out.uncork();
       }
       // Ended only once uncorked: node drops what is still corked when a response ends.
       if (ended) {
-        out.end();
+        this.out.end();
         return;
       }
       // Corked bytes count as unread until the uncork hands them to the socket, which may take them all.
-      if (pausedTicks >= 0 && out.buffered <= MAX_UNREAD_BYTES) pausedTicks = -1;
+      if (this.pausedTicks >= 0 && this.out.buffered <= MAX_UNREAD_BYTES) this.pausedTicks = -1;
     }
-    const failure = handle.feed.failure;
-    if (!stopped && ready && next >= events.length && failure !== undefined) {
-      stop();
-      out.fail(failure);
+    const failure = this.handle.feed.failure;
+    if (!this.stopped && this.ready && this.next >= events.length && failure !== undefined) {
+      this.failed(failure);
     }
-  };
+  }
+
   /** Writes what it can of `events`; true when it wrote `done` (the caller ends the stream). */
-  const take = (events: readonly LogEvent[]): boolean => {
-    while (next < events.length) {
-      const item = events[next++] as LogEvent;
-      const name = item.event === 'done' ? 'done' : names[item.event];
+  take(events: readonly LogEvent[]): boolean {
+    while (this.next < events.length) {
+      const item = events[this.next++] as LogEvent;
+      const name = item.event === 'done' ? 'done' : this.names[item.event];
       if (name) {
-        out.write(sseBytes(messageOf(item, name)));
-        sent = true;
+        this.out.write(sseBytes(messageOf(item, name)));
+        this.sent = true;
       }
       if (item.event === 'done') {
-        stop();
+        this.stop();
         return true;
       }
-      if (out.buffered > MAX_UNREAD_BYTES) {
-        pausedTicks = 0;
-        if (!drainArmed) {
-          drainArmed = true;
-          out.onDrain(resume);
+      if (this.out.buffered > MAX_UNREAD_BYTES) {
+        this.pausedTicks = 0;
+        if (!this.drainArmed) {
+          this.drainArmed = true;
+          this.out.onDrain(() => this.resume());
         }
         return false;
       }
     }
     return false;
-  };
-  const handle = subscribe(followOpts(deps, searchId, undefined), {
-    wake: flush,
-    tick() {
-      if (stopped) return;
-      if (pausedTicks >= 0) {
-        // Still behind a whole interval after the previous tick found it behind: cut it.
-        if (++pausedTicks >= 2) {
-          stop();
-          out.cut();
-        }
-        return;
+  }
+
+  resume(): void {
+    this.drainArmed = false;
+    if (this.pausedTicks < 0) return;
+    this.pausedTicks = -1;
+    this.wake();
+  }
+
+  /** The feed's heartbeat tick: a heartbeat if nothing was sent since the last one; a reader still
+   * behind a whole interval after the previous tick found it behind is cut. */
+  tick(): void {
+    if (this.stopped) return;
+    if (this.pausedTicks >= 0) {
+      if (++this.pausedTicks >= 2) {
+        this.stop();
+        this.out.cut();
       }
-      if (!sent) out.write(heartbeatBytes(deps.clock));
-      sent = false;
-    },
-  });
-  const stop = () => {
-    stopped = true;
-    handle.close();
-  };
-  handle.ready.then(
-    () => {
-      if (stopped) return;
-      ready = true;
-      const events = handle.feed.events;
-      const last = events.at(-1);
-      if (last?.event === 'done' && last.seq <= after) {
-        out.write(sseBytes(messageOf(last, 'done')));
-        stop();
-        out.end();
-        return;
-      }
-      next = firstAfter(events, after);
-      flush();
-    },
-    (err: unknown) => {
-      if (stopped) return;
-      stop();
-      out.fail(err);
-    },
-  );
-  return stop;
+      return;
+    }
+    if (!this.sent) this.out.write(heartbeatBytes(this.deps.clock));
+    this.sent = false;
+  }
 }
 
 /**
