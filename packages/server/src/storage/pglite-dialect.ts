@@ -1,4 +1,4 @@
-import { type PGlite, parse, protocol } from '@electric-sql/pglite';
+import { type PGlite, parse, protocol, types } from '@electric-sql/pglite';
 import {
   CompiledQuery,
   type DatabaseConnection,
@@ -135,16 +135,32 @@ function concat(parts: Uint8Array[]): Uint8Array {
   return out;
 }
 
+/** A prepared statement as this database described it once: parameter types and result columns. */
+interface Statement {
+  name: string;
+  params: number[];
+  columns: { name: string; parse: (text: string) => unknown }[];
+}
+
+type Described = { name: string; fields?: { name: string; dataTypeID: number }[] };
+
+const utf8 = new TextDecoder();
+const D = 0x44; // DataRow
+const C = 0x43; // CommandComplete
+const E = 0x45; // ErrorResponse
+const COUNTED = new Set(['INSERT', 'UPDATE', 'DELETE', 'COPY', 'MERGE']);
+
 /**
  * The registered statements (`prepared.ts`) as named prepared statements of this PGlite database: Parse
- * and Describe once, then each run is one protocol call (Bind, Describe, Execute, Sync) where `query`
- * makes six (Parse, Describe, Bind, Describe, Execute, Sync), each parsing its text and planning again.
+ * and Describe once (parameter types, result columns and their parsers), then each run is one protocol
+ * call, Bind/Execute/Sync, whose answer is read here: DataRows decoded straight from the bytes with the
+ * column parsers `query` would use. `query` makes six calls (Parse, Describe, Bind, Describe, Execute,
+ * Sync), parses and plans the text each time and decodes every message through generic objects.
  * Runs only while the driver's connection is held, like every other query here.
  */
 class Statements {
   readonly #pg: PGlite;
-  /** Statement name -> the parameter types its Describe reported (to serialize values like `query`). */
-  readonly #parsed = new Map<string, number[]>();
+  readonly #described = new Map<string, Statement>();
   /** Statement name -> how many times a migration made it stale (the live name carries the count). */
   readonly #generation = new Map<string, number>();
 
@@ -154,45 +170,90 @@ class Statements {
 
   async run<R>(name: string, text: string, params: readonly unknown[]): Promise<QueryResult<R>> {
     try {
-      return await this.#run<R>(name, text, params);
+      return await this.#run<R>(await this.#statement(name, text), params);
     } catch (err) {
       if (!isStalePlan(err)) throw err;
       // A migration changed the statement's result type: prepare it again under a fresh name, once.
       this.#generation.set(name, (this.#generation.get(name) ?? 0) + 1);
-      return await this.#run<R>(name, text, params);
+      return await this.#run<R>(await this.#statement(name, text), params);
     }
   }
 
-  async #run<R>(base: string, text: string, params: readonly unknown[]): Promise<QueryResult<R>> {
+  async #statement(base: string, text: string): Promise<Statement> {
     const generation = this.#generation.get(base) ?? 0;
     const name = generation ? `${base}.${generation}` : base;
+    const known = this.#described.get(name);
+    if (known) return known;
     const pg = this.#pg;
-    let types = this.#parsed.get(name);
-    if (!types) {
-      const { messages } = await pg.execProtocol(
-        concat([serialize.parse({ name, text }), serialize.describe({ type: 'S', name }), serialize.sync()]),
-        { syncToFs: false },
-      );
-      types = parse.parseDescribeStatementResults(messages);
-      this.#parsed.set(name, types);
-    }
-    const oids = types;
+    const { messages } = await pg.execProtocol(
+      concat([serialize.parse({ name, text }), serialize.describe({ type: 'S', name }), serialize.sync()]),
+      { syncToFs: false },
+    );
+    const fields = (messages as Described[]).find((m) => m.name === 'rowDescription')?.fields ?? [];
+    const st: Statement = {
+      name,
+      params: parse.parseDescribeStatementResults(messages),
+      columns: fields.map((f) => ({
+        name: f.name,
+        parse: (x: string) => types.parseType(x, f.dataTypeID, pg.parsers),
+      })),
+    };
+    this.#described.set(name, st);
+    return st;
+  }
+
+  async #run<R>(st: Statement, params: readonly unknown[]): Promise<QueryResult<R>> {
+    const pg = this.#pg;
     const values = params.map((v, i) => {
       if (v === null || v === undefined) return null;
-      const write = pg.serializers[oids[i] as number];
+      const write = pg.serializers[st.params[i] as number];
       return write ? write(v) : String(v);
     });
-    const { messages } = await pg.execProtocol(
-      concat([
-        serialize.bind({ statement: name, values }),
-        serialize.describe({ type: 'P' }),
-        serialize.execute({}),
-        serialize.sync(),
-      ]),
+    const chunks: Uint8Array[] = [];
+    await pg.execProtocolRawStream(
+      concat([serialize.bind({ statement: st.name, values }), serialize.execute({}), serialize.sync()]),
+      // syncToFs: our databases are a directory (NodeFS) or in memory, whose syncToFs does nothing.
+      { syncToFs: false, onRawData: (bytes) => chunks.push(bytes.slice()) },
     );
-    const [res] = parse.parseResults(messages, pg.parsers, { rowMode: 'object' });
-    return { rows: (res?.rows ?? []) as R[], numAffectedRows: BigInt(res?.affectedRows ?? 0) };
+    const buf = chunks.length === 1 ? (chunks[0] as Uint8Array) : concat(chunks);
+    const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+    const rows: Record<string, unknown>[] = [];
+    let affected = 0;
+    for (let at = 0; at + 5 <= buf.length; at += 1 + view.getUint32(at + 1)) {
+      const code = buf[at];
+      if (code === D) {
+        const row: Record<string, unknown> = {};
+        const n = view.getInt16(at + 5);
+        let p = at + 7;
+        for (let i = 0; i < n; i++) {
+          const len = view.getInt32(p);
+          p += 4;
+          const col = st.columns[i] as Statement['columns'][number];
+          if (len < 0) row[col.name] = null;
+          else {
+            row[col.name] = col.parse(utf8.decode(buf.subarray(p, p + len)));
+            p += len;
+          }
+        }
+        rows.push(row);
+      } else if (code === C) {
+        const tag = utf8.decode(buf.subarray(at + 5, at + view.getUint32(at + 1))).split(' ');
+        if (COUNTED.has(tag[0] as string)) affected += Number.parseInt(tag[tag.length - 1] as string, 10);
+      } else if (code === E) {
+        throw databaseError(buf);
+      }
+    }
+    return { rows: rows as R[], numAffectedRows: BigInt(affected) };
   }
+}
+
+/** The ErrorResponse in `buf` as the DatabaseError (code, message, detail…) `query` would throw. */
+function databaseError(buf: Uint8Array): Error {
+  let found: Error | undefined;
+  new protocol.Parser().parse(buf, (m) => {
+    if (!found && (m as { name: string }).name === 'error') found = m as unknown as Error;
+  });
+  return found ?? new Error('PGlite: an error response that could not be read');
 }
 
 class PGliteConnection implements DatabaseConnection {

@@ -164,6 +164,10 @@ describe('prepared booking lookups', () => {
     await sql`alter table ${sql.table(table)} alter column v type text`.execute(db);
     expect(await read(db, 1)).toEqual([{ id: 1, v: '7' }]);
     expect(await read(db, 1)).toEqual([{ id: 1, v: '7' }]);
+    // A failing run throws the database's error (its SQLSTATE) and leaves the statement usable.
+    await expect(read(db, 'not a number')).rejects.toMatchObject({ code: '22P02' });
+    expect(await read(db, 1)).toEqual([{ id: 1, v: '7' }]);
+    expect(await read(db, 2)).toEqual([]);
   });
 
   it.skipIf(!url)('survive a terminated backend: the next connection parses them again', async () => {
