@@ -174,8 +174,13 @@ class Statements {
     } catch (err) {
       if (!isStalePlan(err)) throw err;
       // A migration changed the statement's result type: prepare it again under a fresh name, once.
+      // Inside a transaction the refusal has aborted it and the retry fails too: the caller sees `err`.
       this.#generation.set(name, (this.#generation.get(name) ?? 0) + 1);
-      return await this.#run<R>(await this.#statement(name, text), params);
+      try {
+        return await this.#run<R>(await this.#statement(name, text), params);
+      } catch {
+        throw err;
+      }
     }
   }
 

@@ -164,6 +164,15 @@ describe('prepared booking lookups', () => {
     await sql`alter table ${sql.table(table)} alter column v type text`.execute(db);
     expect(await read(db, 1)).toEqual([{ id: 1, v: '7' }]);
     expect(await read(db, 1)).toEqual([{ id: 1, v: '7' }]);
+    // Inside a transaction the refusal aborts it: the caller sees the database's own error, and the
+    // statement answers again once the transaction is over.
+    await expect(
+      db.transaction().execute(async (trx) => {
+        await sql`alter table ${sql.table(table)} alter column v type integer using v::integer`.execute(trx);
+        return read(trx, 1);
+      }),
+    ).rejects.toMatchObject({ code: '0A000' });
+    expect(await read(db, 1)).toEqual([{ id: 1, v: '7' }]);
     // A failing run throws the database's error (its SQLSTATE) and leaves the statement usable.
     await expect(read(db, 'not a number')).rejects.toMatchObject({ code: '22P02' });
     expect(await read(db, 1)).toEqual([{ id: 1, v: '7' }]);
