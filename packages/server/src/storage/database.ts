@@ -6,7 +6,7 @@ import type { Logger } from '../kernel/types.ts';
 import { DatabaseUnavailableError, isConnectionError, markDatabaseError } from './connection-errors.ts';
 import { migrate } from './migrate.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
-import { isStalePlan, statementName } from './prepared.ts';
+import { afterRetry, isStalePlan, statementName } from './prepared.ts';
 import type { Db } from './schema.ts';
 
 export interface Database {
@@ -168,7 +168,7 @@ function watch(pool: pg.Pool, link: Link, log: Logger | undefined): void {
  * changed its result type under it, the server refuses the old plan; the statement is then parsed again
  * under a fresh name on this connection (the old one is left to the session) and run once more. Inside
  * a transaction that refusal has already aborted it, so the retry fails too and the original error is
- * what the caller sees.
+ * what the caller sees (`afterRetry`).
  */
 async function named(
   query: (...a: unknown[]) => unknown,
@@ -186,7 +186,7 @@ async function named(
     try {
       return await query({ name: `${name}.${generation + 1}`, text, values });
     } catch (again) {
-      throw isConnectionError(again) ? again : err;
+      throw afterRetry(err, again);
     }
   }
 }

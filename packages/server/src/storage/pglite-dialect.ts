@@ -14,7 +14,7 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from 'kysely';
-import { isStalePlan, statementName } from './prepared.ts';
+import { afterRetry, isStalePlan, statementName } from './prepared.ts';
 
 /**
  * A Kysely dialect for PGlite (kysely-pglite targets older Kysely). PGlite is one connection, so the
@@ -178,8 +178,8 @@ class Statements {
       this.#generation.set(name, (this.#generation.get(name) ?? 0) + 1);
       try {
         return await this.#run<R>(await this.#statement(name, text), params);
-      } catch {
-        throw err;
+      } catch (again) {
+        throw afterRetry(err, again);
       }
     }
   }

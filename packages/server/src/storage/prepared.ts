@@ -8,9 +8,9 @@
  * Safety: the set of names is fixed by the code (a handful of statements), so per-connection state stays
  * bounded. A statement lives on its connection: a new connection (after `pg_ctl restart`, a terminated
  * backend, a pool reconnect) parses it again, because pg tracks parsed names per connection. A migration
- * that changes the statement's result type makes the server refuse the old plan (SQLSTATE 0A000); both
- * drivers then prepare it again once and retry (`isStalePlan`). Name the columns (no `select *`) so that
- * an added column does not even do that.
+ * that changes the statement's result type makes the server refuse the old plan (SQLSTATE 0A000), and a
+ * `DEALLOCATE ALL` drops it (26000); both drivers then prepare it again once and retry (`isStalePlan`).
+ * Name the columns (no `select *`) so that an added column does not even do that.
  */
 import type { Compilable, CompiledQuery } from 'kysely';
 import type { Db } from './schema.ts';
@@ -21,9 +21,21 @@ const byName = new Map<string, string>();
 /** The statement name registered for this SQL text, if it is one of the prepared statements. */
 export const statementName = (text: string): string | undefined => byText.get(text);
 
-/** "cached plan must not change result type": the table changed under a prepared statement. */
-export const isStalePlan = (err: unknown): boolean =>
-  (err as { code?: unknown } | null)?.code === '0A000' && /cached plan/i.test(String((err as Error).message));
+/**
+ * Whether the statement must be prepared again: "cached plan must not change result type" (a migration
+ * changed the table under it), or the session no longer has it (`DEALLOCATE ALL`, `DISCARD ALL`: 26000).
+ */
+export const isStalePlan = (err: unknown): boolean => {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === '26000' || (code === '0A000' && /cached plan/i.test(String((err as Error).message)));
+};
+
+/**
+ * The error to surface when the retry after a stale plan failed too: the original one when the retry
+ * only met the transaction that the refusal aborted (25P02), otherwise the retry's own.
+ */
+export const afterRetry = (original: unknown, retry: unknown): unknown =>
+  (retry as { code?: unknown } | null)?.code === '25P02' ? original : retry;
 
 class Param {
   readonly index: number;

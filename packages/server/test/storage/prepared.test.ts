@@ -147,7 +147,7 @@ describe('prepared booking lookups', () => {
     });
   });
 
-  it('are prepared again when a migration changes their result type', async () => {
+  it('are prepared again when a migration changes their result type or the session drops them', async () => {
     const { db } = await database();
     const table = `stale_${randomBytes(4).toString('hex')}`;
     await sql`create table ${sql.table(table)} (id integer primary key, v integer not null)`.execute(db);
@@ -173,6 +173,12 @@ describe('prepared booking lookups', () => {
       }),
     ).rejects.toMatchObject({ code: '0A000' });
     expect(await read(db, 1)).toEqual([{ id: 1, v: '7' }]);
+    // A session that dropped its prepared statements gets them prepared again.
+    await sql`deallocate all`.execute(db);
+    expect(await read(db, 1)).toEqual([{ id: 1, v: '7' }]);
+    expect(await findBooking(db, 1)).toBeUndefined();
+    await sql`deallocate all`.execute(db);
+    expect(await findBooking(db, 1)).toBeUndefined();
     // A failing run throws the database's error (its SQLSTATE) and leaves the statement usable.
     await expect(read(db, 'not a number')).rejects.toMatchObject({ code: '22P02' });
     expect(await read(db, 1)).toEqual([{ id: 1, v: '7' }]);
