@@ -54,6 +54,12 @@ import { bookingView } from './view.ts';
 /** The contract's `CreateBookingRequest`. */
 type CreateBody = BodyOf<'createPnr'>;
 
+/** The booking row createPnr wrote ahead, as far as settling it needs. */
+type WrittenAhead = Pick<
+  BookingRow,
+  'id' | 'status' | 'supplier' | 'payment_mode' | 'client_reference' | 'order_remarks' | 'company_id'
+>;
+
 /** `bagsLater`: the order was held without its bags, which the supplier takes once it is paid (bags.ts). */
 type Outcome =
   | { kind: 'order'; order: SupplierFlightOrder; bagsLater: boolean }
@@ -222,7 +228,7 @@ export class BookingService {
         .insertInto('flight_bookings')
         .values(row)
         .onConflict((oc) => oc.column('client_reference').doNothing())
-        .returningAll();
+        .returning('id');
     const inserted =
       mode === 'PAYMENT_FIRST'
         ? await insert(db).executeTakeFirst()
@@ -248,9 +254,18 @@ export class BookingService {
                 .returning('jobs.id'),
             )
             .selectFrom('b')
-            .selectAll()
+            .select('b.id')
             .executeTakeFirst();
-    const written = inserted ? toRow(inserted as never) : undefined;
+    // What the rest of this request needs of the row: all of it was written from here, so nothing is re-read.
+    const written: WrittenAhead | undefined = inserted && {
+      id: Number(inserted.id),
+      status: 'initiated',
+      supplier: r.supplier,
+      payment_mode: mode,
+      client_reference: clientReference,
+      order_remarks: body.order_remarks ?? [],
+      company_id: caller.companyId,
+    };
     // Written by an earlier attempt of this very request, whose process died: its truth, never a new order.
     if (!written) return this.#resume(ctx, clientReference);
 
@@ -296,7 +311,7 @@ export class BookingService {
     ctx: RequestContext,
     id: number,
     outcome: Outcome | null,
-    written?: BookingRow,
+    written?: WrittenAhead,
   ): Promise<HandlerResult> {
     const t = this.#d.clock.now();
     if (written && outcome?.kind === 'order' && !outcome.bagsLater) {
@@ -353,7 +368,7 @@ export class BookingService {
   async #settleWritten(
     trx: Db,
     ctx: RequestContext,
-    written: BookingRow,
+    written: WrittenAhead,
     order: SupplierFlightOrder,
     t: Date,
   ): Promise<BookingRow | undefined> {

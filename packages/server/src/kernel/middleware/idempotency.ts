@@ -33,6 +33,9 @@ export const requestHash = (ctx: Pick<RequestContext, 'params' | 'query' | 'body
     .update(canonical({ params: ctx.params, query: ctx.query, body: ctx.body }))
     .digest('hex');
 
+/** The scope and request hash the middleware computed for a request, so its handler need not hash again. */
+const hashed = new WeakMap<object, { key: string; body: unknown; scope: string; hash: string }>();
+
 /**
  * A name for this request's effect that every retry of it (same caller, operation, key and request)
  * derives again: the reference a handler writes ahead and hands to the supplier, so a retry after a
@@ -43,10 +46,11 @@ export function effectReference(
 ): { scope: string; digest: string } | undefined {
   const key = ctx.headers['idempotency-key'];
   if (!key) return undefined;
-  const scope = idempotencyScope(callerOf(ctx), ctx.operationId, key);
-  const digest = createHash('sha256')
-    .update(`effect\u0000${scope}\u0000${requestHash(ctx)}`)
-    .digest('hex');
+  const claimed = hashed.get(ctx);
+  const same = claimed?.key === key && claimed.body === ctx.body;
+  const scope = same ? claimed.scope : idempotencyScope(callerOf(ctx), ctx.operationId, key);
+  const hash = same ? claimed.hash : requestHash(ctx);
+  const digest = createHash('sha256').update(`effect\u0000${scope}\u0000${hash}`).digest('hex');
   return { scope, digest };
 }
 
@@ -92,6 +96,7 @@ export function idempotency(opts: { store: IdempotencyStore }): Middleware {
     const caller = callerOf(ex.ctx);
     const scope = idempotencyScope(caller, op.operationId, key);
     const hash = requestHash(ex.ctx);
+    hashed.set(ex.ctx, { key, body: ex.ctx.body, scope, hash });
     const outcome = await opts.store.claim({ scope, caller, operationId: op.operationId, key, hash });
     if (outcome.kind === 'mismatch') {
       throw new ValidationError(
