@@ -226,14 +226,7 @@ export class IdempotencyStore {
   async complete(scope: string, r: StoredResponse, trx: Db = this.#db): Promise<void> {
     await trx
       .updateTable('idempotency_keys')
-      .set({
-        status: 'completed',
-        response_status: r.status,
-        response_body: r.body === undefined ? null : json(r.body),
-        response_headers: json(r.headers),
-        completed_at: this.#clock.now(),
-        lease_owner: null,
-      })
+      .set(completion(r, this.#clock.now()))
       .where('scope', '=', scope)
       .execute();
   }
@@ -257,6 +250,21 @@ export class IdempotencyStore {
     const r = await sql`delete from idempotency_keys where created_at < ${cutoff}`.execute(this.#db);
     return Number(r.numAffectedRows ?? 0);
   }
+}
+
+/**
+ * The columns `complete` sets: for a handler that stores its answer in the statement that makes its effect
+ * (then it tells the middleware so, `ownAnswer`).
+ */
+export function completion(r: StoredResponse, now: Date) {
+  return {
+    status: 'completed' as const,
+    response_status: r.status,
+    response_body: r.body === undefined ? null : json(r.body),
+    response_headers: json(r.headers),
+    completed_at: now,
+    lease_owner: null,
+  };
 }
 
 /** Whether a live request holds `scope` at `now` (for reconciliation: its effect may still be under way). */

@@ -1,7 +1,7 @@
 /**
  * What one createPnr leaves in the database, now that the write-ahead row and its reconciliation job are
- * one statement and the settlement (order, job done, audit row) another: the same rows as before, each
- * exactly once, and the answer stored with the key.
+ * one statement and the settlement (order, job done, audit row, the answer stored with the key) another:
+ * the same rows as before, each exactly once, and an answer equal to the booking as the database holds it.
  */
 import { describe, expect, it } from 'vitest';
 import { bookingDb } from '../../src/domains/flight-booking/tables.ts';
@@ -74,6 +74,9 @@ describe('createPnr writes', () => {
       .where('idem_key', '=', 'writes-1')
       .executeTakeFirstOrThrow();
     expect([key.status, key.response_status, key.response_body]).toEqual(['completed', 200, r.body]);
+    // The answer (made before the statement that stores it) is the booking as the database now holds it.
+    const read = await ctx.w.req('GET', `/api/v1/bookings/${r.body.booking_id}`, { token: agent.token });
+    expect(read.body).toEqual(r.body);
     const replay = await ctx.w.req('POST', '/api/v1/bookings/createPnr', {
       token: agent.token,
       key: 'writes-1',

@@ -5,11 +5,12 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { auditValues, writeAudit } from '../../audit/audit-log.ts';
+import { completion } from '../../idempotency/idempotency-store.ts';
 import { callWindowMs } from '../../internal/config.ts';
 import { faultPoint } from '../../internal/fault-hooks.ts';
 import { newId } from '../../internal/ids.ts';
 import { badRequest, HttpError, notSupported } from '../../kernel/errors.ts';
-import { effectReference } from '../../kernel/middleware/idempotency.ts';
+import { effectReference, ownAnswer } from '../../kernel/middleware/idempotency.ts';
 import { errorResult } from '../../kernel/reply.ts';
 import type { BodyOf, HandlerResult, OperationContext, RequestContext } from '../../kernel/types.ts';
 import { resolveFlightOffer } from '../../search/resolve-offer.ts';
@@ -44,7 +45,6 @@ import {
   findBooking,
   findByClientReference,
   loadBooking,
-  toRow,
   transition,
 } from './store.ts';
 import { flightSupplierOf, supplierFailure } from './suppliers.ts';
@@ -54,11 +54,8 @@ import { bookingView } from './view.ts';
 /** The contract's `CreateBookingRequest`. */
 type CreateBody = BodyOf<'createPnr'>;
 
-/** The booking row createPnr wrote ahead, as far as settling it needs. */
-type WrittenAhead = Pick<
-  BookingRow,
-  'id' | 'status' | 'supplier' | 'payment_mode' | 'client_reference' | 'order_remarks' | 'company_id'
->;
+/** An instant with its offset, which the database reads as this process does (`timestamptz`). */
+const INSTANT = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d{1,3})?)?(Z|[+-]\d\d:?\d\d)$/;
 
 /** `bagsLater`: the order was held without its bags, which the supplier takes once it is paid (bags.ts). */
 type Outcome =
@@ -183,16 +180,8 @@ export class BookingService {
     const p = r.offer.price;
     const bagsMinor = r.bags?.amount_minor ?? 0;
     const t = this.#d.clock.now();
-    const row = {
-      status: 'initiated' as const,
-      supplier: r.supplier,
-      payment_mode: mode,
-      client_reference: clientReference,
-      idempotency_scope: effect?.scope ?? null,
+    const stored = {
       order_remarks: json(body.order_remarks ?? []),
-      offer_id: r.offer_id,
-      offer: json({ ...offerNoRef, bag_selections: bags, booked_bags: bookBags(r.bags) }),
-      supplier_ref: json(supplier_ref ?? null),
       passengers: json(passengers),
       contact: json(body.contact),
       flights: json(r.supplierOffer.slices.flatMap((s) => s.segments)),
@@ -205,6 +194,21 @@ export class BookingService {
         bags_minor: bagsMinor,
         total_minor: p.total_minor,
       }),
+    };
+    const row = {
+      status: 'initiated' as const,
+      supplier: r.supplier,
+      payment_mode: mode,
+      client_reference: clientReference,
+      idempotency_scope: effect?.scope ?? null,
+      order_remarks: stored.order_remarks,
+      offer_id: r.offer_id,
+      offer: json({ ...offerNoRef, bag_selections: bags, booked_bags: bookBags(r.bags) }),
+      supplier_ref: json(supplier_ref ?? null),
+      passengers: stored.passengers,
+      contact: stored.contact,
+      flights: stored.flights,
+      pricing: stored.pricing,
       // For reconciliation: what the supplier charges in its own currency, and the rate shown.
       supplier_currency: r.supplierOffer.price.currency,
       supplier_total_minor: r.supplierOffer.price.total_minor,
@@ -256,15 +260,22 @@ export class BookingService {
             .selectFrom('b')
             .select('b.id')
             .executeTakeFirst();
-    // What the rest of this request needs of the row: all of it was written from here, so nothing is re-read.
-    const written: WrittenAhead | undefined = inserted && {
+    // The row as written, from what was sent (JSON columns as they read back): nothing is re-read.
+    const written: BookingRow | undefined = inserted && {
+      ...row,
       id: Number(inserted.id),
-      status: 'initiated',
-      supplier: r.supplier,
-      payment_mode: mode,
-      client_reference: clientReference,
-      order_remarks: body.order_remarks ?? [],
-      company_id: caller.companyId,
+      pnr: null,
+      supplier_order_ref: null,
+      offer: JSON.parse(row.offer),
+      supplier_ref: supplier_ref ?? null,
+      order_remarks: JSON.parse(stored.order_remarks),
+      passengers: JSON.parse(stored.passengers),
+      contact: JSON.parse(stored.contact),
+      flights: JSON.parse(stored.flights),
+      pricing: JSON.parse(stored.pricing),
+      ticketing_deadline: null,
+      ticket_raw_status: null,
+      assigned_to_user_id: null,
     };
     // Written by an earlier attempt of this very request, whose process died: its truth, never a new order.
     if (!written) return this.#resume(ctx, clientReference);
@@ -287,7 +298,11 @@ export class BookingService {
       }
       await faultPoint('createPnr:after-supplier');
     }
-    return ctx.transaction((trx) => this.#settle(trx, ctx, written.id, outcome, written));
+    if (outcome?.kind === 'order' && !outcome.bagsLater) {
+      const answered = await this.#settleWritten(ctx, written, outcome.order);
+      if (answered) return answered;
+    }
+    return ctx.transaction((trx) => this.#settle(trx, ctx, written.id, outcome));
   }
 
   /** Removes a write-ahead row whose supplier call created nothing, and its reconciliation job. */
@@ -306,21 +321,8 @@ export class BookingService {
    * Settles the booking with the supplier's answer (`null`: PAYMENT_FIRST, no call) in the transaction
    * that stores the response. A booking something else settled first (reconciliation) is answered as is.
    */
-  async #settle(
-    trx: Db,
-    ctx: RequestContext,
-    id: number,
-    outcome: Outcome | null,
-    written?: WrittenAhead,
-  ): Promise<HandlerResult> {
+  async #settle(trx: Db, ctx: RequestContext, id: number, outcome: Outcome | null): Promise<HandlerResult> {
     const t = this.#d.clock.now();
-    if (written && outcome?.kind === 'order' && !outcome.bagsLater) {
-      const settled = await this.#settleWritten(trx, ctx, written, outcome.order, t);
-      if (settled) {
-        await faultPoint('createPnr:before-commit');
-        return { status: 200, body: bookingView(settled) };
-      }
-    }
     let b = (await findBooking(trx, id, { forUpdate: true })) as BookingRow;
     const from = b.status;
     if (outcome?.bagsLater && from === 'initiated')
@@ -360,19 +362,35 @@ export class BookingService {
   }
 
   /**
-   * The common case of `#settle` in one statement: the row this request wrote ahead is still `initiated`
-   * (nothing else settled it: reconciliation leaves it alone while this request's lease is held), so the
-   * order is applied to it, its reconciliation job marked done and the `created` audit row written
-   * together. Undefined when the row moved on meanwhile: the caller then settles it by locking and reading it.
+   * The common case of `#settle` as one statement, so one commit and no transaction to open: the row this
+   * request wrote ahead is still `initiated` (nothing else settled it: reconciliation leaves it alone while
+   * this request's lease is held), so the order is applied to it, its reconciliation job marked done, the
+   * `created` audit row written and the answer stored with the Idempotency-Key, all or nothing. The answer
+   * is the row as written with the order's fields, known before the statement. Undefined (nothing written)
+   * when the row moved on meanwhile, without a claim on the key, or for a ticketing deadline the database
+   * could read otherwise than here: `#settle` then settles it by locking and reading the row.
    */
   async #settleWritten(
-    trx: Db,
     ctx: RequestContext,
-    written: WrittenAhead,
+    written: BookingRow,
     order: SupplierFlightOrder,
-    t: Date,
-  ): Promise<BookingRow | undefined> {
+  ): Promise<HandlerResult | undefined> {
+    const own = ownAnswer(ctx);
+    const deadline = order.ticketing_deadline;
+    if (!own || (deadline != null && !INSTANT.test(deadline))) return undefined;
+    const t = this.#d.clock.now();
     const { patch, to } = orderChange(written, order);
+    const after: BookingRow = {
+      ...written,
+      pnr: order.pnr ?? written.pnr,
+      supplier_order_ref: order.order_ref ?? written.supplier_order_ref,
+      supplier_total_minor: order.total.amount_minor ?? written.supplier_total_minor,
+      supplier_currency: order.total.currency ?? written.supplier_currency,
+      ticketing_deadline: deadline ? new Date(deadline) : null,
+      status: to,
+      updated_at: t,
+    };
+    const answer = { status: 200, body: bookingView(after), headers: {} };
     const a = auditValues(ctx, {
       entity: 'booking',
       entityId: written.id,
@@ -380,14 +398,15 @@ export class BookingService {
       changes: { status: to, payment_mode: written.payment_mode },
       companyId: written.company_id,
     });
-    const row = await bookingDb(trx)
+    await faultPoint('createPnr:before-commit');
+    const settled = await bookingDb(this.#d.db)
       .with('b', (qb) =>
         qb
           .updateTable('flight_bookings')
           .set({ ...patch, status: to, updated_at: t })
           .where('id', '=', written.id)
           .where('status', '=', 'initiated')
-          .returningAll(),
+          .returning('id'),
       )
       .with('j', (qb) =>
         qb
@@ -435,10 +454,20 @@ export class BookingService {
           )
           .returning('audit_log.id'),
       )
+      .with('k', (qb) =>
+        qb
+          .updateTable('idempotency_keys')
+          .set(completion(answer, t))
+          .where('scope', '=', own.scope)
+          .where((eb) => eb.exists(eb.selectFrom('b').select('b.id')))
+          .returning('idempotency_keys.scope'),
+      )
       .selectFrom('b')
-      .selectAll()
+      .select('b.id')
       .executeTakeFirst();
-    return row ? toRow(row as never) : undefined;
+    if (!settled) return undefined;
+    own.stored();
+    return answer;
   }
 
   /**

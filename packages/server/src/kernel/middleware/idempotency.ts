@@ -54,6 +54,26 @@ export function effectReference(
   return { scope, digest };
 }
 
+/** The claim each request holds on its key while it runs (the middleware's `ex.idempotency`). */
+const claims = new WeakMap<object, { scope: string; stored: boolean }>();
+
+/**
+ * For a handler that stores its answer itself, in the statement that makes its effect (so both commit
+ * together without a transaction around them): the key's scope, and `stored()` to call once that
+ * statement committed, so the middleware does not store it again. Undefined when the request holds no
+ * claim (no Idempotency-Key). The stored answer must be exactly what the handler returns.
+ */
+export function ownAnswer(ctx: object): { scope: string; stored(): void } | undefined {
+  const claim = claims.get(ctx);
+  if (!claim || claim.stored) return undefined;
+  return {
+    scope: claim.scope,
+    stored: () => {
+      claim.stored = true;
+    },
+  };
+}
+
 /** An outcome that is a real answer and is stored; anything else (an internal failure) releases the key. */
 const storable = (status: number) => status < 500 || status === 502;
 
@@ -126,6 +146,7 @@ export function idempotency(opts: { store: IdempotencyStore }): Middleware {
     const claim = { scope, stored: false };
     const owner = outcome.owner;
     ex.idempotency = claim;
+    claims.set(ex.ctx, claim);
     // The lease lives as long as this request: renewed while it runs, so a crash frees the key in one lease.
     const heartbeat = setInterval(() => {
       opts.store.renew(scope, owner).catch((err: unknown) => {
