@@ -45,6 +45,7 @@ import {
   findBooking,
   findByClientReference,
   loadBooking,
+  loadBookingView,
   transition,
 } from './store.ts';
 import { flightSupplierOf, supplierFailure } from './suppliers.ts';
@@ -541,7 +542,7 @@ export class BookingService {
   }
 
   async get(ctx: OperationContext<'getBooking'>) {
-    return bookingView(await loadBooking(this.#d.db, ctx, ctx.params.booking_id));
+    return bookingView(await loadBookingView(this.#d.db, ctx, ctx.params.booking_id));
   }
 
   async #liveOrder(ctx: RequestContext, b: BookingRow) {
