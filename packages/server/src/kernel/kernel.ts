@@ -103,7 +103,9 @@ export interface Kernel {
 }
 
 const jsonHeaders = { 'content-type': 'application/json' };
-const HYGIENE_LIST = Object.entries(HYGIENE_HEADERS).flat();
+/** The first reply headers, flat: hygiene, and before it the JSON content type for a JSON body. */
+const HYGIENE_LIST: readonly string[] = Object.entries(HYGIENE_HEADERS).flat();
+const JSON_HEAD: readonly string[] = ['content-type', 'application/json', ...HYGIENE_LIST];
 const NO_HEADERS: readonly string[] = Object.freeze([]);
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
@@ -462,7 +464,7 @@ export function createKernel(o: KernelOptions): Kernel {
   function replyHeaders(ex: KernelExchange, result: HandlerResult, json: boolean, length?: string): string[] {
     const extra = result.headers;
     if (!ex.responseHeadersMade && (extra === undefined || isEmpty(extra))) {
-      const h = json ? ['content-type', 'application/json', ...HYGIENE_LIST] : [...HYGIENE_LIST];
+      const h = (json ? JSON_HEAD : HYGIENE_LIST).slice();
       const cors = ex.corsHeaders;
       for (let i = 0; i < cors.length; i++) h.push(cors[i] as string);
       h.push('x-request-id', ex.ctx.requestId);

@@ -15,6 +15,8 @@ export const HYGIENE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'cache-control': 'no-store',
 });
 
+const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
+
 /** One request's exchange: a class, so every request gets the same object shape without closures. */
 export class KernelExchange implements Exchange {
   request: KernelRequest;
@@ -22,7 +24,8 @@ export class KernelExchange implements Exchange {
   startedAt = performance.now();
   operation: Operation | undefined = undefined;
   route = '';
-  rawParams: Record<string, string> = {};
+  /** Set by the router; until then none (shared and frozen: validation copies it, nothing writes it). */
+  rawParams: Record<string, string> = NO_PARAMS;
   rawBody: Uint8Array | undefined = undefined;
   ctx!: RequestContext;
   result: HandlerResult | undefined = undefined;
