@@ -170,13 +170,18 @@ export class SearchEngine {
       this.#d.clock,
     );
 
+    // Its own NOTIFYs are not news to this process: the engine hands its readers what it commits.
+    const release = this.#d.notifier.claim(id);
     const run = this.#run(id, spec, request, by, plan, settings, expires, jobId)
       .catch((err) =>
         err instanceof SearchClosed
           ? this.#d.log?.warn({ search_id: id }, 'search was closed at its deadline; dropped late results')
           : this.#d.log?.error({ err, search_id: id }, 'search fan-out failed'),
       )
-      .finally(() => this.#running.delete(run));
+      .finally(() => {
+        release();
+        this.#running.delete(run);
+      });
     this.#running.add(run);
     return { id, status: 'initiated', expires_at: expires };
   }
@@ -227,74 +232,105 @@ export class SearchEngine {
     const outcomes: SupplierOutcome[] = [];
     /** Every offer the log announced so far, in order: the batch answer of this process's readers. */
     const announced: StoredOffer[] = [];
-    // One append at a time: seq commits in order, so a reader that saw n has seen everything before n.
-    let chain: Promise<void> = db
+    // One write at a time: seq commits in order, so a reader that saw n has seen everything before n. What
+    // arrives while a write is on its way goes into the next one, together: suppliers that answer at about
+    // the same time cost one statement, not one each in a row.
+    const starting = db
       .updateTable('search_sessions')
       .set({ status: 'in_progress' })
       .where('id', '=', id)
       .where('status', '=', 'initiated')
       .execute()
       .then(() => undefined);
-    const append = (build: () => Append) => {
-      chain = chain.then(async () => {
-        const { events, offers, finished } = build();
-        const done = events.filter((e) => e.event === 'supplier_done').length;
-        const finishedAt = this.#d.clock.now();
-        const channel = this.#d.notifier.channel;
-        // One statement, so one round trip and one commit. The session row first: it is the lock the orphan
-        // sweeper takes too, and a closed log stays closed (nothing is inserted when `open` is empty). The
-        // NOTIFY for other processes is delivered when it commits.
-        const r = await sql<{ id: string }>`
-          with open as (
-            update search_sessions
-               set completed_suppliers = completed_suppliers + ${done}::integer,
-                   total_offers = total_offers + ${offers.length}::integer
-                   ${finished ? sql`, status = ${finished}::text, finished_at = ${finishedAt}::timestamptz` : sql``}
-             where id = ${id} and status in ('initiated', 'in_progress')
-            returning id
-          ), offers as (
-            insert into search_offers (offer_id, search_id, supplier, position, offer, supplier_ref, total_minor, expires_at)
-            select x.offer_id, open.id, x.supplier, x.position, x.offer, coalesce(x.supplier_ref, 'null'::jsonb),
-                   x.total_minor, ${expiresAt}::timestamptz
-              from open, jsonb_to_recordset(${JSON.stringify(offers)}::jsonb)
-                as x(offer_id text, supplier text, position integer, offer jsonb, supplier_ref jsonb, total_minor bigint)
-          ), events as (
-            insert into search_events (search_id, seq, event, data)
-            select open.id, x.seq, x.event, x.data
-              from open, jsonb_to_recordset(${JSON.stringify(events)}::jsonb) as x(seq integer, event text, data jsonb)
-          )${
-            finished && deadlineJob
-              ? sql`, job as (
-            delete from jobs where id = ${deadlineJob} and status = 'queued' and exists (select 1 from open)
-          )`
-              : sql``
+    const queue: { build: () => Append; settle: (err?: unknown) => void }[] = [];
+    let writing: Promise<void> | undefined;
+    let broken: unknown;
+    const drain = async () => {
+      await starting;
+      while (queue.length > 0) {
+        const batch = queue.splice(0);
+        try {
+          if (broken !== undefined) throw broken;
+          const events: LogEvent[] = [];
+          const offers: OfferRow[] = [];
+          let finished: SearchStatus | undefined;
+          for (const { build } of batch) {
+            const part = build();
+            events.push(...part.events);
+            offers.push(...part.offers);
+            finished = part.finished ?? finished;
           }
-          select id${channel ? sql`, pg_notify(${channel}, id) as notified` : sql``} from open`.execute(
-          this.#d.db,
-        );
-        if (r.rows.length === 0) throw new SearchClosed();
-        completed += done;
-        // This process's readers get what was just committed (no re-read); others heard the NOTIFY.
-        const committed: Committed = { events };
-        if (finished) {
-          committed.final = {
-            status: finished,
-            completed_suppliers: completed,
-            total_offers: totalOffers,
-            finished_at: finishedAt,
-            offers: announced,
-          };
+          await write(events, offers, finished);
+          for (const b of batch) b.settle();
+        } catch (err) {
+          broken ??= err;
+          if (err instanceof SearchClosed) {
+            closed.abort(err);
+            // Another process closed the log; its NOTIFY was dropped as ours: this process's readers re-read.
+            this.#d.notifier.wake(id);
+          }
+          for (const b of batch) b.settle(err);
         }
-        if (channel) this.#d.notifier.wake(id, committed);
-        else
-          await this.#d.notifier
-            .publish(id, committed)
-            .catch((err) => this.#d.log?.warn({ err }, 'search notify failed'));
+      }
+    };
+    const append = (build: () => Append) =>
+      new Promise<void>((resolve, reject) => {
+        queue.push({ build, settle: (err) => (err === undefined ? resolve() : reject(err)) });
+        writing ??= drain().finally(() => {
+          writing = undefined;
+        });
       });
-      chain.catch((err) => {
-        if (err instanceof SearchClosed) closed.abort(err);
-      });
-      return chain;
+    const write = async (events: LogEvent[], offers: OfferRow[], finished: SearchStatus | undefined) => {
+      const done = events.filter((e) => e.event === 'supplier_done').length;
+      const finishedAt = this.#d.clock.now();
+      const channel = this.#d.notifier.channel;
+      // One statement, so one round trip and one commit. The session row first: it is the lock the orphan
+      // sweeper takes too, and a closed log stays closed (nothing is inserted when `open` is empty). The
+      // NOTIFY for other processes is delivered when it commits.
+      const r = await sql<{ id: string }>`
+        with open as (
+          update search_sessions
+             set completed_suppliers = completed_suppliers + ${done}::integer,
+                 total_offers = total_offers + ${offers.length}::integer
+                 ${finished ? sql`, status = ${finished}::text, finished_at = ${finishedAt}::timestamptz` : sql``}
+           where id = ${id} and status in ('initiated', 'in_progress')
+          returning id
+        ), offers as (
+          insert into search_offers (offer_id, search_id, supplier, position, offer, supplier_ref, total_minor, expires_at)
+          select x.offer_id, open.id, x.supplier, x.position, x.offer, coalesce(x.supplier_ref, 'null'::jsonb),
+                 x.total_minor, ${expiresAt}::timestamptz
+            from open, jsonb_to_recordset(${JSON.stringify(offers)}::jsonb)
+              as x(offer_id text, supplier text, position integer, offer jsonb, supplier_ref jsonb, total_minor bigint)
+        ), events as (
+          insert into search_events (search_id, seq, event, data)
+          select open.id, x.seq, x.event, x.data
+            from open, jsonb_to_recordset(${JSON.stringify(events)}::jsonb) as x(seq integer, event text, data jsonb)
+        )${
+          finished && deadlineJob
+            ? sql`, job as (
+          delete from jobs where id = ${deadlineJob} and status = 'queued' and exists (select 1 from open)
+        )`
+            : sql``
+        }
+        select id${channel ? sql`, pg_notify(${channel}, id) as notified` : sql``} from open`.execute(this.#d.db);
+      if (r.rows.length === 0) throw new SearchClosed();
+      completed += done;
+      // This process's readers get what was just committed (no re-read); others heard the NOTIFY.
+      const committed: Committed = { events };
+      if (finished) {
+        committed.final = {
+          status: finished,
+          completed_suppliers: completed,
+          total_offers: totalOffers,
+          finished_at: finishedAt,
+          offers: announced,
+        };
+      }
+      if (channel) this.#d.notifier.wake(id, committed);
+      else
+        await this.#d.notifier
+          .publish(id, committed)
+          .catch((err) => this.#d.log?.warn({ err }, 'search notify failed'));
     };
 
     await Promise.all(

@@ -42,6 +42,12 @@ export interface SearchNotifier {
   readonly channel?: string | undefined;
   /** Wakes this process's readers only. */
   wake(searchId: string, committed?: Committed): void;
+  /**
+   * This process writes `searchId`'s log and wakes its own readers with what it committed: its own NOTIFYs
+   * for that search, heard back from the server, are dropped instead of making every local reader re-read.
+   * Returns the release (call it when the writing ends).
+   */
+  claim(searchId: string): () => void;
   close(): Promise<void>;
 }
 
@@ -57,6 +63,10 @@ export class LocalNotifier implements SearchNotifier {
   }
   wake(searchId: string, committed?: Committed): void {
     this.emitter.emit(searchId, committed);
+  }
+  /** Every publish of this notifier is local: nothing to drop. */
+  claim(_searchId: string): () => void {
+    return () => {};
   }
   subscribe(searchId: string, fn: (committed?: Committed) => void): () => void {
     this.emitter.on(searchId, fn);
@@ -82,6 +92,8 @@ export class PgNotifier extends LocalNotifier {
   readonly #baseMs: number;
   readonly #maxMs: number;
   #client: pg.Client | undefined;
+  /** Searches whose log this process writes, with how many writers hold them (`claim`). */
+  readonly #own = new Map<string, number>();
   #closed = false;
   #retry: NodeJS.Timeout | undefined;
   #attempts = 0;
@@ -108,7 +120,7 @@ export class PgNotifier extends LocalNotifier {
   async start(): Promise<void> {
     const client = new pg.Client({ connectionString: this.#url, keepAlive: true });
     client.on('notification', (m) => {
-      if (m.channel === this.#channel && m.payload) this.emitter.emit(m.payload);
+      if (m.channel === this.#channel && m.payload && !this.#own.has(m.payload)) this.emitter.emit(m.payload);
     });
     // Both fire when the server goes away; only the current connection's first one counts.
     const lost = (err?: Error) => {
@@ -150,6 +162,18 @@ export class PgNotifier extends LocalNotifier {
       this.start().catch(() => this.#reconnect());
     }, delay);
     this.#retry.unref();
+  }
+
+  override claim(searchId: string): () => void {
+    this.#own.set(searchId, (this.#own.get(searchId) ?? 0) + 1);
+    let held = true;
+    return () => {
+      if (!held) return;
+      held = false;
+      const n = (this.#own.get(searchId) ?? 1) - 1;
+      if (n > 0) this.#own.set(searchId, n);
+      else this.#own.delete(searchId);
+    };
   }
 
   override async publish(searchId: string, committed?: Committed): Promise<void> {

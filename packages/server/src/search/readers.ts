@@ -146,6 +146,8 @@ export async function waitForSearch(
     wake?.();
   };
   const unsubscribe = deps.notifier.subscribe(searchId, (committed) => {
+    // This process's engine says exactly when the search ends: its other appends need no re-read.
+    if (committed && !committed.final) return;
     if (committed?.final) final = committed.final;
     poke();
   });
@@ -164,8 +166,9 @@ export async function waitForSearch(
       }
       s = await findSession(deps.db, searchId);
       if (!s) throw new Error(`search ${searchId} vanished`);
+      if (final) continue;
       if (isFinal(s.status) || cut || signal?.aborted) return { session: s, cut: !isFinal(s.status) };
-      if (final || poked) continue;
+      if (poked) continue;
       await new Promise<void>((resolve) => {
         const t = timers.setTimeout(resolve, deps.pollMs);
         wake = () => {
