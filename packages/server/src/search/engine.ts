@@ -235,50 +235,62 @@ export class SearchEngine {
     // One write at a time: seq commits in order, so a reader that saw n has seen everything before n. What
     // arrives while a write is on its way goes into the next one, together: suppliers that answer at about
     // the same time cost one statement, not one each in a row.
+    /** The first failure: nothing after a failed write is written (its seqs would leave a gap in the log). */
+    let broken: unknown;
     const starting = db
       .updateTable('search_sessions')
       .set({ status: 'in_progress' })
       .where('id', '=', id)
       .where('status', '=', 'initiated')
       .execute()
-      .then(() => undefined);
-    const queue: { build: () => Append; settle: (err?: unknown) => void }[] = [];
-    let writing: Promise<void> | undefined;
-    let broken: unknown;
-    const drain = async () => {
-      await starting;
-      while (queue.length > 0) {
-        const batch = queue.splice(0);
-        try {
-          if (broken !== undefined) throw broken;
-          const events: LogEvent[] = [];
-          const offers: OfferRow[] = [];
-          let finished: SearchStatus | undefined;
-          for (const { build } of batch) {
-            const part = build();
-            events.push(...part.events);
-            offers.push(...part.offers);
-            finished = part.finished ?? finished;
-          }
-          await write(events, offers, finished);
-          for (const b of batch) b.settle();
-        } catch (err) {
+      .then(
+        () => undefined,
+        (err) => {
           broken ??= err;
-          if (err instanceof SearchClosed) {
-            closed.abort(err);
-            // Another process closed the log; its NOTIFY was dropped as ours: this process's readers re-read.
-            this.#d.notifier.wake(id);
+        },
+      );
+    const queue: { build: () => Append; settle: (err?: unknown) => void }[] = [];
+    let draining = false;
+    const drain = async () => {
+      try {
+        await starting;
+        while (queue.length > 0) {
+          const batch = queue.splice(0);
+          try {
+            if (broken !== undefined) throw broken;
+            const events: LogEvent[] = [];
+            const offers: OfferRow[] = [];
+            let finished: SearchStatus | undefined;
+            for (const { build } of batch) {
+              const part = build();
+              events.push(...part.events);
+              offers.push(...part.offers);
+              finished = part.finished ?? finished;
+            }
+            await write(events, offers, finished);
+            for (const b of batch) b.settle();
+          } catch (err) {
+            broken ??= err;
+            if (err instanceof SearchClosed) {
+              closed.abort(err);
+              // Another process closed the log; its NOTIFY was dropped as ours: this process's readers re-read.
+              this.#d.notifier.wake(id);
+            }
+            for (const b of batch) b.settle(err);
           }
-          for (const b of batch) b.settle(err);
         }
+      } finally {
+        // Cleared in the same turn as the empty-queue check: an append made after it starts a new drain.
+        draining = false;
       }
     };
     const append = (build: () => Append) =>
       new Promise<void>((resolve, reject) => {
         queue.push({ build, settle: (err) => (err === undefined ? resolve() : reject(err)) });
-        writing ??= drain().finally(() => {
-          writing = undefined;
-        });
+        if (!draining) {
+          draining = true;
+          void drain();
+        }
       });
     const write = async (events: LogEvent[], offers: OfferRow[], finished: SearchStatus | undefined) => {
       const done = events.filter((e) => e.event === 'supplier_done').length;
@@ -312,7 +324,9 @@ export class SearchEngine {
         )`
             : sql``
         }
-        select id${channel ? sql`, pg_notify(${channel}, id) as notified` : sql``} from open`.execute(this.#d.db);
+        select id${channel ? sql`, pg_notify(${channel}, id) as notified` : sql``} from open`.execute(
+        this.#d.db,
+      );
       if (r.rows.length === 0) throw new SearchClosed();
       completed += done;
       // This process's readers get what was just committed (no re-read); others heard the NOTIFY.

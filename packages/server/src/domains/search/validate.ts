@@ -23,33 +23,6 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const today = (now: Date) => now.toISOString().slice(0, 10);
 const validDate = (s: string) => DATE.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`));
 
-/**
- * Users' codes, per database: a `user_code` is written once, when the account is made, and never changed,
- * so a code once read stays true (accounts without one are read every time: they name themselves by
- * e-mail, which can change). Bounded: cleared when it grows past 10,000 users.
- */
-const userCodes = new WeakMap<Db, Map<string, string>>();
-
-async function userCodeOf(db: Db, userId: string): Promise<{ user_code: string | null; email?: string }> {
-  let known = userCodes.get(db);
-  const hit = known?.get(userId);
-  if (hit !== undefined) return { user_code: hit };
-  const row = await db
-    .selectFrom('users')
-    .select(['user_code', 'email'])
-    .where('id', '=', userId)
-    .executeTakeFirst();
-  if (row?.user_code) {
-    if (!known) {
-      known = new Map();
-      userCodes.set(db, known);
-    }
-    if (known.size >= 10_000) known.clear();
-    known.set(userId, row.user_code);
-  }
-  return row ?? { user_code: null };
-}
-
 /** Another company's code, or another user's code, is 403; a super_admin may act for anyone. */
 export async function assertOwnCodes(
   ctx: RequestContext,
@@ -65,7 +38,11 @@ export async function assertOwnCodes(
     if (!auth.companyCode || auth.companyCode.toLowerCase() !== companyCode.toLowerCase()) throw mismatch();
   }
   if (typeof userCode === 'string' && userCode !== '') {
-    const row = await userCodeOf(db, auth.userId);
+    const row = await db
+      .selectFrom('users')
+      .select(['user_code', 'email'])
+      .where('id', '=', auth.userId)
+      .executeTakeFirst();
     // Accounts without a user_code may name themselves by id or e-mail.
     const own = row?.user_code
       ? [row.user_code]
