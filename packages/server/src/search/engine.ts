@@ -307,16 +307,22 @@ export class SearchEngine {
                  ${finished ? sql`, status = ${finished}::text, finished_at = ${finishedAt}::timestamptz` : sql``}
            where id = ${id} and status in ('initiated', 'in_progress')
           returning id
+        ), o as (
+          select * from jsonb_to_recordset(${JSON.stringify(offers)}::jsonb)
+            as x(offer_id text, supplier text, position integer, offer jsonb, supplier_ref jsonb, total_minor bigint)
         ), offers as (
           insert into search_offers (offer_id, search_id, supplier, position, offer, supplier_ref, total_minor, expires_at)
-          select x.offer_id, open.id, x.supplier, x.position, x.offer, coalesce(x.supplier_ref, 'null'::jsonb),
-                 x.total_minor, ${expiresAt}::timestamptz
-            from open, jsonb_to_recordset(${JSON.stringify(offers)}::jsonb)
-              as x(offer_id text, supplier text, position integer, offer jsonb, supplier_ref jsonb, total_minor bigint)
+          select o.offer_id, open.id, o.supplier, o.position, o.offer, coalesce(o.supplier_ref, 'null'::jsonb),
+                 o.total_minor, ${expiresAt}::timestamptz
+            from open, o
         ), events as (
+          -- An offer's event is {"offer": <the offer>} at the offer's position: sent once, with the offer.
           insert into search_events (search_id, seq, event, data)
+          select open.id, o.position, 'offer', jsonb_build_object('offer', o.offer) from open, o
+          union all
           select open.id, x.seq, x.event, x.data
-            from open, jsonb_to_recordset(${JSON.stringify(events)}::jsonb) as x(seq integer, event text, data jsonb)
+            from open, jsonb_to_recordset(${JSON.stringify(events.filter((e) => e.event !== 'offer'))}::jsonb)
+              as x(seq integer, event text, data jsonb)
         )${
           finished && deadlineJob
             ? sql`, job as (
