@@ -145,6 +145,44 @@ describe('helpers', () => {
     expect(boundedDistance(a, b, max)).toBe(want);
   });
 
+  it('boundedDistance agrees with the full optimal-string-alignment table on every pair', () => {
+    // The full (unbanded) table, capped as boundedDistance caps it.
+    const osa = (a: string, b: string): number => {
+      const d = Array.from({ length: a.length + 1 }, (_, i) =>
+        Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+      );
+      for (let i = 1; i <= a.length; i++)
+        for (let j = 1; j <= b.length; j++) {
+          const row = d[i] as number[];
+          const up = d[i - 1] as number[];
+          let v = Math.min(
+            (up[j] as number) + 1,
+            (row[j - 1] as number) + 1,
+            (up[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1),
+          );
+          if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+            v = Math.min(v, ((d[i - 2] as number[])[j - 2] as number) + 1);
+          row[j] = v;
+        }
+      return (d[a.length] as number[])[b.length] as number;
+    };
+    // Every string over a small alphabet up to length 5 against a fixed set: small alphabets make
+    // transpositions, repeats and near-misses common.
+    const words: string[] = [''];
+    for (let n = 0; n < 4; n++)
+      for (const w of [...words]) if (w.length === n) for (const c of 'abc') words.push(w + c);
+    const targets = ['abca', 'cab', 'bcab', 'aabcc', 'ba', 'abcabc', 'c'];
+    let checked = 0;
+    for (const a of words)
+      for (const b of targets)
+        for (const max of [0, 1, 2]) {
+          const want = Math.min(osa(a, b), max + 1);
+          expect([a, b, max, boundedDistance(a, b, max)]).toEqual([a, b, max, want]);
+          checked++;
+        }
+    expect(checked).toBe(words.length * targets.length * 3);
+  });
+
   it('haversine LHR-JFK is about 5540 km', () => {
     expect(haversineKm(51.47, -0.4619, 40.6398, -73.7789)).toBeGreaterThan(5500);
     expect(haversineKm(51.47, -0.4619, 40.6398, -73.7789)).toBeLessThan(5600);

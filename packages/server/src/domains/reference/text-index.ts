@@ -76,6 +76,8 @@ export class TextIndex {
   private readonly sortedIds: Int32Array;
   private readonly grams = new Map<string, Int32Array>();
   private readonly anagrams = new Map<string, number[]>();
+  /** By vocabulary id: which letters the token holds (`letterMask`), a cheap filter before the distance. */
+  private readonly masks: Int32Array;
   /** Every normalised field, sorted, with its document: the fields starting with a query form one range. */
   private readonly fieldsSorted: string[];
   private readonly fieldsDoc: Int32Array;
@@ -131,6 +133,7 @@ export class TextIndex {
     this.vocab.forEach((t, id) => {
       if (t.length >= MIN_FUZZY_LEN) push(this.anagrams, letters(t), id);
     });
+    this.masks = Int32Array.from(this.vocab, letterMask);
     const pairs: [string, number][] = [];
     this.fieldNorms.forEach((fs, d) => {
       for (const f of fs) pairs.push([f, d]);
@@ -295,15 +298,42 @@ export class TextIndex {
         touched.push(id);
       }
     }
+    const len = token.length;
+    const qmask = letterMask(token);
     for (const id of touched) {
       const c = counts[id] as number;
       counts[id] = 0;
       if (c < need || already.has(id)) continue;
       const t = this.vocab[id] as string;
+      // An edit changes the length by at most one: a longer or shorter word is out of reach.
+      if (t.length > len + max || t.length < len - max) continue;
+      // Each edit removes at most one letter the other word lacks, and adds at most one.
+      const m = this.masks[id] as number;
+      if (popcount(qmask & ~m) > max || popcount(m & ~qmask) > max) continue;
       const d = boundedDistance(token, t, max);
       if (d <= max) out.push({ id, sim: 1 - d / Math.max(token.length, t.length), fuzzy: true });
     }
   }
+}
+
+/**
+ * The letters a token holds as bits (a-z one each, any other character into one of six shared bits). A
+ * bit set in one mask and not the other stands for a character the other word lacks, so the count of such
+ * bits is a lower bound on the edits between the two.
+ */
+function letterMask(t: string): number {
+  let m = 0;
+  for (let i = 0; i < t.length; i++) {
+    const c = t.charCodeAt(i);
+    m |= 1 << (c >= 97 && c <= 122 ? c - 97 : 26 + (c % 6));
+  }
+  return m;
+}
+
+function popcount(x: number): number {
+  let v = x - ((x >>> 1) & 0x55555555);
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }
 
 /** A token's letters in order: the key under which its anagrams are filed. */
