@@ -172,7 +172,10 @@ export class SearchEngine {
 
     // Its own NOTIFYs are not news to this process: the engine hands its readers what it commits.
     const release = this.#d.notifier.claim(id);
-    const run = this.#run(id, spec, request, by, plan, settings, expires, jobId)
+    // The fan-out starts on the next turn of the event loop: the supplier requests are built and sent after
+    // the 202 has been written, not before it.
+    const run = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.#run(id, spec, request, by, plan, settings, expires, jobId))
       .catch((err) =>
         err instanceof SearchClosed
           ? this.#d.log?.warn({ search_id: id }, 'search was closed at its deadline; dropped late results')
