@@ -58,7 +58,9 @@ it('start returns with the session and its deadline job stored, before any suppl
     .select(['status', 'total_suppliers'])
     .where('id', '=', started.id)
     .executeTakeFirstOrThrow();
-  expect(session).toEqual({ status: 'initiated', total_suppliers: 1 });
+  // Stored (the fan-out, started meanwhile, may already have marked it in_progress; no supplier answered).
+  expect(session.total_suppliers).toBe(1);
+  expect(['initiated', 'in_progress']).toContain(session.status);
   const jobs = await database.db
     .selectFrom('jobs')
     .select(['queue', 'payload'])
