@@ -6,6 +6,7 @@ import type { Logger } from '../kernel/types.ts';
 import { DatabaseUnavailableError, isConnectionError, markDatabaseError } from './connection-errors.ts';
 import { migrate } from './migrate.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
+import { afterRetry, isStalePlan, statementName } from './prepared.ts';
 import type { Db } from './schema.ts';
 
 export interface Database {
@@ -146,8 +147,10 @@ function watch(pool: pg.Pool, link: Link, log: Logger | undefined): void {
     // A checked-out client's error: pg-pool listens only while the client is idle.
     client.on('error', onError);
     const query = client.query.bind(client) as (...a: unknown[]) => unknown;
+    const stale = new Map<string, number>();
     client.query = ((...args: unknown[]) => {
-      const r = query(...args);
+      const name = typeof args[0] === 'string' && args.length <= 2 ? statementName(args[0]) : undefined;
+      const r = name ? named(query, stale, name, args[0] as string, args[1]) : query(...args);
       if (r && typeof (r as Promise<unknown>).then === 'function') {
         return (r as Promise<unknown>).catch((err: unknown) => {
           markDatabaseError(err);
@@ -158,6 +161,34 @@ function watch(pool: pg.Pool, link: Link, log: Logger | undefined): void {
       return r;
     }) as typeof client.query;
   });
+}
+
+/**
+ * Runs a registered statement (`prepared.ts`) by name: parsed once per connection. When a migration
+ * changed its result type under it, the server refuses the old plan; the statement is then parsed again
+ * under a fresh name on this connection (the old one is left to the session) and run once more. Inside
+ * a transaction that refusal has already aborted it, so the retry fails too and the original error is
+ * what the caller sees (`afterRetry`).
+ */
+async function named(
+  query: (...a: unknown[]) => unknown,
+  stale: Map<string, number>,
+  name: string,
+  text: string,
+  values: unknown,
+): Promise<unknown> {
+  const generation = stale.get(name) ?? 0;
+  try {
+    return await query({ name: generation ? `${name}.${generation}` : name, text, values });
+  } catch (err) {
+    if (!isStalePlan(err)) throw err;
+    stale.set(name, generation + 1);
+    try {
+      return await query({ name: `${name}.${generation + 1}`, text, values });
+    } catch (again) {
+      throw afterRetry(err, again);
+    }
+  }
 }
 
 /** The pool as Kysely sees it: connecting fails fast while the link is down. */

@@ -34,6 +34,7 @@ import {
   findBooking,
   findByClientReference,
   loadBooking,
+  loadBookingView,
   toRow,
   transition,
 } from './store.ts';
@@ -370,7 +371,7 @@ export class BookingService {
   }
 
   async get(ctx: OperationContext<'getBooking'>) {
-    return bookingView(await loadBooking(this.#d.db, ctx, ctx.params.booking_id));
+    return bookingView(await loadBookingView(this.#d.db, ctx, ctx.params.booking_id));
   }
 
   async #liveOrder(ctx: RequestContext, b: BookingRow) {

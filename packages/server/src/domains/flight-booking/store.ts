@@ -2,6 +2,7 @@
 import { sql } from 'kysely';
 import { HttpError, unauthorized } from '../../kernel/errors.ts';
 import type { RequestContext } from '../../kernel/types.ts';
+import { param, prepared } from '../../storage/prepared.ts';
 import type { Db } from '../../storage/schema.ts';
 import { type BookingEvent, type BookingStatus, nextStatus } from './state-machine.ts';
 import { bookingDb, type FlightBookingsTable, parseJson } from './tables.ts';
@@ -49,34 +50,183 @@ export interface BookingRow {
 
 type Raw = { [K in keyof FlightBookingsTable]: unknown };
 
-export function toRow(r: Raw): BookingRow {
+/** What `bookingView` shows, and the owner `canSee` checks: the columns the booking read selects. */
+export type BookingViewRow = Pick<
+  BookingRow,
+  | 'id'
+  | 'pnr'
+  | 'status'
+  | 'passengers'
+  | 'contact'
+  | 'flights'
+  | 'pricing'
+  | 'supplier_total_minor'
+  | 'supplier_currency'
+  | 'fx_rate'
+  | 'payment_mode'
+  | 'supplier'
+  | 'supplier_order_ref'
+  | 'offer_id'
+  | 'client_ref'
+  | 'snapshot_id'
+  | 'search_id'
+  | 'ticketing_deadline'
+  | 'assigned_to_user_id'
+  | 'user_id'
+  | 'company_id'
+  | 'created_at'
+  | 'updated_at'
+>;
+
+function toViewRow(r: Partial<Raw>): BookingViewRow {
   return {
-    ...(r as unknown as BookingRow),
     id: Number(r.id),
-    offer: parseJson(r.offer),
-    supplier_ref: parseJson(r.supplier_ref),
+    pnr: r.pnr as string | null,
+    status: r.status as BookingStatus,
     passengers: parseJson(r.passengers),
     contact: parseJson(r.contact),
     flights: parseJson(r.flights),
     pricing: parseJson(r.pricing),
-    order_remarks: parseJson(r.order_remarks) ?? [],
     supplier_total_minor: r.supplier_total_minor === null ? null : Number(r.supplier_total_minor),
     supplier_currency: (r.supplier_currency as string | null | undefined) ?? null,
     fx_rate: r.fx_rate === null || r.fx_rate === undefined ? 1 : Number(r.fx_rate),
+    payment_mode: r.payment_mode as BookingRow['payment_mode'],
+    supplier: r.supplier as string,
+    supplier_order_ref: r.supplier_order_ref as string | null,
+    offer_id: r.offer_id as string,
+    client_ref: r.client_ref as string | null,
+    snapshot_id: r.snapshot_id as string | null,
+    search_id: r.search_id as string | null,
     ticketing_deadline: r.ticketing_deadline ? new Date(r.ticketing_deadline as string) : null,
+    assigned_to_user_id: r.assigned_to_user_id as string | null,
+    user_id: r.user_id as string,
+    company_id: r.company_id as number | null,
     created_at: new Date(r.created_at as string),
     updated_at: new Date(r.updated_at as string),
   };
 }
 
+export function toRow(r: Raw): BookingRow {
+  return {
+    ...(r as unknown as BookingRow),
+    ...toViewRow(r),
+    offer: parseJson(r.offer),
+    supplier_ref: parseJson(r.supplier_ref),
+    order_remarks: parseJson(r.order_remarks) ?? [],
+  };
+}
+
+/** Every column, in the table's order: named, so a column added by a later migration changes nothing here. */
+const COLUMNS: Record<keyof FlightBookingsTable, true> = {
+  id: true,
+  pnr: true,
+  status: true,
+  payment_mode: true,
+  supplier: true,
+  supplier_order_ref: true,
+  client_reference: true,
+  offer_id: true,
+  offer: true,
+  supplier_ref: true,
+  passengers: true,
+  contact: true,
+  flights: true,
+  pricing: true,
+  supplier_total_minor: true,
+  client_ref: true,
+  snapshot_id: true,
+  search_id: true,
+  order_remarks: true,
+  commission: true,
+  foid: true,
+  ticketing_deadline: true,
+  ticket_raw_status: true,
+  assigned_to_user_id: true,
+  user_id: true,
+  company_id: true,
+  created_at: true,
+  updated_at: true,
+  idempotency_scope: true,
+  supplier_currency: true,
+  fx_rate: true,
+};
+const ALL = Object.keys(COLUMNS) as (keyof FlightBookingsTable)[];
+const VIEW: Record<keyof BookingViewRow, true> = {
+  id: true,
+  pnr: true,
+  status: true,
+  passengers: true,
+  contact: true,
+  flights: true,
+  pricing: true,
+  supplier_total_minor: true,
+  supplier_currency: true,
+  fx_rate: true,
+  payment_mode: true,
+  supplier: true,
+  supplier_order_ref: true,
+  offer_id: true,
+  client_ref: true,
+  snapshot_id: true,
+  search_id: true,
+  ticketing_deadline: true,
+  assigned_to_user_id: true,
+  user_id: true,
+  company_id: true,
+  created_at: true,
+  updated_at: true,
+};
+const VIEW_COLUMNS = Object.keys(VIEW) as (keyof BookingViewRow)[];
+
+/**
+ * The lookups by `{booking_id}` as prepared statements (`storage/prepared.ts`): by id (primary key) or by
+ * PNR (the newest booking holding it), whole row or the view's columns, optionally `for update`.
+ */
+const lookup = (columns: (keyof FlightBookingsTable)[], by: 'id' | 'pnr', forUpdate: boolean) => {
+  const name = `booking_${columns === ALL ? 'row' : 'view'}_by_${by}${forUpdate ? '_for_update' : ''}`;
+  return prepared(name, (db) => {
+    const q = bookingDb(db)
+      .selectFrom('flight_bookings')
+      .select(columns)
+      .where(by, '=', param<never>(0))
+      .orderBy('id', 'desc')
+      .limit(1);
+    return forUpdate ? q.forUpdate() : q;
+  });
+};
+const LOOKUPS = {
+  row: { id: lookup(ALL, 'id', false), pnr: lookup(ALL, 'pnr', false) },
+  rowForUpdate: { id: lookup(ALL, 'id', true), pnr: lookup(ALL, 'pnr', true) },
+  view: { id: lookup(VIEW_COLUMNS, 'id', false), pnr: lookup(VIEW_COLUMNS, 'pnr', false) },
+};
+
+/** `{booking_id}`: digits are the id, anything else the PNR (case-insensitive). */
+function byRef(ref: string | number): ['id', number] | ['pnr', string] {
+  const s = String(ref);
+  return /^[0-9]+$/.test(s) ? ['id', Number(s)] : ['pnr', s.toUpperCase()];
+}
+
 /** `{booking_id}`: digits are the id, six alphanumerics the PNR. */
 export async function findBooking(db: Db, ref: string | number, opts: { forUpdate?: boolean } = {}) {
-  const s = String(ref);
-  let q = bookingDb(db).selectFrom('flight_bookings').selectAll();
-  q = /^[0-9]+$/.test(s) ? q.where('id', '=', Number(s)) : q.where('pnr', '=', s.toUpperCase());
-  if (opts.forUpdate) q = q.forUpdate();
-  const r = await q.orderBy('id', 'desc').executeTakeFirst();
+  const [by, value] = byRef(ref);
+  const [r] = await (opts.forUpdate ? LOOKUPS.rowForUpdate : LOOKUPS.row)[by](db, value);
   return r ? toRow(r as Raw) : undefined;
+}
+
+/**
+ * The booking read (`GET /bookings/{booking_id}`): only the columns `bookingView` shows, one prepared
+ * statement, then the same tenant check as `loadBooking`.
+ */
+export async function loadBookingView(
+  db: Db,
+  ctx: Pick<RequestContext, 'auth'>,
+  ref: unknown,
+): Promise<BookingViewRow> {
+  const [by, value] = byRef(String(ref));
+  const [r] = await LOOKUPS.view[by](db, value);
+  const b = r ? toViewRow(r as Partial<Raw>) : undefined;
+  if (!b || !canSee(ctx, b)) throw new HttpError(404, 'booking_not_found', 'Booking not found.');
+  return b;
 }
 
 /** The booking written ahead under this supplier client reference (createPnr retries find it here). */

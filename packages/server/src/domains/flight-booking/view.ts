@@ -1,9 +1,9 @@
 /** Response shapes of a booking (openapi `FlightBooking`). */
-import type { BookingRow } from './store.ts';
+import type { BookingViewRow } from './store.ts';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-export function bookingView(b: BookingRow) {
+export function bookingView(b: BookingViewRow) {
   return {
     booking_id: b.id,
     pnr: b.pnr,

@@ -1,0 +1,85 @@
+/**
+ * Hot reads as named prepared statements. `prepared(name, build)` compiles the Kysely query once (on
+ * first use) and runs it with new parameters through `db.executeQuery`: no query building or compiling
+ * per call. Its SQL text is registered under `name`, and the drivers recognise that text: the pg client
+ * wrapper (`database.ts`) sends `{ name, text, values }`, which the server parses and plans once per
+ * connection; the PGlite dialect parses it once per database and then sends only Bind/Execute/Sync.
+ *
+ * Safety: the set of names is fixed by the code (a handful of statements), so per-connection state stays
+ * bounded. A statement lives on its connection: a new connection (after `pg_ctl restart`, a terminated
+ * backend, a pool reconnect) parses it again, because pg tracks parsed names per connection. A migration
+ * that changes the statement's result type makes the server refuse the old plan (SQLSTATE 0A000), and a
+ * `DEALLOCATE ALL` drops it (26000); both drivers then prepare it again once and retry (`isStalePlan`).
+ * Name the columns (no `select *`) so that an added column does not even do that.
+ */
+import type { Compilable, CompiledQuery } from 'kysely';
+import type { Db } from './schema.ts';
+
+const byText = new Map<string, string>();
+const byName = new Map<string, string>();
+
+/** The statement name registered for this SQL text, if it is one of the prepared statements. */
+export const statementName = (text: string): string | undefined => byText.get(text);
+
+/**
+ * Whether the statement must be prepared again: "cached plan must not change result type" (a migration
+ * changed the table under it), or the session no longer has it (`DEALLOCATE ALL`, `DISCARD ALL`: 26000).
+ */
+export const isStalePlan = (err: unknown): boolean => {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === '26000' || (code === '0A000' && /cached plan/i.test(String((err as Error).message)));
+};
+
+/**
+ * The error to surface when the retry after a stale plan failed too: the original one when the retry
+ * only met the transaction that the refusal aborted (25P02), otherwise the retry's own.
+ */
+export const afterRetry = (original: unknown, retry: unknown): unknown =>
+  (retry as { code?: unknown } | null)?.code === '25P02' ? original : retry;
+
+class Param {
+  readonly index: number;
+  constructor(index: number) {
+    this.index = index;
+  }
+}
+
+/** A placeholder for the `index`-th argument of a prepared statement, typed as the column's value. */
+export const param = <T>(index: number): T => new Param(index) as unknown as T;
+
+function register(name: string, text: string): void {
+  const known = byName.get(name);
+  if (known !== undefined && known !== text) throw new Error(`prepared statement ${name}: two texts`);
+  const other = byText.get(text);
+  if (other !== undefined && other !== name)
+    throw new Error(`prepared statements ${other} and ${name}: one text`);
+  byName.set(name, text);
+  byText.set(text, name);
+}
+
+/**
+ * A query compiled once and executed by name. `build` receives the database only for its compiler; it
+ * marks each argument with `param(i)`; any other value stays a constant of the statement.
+ */
+export function prepared<R>(
+  name: string,
+  build: (db: Db) => Compilable<R>,
+): (db: Db, ...args: unknown[]) => Promise<R[]> {
+  let compiled: CompiledQuery<R> | undefined;
+  let slots: (number | undefined)[] = [];
+  return async (db, ...args) => {
+    if (!compiled) {
+      const c = build(db).compile();
+      slots = c.parameters.map((p) => (p instanceof Param ? p.index : undefined));
+      register(name, c.sql);
+      compiled = c;
+    }
+    const base = compiled;
+    const parameters = base.parameters.map((p, i) => {
+      const slot = slots[i];
+      return slot === undefined ? p : args[slot];
+    });
+    const r = await db.executeQuery<R>({ ...base, parameters });
+    return r.rows;
+  };
+}
