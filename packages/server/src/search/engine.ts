@@ -12,6 +12,7 @@ import type { FxRates, FxSource } from '../internal/fx.ts';
 import { enqueue } from '../jobs/runner.ts';
 import { badRequest } from '../kernel/errors.ts';
 import type { Logger } from '../kernel/types.ts';
+import { param, prepared } from '../storage/prepared.ts';
 import type { Db } from '../storage/schema.ts';
 import type { GdsConfigStore, GdsSettings } from '../suppliers/gds-config.ts';
 import { SupplierError } from '../suppliers/ports/errors.ts';
@@ -106,6 +107,60 @@ function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
     );
   });
 }
+
+/**
+ * One write of a search's log, as a prepared statement (`storage/prepared.ts`: parsed and planned once
+ * per connection). One statement, so one round trip and one commit. The session row first: it is the lock
+ * the orphan sweeper takes too, and a closed log stays closed (nothing is inserted when `open` is empty).
+ * An offer travels once: its event ({"offer": …} at the offer's position) is made from the offer row. The
+ * write that ends the search also sets the final status and removes the deadline job; with a NOTIFY
+ * channel (PostgreSQL) the notification is delivered when it commits. Arguments: supplier_done count,
+ * offer count, search id, offers JSON, offers' expiry, the other events' JSON, final status, finished at,
+ * deadline job id, channel.
+ */
+const writeStatement = (finish: boolean, notify: boolean) =>
+  prepared<{ id: string }>(
+    `search_write_${finish ? 'finish' : 'append'}${notify ? '_notify' : ''}`,
+    (db) => ({
+      compile: () =>
+        sql<{ id: string }>`
+        with open as (
+          update search_sessions
+             set completed_suppliers = completed_suppliers + ${param(0)}::integer,
+                 total_offers = total_offers + ${param(1)}::integer
+                 ${finish ? sql`, status = ${param(6)}::text, finished_at = ${param(7)}::timestamptz` : sql``}
+           where id = ${param(2)}::text and status in ('initiated', 'in_progress')
+          returning id
+        ), o as (
+          select * from jsonb_to_recordset(${param(3)}::jsonb)
+            as x(offer_id text, supplier text, position integer, offer jsonb, supplier_ref jsonb, total_minor bigint)
+        ), offers as (
+          insert into search_offers (offer_id, search_id, supplier, position, offer, supplier_ref, total_minor, expires_at)
+          select o.offer_id, open.id, o.supplier, o.position, o.offer, coalesce(o.supplier_ref, 'null'::jsonb),
+                 o.total_minor, ${param(4)}::timestamptz
+            from open, o
+        ), events as (
+          insert into search_events (search_id, seq, event, data)
+          select open.id, o.position, 'offer', jsonb_build_object('offer', o.offer) from open, o
+          union all
+          select open.id, x.seq, x.event, x.data
+            from open, jsonb_to_recordset(${param(5)}::jsonb) as x(seq integer, event text, data jsonb)
+        )${
+          finish
+            ? sql`, job as (
+          delete from jobs where id = ${param(8)}::text and status = 'queued' and exists (select 1 from open)
+        )`
+            : sql``
+        }
+        select id${notify ? sql`, pg_notify(${param(9)}::text, id) as notified` : sql``} from open`.compile(
+          db,
+        ),
+    }),
+  );
+const WRITES = {
+  append: { quiet: writeStatement(false, false), notify: writeStatement(false, true) },
+  finish: { quiet: writeStatement(true, false), notify: writeStatement(true, true) },
+};
 
 export class SearchEngine {
   readonly #d: SearchEngineDeps;
@@ -299,44 +354,21 @@ export class SearchEngine {
       const done = events.filter((e) => e.event === 'supplier_done').length;
       const finishedAt = this.#d.clock.now();
       const channel = this.#d.notifier.channel;
-      // One statement, so one round trip and one commit. The session row first: it is the lock the orphan
-      // sweeper takes too, and a closed log stays closed (nothing is inserted when `open` is empty). The
-      // NOTIFY for other processes is delivered when it commits.
-      const r = await sql<{ id: string }>`
-        with open as (
-          update search_sessions
-             set completed_suppliers = completed_suppliers + ${done}::integer,
-                 total_offers = total_offers + ${offers.length}::integer
-                 ${finished ? sql`, status = ${finished}::text, finished_at = ${finishedAt}::timestamptz` : sql``}
-           where id = ${id} and status in ('initiated', 'in_progress')
-          returning id
-        ), o as (
-          select * from jsonb_to_recordset(${JSON.stringify(offers)}::jsonb)
-            as x(offer_id text, supplier text, position integer, offer jsonb, supplier_ref jsonb, total_minor bigint)
-        ), offers as (
-          insert into search_offers (offer_id, search_id, supplier, position, offer, supplier_ref, total_minor, expires_at)
-          select o.offer_id, open.id, o.supplier, o.position, o.offer, coalesce(o.supplier_ref, 'null'::jsonb),
-                 o.total_minor, ${expiresAt}::timestamptz
-            from open, o
-        ), events as (
-          -- An offer's event is {"offer": <the offer>} at the offer's position: sent once, with the offer.
-          insert into search_events (search_id, seq, event, data)
-          select open.id, o.position, 'offer', jsonb_build_object('offer', o.offer) from open, o
-          union all
-          select open.id, x.seq, x.event, x.data
-            from open, jsonb_to_recordset(${JSON.stringify(events.filter((e) => e.event !== 'offer'))}::jsonb)
-              as x(seq integer, event text, data jsonb)
-        )${
-          finished && deadlineJob
-            ? sql`, job as (
-          delete from jobs where id = ${deadlineJob} and status = 'queued' and exists (select 1 from open)
-        )`
-            : sql``
-        }
-        select id${channel ? sql`, pg_notify(${channel}, id) as notified` : sql``} from open`.execute(
+      // One statement (see WRITES): an empty answer means the log was closed meanwhile.
+      const rows = await WRITES[finished ? 'finish' : 'append'][channel ? 'notify' : 'quiet'](
         this.#d.db,
+        done,
+        offers.length,
+        id,
+        JSON.stringify(offers),
+        expiresAt,
+        JSON.stringify(events.filter((e) => e.event !== 'offer')),
+        finished ?? null,
+        finishedAt,
+        deadlineJob ?? null,
+        channel ?? null,
       );
-      if (r.rows.length === 0) throw new SearchClosed();
+      if (rows.length === 0) throw new SearchClosed();
       completed += done;
       // This process's readers get what was just committed (no re-read); others heard the NOTIFY.
       const committed: Committed = { events };
