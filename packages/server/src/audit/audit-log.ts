@@ -24,6 +24,24 @@ export interface AuditEntry {
   companyId?: number | null;
 }
 
+/** The `audit_log` row `writeAudit` inserts (for a caller that writes it within a larger statement). */
+export function auditValues(ctx: Pick<RequestContext, 'auth' | 'requestId' | 'ip'> | null, e: AuditEntry) {
+  return {
+    actor_id: ctx?.auth?.userId ?? null,
+    actor_role: ctx?.auth?.role ?? (ctx ? 'anonymous' : 'system'),
+    impersonator_id: ctx?.auth?.impersonatorId ?? null,
+    api_key_id: ctx?.auth?.apiKeyId ? Number(ctx.auth.apiKeyId) : null,
+    company_id: e.companyId ?? null,
+    entity_type: e.entity,
+    entity_id: String(e.entityId),
+    action: e.action,
+    reason: e.reason ?? null,
+    changes: e.changes ? json(e.changes) : null,
+    request_id: ctx?.requestId ?? null,
+    ip: ctx?.ip ?? null,
+  };
+}
+
 /**
  * Writes one audit row: who (from `ctx`, or `system` for jobs; with the API key when the caller used one),
  * when (database time), what and why.
@@ -34,21 +52,5 @@ export async function writeAudit(
   ctx: Pick<RequestContext, 'auth' | 'requestId' | 'ip'> | null,
   e: AuditEntry,
 ) {
-  await db
-    .insertInto('audit_log')
-    .values({
-      actor_id: ctx?.auth?.userId ?? null,
-      actor_role: ctx?.auth?.role ?? (ctx ? 'anonymous' : 'system'),
-      impersonator_id: ctx?.auth?.impersonatorId ?? null,
-      api_key_id: ctx?.auth?.apiKeyId ? Number(ctx.auth.apiKeyId) : null,
-      company_id: e.companyId ?? null,
-      entity_type: e.entity,
-      entity_id: String(e.entityId),
-      action: e.action,
-      reason: e.reason ?? null,
-      changes: e.changes ? json(e.changes) : null,
-      request_id: ctx?.requestId ?? null,
-      ip: ctx?.ip ?? null,
-    })
-    .execute();
+  await db.insertInto('audit_log').values(auditValues(ctx, e)).execute();
 }

@@ -31,6 +31,19 @@ export interface IdempotencyStoreOptions {
 
 export const DEFAULT_LEASE_SECONDS = 15;
 
+/** How many final answers a store keeps in memory for replays (a few KB each). */
+const ANSWERS_KEPT = 2000;
+
+/** What a claim reads of a key that exists. */
+interface KeyRow {
+  request_hash: string;
+  status: string;
+  created_at: Date | string;
+  response_status: number | null;
+  response_body: unknown;
+  response_headers: unknown;
+}
+
 /**
  * Idempotency keys in the database, so that they hold across processes sharing it. A claim is a lease
  * owned by one request (`lease_owner`): renewed by that request's heartbeat, taken over only once it
@@ -41,6 +54,8 @@ export class IdempotencyStore {
   readonly #clock: Clock;
   readonly leaseMs: number;
   readonly retentionMs: number;
+  /** Final answers read from the database, by scope, oldest first (see `#remember`). */
+  readonly #answers = new Map<string, { hash: string; createdAt: number; response: StoredResponse }>();
 
   constructor(opts: IdempotencyStoreOptions) {
     this.#db = opts.db;
@@ -55,9 +70,10 @@ export class IdempotencyStore {
   }
 
   /**
-   * Claims `scope` for this request, or says why not. The insert is atomic (primary key), so of many
-   * concurrent claims exactly one wins, whatever the number of processes. The key is looked up first, by
-   * its primary key: a replay of a stored answer (the common retry) is that one read, nothing written.
+   * Claims `scope` for this request, or says why not, in one statement: the insert is atomic (primary
+   * key), so of many concurrent claims exactly one wins, whatever the number of processes; when the key
+   * exists, the same statement returns its row instead (a replay of a stored answer is that one
+   * statement, nothing written).
    */
   async claim(c: {
     scope: string;
@@ -68,49 +84,63 @@ export class IdempotencyStore {
   }): Promise<ClaimOutcome> {
     const now = this.#clock.now();
     const expiredBefore = new Date(now.getTime() - this.retentionMs);
-    const row = await this.#db
-      .selectFrom('idempotency_keys')
-      .select([
-        'request_hash',
-        'status',
-        'created_at',
-        'response_status',
-        'response_body',
-        'response_headers',
-      ])
-      .where('scope', '=', c.scope)
-      .executeTakeFirst();
-    if (row && new Date(row.created_at).getTime() >= expiredBefore.getTime()) {
-      return this.#existing(c, row, now);
+    const known = this.#answers.get(c.scope);
+    if (known) {
+      if (known.createdAt >= expiredBefore.getTime()) {
+        return known.hash === c.hash ? { kind: 'replay', response: known.response } : { kind: 'mismatch' };
+      }
+      this.#answers.delete(c.scope);
     }
     const lockedUntil = new Date(now.getTime() + this.leaseMs);
     const owner = randomUUID();
-    // An expired key is forgotten, so the key may be used anew.
+    // Both branches read the snapshot taken before the insert: a fresh claim returns only `claimed`, a
+    // taken key only its row. Neither when another request inserted the key after that snapshot.
+    const { rows } = await sql<KeyRow & { claimed: boolean }>`
+      with ins as (
+        insert into idempotency_keys
+          (scope, caller, operation_id, idem_key, request_hash, status, created_at, locked_until, lease_owner)
+        values (${c.scope}, ${c.caller}, ${c.operationId}, ${c.key}, ${c.hash}, 'in_progress', ${now},
+          ${lockedUntil}, ${owner})
+        on conflict (scope) do nothing
+        returning scope)
+      select true as claimed, null::text as request_hash, null::text as status,
+        null::timestamptz as created_at, null::integer as response_status, null::jsonb as response_body,
+        null::jsonb as response_headers
+      from ins
+      union all
+      select false, request_hash, status, created_at, response_status, response_body, response_headers
+      from idempotency_keys where scope = ${c.scope}`.execute(this.#db);
+    const row = rows[0];
+    if (row?.claimed) return { kind: 'claimed', owner };
+    if (row && new Date(row.created_at).getTime() >= expiredBefore.getTime()) {
+      return this.#existing(c, row, now);
+    }
     if (row) {
+      // An expired key is forgotten, so the key may be used anew.
       await this.#db
         .deleteFrom('idempotency_keys')
         .where('scope', '=', c.scope)
         .where('created_at', '<', expiredBefore)
         .execute();
+      const inserted = await this.#db
+        .insertInto('idempotency_keys')
+        .values({
+          scope: c.scope,
+          caller: c.caller,
+          operation_id: c.operationId,
+          idem_key: c.key,
+          request_hash: c.hash,
+          status: 'in_progress',
+          created_at: now,
+          locked_until: lockedUntil,
+          lease_owner: owner,
+        })
+        .onConflict((oc) => oc.column('scope').doNothing())
+        .returning('scope')
+        .executeTakeFirst();
+      if (inserted) return { kind: 'claimed', owner };
     }
-    const inserted = await this.#db
-      .insertInto('idempotency_keys')
-      .values({
-        scope: c.scope,
-        caller: c.caller,
-        operation_id: c.operationId,
-        idem_key: c.key,
-        request_hash: c.hash,
-        status: 'in_progress',
-        created_at: now,
-        locked_until: lockedUntil,
-        lease_owner: owner,
-      })
-      .onConflict((oc) => oc.column('scope').doNothing())
-      .returning('scope')
-      .executeTakeFirst();
-    if (inserted) return { kind: 'claimed', owner };
-    // Another request claimed it between our read and insert: answer from its row.
+    // Another request claimed it after our snapshot: answer from its row.
     const other = await this.#db
       .selectFrom('idempotency_keys')
       .select([
@@ -123,32 +153,22 @@ export class IdempotencyStore {
       ])
       .where('scope', '=', c.scope)
       .executeTakeFirst();
-    if (!other) return this.claim(c); // released between our insert and select: try again
+    if (!other) return this.claim(c); // released before we read it: try again
     return this.#existing(c, other, now);
   }
 
-  async #existing(
-    c: { scope: string; hash: string },
-    row: {
-      request_hash: string;
-      status: string;
-      response_status: number | null;
-      response_body: unknown;
-      response_headers: unknown;
-    },
-    now: Date,
-  ): Promise<ClaimOutcome> {
-    if (row.request_hash !== c.hash) return { kind: 'mismatch' };
+  async #existing(c: { scope: string; hash: string }, row: KeyRow, now: Date): Promise<ClaimOutcome> {
     if (row.status === 'completed') {
-      return {
-        kind: 'replay',
-        response: {
-          status: row.response_status ?? 200,
-          body: row.response_body ?? undefined,
-          headers: (row.response_headers as Record<string, string> | null) ?? {},
-        },
+      const response: StoredResponse = {
+        status: row.response_status ?? 200,
+        body: row.response_body ?? undefined,
+        headers: (row.response_headers as Record<string, string> | null) ?? {},
       };
+      this.#remember(c.scope, row, response);
+      if (row.request_hash !== c.hash) return { kind: 'mismatch' };
+      return { kind: 'replay', response };
     }
+    if (row.request_hash !== c.hash) return { kind: 'mismatch' };
     // In progress: taken over only when its holder stopped renewing (its process died mid-request).
     // The handler then runs again; effects that may have happened are found by their write-ahead rows.
     const owner = randomUUID();
@@ -161,6 +181,27 @@ export class IdempotencyStore {
       .returning('scope')
       .executeTakeFirst();
     return taken ? { kind: 'claimed', owner } : { kind: 'in_progress' };
+  }
+
+  /**
+   * Keeps a final answer in memory, so the next replay of its key (or a reuse with another request) is
+   * answered without a query. Only answers that never change once stored: a completed 2xx other than 202
+   * (a money operation's 202 is rewritten or dropped when the provider settles, `money-ops.ts`), never an
+   * error that a later version of the row could replace. It is forgotten with the key, at the end of the
+   * retention. At most ANSWERS_KEPT, the oldest dropped first.
+   */
+  #remember(scope: string, row: KeyRow, response: StoredResponse): void {
+    if (response.status < 200 || response.status >= 300 || response.status === 202) return;
+    this.#answers.delete(scope);
+    this.#answers.set(scope, {
+      hash: row.request_hash,
+      createdAt: new Date(row.created_at).getTime(),
+      response,
+    });
+    if (this.#answers.size > ANSWERS_KEPT) {
+      const oldest = this.#answers.keys().next().value;
+      if (oldest !== undefined) this.#answers.delete(oldest);
+    }
   }
 
   /** The heartbeat: extends the lease while `owner` still holds it; false once it was lost. */
@@ -185,14 +226,7 @@ export class IdempotencyStore {
   async complete(scope: string, r: StoredResponse, trx: Db = this.#db): Promise<void> {
     await trx
       .updateTable('idempotency_keys')
-      .set({
-        status: 'completed',
-        response_status: r.status,
-        response_body: r.body === undefined ? null : json(r.body),
-        response_headers: json(r.headers),
-        completed_at: this.#clock.now(),
-        lease_owner: null,
-      })
+      .set(completion(r, this.#clock.now()))
       .where('scope', '=', scope)
       .execute();
   }
@@ -216,6 +250,21 @@ export class IdempotencyStore {
     const r = await sql`delete from idempotency_keys where created_at < ${cutoff}`.execute(this.#db);
     return Number(r.numAffectedRows ?? 0);
   }
+}
+
+/**
+ * The columns `complete` sets: for a handler that stores its answer in the statement that makes its effect
+ * (then it tells the middleware so, `ownAnswer`).
+ */
+export function completion(r: StoredResponse, now: Date) {
+  return {
+    status: 'completed' as const,
+    response_status: r.status,
+    response_body: r.body === undefined ? null : json(r.body),
+    response_headers: json(r.headers),
+    completed_at: now,
+    lease_owner: null,
+  };
 }
 
 /** Whether a live request holds `scope` at `now` (for reconciliation: its effect may still be under way). */

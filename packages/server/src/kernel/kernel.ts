@@ -29,8 +29,8 @@ import {
 } from './response-validator.ts';
 import { Router } from './router.ts';
 import { SchemaCompiler } from './schema-compiler.ts';
-import { SSE_HEADERS, sseStream } from './sse.ts';
-import type { HandlerResult, HandlerTable, RequestContext, UncheckedHandler } from './types.ts';
+import { runSse, SSE_HEADERS, type SseRun, type SseTransport, sseStream } from './sse.ts';
+import type { HandlerResult, HandlerTable, RequestContext, SseMessage, UncheckedHandler } from './types.ts';
 
 export interface KernelOptions {
   doc: OpenApiDoc;
@@ -80,6 +80,7 @@ export interface DispatchInput {
  */
 export type Reply =
   | { status: number; headers: Record<string, string>; body: string | null }
+  | { status: number; headers: Record<string, string>; stream: (transport: SseTransport) => SseRun }
   | { response: Response };
 
 export interface Kernel {
@@ -153,6 +154,8 @@ export function createKernel(o: KernelOptions): Kernel {
   const compiler = new SchemaCompiler(o.doc);
   const router = new Router(operations);
   const shutdownController = new AbortController();
+  /** Open streams of the node path (`dispatch`), ended by `shutdown()`. */
+  const streams = new Set<SseRun>();
   let active = 0;
 
   // A handler is registered under its operationId (literal in every route file).
@@ -410,7 +413,16 @@ export function createKernel(o: KernelOptions): Kernel {
       const ex = exchange(input);
       const result = await execute(ex);
       const status = result.status;
-      // Streams, non-JSON bodies and statuses a web Response would refuse keep the Response path.
+      // A stream is written by the transport itself, after these headers (no web stream in between).
+      if ('sse' in result && ex.request.method !== 'HEAD') {
+        const source = result.sse;
+        return {
+          status: result.status,
+          headers: normalizeHeaders({ ...ex.responseHeaders, ...SSE_HEADERS, ...(result.headers ?? {}) }),
+          stream: (transport) => openStream(ex.ctx.requestId, source, transport),
+        };
+      }
+      // HEAD of a stream, non-JSON bodies and statuses a web Response would refuse keep the Response path.
       if ('sse' in result || 'raw' in result || status < 200 || status > 599 || status === 205) {
         return { response: toResponse(ex, result) };
       }
@@ -431,13 +443,36 @@ export function createKernel(o: KernelOptions): Kernel {
     }
   }
 
+  /**
+   * An open stream of the node path: counted in flight until it ends, ended with the final `shutdown`
+   * event by `shutdown()`. It keeps only the request id (the exchange is not held for the stream's life).
+   */
+  function openStream(requestId: string, source: AsyncIterable<SseMessage>, transport: SseTransport): SseRun {
+    active += 1;
+    let run: SseRun | undefined;
+    run = runSse(source, transport, {
+      onClose: () => {
+        active -= 1;
+        if (run) streams.delete(run);
+      },
+      onError: (err) => o.logger.child({ req_id: requestId }).error({ err }, 'stream failed'),
+    });
+    if (run.finished) return run;
+    if (shutdownController.signal.aborted) run.shutdown();
+    else streams.add(run);
+    return run;
+  }
+
   return {
     handle,
     dispatch,
     operations,
     unimplemented: operations.filter((op) => !handlerFor(op)).map((op) => op.operationId),
     inFlight: () => active,
-    shutdown: () => shutdownController.abort(),
+    shutdown: () => {
+      shutdownController.abort();
+      for (const run of [...streams]) run.shutdown();
+    },
     shuttingDown: shutdownController.signal,
   };
 }

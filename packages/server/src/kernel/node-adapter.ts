@@ -3,9 +3,10 @@ import type { AddressInfo, Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { COMPRESS_MIN_BYTES, compress, negotiate } from './compression.ts';
 import type { ErrorCode } from './errors.ts';
-import type { Kernel } from './kernel.ts';
+import type { Kernel, Reply } from './kernel.ts';
 import { mintRequestId } from './middleware/request-id.ts';
 import { NodeRequest, requestUrl } from './node-request.ts';
+import type { SseTransport } from './sse.ts';
 
 export interface ServeOptions {
   port: number;
@@ -80,6 +81,47 @@ async function writeResponse(res: ServerResponse, response: Response): Promise<v
   } finally {
     reader.releaseLock();
     res.end();
+  }
+}
+
+/**
+ * A stream reply: the headers at once, then the kernel's stream writes to `res` directly (each message's
+ * bytes, shared by every reader of one search, go straight to the socket). The client going away ends it.
+ */
+function writeStream(res: ServerResponse, reply: Extract<Reply, { stream: unknown }>): void {
+  res.writeHead(reply.status, reply.headers);
+  res.flushHeaders();
+  const run = reply.stream(new ResponseTransport(res));
+  if (res.destroyed) run.closed();
+  else res.once('close', () => run.closed());
+}
+
+/** A stream's bytes to the node response (a class: one per open stream, methods shared). */
+class ResponseTransport implements SseTransport {
+  readonly res: ServerResponse;
+  constructor(res: ServerResponse) {
+    this.res = res;
+  }
+  write(bytes: Uint8Array): void {
+    if (!this.res.destroyed) this.res.write(bytes);
+  }
+  cork(): void {
+    this.res.cork();
+  }
+  uncork(): void {
+    this.res.uncork();
+  }
+  get buffered(): number {
+    return this.res.writableLength;
+  }
+  onDrain(fn: () => void): void {
+    this.res.once('drain', fn);
+  }
+  end(): void {
+    this.res.end();
+  }
+  destroy(): void {
+    this.res.destroy();
   }
 }
 
@@ -168,8 +210,9 @@ function settleUnreadBody(req: IncomingMessage, res: ServerResponse, limit: numb
 
 /**
  * The only file that knows node:http. With a kernel that has `dispatch`, no web `Request`/`Response` is
- * built: the reply is written with one `res.end` (and a content-length); streams and non-JSON results
- * still come back as a `Response` and are streamed out. The client-gone signal is made only when read.
+ * built: the reply is written with one `res.end` (and a content-length); an SSE stream is written to
+ * `res` by the kernel's stream (`writeStream`); non-JSON results still come back as a `Response` and are
+ * streamed out. The client-gone signal is made only when read.
  */
 export function serve(kernel: Kernel, opts: ServeOptions): Promise<RunningServer> {
   const drainLimit = opts.drainLimitBytes ?? 4 * 1024 * 1024;
@@ -228,6 +271,10 @@ export function serve(kernel: Kernel, opts: ServeOptions): Promise<RunningServer
       settleUnreadBody(req, res, drainLimit);
       if ('response' in reply) {
         await writeResponse(res, reply.response);
+        return;
+      }
+      if ('stream' in reply) {
+        writeStream(res, reply);
         return;
       }
       let body: string | Buffer | null = reply.body;

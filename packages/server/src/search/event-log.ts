@@ -67,7 +67,7 @@ export interface FollowOptions {
   /** Last seq the reader already has (0: from the start). */
   after: number;
   signal?: AbortSignal;
-  /** Yield `{ heartbeat: true }` after this long without an event. */
+  /** A heartbeat after a whole tick of this length without an event (one timer per search, not per reader). */
   heartbeatMs: number;
   /** Re-read the table this often even without a notification (lost NOTIFY, reconnecting listener). */
   pollMs: number;
@@ -77,39 +77,69 @@ export interface FollowOptions {
 export type FollowItem = LogEvent | { heartbeat: true };
 
 /**
+ * One local reader of a search's log, driven by the search's feed: it owns no timer and no pending
+ * promise, so an open stream costs the feed one entry in a set.
+ */
+export interface FeedSubscriber {
+  /** The feed changed: new events at the end of `events`, or a failed read (`failure`). */
+  wake(): void;
+  /** The feed's heartbeat tick (every `heartbeatMs`, one timer for all its subscribers). */
+  tick(): void;
+}
+
+/** What a subscriber sees of its feed. */
+export interface FeedView {
+  /** Every event read so far, in seq order, from the first one; shared by every subscriber. */
+  readonly events: readonly LogEvent[];
+  /** The last read's failure, if the last read failed (cleared by the next good read). */
+  readonly failure: unknown;
+}
+
+/**
  * The one reader of a search's log in this process. Every stream of the search in this process follows
  * it instead of querying the table itself: it reads once per notification (and once per `pollMs` as the
- * fallback for a lost one), keeps the events it has read, parsed once, and wakes its followers, who take
+ * fallback for a lost one), keeps the events it has read, parsed once, and wakes its subscribers, who take
  * them from memory. So N readers of one search cost one query per change, not N, and an idle search costs
- * one poll per `pollMs` whatever the number of its readers. It lives while it has followers.
+ * one poll per `pollMs` and one heartbeat tick per `heartbeatMs` whatever the number of its readers. It
+ * lives while it has subscribers.
  */
-class LogFeed {
-  /** Every event read so far, in seq order, from the first one. */
+class LogFeed implements FeedView {
   readonly events: LogEvent[] = [];
   done = false;
-  followers = 0;
+  readonly subscribers = new Set<FeedSubscriber>();
   #last = 0;
   #dirty = true;
   #reading: Promise<void> | undefined;
-  #waiters = new Set<() => void>();
   #poll: unknown;
+  #beat: unknown;
   readonly #unsubscribe: () => void;
   #failure: unknown;
   readonly db: SearchDb;
   readonly searchId: string;
   readonly pollMs: number;
+  readonly heartbeatMs: number;
   readonly timers: Timers;
 
-  constructor(db: SearchDb, notifier: SearchNotifier, searchId: string, pollMs: number, timers: Timers) {
+  constructor(
+    db: SearchDb,
+    notifier: SearchNotifier,
+    searchId: string,
+    o: { pollMs: number; heartbeatMs: number; timers: Timers },
+  ) {
     this.db = db;
     this.searchId = searchId;
-    this.pollMs = pollMs;
-    this.timers = timers;
+    this.pollMs = o.pollMs;
+    this.heartbeatMs = o.heartbeatMs;
+    this.timers = o.timers;
     this.#unsubscribe = notifier.subscribe(searchId, (committed) => this.poke(committed));
   }
 
+  get failure(): unknown {
+    return this.#failure;
+  }
+
   /**
-   * Something may have been appended: read it (once, however many followers). Events this process's
+   * Something may have been appended: read it (once, however many subscribers). Events this process's
    * engine just committed, right after the last one read, are taken as they are, without a re-read.
    */
   poke(committed?: Committed): void {
@@ -153,7 +183,7 @@ class LogFeed {
       }
       this.#failure = undefined;
     } catch (err) {
-      // Followers see it on their next wait; the next poke, poll or new follower reads again.
+      // Subscribers see it once they have taken every event; the next poke, poll or new subscriber reads again.
       this.#failure = err;
       this.#dirty = true;
       this.#wakeAll();
@@ -164,52 +194,56 @@ class LogFeed {
   #armPoll(): void {
     if (this.#poll !== undefined) this.timers.clearTimeout(this.#poll);
     this.#poll = undefined;
-    if (this.done || this.followers === 0) return;
+    if (this.done || this.subscribers.size === 0) return;
     this.#poll = this.timers.setTimeout(() => {
       this.#poll = undefined;
       this.poke();
     }, this.pollMs);
   }
 
+  #armBeat(): void {
+    this.#beat = this.timers.setTimeout(() => {
+      this.#beat = undefined;
+      for (const s of this.subscribers) s.tick();
+      if (this.subscribers.size > 0) this.#armBeat();
+    }, this.heartbeatMs);
+  }
+
   #wakeAll(): void {
-    const ws = [...this.#waiters];
-    this.#waiters.clear();
-    for (const w of ws) w();
+    for (const s of this.subscribers) s.wake();
   }
 
-  /** Throws the last read's failure, if the last read failed. */
-  check(): void {
-    if (this.#failure !== undefined) throw this.#failure;
-  }
-
-  /** Resolves on the next change (new events, a failure); `cancel` stops waiting. */
-  wait(): { promise: Promise<void>; cancel(): void } {
-    let wake: () => void = () => {};
-    const promise = new Promise<void>((resolve) => {
-      wake = resolve;
-    });
-    this.#waiters.add(wake);
-    return {
-      promise,
-      cancel: () => {
-        this.#waiters.delete(wake);
-        wake();
-      },
-    };
+  add(s: FeedSubscriber): void {
+    this.subscribers.add(s);
+    if (this.#beat === undefined) this.#armBeat();
   }
 
   close(): void {
     this.#unsubscribe();
     if (this.#poll !== undefined) this.timers.clearTimeout(this.#poll);
     this.#poll = undefined;
-    this.#wakeAll();
+    if (this.#beat !== undefined) this.timers.clearTimeout(this.#beat);
+    this.#beat = undefined;
   }
 }
 
 /** Feeds per notifier (one notifier per search service, so per database and process), by search id. */
 const feeds = new WeakMap<SearchNotifier, Map<string, LogFeed>>();
 
-function acquireFeed(o: FollowOptions, timers: Timers): LogFeed {
+/** How to reach a search's feed: `FollowOptions` without the reader's own position and signal. */
+export type FeedOptions = Omit<FollowOptions, 'after' | 'signal'>;
+
+export interface FeedHandle {
+  readonly feed: FeedView;
+  /** Resolves once the log has been read up to date (rejects with a failed read). */
+  readonly ready: Promise<void>;
+  /** Leaves the feed (idempotent); the last subscriber to leave closes it. */
+  close(): void;
+}
+
+/** Joins the search's feed in this process (made on first use) as `sub`. */
+export function subscribe(o: FeedOptions, sub: FeedSubscriber): FeedHandle {
+  const timers = o.timers ?? realTimers;
   let byId = feeds.get(o.notifier);
   if (!byId) {
     byId = new Map();
@@ -217,19 +251,31 @@ function acquireFeed(o: FollowOptions, timers: Timers): LogFeed {
   }
   let feed = byId.get(o.searchId);
   if (!feed) {
-    feed = new LogFeed(searchDb(o.db), o.notifier, o.searchId, o.pollMs, timers);
+    feed = new LogFeed(searchDb(o.db), o.notifier, o.searchId, {
+      pollMs: o.pollMs,
+      heartbeatMs: o.heartbeatMs,
+      timers,
+    });
     byId.set(o.searchId, feed);
   }
-  feed.followers += 1;
-  return feed;
-}
-
-function releaseFeed(notifier: SearchNotifier, searchId: string, feed: LogFeed): void {
-  feed.followers -= 1;
-  if (feed.followers > 0) return;
-  feed.close();
-  const byId = feeds.get(notifier);
-  if (byId?.get(searchId) === feed) byId.delete(searchId);
+  const f = feed;
+  f.add(sub);
+  let open = true;
+  return {
+    feed: f,
+    ready: f.refresh().then(() => {
+      if (f.failure !== undefined) throw f.failure;
+    }),
+    close() {
+      if (!open) return;
+      open = false;
+      f.subscribers.delete(sub);
+      if (f.subscribers.size > 0) return;
+      f.close();
+      const m = feeds.get(o.notifier);
+      if (m?.get(o.searchId) === f) m.delete(o.searchId);
+    },
+  };
 }
 
 /** How many searches this process is reading for its streams right now (tests, metrics). */
@@ -237,61 +283,75 @@ export function activeFeeds(notifier: SearchNotifier): number {
   return feeds.get(notifier)?.size ?? 0;
 }
 
+/** How many local readers follow the search right now (tests, metrics). */
+export function feedSubscribers(notifier: SearchNotifier, searchId: string): number {
+  return feeds.get(notifier)?.get(searchId)?.subscribers.size ?? 0;
+}
+
+/** Index of the first event after `after` (events are in seq order). */
+export function firstAfter(events: readonly LogEvent[], after: number): number {
+  let lo = 0;
+  let hi = events.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((events[mid] as LogEvent).seq <= after) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /**
- * Every event after `after`, as it is committed, until (and including) `done`; heartbeats in between.
- * A reader that resumes at or after `done` gets `done` again, so it knows the search is over. The events
- * come from the search's shared feed: the same `LogEvent` objects for every follower.
+ * Every event after `after`, as it is committed, until (and including) `done`; a heartbeat after a whole
+ * heartbeat tick without an event. A reader that resumes at or after `done` gets `done` again, so it
+ * knows the search is over. The events come from the search's shared feed: the same `LogEvent` objects
+ * for every follower.
  */
 export async function* follow(o: FollowOptions): AsyncGenerator<FollowItem> {
-  const timers = o.timers ?? realTimers;
-  const feed = acquireFeed(o, timers);
   let beat = false;
-  let waiting: { promise: Promise<void>; cancel(): void } | undefined;
-  const onAbort = () => waiting?.cancel();
+  let sent = false;
+  let wake: (() => void) | undefined;
+  const handle = subscribe(o, {
+    wake: () => wake?.(),
+    tick: () => {
+      if (!sent) {
+        beat = true;
+        wake?.();
+      }
+      sent = false;
+    },
+  });
+  const onAbort = () => wake?.();
   o.signal?.addEventListener('abort', onAbort);
-  let beatTimer: unknown;
-  const armBeat = () => {
-    if (beatTimer !== undefined) timers.clearTimeout(beatTimer);
-    beatTimer = timers.setTimeout(() => {
-      beat = true;
-      waiting?.cancel();
-    }, o.heartbeatMs);
-  };
   try {
-    armBeat();
-    await feed.refresh();
-    feed.check();
-    let i = 0;
-    const last = feed.events.at(-1);
+    await handle.ready;
+    const events = handle.feed.events;
+    const last = events.at(-1);
     if (last?.event === 'done' && last.seq <= o.after) {
       yield last;
       return;
     }
-    while (i < feed.events.length && (feed.events[i] as LogEvent).seq <= o.after) i++;
+    let i = firstAfter(events, o.after);
     while (!o.signal?.aborted) {
-      if (i < feed.events.length) {
-        const row = feed.events[i++] as LogEvent;
+      if (i < events.length) {
+        const row = events[i++] as LogEvent;
+        sent = true;
         yield row;
-        armBeat();
         if (row.event === 'done') return;
         continue;
       }
+      if (handle.feed.failure !== undefined) throw handle.feed.failure;
       if (beat) {
         beat = false;
         yield { heartbeat: true };
-        armBeat();
         continue;
       }
-      waiting = feed.wait();
-      await waiting.promise;
-      waiting = undefined;
-      // Skip whatever this reader had already (a feed made before it may hold events <= after).
-      while (i < feed.events.length && (feed.events[i] as LogEvent).seq <= o.after) i++;
-      if (i >= feed.events.length) feed.check();
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+      });
+      wake = undefined;
     }
   } finally {
-    releaseFeed(o.notifier, o.searchId, feed);
+    handle.close();
     o.signal?.removeEventListener('abort', onAbort);
-    if (beatTimer !== undefined) timers.clearTimeout(beatTimer);
   }
 }

@@ -6,13 +6,37 @@
 
 import { sql } from 'kysely';
 import type { Clock } from '../internal/clock.ts';
-import { sharedSseMessage } from '../kernel/sse.ts';
+import {
+  MAX_UNREAD_BYTES,
+  type PushSource,
+  SSE_PUSH,
+  type SseWriter,
+  sharedSseMessage,
+  sseBytes,
+} from '../kernel/sse.ts';
 import type { SseMessage } from '../kernel/types.ts';
 import type { Db } from '../storage/schema.ts';
-import { follow, type LogEvent, type LogEventName, realTimers, type Timers } from './event-log.ts';
+import {
+  type FeedHandle,
+  type FeedSubscriber,
+  firstAfter,
+  follow,
+  type LogEvent,
+  type LogEventName,
+  realTimers,
+  subscribe,
+  type Timers,
+} from './event-log.ts';
 import type { Committed, SearchNotifier } from './notifier.ts';
-import { findSession, isFinal, type SearchSession } from './session-store.ts';
-import { parseJson, searchDb } from './tables.ts';
+import {
+  assertReadable,
+  type Caller,
+  findSession,
+  isFinal,
+  type SearchSession,
+  type SessionIdentity,
+} from './session-store.ts';
+import { parseJson, searchDb, type Vertical } from './tables.ts';
 
 export interface ReaderDeps {
   db: Db;
@@ -30,6 +54,58 @@ const heartbeat = (clock: Clock): SseMessage => ({
   event: 'heartbeat',
   data: { ts: clock.now().toISOString() },
 });
+
+/** Identities of sessions this process has streamed (per reader deps, so per database), by id; bounded. */
+const identities = new WeakMap<ReaderDeps, Map<string, Promise<SessionIdentity | undefined>>>();
+const MAX_IDENTITIES = 10_000;
+
+/**
+ * The session a caller may stream, checked exactly as `readableSession` checks it (404 not theirs or
+ * unknown, 410 expired), from the session's identity, which is read once per search and process however
+ * many readers attach (concurrent first readers share one read). Safe to keep: nothing updates who owns
+ * a session, its vertical or its expiry; an unknown id is not remembered.
+ */
+export async function streamableSession(
+  deps: ReaderDeps,
+  id: string,
+  caller: Caller,
+  vertical: Vertical,
+): Promise<SessionIdentity> {
+  let byId = identities.get(deps);
+  if (!byId) {
+    byId = new Map();
+    identities.set(deps, byId);
+  }
+  const known = byId;
+  let found = known.get(id);
+  if (!found) {
+    const read = findSession(deps.db, id).then((s) =>
+      s
+        ? {
+            id: s.id,
+            vertical: s.vertical,
+            user_id: s.user_id,
+            company_id: s.company_id,
+            expires_at: s.expires_at,
+          }
+        : undefined,
+    );
+    found = read;
+    known.set(id, read);
+    if (known.size > MAX_IDENTITIES) known.delete(known.keys().next().value as string);
+    read.then(
+      (s) => {
+        if (!s && known.get(id) === read) known.delete(id);
+      },
+      () => {
+        if (known.get(id) === read) known.delete(id);
+      },
+    );
+  }
+  const s = await found;
+  assertReadable(s, caller, vertical, deps.clock.now());
+  return s;
+}
 
 /** Parses a Last-Event-ID header: our ids are the log's seq numbers. Anything else restarts from 0. */
 export function lastEventId(header: string | undefined): number {
@@ -49,26 +125,205 @@ function messageOf(item: LogEvent, name: string): SseMessage {
   return message;
 }
 
+/** One heartbeat message per clock millisecond, whatever the number of streams it goes to. */
+let lastBeat: { at: number; bytes: Uint8Array } | undefined;
+function heartbeatBytes(clock: Clock): Uint8Array {
+  const now = clock.now();
+  const at = now.getTime();
+  if (lastBeat?.at !== at) {
+    lastBeat = { at, bytes: sseBytes({ event: 'heartbeat', data: { ts: now.toISOString() } }) };
+  }
+  return lastBeat.bytes;
+}
+
 /**
  * Offer-by-offer stream: every log event after `after` that this stream names, with its seq as `id`.
  * A reader resuming at or after the terminal event gets the terminal event again (and nothing else), so
  * it knows the search is over instead of treating an empty close as a dropped connection.
+ *
+ * On the node path it is a push source: the search's feed writes each event's shared bytes to the
+ * stream's writer (no iterator, promise or timer per stream). A reader more than MAX_UNREAD_BYTES behind
+ * is paused at its place in the feed (the events are in memory anyway) and resumed when it drains; one
+ * still behind after a whole heartbeat interval is cut, and resumes with Last-Event-ID. Iterated (the
+ * web `handle` path, tests) it yields the same messages, with heartbeats.
  */
-export async function* eventStream(
+export function eventStream(
   deps: ReaderDeps,
-  session: SearchSession,
+  session: Pick<SearchSession, 'id'>,
   after: number,
   names: StreamNames,
-  signal?: AbortSignal,
+  signal?: AbortSignal | (() => AbortSignal),
+): AsyncIterable<SseMessage> & PushSource {
+  const searchId = session.id;
+  return {
+    [Symbol.asyncIterator]: () =>
+      eventMessages(deps, searchId, after, names, typeof signal === 'function' ? signal() : signal),
+    [SSE_PUSH]: (out) => pushEvents(deps, searchId, after, names, out),
+  };
+}
+
+async function* eventMessages(
+  deps: ReaderDeps,
+  searchId: string,
+  after: number,
+  names: StreamNames,
+  signal: AbortSignal | undefined,
 ): AsyncGenerator<SseMessage> {
   // follow() answers a reader resuming at or after `done` with `done` alone.
-  for await (const item of follow({ ...followOpts(deps, session.id, signal), after })) {
+  for await (const item of follow({ ...followOpts(deps, searchId, signal), after })) {
     if ('heartbeat' in item) {
       yield heartbeat(deps.clock);
       continue;
     }
     const name = item.event === 'done' ? 'done' : names[item.event];
     if (name) yield messageOf(item, name);
+  }
+}
+
+function pushEvents(
+  deps: ReaderDeps,
+  searchId: string,
+  after: number,
+  names: StreamNames,
+  out: SseWriter,
+): { stop(): void } {
+  const reader = new PushReader(deps, after, names, out);
+  reader.handle = subscribe(followOpts(deps, searchId, undefined), reader);
+  reader.handle.ready.then(
+    () => reader.start(),
+    (err: unknown) => reader.failed(err),
+  );
+  return reader;
+}
+
+/**
+ * One reader of the offer stream on the node path: its place in the feed and its writer. A class, so an
+ * open stream is one small object (methods shared), not a dozen closures.
+ */
+class PushReader implements FeedSubscriber {
+  handle!: FeedHandle;
+  /** Index in the feed's events of the next one to take. */
+  next = 0;
+  ready = false;
+  stopped = false;
+  /** Something was written since the feed's last heartbeat tick. */
+  sent = false;
+  /** Heartbeat ticks seen while paused (-1: not paused). */
+  pausedTicks = -1;
+  /** A `drain` listener is waiting (at most one per stream, however often it pauses). */
+  drainArmed = false;
+  readonly deps: ReaderDeps;
+  readonly after: number;
+  readonly names: StreamNames;
+  readonly out: SseWriter;
+
+  constructor(deps: ReaderDeps, after: number, names: StreamNames, out: SseWriter) {
+    this.deps = deps;
+    this.after = after;
+    this.names = names;
+    this.out = out;
+  }
+
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.handle.close();
+  }
+
+  /** The feed has read the log: a reader resuming at or after `done` gets `done` alone; others catch up. */
+  start(): void {
+    if (this.stopped) return;
+    this.ready = true;
+    const events = this.handle.feed.events;
+    const last = events.at(-1);
+    if (last?.event === 'done' && last.seq <= this.after) {
+      this.out.write(sseBytes(messageOf(last, 'done')));
+      this.stop();
+      this.out.end();
+      return;
+    }
+    this.next = firstAfter(events, this.after);
+    this.wake();
+  }
+
+  failed(err: unknown): void {
+    if (this.stopped) return;
+    this.stop();
+    this.out.fail(err);
+  }
+
+  /** New events (or a failed read): write what the client can take now. */
+  wake(): void {
+    const events = this.handle.feed.events;
+    while (!this.stopped && this.ready && this.pausedTicks < 0 && this.next < events.length) {
+      // A burst (a supplier's offers, a catch-up after Last-Event-ID) leaves in one write.
+      const burst = events.length - this.next > 1;
+      if (burst) this.out.cork();
+      let ended = false;
+      try {
+        ended = this.take(events);
+      } finally {
+        if (burst) this.out.uncork();
+      }
+      // Ended only once uncorked: node drops what is still corked when a response ends.
+      if (ended) {
+        this.out.end();
+        return;
+      }
+      // Corked bytes count as unread until the uncork hands them to the socket, which may take them all.
+      if (this.pausedTicks >= 0 && this.out.buffered <= MAX_UNREAD_BYTES) this.pausedTicks = -1;
+    }
+    const failure = this.handle.feed.failure;
+    if (!this.stopped && this.ready && this.next >= events.length && failure !== undefined) {
+      this.failed(failure);
+    }
+  }
+
+  /** Writes what it can of `events`; true when it wrote `done` (the caller ends the stream). */
+  take(events: readonly LogEvent[]): boolean {
+    while (this.next < events.length) {
+      const item = events[this.next++] as LogEvent;
+      const name = item.event === 'done' ? 'done' : this.names[item.event];
+      if (name) {
+        this.out.write(sseBytes(messageOf(item, name)));
+        this.sent = true;
+      }
+      if (item.event === 'done') {
+        this.stop();
+        return true;
+      }
+      if (this.out.buffered > MAX_UNREAD_BYTES) {
+        this.pausedTicks = 0;
+        if (!this.drainArmed) {
+          this.drainArmed = true;
+          this.out.onDrain(() => this.resume());
+        }
+        return false;
+      }
+    }
+    return false;
+  }
+
+  resume(): void {
+    this.drainArmed = false;
+    if (this.pausedTicks < 0) return;
+    this.pausedTicks = -1;
+    this.wake();
+  }
+
+  /** The feed's heartbeat tick: a heartbeat if nothing was sent since the last one; a reader still
+   * behind a whole interval after the previous tick found it behind is cut. */
+  tick(): void {
+    if (this.stopped) return;
+    if (this.pausedTicks >= 0) {
+      if (++this.pausedTicks >= 2) {
+        this.stop();
+        this.out.cut();
+      }
+      return;
+    }
+    if (!this.sent) this.out.write(heartbeatBytes(this.deps.clock));
+    this.sent = false;
   }
 }
 
@@ -79,7 +334,7 @@ export async function* eventStream(
  */
 export async function* groupStream(
   deps: ReaderDeps,
-  session: SearchSession,
+  session: Pick<SearchSession, 'id'>,
   after: number,
   groupEvent: string,
   key: 'gds' | 'provider',

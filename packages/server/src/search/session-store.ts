@@ -68,10 +68,26 @@ export async function readableSession(
   now: Date,
 ): Promise<SearchSession> {
   const s = await findSession(db, id);
+  assertReadable(s, caller, vertical, now);
+  return s;
+}
+
+/** What decides who may read a session: fixed when the session is made (nothing updates these columns). */
+export type SessionIdentity = Pick<
+  SearchSession,
+  'id' | 'vertical' | 'user_id' | 'company_id' | 'expires_at'
+>;
+
+/** `readableSession`'s rule on a session already read: 404 unknown (or not the caller's), 410 expired. */
+export function assertReadable<S extends SessionIdentity>(
+  s: S | undefined,
+  caller: Caller,
+  vertical: Vertical,
+  now: Date,
+): asserts s is S {
   if (!s || s.vertical !== vertical || !canRead(caller, s)) {
     throw notFound('search_not_found', 'Search not found.');
   }
   if (s.expires_at.getTime() <= now.getTime())
     throw gone('search_expired', 'This search has expired; start a new one.');
-  return s;
 }

@@ -14,12 +14,16 @@ import type { Db } from '../../storage/schema.ts';
 import { json } from '../../storage/schema.ts';
 import type { SupplierFlightOrder } from '../../suppliers/ports/flight.ts';
 import type { BookingDeps } from './deps.ts';
-import { canTransition } from './state-machine.ts';
-import { type BookingRow, findBooking, transition, updateBooking } from './store.ts';
+import { type BookingEvent, type BookingStatus, canTransition, nextStatus } from './state-machine.ts';
+import { type BookingRow, findBooking, setStatus, transition, updateBooking } from './store.ts';
 import { bookingDb } from './tables.ts';
 
 export const RECONCILE_QUEUE = 'booking.reconcile';
-const dedupe = (id: number) => `${RECONCILE_QUEUE}:${id}`;
+/** Attempts of a reconciliation job before it fails for good. */
+export const RECONCILE_MAX_ATTEMPTS = 8;
+/** The dedupe key of a booking's reconciliation job: at most one per booking. */
+export const reconcileDedupe = (id: number | string) => `${RECONCILE_QUEUE}:${id}`;
+const dedupe = reconcileDedupe;
 
 /**
  * Queues (or re-queues) the booking; an existing job row is reset with fresh attempts. It runs now, or at
@@ -35,7 +39,11 @@ export async function queueReconciliation(
     db,
     RECONCILE_QUEUE,
     { booking_id: bookingId, force: !!opts.force },
-    { dedupeKey: dedupe(bookingId), maxAttempts: 8, ...(opts.runAt ? { runAt: opts.runAt } : {}) },
+    {
+      dedupeKey: dedupe(bookingId),
+      maxAttempts: RECONCILE_MAX_ATTEMPTS,
+      ...(opts.runAt ? { runAt: opts.runAt } : {}),
+    },
     clock,
   );
   if (id) return;
@@ -66,13 +74,14 @@ export async function reconciliationSettled(db: Db, bookingId: number, clock: Cl
     .execute();
 }
 
-/** Applies a supplier order to a booking that was waiting for it. */
-export async function applyOrder(
-  db: Db,
-  b: BookingRow,
+/**
+ * What a supplier order changes on a booking in status `from`: the order's fields, and the status it moves
+ * to (`from` itself when no transition applies).
+ */
+export function orderChange(
+  b: Pick<BookingRow, 'status' | 'payment_mode'>,
   order: SupplierFlightOrder,
-  now: Date,
-): Promise<BookingRow> {
+): { patch: Record<string, unknown>; to: BookingStatus } {
   const patch = {
     pnr: order.pnr,
     supplier_order_ref: order.order_ref,
@@ -80,14 +89,24 @@ export async function applyOrder(
     supplier_currency: order.total.currency,
     ticketing_deadline: order.ticketing_deadline,
   };
-  if (order.status === 'rejected' || order.status === 'cancelled') {
-    return canTransition(b.status, 'pnr_rejected')
-      ? transition(db, b, 'pnr_rejected', now, patch)
-      : updateBooking(db, b.id, now, patch);
-  }
-  const event = b.payment_mode === 'PNR_ONLY' && order.status === 'on_hold' ? 'pnr_held' : 'pnr_confirmed';
-  if (canTransition(b.status, event)) return transition(db, b, event, now, patch);
-  return updateBooking(db, b.id, now, patch);
+  const event: BookingEvent =
+    order.status === 'rejected' || order.status === 'cancelled'
+      ? 'pnr_rejected'
+      : b.payment_mode === 'PNR_ONLY' && order.status === 'on_hold'
+        ? 'pnr_held'
+        : 'pnr_confirmed';
+  return { patch, to: canTransition(b.status, event) ? nextStatus(b.status, event) : b.status };
+}
+
+/** Applies a supplier order to a booking that was waiting for it. */
+export async function applyOrder(
+  db: Db,
+  b: BookingRow,
+  order: SupplierFlightOrder,
+  now: Date,
+): Promise<BookingRow> {
+  const { patch, to } = orderChange(b, order);
+  return to === b.status ? updateBooking(db, b.id, now, patch) : setStatus(db, b, to, now, patch);
 }
 
 export function reconcileHandler(d: BookingDeps): JobHandler {

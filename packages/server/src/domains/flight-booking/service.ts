@@ -3,11 +3,14 @@
  * and cancel. Every status change goes through the transition table in state-machine.ts.
  */
 import { randomBytes } from 'node:crypto';
-import { writeAudit } from '../../audit/audit-log.ts';
+import { sql } from 'kysely';
+import { auditValues, writeAudit } from '../../audit/audit-log.ts';
+import { completion } from '../../idempotency/idempotency-store.ts';
 import { callWindowMs } from '../../internal/config.ts';
 import { faultPoint } from '../../internal/fault-hooks.ts';
+import { newId } from '../../internal/ids.ts';
 import { badRequest, HttpError, notSupported } from '../../kernel/errors.ts';
-import { effectReference } from '../../kernel/middleware/idempotency.ts';
+import { effectReference, ownAnswer } from '../../kernel/middleware/idempotency.ts';
 import { errorResult } from '../../kernel/reply.ts';
 import type { BodyOf, HandlerResult, OperationContext, RequestContext } from '../../kernel/types.ts';
 import { resolveFlightOffer } from '../../search/resolve-offer.ts';
@@ -27,7 +30,15 @@ import { normalizePassengers, preparePassengers } from './passengers.ts';
 import { cancelBooking } from './payment/cancel.ts';
 import type { AfterAuthorize, PaymentService } from './payment/service.ts';
 import { BOOKING_OFFER } from './pricing.ts';
-import { applyOrder, queueReconciliation, reconciliationSettled } from './reconciliation.ts';
+import {
+  applyOrder,
+  orderChange,
+  queueReconciliation,
+  RECONCILE_MAX_ATTEMPTS,
+  RECONCILE_QUEUE,
+  reconcileDedupe,
+  reconciliationSettled,
+} from './reconciliation.ts';
 import {
   type BookingRow,
   callerOf,
@@ -35,7 +46,6 @@ import {
   findByClientReference,
   loadBooking,
   loadBookingView,
-  toRow,
   transition,
 } from './store.ts';
 import { flightSupplierOf, supplierFailure } from './suppliers.ts';
@@ -44,6 +54,9 @@ import { bookingView } from './view.ts';
 
 /** The contract's `CreateBookingRequest`. */
 type CreateBody = BodyOf<'createPnr'>;
+
+/** An instant with its offset, which the database reads as this process does (`timestamptz`). */
+const INSTANT = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d{1,3})?)?(Z|[+-]\d\d:?\d\d)$/;
 
 /** `bagsLater`: the order was held without its bags, which the supplier takes once it is paid (bags.ts). */
 type Outcome =
@@ -167,59 +180,104 @@ export class BookingService {
     const { supplier_ref, ...offerNoRef } = r.supplierOffer;
     const p = r.offer.price;
     const bagsMinor = r.bags?.amount_minor ?? 0;
-    const written = await this.#d.db.transaction().execute(async (trx) => {
-      const t = this.#d.clock.now();
-      const inserted = await bookingDb(trx)
+    const t = this.#d.clock.now();
+    const stored = {
+      order_remarks: json(body.order_remarks ?? []),
+      passengers: json(passengers),
+      contact: json(body.contact),
+      flights: json(r.supplierOffer.slices.flatMap((s) => s.segments)),
+      pricing: json({
+        currency: p.currency,
+        // Adapters count a bag charge in the offer's base fare; the booking shows it on its own.
+        base_minor: p.total_minor - p.taxes_minor - p.markup_minor - bagsMinor,
+        taxes_minor: p.taxes_minor,
+        markup_minor: p.markup_minor,
+        bags_minor: bagsMinor,
+        total_minor: p.total_minor,
+      }),
+    };
+    const row = {
+      status: 'initiated' as const,
+      supplier: r.supplier,
+      payment_mode: mode,
+      client_reference: clientReference,
+      idempotency_scope: effect?.scope ?? null,
+      order_remarks: stored.order_remarks,
+      offer_id: r.offer_id,
+      offer: json({ ...offerNoRef, bag_selections: bags, booked_bags: bookBags(r.bags) }),
+      supplier_ref: json(supplier_ref ?? null),
+      passengers: stored.passengers,
+      contact: stored.contact,
+      flights: stored.flights,
+      pricing: stored.pricing,
+      // For reconciliation: what the supplier charges in its own currency, and the rate shown.
+      supplier_currency: r.supplierOffer.price.currency,
+      supplier_total_minor: r.supplierOffer.price.total_minor,
+      fx_rate: r.offer.fx_rate ?? 1,
+      commission:
+        body.commission_percentage === undefined ? null : json({ percentage: body.commission_percentage }),
+      client_ref: body.client_ref ?? null,
+      snapshot_id: body.snapshot_id ?? null,
+      search_id: body.search_id ?? r.search_id,
+      user_id: caller.userId,
+      company_id: caller.companyId,
+      created_at: t,
+      updated_at: t,
+    };
+    // One statement, so one commit: the row and (unless PAYMENT_FIRST, which calls no supplier here) its
+    // reconciliation job, due at the end of the call window. A row already written under this client
+    // reference (an earlier attempt of this request) inserts nothing, and no job either.
+    const db = bookingDb(this.#d.db);
+    const insert = (qb: typeof db) =>
+      qb
         .insertInto('flight_bookings')
-        .values({
-          status: 'initiated',
-          supplier: r.supplier,
-          payment_mode: mode,
-          client_reference: clientReference,
-          idempotency_scope: effect?.scope ?? null,
-          order_remarks: json(body.order_remarks ?? []),
-          offer_id: r.offer_id,
-          offer: json({ ...offerNoRef, bag_selections: bags, booked_bags: bookBags(r.bags) }),
-          supplier_ref: json(supplier_ref ?? null),
-          passengers: json(passengers),
-          contact: json(body.contact),
-          flights: json(r.supplierOffer.slices.flatMap((s) => s.segments)),
-          pricing: json({
-            currency: p.currency,
-            // Adapters count a bag charge in the offer's base fare; the booking shows it on its own.
-            base_minor: p.total_minor - p.taxes_minor - p.markup_minor - bagsMinor,
-            taxes_minor: p.taxes_minor,
-            markup_minor: p.markup_minor,
-            bags_minor: bagsMinor,
-            total_minor: p.total_minor,
-          }),
-          // For reconciliation: what the supplier charges in its own currency, and the rate shown.
-          supplier_currency: r.supplierOffer.price.currency,
-          supplier_total_minor: r.supplierOffer.price.total_minor,
-          fx_rate: r.offer.fx_rate ?? 1,
-          commission:
-            body.commission_percentage === undefined
-              ? null
-              : json({ percentage: body.commission_percentage }),
-          client_ref: body.client_ref ?? null,
-          snapshot_id: body.snapshot_id ?? null,
-          search_id: body.search_id ?? r.search_id,
-          user_id: callerOf(ctx).userId,
-          company_id: callerOf(ctx).companyId,
-          created_at: t,
-          updated_at: t,
-        })
+        .values(row)
         .onConflict((oc) => oc.column('client_reference').doNothing())
-        .returningAll()
-        .executeTakeFirst();
-      if (!inserted) return undefined;
-      const b = toRow(inserted as never);
-      if (mode !== 'PAYMENT_FIRST')
-        await queueReconciliation(trx, b.id, this.#d.clock, {
-          runAt: new Date(t.getTime() + callWindowMs()),
-        });
-      return b;
-    });
+        .returning('id');
+    const inserted =
+      mode === 'PAYMENT_FIRST'
+        ? await insert(db).executeTakeFirst()
+        : await db
+            .with('b', (qb) => insert(qb as typeof db))
+            .with('j', (qb) =>
+              qb
+                .insertInto('jobs')
+                .columns(['id', 'queue', 'payload', 'dedupe_key', 'run_at', 'max_attempts'])
+                .expression((eb) =>
+                  eb
+                    .selectFrom('b')
+                    .select([
+                      sql<string>`${newId()}::text`.as('id'),
+                      sql<string>`${RECONCILE_QUEUE}::text`.as('queue'),
+                      sql<string>`jsonb_build_object('booking_id', b.id, 'force', false)`.as('payload'),
+                      sql<string>`${reconcileDedupe('')}::text || b.id`.as('dedupe_key'),
+                      sql<Date>`${new Date(t.getTime() + callWindowMs())}::timestamptz`.as('run_at'),
+                      sql<number>`${RECONCILE_MAX_ATTEMPTS}::integer`.as('max_attempts'),
+                    ]),
+                )
+                .onConflict((oc) => oc.column('dedupe_key').doNothing())
+                .returning('jobs.id'),
+            )
+            .selectFrom('b')
+            .select('b.id')
+            .executeTakeFirst();
+    // The row as written, from what was sent (JSON columns as they read back): nothing is re-read.
+    const written: BookingRow | undefined = inserted && {
+      ...row,
+      id: Number(inserted.id),
+      pnr: null,
+      supplier_order_ref: null,
+      offer: JSON.parse(row.offer),
+      supplier_ref: supplier_ref ?? null,
+      order_remarks: JSON.parse(stored.order_remarks),
+      passengers: JSON.parse(stored.passengers),
+      contact: JSON.parse(stored.contact),
+      flights: JSON.parse(stored.flights),
+      pricing: JSON.parse(stored.pricing),
+      ticketing_deadline: null,
+      ticket_raw_status: null,
+      assigned_to_user_id: null,
+    };
     // Written by an earlier attempt of this very request, whose process died: its truth, never a new order.
     if (!written) return this.#resume(ctx, clientReference);
 
@@ -240,6 +298,10 @@ export class BookingService {
         throw err;
       }
       await faultPoint('createPnr:after-supplier');
+    }
+    if (outcome?.kind === 'order' && !outcome.bagsLater) {
+      const answered = await this.#settleWritten(ctx, written, outcome.order);
+      if (answered) return answered;
     }
     return ctx.transaction((trx) => this.#settle(trx, ctx, written.id, outcome));
   }
@@ -298,6 +360,115 @@ export class BookingService {
       );
     }
     return { status: 200, body: bookingView(b) };
+  }
+
+  /**
+   * The common case of `#settle` as one statement, so one commit and no transaction to open: the row this
+   * request wrote ahead is still `initiated` (nothing else settled it: reconciliation leaves it alone while
+   * this request's lease is held), so the order is applied to it, its reconciliation job marked done, the
+   * `created` audit row written and the answer stored with the Idempotency-Key, all or nothing. The answer
+   * is the row as written with the order's fields, known before the statement. Undefined (nothing written)
+   * when the row moved on meanwhile, without a claim on the key, or for a ticketing deadline the database
+   * could read otherwise than here: `#settle` then settles it by locking and reading the row.
+   */
+  async #settleWritten(
+    ctx: RequestContext,
+    written: BookingRow,
+    order: SupplierFlightOrder,
+  ): Promise<HandlerResult | undefined> {
+    const own = ownAnswer(ctx);
+    const deadline = order.ticketing_deadline;
+    if (!own || (deadline != null && !INSTANT.test(deadline))) return undefined;
+    const t = this.#d.clock.now();
+    const { patch, to } = orderChange(written, order);
+    const after: BookingRow = {
+      ...written,
+      pnr: order.pnr ?? written.pnr,
+      supplier_order_ref: order.order_ref ?? written.supplier_order_ref,
+      supplier_total_minor: order.total.amount_minor ?? written.supplier_total_minor,
+      supplier_currency: order.total.currency ?? written.supplier_currency,
+      ticketing_deadline: deadline ? new Date(deadline) : null,
+      status: to,
+      updated_at: t,
+    };
+    const answer = { status: 200, body: bookingView(after), headers: {} };
+    const a = auditValues(ctx, {
+      entity: 'booking',
+      entityId: written.id,
+      action: 'created',
+      changes: { status: to, payment_mode: written.payment_mode },
+      companyId: written.company_id,
+    });
+    await faultPoint('createPnr:before-commit');
+    const settled = await bookingDb(this.#d.db)
+      .with('b', (qb) =>
+        qb
+          .updateTable('flight_bookings')
+          .set({ ...patch, status: to, updated_at: t })
+          .where('id', '=', written.id)
+          .where('status', '=', 'initiated')
+          .returning('id'),
+      )
+      .with('j', (qb) =>
+        qb
+          .updateTable('jobs')
+          .set({ status: 'done', updated_at: t })
+          .where('dedupe_key', '=', reconcileDedupe(written.id))
+          .where('status', '=', 'queued')
+          .where((eb) => eb.exists(eb.selectFrom('b').select('b.id')))
+          .returning('jobs.id'),
+      )
+      .with('a', (qb) =>
+        qb
+          .insertInto('audit_log')
+          .columns([
+            'actor_id',
+            'actor_role',
+            'impersonator_id',
+            'api_key_id',
+            'company_id',
+            'entity_type',
+            'entity_id',
+            'action',
+            'reason',
+            'changes',
+            'request_id',
+            'ip',
+          ])
+          .expression((eb) =>
+            eb
+              .selectFrom('b')
+              .select([
+                sql<string>`${a.actor_id}::text`.as('actor_id'),
+                sql<string>`${a.actor_role}::text`.as('actor_role'),
+                sql<string>`${a.impersonator_id}::text`.as('impersonator_id'),
+                sql<number>`${a.api_key_id}::bigint`.as('api_key_id'),
+                sql<number>`${a.company_id}::integer`.as('company_id'),
+                sql<string>`${a.entity_type}::text`.as('entity_type'),
+                sql<string>`b.id::text`.as('entity_id'),
+                sql<string>`${a.action}::text`.as('action'),
+                sql<string>`${a.reason}::text`.as('reason'),
+                sql<string>`${a.changes}::jsonb`.as('changes'),
+                sql<string>`${a.request_id}::text`.as('request_id'),
+                sql<string>`${a.ip}::text`.as('ip'),
+              ]),
+          )
+          .returning('audit_log.id'),
+      )
+      .with('k', (qb) =>
+        qb
+          .updateTable('idempotency_keys')
+          .set(completion(answer, t))
+          .where('scope', '=', own.scope)
+          .where((eb) => eb.exists(eb.selectFrom('b').select('b.id')))
+          .returning('idempotency_keys.scope'),
+      )
+      .selectFrom('b')
+      .select('b.id')
+      .executeTakeFirst();
+    if (!settled) return undefined;
+    own.stored();
+    return answer;
   }
 
   /**

@@ -29,6 +29,7 @@ import {
   lastEventId,
   type StreamNames,
   searchOffers,
+  streamableSession,
   waitForSearch,
 } from '../../search/readers.ts';
 import { resultsPage } from '../../search/results-page.ts';
@@ -89,18 +90,24 @@ export function searchRoutes(s: SearchService): Routes {
     return s.engine.start(vertical, body, { userId: auth.userId, companyId: auth.companyId });
   };
 
+  /** A stream's session: its identity is read once per search and process, not once per reader. */
+  const streamed = (ctx: RequestContext, vertical: Vertical) =>
+    streamableSession(s.readers, String(ctx.params.search_id), caller(ctx), vertical);
+
   const stream =
     (vertical: Vertical) =>
     async (ctx: RequestContext): Promise<HandlerResult> => {
-      const ses = await session(ctx, vertical);
+      const ses = await streamed(ctx, vertical);
       const after = lastEventId(ctx.headers['last-event-id']);
-      return { status: 200, sse: eventStream(s.readers, ses, after, OFFER_STREAM[vertical], ctx.signal) };
+      // The client-gone signal is made only if the stream is iterated (the node path never needs it).
+      const signal = () => ctx.signal;
+      return { status: 200, sse: eventStream(s.readers, ses, after, OFFER_STREAM[vertical], signal) };
     };
 
   const grouped =
     (vertical: Vertical) =>
     async (ctx: RequestContext): Promise<HandlerResult> => {
-      const ses = await session(ctx, vertical);
+      const ses = await streamed(ctx, vertical);
       const after = lastEventId(ctx.headers['last-event-id']);
       const g = GROUP_EVENT[vertical];
       return { status: 200, sse: groupStream(s.readers, ses, after, g.event, g.key, ctx.signal) };

@@ -33,6 +33,9 @@ export const requestHash = (ctx: Pick<RequestContext, 'params' | 'query' | 'body
     .update(canonical({ params: ctx.params, query: ctx.query, body: ctx.body }))
     .digest('hex');
 
+/** The scope and request hash the middleware computed for a request, so its handler need not hash again. */
+const hashed = new WeakMap<object, { key: string; body: unknown; scope: string; hash: string }>();
+
 /**
  * A name for this request's effect that every retry of it (same caller, operation, key and request)
  * derives again: the reference a handler writes ahead and hands to the supplier, so a retry after a
@@ -43,11 +46,32 @@ export function effectReference(
 ): { scope: string; digest: string } | undefined {
   const key = ctx.headers['idempotency-key'];
   if (!key) return undefined;
-  const scope = idempotencyScope(callerOf(ctx), ctx.operationId, key);
-  const digest = createHash('sha256')
-    .update(`effect\u0000${scope}\u0000${requestHash(ctx)}`)
-    .digest('hex');
+  const claimed = hashed.get(ctx);
+  const same = claimed?.key === key && claimed.body === ctx.body;
+  const scope = same ? claimed.scope : idempotencyScope(callerOf(ctx), ctx.operationId, key);
+  const hash = same ? claimed.hash : requestHash(ctx);
+  const digest = createHash('sha256').update(`effect\u0000${scope}\u0000${hash}`).digest('hex');
   return { scope, digest };
+}
+
+/** The claim each request holds on its key while it runs (the middleware's `ex.idempotency`). */
+const claims = new WeakMap<object, { scope: string; stored: boolean }>();
+
+/**
+ * For a handler that stores its answer itself, in the statement that makes its effect (so both commit
+ * together without a transaction around them): the key's scope, and `stored()` to call once that
+ * statement committed, so the middleware does not store it again. Undefined when the request holds no
+ * claim (no Idempotency-Key). The stored answer must be exactly what the handler returns.
+ */
+export function ownAnswer(ctx: object): { scope: string; stored(): void } | undefined {
+  const claim = claims.get(ctx);
+  if (!claim || claim.stored) return undefined;
+  return {
+    scope: claim.scope,
+    stored: () => {
+      claim.stored = true;
+    },
+  };
 }
 
 /** An outcome that is a real answer and is stored; anything else (an internal failure) releases the key. */
@@ -92,6 +116,7 @@ export function idempotency(opts: { store: IdempotencyStore }): Middleware {
     const caller = callerOf(ex.ctx);
     const scope = idempotencyScope(caller, op.operationId, key);
     const hash = requestHash(ex.ctx);
+    hashed.set(ex.ctx, { key, body: ex.ctx.body, scope, hash });
     const outcome = await opts.store.claim({ scope, caller, operationId: op.operationId, key, hash });
     if (outcome.kind === 'mismatch') {
       throw new ValidationError(
@@ -121,6 +146,7 @@ export function idempotency(opts: { store: IdempotencyStore }): Middleware {
     const claim = { scope, stored: false };
     const owner = outcome.owner;
     ex.idempotency = claim;
+    claims.set(ex.ctx, claim);
     // The lease lives as long as this request: renewed while it runs, so a crash frees the key in one lease.
     const heartbeat = setInterval(() => {
       opts.store.renew(scope, owner).catch((err: unknown) => {
