@@ -130,6 +130,7 @@ export async function createRuntime(o: RuntimeOptions): Promise<Runtime> {
     db: database.db,
     ...(sandboxUrls ? { sandboxUrls } : {}),
     now: () => clock.now().getTime(),
+    gdsConfigCacheMs: tuning.gdsConfigCacheMs,
     // Sandbox without SUPPLIER_REF_SECRET: references are signed with a key derived from the JWT key.
     ...(config.jwtKeys[0] ? { sandboxRefSecret: deriveSandboxRefSecret(config.jwtKeys[0].secret) } : {}),
   });

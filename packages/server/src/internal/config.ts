@@ -181,6 +181,8 @@ export function runtimeTuning(env: NodeJS.ProcessEnv = process.env) {
     searchPollMs: envNumber('SEARCH_POLL_MS', 1000, env),
     searchOrphanGraceMs: envNumber('SEARCH_ORPHAN_GRACE_SECONDS', 10, env) * 1000,
     jobsPollMs: envNumber('JOBS_POLL_MS', 1000, env),
+    /** How long a process holds the `gds_config` table in memory (a PATCH elsewhere shows within it). */
+    gdsConfigCacheMs: envNumber('GDS_CONFIG_CACHE_MS', 5000, env),
   };
 }
 

@@ -1,12 +1,12 @@
 import { hostname } from 'node:os';
-import { sql } from 'kysely';
+import { type QueryCreator, sql } from 'kysely';
 import type { Clock } from '../internal/clock.ts';
 import { systemClock } from '../internal/clock.ts';
 import { jobsLeaseMs } from '../internal/config.ts';
 import { newId } from '../internal/ids.ts';
 import type { Logger } from '../kernel/types.ts';
 import { isConnectionError } from '../storage/connection-errors.ts';
-import type { Db } from '../storage/schema.ts';
+import type { Db, KernelTables } from '../storage/schema.ts';
 import { json } from '../storage/schema.ts';
 
 export interface Job<P = unknown> {
@@ -28,9 +28,12 @@ export interface EnqueueOptions {
   dedupeKey?: string;
 }
 
-/** Adds a job; pass the transaction of the change that needs it, so both commit together. */
+/**
+ * Adds a job; pass the transaction of the change that needs it, so both commit together, or a query
+ * creator with that change as a data-modifying CTE (`db.with('x', insert…)`): one statement, one commit.
+ */
 export async function enqueue(
-  db: Db,
+  db: Pick<QueryCreator<KernelTables>, 'insertInto'>,
   queue: string,
   payload: unknown,
   opts: EnqueueOptions = {},

@@ -25,6 +25,11 @@ export class RateLimitStore {
     this.#clock = opts.clock;
   }
 
+  /** The clock the windows are cut by. */
+  get clock(): Clock {
+    return this.#clock;
+  }
+
   async hit(bucket: string, rule: RateRule): Promise<RateDecision> {
     const now = this.#clock.now().getTime();
     const windowMs = rule.windowSeconds * 1000;
@@ -41,6 +46,36 @@ export class RateLimitStore {
       allowed: row.hits <= rule.limit,
       hits: row.hits,
       limit: rule.limit,
+      retryAfterSeconds: Math.max(1, Math.ceil((start + windowMs - now) / 1000)),
+    };
+  }
+
+  /**
+   * Takes up to `want` hits of the bucket's current window at once (one upsert adds `want` to the shared
+   * counter) and answers how many of them fit under the limit: the hits numbered `hits - want + 1 ..
+   * hits` are this caller's, and those up to `limit` are granted. Concurrent reservations, from any
+   * process, get disjoint ranges, so no more than `limit` hits are ever granted in one window.
+   */
+  async reserve(
+    bucket: string,
+    rule: RateRule,
+    want: number,
+  ): Promise<{ granted: number; windowStart: number; retryAfterSeconds: number }> {
+    const now = this.#clock.now().getTime();
+    const windowMs = rule.windowSeconds * 1000;
+    const start = Math.floor(now / windowMs) * windowMs;
+    const row = await this.#db
+      .insertInto('rate_limit_counters')
+      .values({ bucket, window_start: new Date(start), hits: want, expires_at: new Date(start + windowMs) })
+      .onConflict((oc) =>
+        oc.columns(['bucket', 'window_start']).doUpdateSet({ hits: sql`rate_limit_counters.hits + ${want}` }),
+      )
+      .returning('hits')
+      .executeTakeFirstOrThrow();
+    const before = row.hits - want;
+    return {
+      granted: Math.max(0, Math.min(want, rule.limit - before)),
+      windowStart: start,
       retryAfterSeconds: Math.max(1, Math.ceil((start + windowMs - now) / 1000)),
     };
   }

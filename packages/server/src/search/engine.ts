@@ -6,17 +6,19 @@
  * in another process.
  */
 import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
 import type { Clock } from '../internal/clock.ts';
 import type { FxRates, FxSource } from '../internal/fx.ts';
 import { enqueue } from '../jobs/runner.ts';
 import { badRequest } from '../kernel/errors.ts';
 import type { Logger } from '../kernel/types.ts';
+import { param, prepared } from '../storage/prepared.ts';
 import type { Db } from '../storage/schema.ts';
 import type { GdsConfigStore, GdsSettings } from '../suppliers/gds-config.ts';
 import { SupplierError } from '../suppliers/ports/errors.ts';
 import type { CircuitBreakerRegistry } from './circuit-breaker.ts';
-import { insertEvents, type LogEvent, realTimers, type Timers } from './event-log.ts';
-import type { SearchNotifier } from './notifier.ts';
+import { type LogEvent, realTimers, type Timers } from './event-log.ts';
+import type { Committed, SearchNotifier } from './notifier.ts';
 import {
   closingEvents,
   DEFAULT_ORPHAN_GRACE_MS,
@@ -25,8 +27,15 @@ import {
   SEARCH_DEADLINE_QUEUE,
   searchDeadline,
 } from './orphans.ts';
+import type { StoredOffer } from './readers.ts';
 import type { SupplierStats } from './supplier-stats.ts';
-import { type SearchStatus, type SupplierOutcome, searchDb, type Vertical } from './tables.ts';
+import {
+  type SearchStatus,
+  type SearchTables,
+  type SupplierOutcome,
+  searchDb,
+  type Vertical,
+} from './tables.ts';
 import {
   type MarkupSource,
   noMarkup,
@@ -99,6 +108,60 @@ function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
+/**
+ * One write of a search's log, as a prepared statement (`storage/prepared.ts`: parsed and planned once
+ * per connection). One statement, so one round trip and one commit. The session row first: it is the lock
+ * the orphan sweeper takes too, and a closed log stays closed (nothing is inserted when `open` is empty).
+ * An offer travels once: its event ({"offer": …} at the offer's position) is made from the offer row. The
+ * write that ends the search also sets the final status and removes the deadline job; with a NOTIFY
+ * channel (PostgreSQL) the notification is delivered when it commits. Arguments: supplier_done count,
+ * offer count, search id, offers JSON, offers' expiry, the other events' JSON, final status, finished at,
+ * deadline job id, channel.
+ */
+const writeStatement = (finish: boolean, notify: boolean) =>
+  prepared<{ id: string }>(
+    `search_write_${finish ? 'finish' : 'append'}${notify ? '_notify' : ''}`,
+    (db) => ({
+      compile: () =>
+        sql<{ id: string }>`
+        with open as (
+          update search_sessions
+             set completed_suppliers = completed_suppliers + ${param(0)}::integer,
+                 total_offers = total_offers + ${param(1)}::integer
+                 ${finish ? sql`, status = ${param(6)}::text, finished_at = ${param(7)}::timestamptz` : sql``}
+           where id = ${param(2)}::text and status in ('initiated', 'in_progress')
+          returning id
+        ), o as (
+          select * from jsonb_to_recordset(${param(3)}::jsonb)
+            as x(offer_id text, supplier text, position integer, offer jsonb, supplier_ref jsonb, total_minor bigint)
+        ), offers as (
+          insert into search_offers (offer_id, search_id, supplier, position, offer, supplier_ref, total_minor, expires_at)
+          select o.offer_id, open.id, o.supplier, o.position, o.offer, coalesce(o.supplier_ref, 'null'::jsonb),
+                 o.total_minor, ${param(4)}::timestamptz
+            from open, o
+        ), events as (
+          insert into search_events (search_id, seq, event, data)
+          select open.id, o.position, 'offer', jsonb_build_object('offer', o.offer) from open, o
+          union all
+          select open.id, x.seq, x.event, x.data
+            from open, jsonb_to_recordset(${param(5)}::jsonb) as x(seq integer, event text, data jsonb)
+        )${
+          finish
+            ? sql`, job as (
+          delete from jobs where id = ${param(8)}::text and status = 'queued' and exists (select 1 from open)
+        )`
+            : sql``
+        }
+        select id${notify ? sql`, pg_notify(${param(9)}::text, id) as notified` : sql``} from open`.compile(
+          db,
+        ),
+    }),
+  );
+const WRITES = {
+  append: { quiet: writeStatement(false, false), notify: writeStatement(false, true) },
+  finish: { quiet: writeStatement(true, false), notify: writeStatement(true, true) },
+};
+
 export class SearchEngine {
   readonly #d: SearchEngineDeps;
   readonly #timers: Timers;
@@ -135,34 +198,48 @@ export class SearchEngine {
       plan.map((s) => settings[s.name]?.timeout_ms ?? 0),
       this.#d.orphanGraceMs ?? DEFAULT_ORPHAN_GRACE_MS,
     );
-    // The session and its deadline job commit together: no search exists that nobody would ever close.
-    const jobId = await this.#d.db.transaction().execute(async (trx) => {
-      await searchDb(trx)
-        .insertInto('search_sessions')
-        .values({
-          id,
-          vertical,
-          status: 'initiated',
-          user_id: by.userId,
-          company_id: by.companyId,
-          request: JSON.stringify(request),
-          suppliers: JSON.stringify(plan.map((s) => s.name)),
-          total_suppliers: plan.length,
-          created_at: now,
-          expires_at: expires,
-        })
-        .execute();
-      const payload: DeadlinePayload = { search_id: id };
-      return enqueue(trx, SEARCH_DEADLINE_QUEUE, payload, { runAt: deadline }, this.#d.clock);
-    });
+    // The session and its deadline job commit together, in one statement (one round trip before the 202):
+    // no search exists that nobody would ever close.
+    const payload: DeadlinePayload = { search_id: id };
+    const jobId = await enqueue(
+      this.#d.db.withTables<SearchTables>().with('session', (w) =>
+        w
+          .insertInto('search_sessions')
+          .values({
+            id,
+            vertical,
+            status: 'initiated',
+            user_id: by.userId,
+            company_id: by.companyId,
+            request: JSON.stringify(request),
+            suppliers: JSON.stringify(plan.map((s) => s.name)),
+            total_suppliers: plan.length,
+            created_at: now,
+            expires_at: expires,
+          })
+          .returning('id'),
+      ),
+      SEARCH_DEADLINE_QUEUE,
+      payload,
+      { runAt: deadline },
+      this.#d.clock,
+    );
 
-    const run = this.#run(id, spec, request, by, plan, settings, expires, jobId)
+    // Its own NOTIFYs are not news to this process: the engine hands its readers what it commits.
+    const release = this.#d.notifier.claim(id);
+    // The fan-out starts on the next turn of the event loop: the supplier requests are built and sent after
+    // the 202 has been written, not before it.
+    const run = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.#run(id, spec, request, by, plan, settings, expires, jobId))
       .catch((err) =>
         err instanceof SearchClosed
           ? this.#d.log?.warn({ search_id: id }, 'search was closed at its deadline; dropped late results')
           : this.#d.log?.error({ err, search_id: id }, 'search fan-out failed'),
       )
-      .finally(() => this.#running.delete(run));
+      .finally(() => {
+        release();
+        this.#running.delete(run);
+      });
     this.#running.add(run);
     return { id, status: 'initiated', expires_at: expires };
   }
@@ -189,72 +266,136 @@ export class SearchEngine {
     deadlineJob: string | undefined,
   ): Promise<void> {
     const db = searchDb(this.#d.db);
-    const markup = spec.marksUp ? await this.#d.markup(by.companyId) : noMarkup;
-    // Today's rates, read once: every offer of this search converts at the same rate, stored with it.
-    const fx: FxRates | null = this.#d.suppliers.fx
-      ? await this.#d.suppliers.fx.rates().catch((err) => {
+    // The markup and today's rates (read once: every offer of this search converts at the same rate,
+    // stored with it) are read while the suppliers are already asked; offers wait for them.
+    const markupP = spec.marksUp ? this.#d.markup(by.companyId) : Promise.resolve(noMarkup);
+    const fxP: Promise<FxRates | null> = this.#d.suppliers.fx
+      ? this.#d.suppliers.fx.rates().catch((err) => {
           this.#d.log?.warn(
             { err, search_id: id },
             'no exchange rates: offers in another currency are left out',
           );
           return null;
         })
-      : null;
+      : Promise.resolve(null);
+    // A markup that cannot be read fails the search (as it always did); the suppliers' answers wait for it.
+    markupP.catch(() => {});
     const currency = requestedCurrency(request);
     // Aborted when the sweeper has closed this search: the suppliers still running are not waited for.
     const closed = new AbortController();
     const stop = AbortSignal.any([this.#closing.signal, closed.signal]);
     let seq = 0;
     let totalOffers = 0;
-    // One append at a time: seq commits in order, so a reader that saw n has seen everything before n.
-    let chain: Promise<void> = db
+    let completed = 0;
+    const outcomes: SupplierOutcome[] = [];
+    /** Every offer the log announced so far, in order: the batch answer of this process's readers. */
+    const announced: StoredOffer[] = [];
+    // One write at a time: seq commits in order, so a reader that saw n has seen everything before n. What
+    // arrives while a write is on its way goes into the next one, together: suppliers that answer at about
+    // the same time cost one statement, not one each in a row.
+    /** The first failure: nothing after a failed write is written (its seqs would leave a gap in the log). */
+    let broken: unknown;
+    const starting = db
       .updateTable('search_sessions')
       .set({ status: 'in_progress' })
       .where('id', '=', id)
       .where('status', '=', 'initiated')
       .execute()
-      .then(() => undefined);
-    const append = (build: () => { events: LogEvent[]; offers: OfferRow[]; finished?: SearchStatus }) => {
-      chain = chain.then(async () => {
-        const { events, offers, finished } = build();
-        await this.#d.db.transaction().execute(async (kt) => {
-          const trx = searchDb(kt);
-          const done = events.filter((e) => e.event === 'supplier_done').length;
-          // The session row first: it is the lock the orphan sweeper takes too, and a closed log stays closed.
-          const open = await trx
-            .updateTable('search_sessions')
-            .set((eb) => ({
-              completed_suppliers: eb('completed_suppliers', '+', done),
-              total_offers: eb('total_offers', '+', offers.length),
-              ...(finished ? { status: finished, finished_at: this.#d.clock.now() } : {}),
-            }))
-            .where('id', '=', id)
-            .where('status', 'in', ['initiated', 'in_progress'])
-            .returning('id')
-            .executeTakeFirst();
-          if (!open) throw new SearchClosed();
-          if (offers.length > 0) await trx.insertInto('search_offers').values(offers).execute();
-          await insertEvents(trx, id, events);
-          if (finished && deadlineJob) {
-            await kt
-              .deleteFrom('jobs')
-              .where('id', '=', deadlineJob)
-              .where('status', '=', 'queued')
-              .execute();
+      .then(
+        () => undefined,
+        (err) => {
+          broken ??= err;
+        },
+      );
+    const queue: { build: () => Append; settle: (err?: unknown) => void }[] = [];
+    let draining = false;
+    const drain = async () => {
+      try {
+        await starting;
+        while (queue.length > 0) {
+          const batch = queue.splice(0);
+          try {
+            if (broken !== undefined) throw broken;
+            const events: LogEvent[] = [];
+            const offers: OfferRow[] = [];
+            let finished: SearchStatus | undefined;
+            for (const { build } of batch) {
+              const part = build();
+              events.push(...part.events);
+              offers.push(...part.offers);
+              finished = part.finished ?? finished;
+            }
+            await write(events, offers, finished);
+            for (const b of batch) b.settle();
+          } catch (err) {
+            broken ??= err;
+            if (err instanceof SearchClosed) {
+              closed.abort(err);
+              // Another process closed the log; its NOTIFY was dropped as ours: this process's readers re-read.
+              this.#d.notifier.wake(id);
+            }
+            for (const b of batch) b.settle(err);
           }
-        });
-        await this.#d.notifier.publish(id).catch((err) => this.#d.log?.warn({ err }, 'search notify failed'));
+        }
+      } finally {
+        // Cleared in the same turn as the empty-queue check: an append made after it starts a new drain.
+        draining = false;
+      }
+    };
+    const append = (build: () => Append) =>
+      new Promise<void>((resolve, reject) => {
+        queue.push({ build, settle: (err) => (err === undefined ? resolve() : reject(err)) });
+        if (!draining) {
+          draining = true;
+          void drain();
+        }
       });
-      chain.catch((err) => {
-        if (err instanceof SearchClosed) closed.abort(err);
-      });
-      return chain;
+    const write = async (events: LogEvent[], offers: OfferRow[], finished: SearchStatus | undefined) => {
+      const done = events.filter((e) => e.event === 'supplier_done').length;
+      const finishedAt = this.#d.clock.now();
+      const channel = this.#d.notifier.channel;
+      // One statement (see WRITES): an empty answer means the log was closed meanwhile.
+      const rows = await WRITES[finished ? 'finish' : 'append'][channel ? 'notify' : 'quiet'](
+        this.#d.db,
+        done,
+        offers.length,
+        id,
+        JSON.stringify(offers),
+        expiresAt,
+        JSON.stringify(events.filter((e) => e.event !== 'offer')),
+        finished ?? null,
+        finishedAt,
+        deadlineJob ?? null,
+        channel ?? null,
+      );
+      if (rows.length === 0) throw new SearchClosed();
+      completed += done;
+      // This process's readers get what was just committed (no re-read); others heard the NOTIFY.
+      const committed: Committed = { events };
+      if (finished) {
+        committed.final = {
+          status: finished,
+          completed_suppliers: completed,
+          total_offers: totalOffers,
+          finished_at: finishedAt,
+          offers: announced,
+        };
+      }
+      if (channel) this.#d.notifier.wake(id, committed);
+      else
+        await this.#d.notifier
+          .publish(id, committed)
+          .catch((err) => this.#d.log?.warn({ err }, 'search notify failed'));
     };
 
-    const outcomes = await Promise.all(
+    await Promise.all(
       plan.map(async (supplier) => {
         const cfg = settings[supplier.name] as GdsSettings;
-        const { outcome, offers } = await this.#call(spec, supplier, request, cfg, stop);
+        const [{ outcome, offers }, markup, fx] = await Promise.all([
+          this.#call(spec, supplier, request, cfg, stop),
+          markupP,
+          fxP,
+        ]);
         const kept = offers.slice(0, cfg.max_results);
         await append(() => {
           const events: LogEvent[] = [];
@@ -269,18 +410,19 @@ export class SearchEngine {
                 currency,
                 fx,
               });
+              // What the database stores and readers read back: the JSON form, once.
+              const offer = JSON.parse(JSON.stringify(p.offer)) as Record<string, unknown>;
               seq += 1;
-              events.push({ seq, event: 'offer', data: { offer: p.offer } });
+              events.push({ seq, event: 'offer', data: { offer } });
               rows.push({
-                offer_id: p.offer.offer_id as string,
-                search_id: id,
+                offer_id: offer.offer_id as string,
                 supplier: supplier.name,
                 position: seq,
-                offer: JSON.stringify(p.offer),
-                supplier_ref: JSON.stringify(p.supplierRef ?? null),
+                offer,
+                supplier_ref: p.supplierRef ?? null,
                 total_minor: p.totalMinor,
-                expires_at: expiresAt,
               });
+              announced.push({ supplier: supplier.name, offer, total_minor: p.totalMinor });
             } catch (err) {
               this.#d.log?.warn(
                 { err, supplier: supplier.name },
@@ -295,13 +437,16 @@ export class SearchEngine {
             event: 'supplier_done',
             data: { supplier: supplier.name, status: outcome, offer_count: rows.length },
           });
-          return { events, offers: rows };
+          outcomes.push(outcome);
+          // The last supplier's append also ends the log: no separate transaction for `done`.
+          if (outcomes.length < plan.length) return { events, offers: rows };
+          const status = finalStatus(outcomes);
+          events.push(...closingEvents(seq, status, totalOffers));
+          seq += 2;
+          return { events, offers: rows, finished: status };
         });
-        return outcome;
       }),
     );
-    const status = finalStatus(outcomes);
-    await append(() => ({ events: closingEvents(seq, status, totalOffers), offers: [], finished: status }));
   }
 
   /** One supplier's part: breaker, deadline, stats. Never throws. */
@@ -351,11 +496,15 @@ export class SearchEngine {
 
 interface OfferRow {
   offer_id: string;
-  search_id: string;
   supplier: string;
   position: number;
-  offer: string;
-  supplier_ref: string;
+  offer: Record<string, unknown>;
+  supplier_ref: unknown;
   total_minor: number;
-  expires_at: Date;
+}
+
+interface Append {
+  events: LogEvent[];
+  offers: OfferRow[];
+  finished?: SearchStatus;
 }

@@ -6,7 +6,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Db } from '../storage/schema.ts';
-import type { SearchNotifier } from './notifier.ts';
+import type { Committed, SearchNotifier } from './notifier.ts';
 import { parseJson, type SearchDb, type SearchTables, searchDb } from './tables.ts';
 
 export type LogEventName = 'offer' | 'supplier_done' | 'status_update' | 'done';
@@ -131,15 +131,29 @@ class LogFeed implements FeedView {
     this.pollMs = o.pollMs;
     this.heartbeatMs = o.heartbeatMs;
     this.timers = o.timers;
-    this.#unsubscribe = notifier.subscribe(searchId, () => this.poke());
+    this.#unsubscribe = notifier.subscribe(searchId, (committed) => this.poke(committed));
   }
 
   get failure(): unknown {
     return this.#failure;
   }
 
-  /** Something may have been appended: read it (once, however many subscribers). */
-  poke(): void {
+  /**
+   * Something may have been appended: read it (once, however many subscribers). Events this process's
+   * engine just committed, right after the last one read, are taken as they are, without a re-read.
+   */
+  poke(committed?: Committed): void {
+    const first = committed?.events[0];
+    if (committed && first?.seq === this.#last + 1 && !this.#reading && !this.#dirty && !this.done) {
+      for (const e of committed.events) {
+        this.events.push(e);
+        this.#last = e.seq;
+        if (e.event === 'done') this.done = true;
+      }
+      this.#wakeAll();
+      this.#armPoll();
+      return;
+    }
     this.#dirty = true;
     void this.refresh();
   }

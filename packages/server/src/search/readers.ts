@@ -27,7 +27,7 @@ import {
   subscribe,
   type Timers,
 } from './event-log.ts';
-import type { SearchNotifier } from './notifier.ts';
+import type { Committed, SearchNotifier } from './notifier.ts';
 import {
   assertReadable,
   type Caller,
@@ -380,37 +380,56 @@ function followOpts(deps: ReaderDeps, searchId: string, signal: AbortSignal | un
 }
 
 /**
- * Resolves with the session once it is final, or with its state when `deadline` settles first.
- * Wakes on notifications and polls as a fallback.
+ * Resolves with the session once it is final, or with its state when `deadline` settles first. Wakes on
+ * notifications and polls as a fallback. When this process's engine ends the search, its notification
+ * carries the final state and every offer, which come back as `offers` (no re-read of either).
  */
 export async function waitForSearch(
   deps: ReaderDeps,
   searchId: string,
   deadline: Promise<void>,
   signal?: AbortSignal,
-): Promise<{ session: SearchSession; cut: boolean }> {
+): Promise<{ session: SearchSession; cut: boolean; offers?: readonly StoredOffer[] }> {
   const timers = deps.timers ?? realTimers;
   let cut = false;
+  let final: Committed['final'];
+  // Set by any wake-up, also one that comes while the session is being read: it is read again at once.
+  let poked = false;
   let wake: (() => void) | undefined;
-  const poke = () => wake?.();
-  const unsubscribe = deps.notifier.subscribe(searchId, poke);
+  const poke = () => {
+    poked = true;
+    wake?.();
+  };
+  const unsubscribe = deps.notifier.subscribe(searchId, (committed) => {
+    // This process's engine says exactly when the search ends: its other appends need no re-read.
+    if (committed && !committed.final) return;
+    if (committed?.final) final = committed.final;
+    poke();
+  });
   void deadline.then(() => {
     cut = true;
     poke();
   });
   signal?.addEventListener('abort', poke);
+  let s: SearchSession | undefined;
   try {
     for (;;) {
-      const s = await findSession(deps.db, searchId);
+      poked = false;
+      if (final && s) {
+        const { offers, ...state } = final;
+        return { session: { ...s, ...state }, cut: false, offers };
+      }
+      s = await findSession(deps.db, searchId);
       if (!s) throw new Error(`search ${searchId} vanished`);
+      if (final) continue;
       if (isFinal(s.status) || cut || signal?.aborted) return { session: s, cut: !isFinal(s.status) };
+      if (poked) continue;
       await new Promise<void>((resolve) => {
         const t = timers.setTimeout(resolve, deps.pollMs);
         wake = () => {
           timers.clearTimeout(t);
           resolve();
         };
-        if (cut) wake();
       });
       wake = undefined;
     }
@@ -455,8 +474,14 @@ export async function searchOffers(db: Db, searchId: string): Promise<StoredOffe
 }
 
 /** Batch body: offers grouped by supplier in the session's (priority) order; every supplier has a key. */
-export async function batchResult(db: Db, session: SearchSession, cut: boolean, key: 'gds' | 'provider') {
-  const offers = await searchOffers(db, session.id);
+export async function batchResult(
+  db: Db,
+  session: SearchSession,
+  cut: boolean,
+  key: 'gds' | 'provider',
+  known?: readonly StoredOffer[],
+) {
+  const offers = known ?? (await searchOffers(db, session.id));
   const groups: Record<string, unknown[]> = {};
   for (const name of session.suppliers) groups[name] = [];
   for (const o of offers) {

@@ -1,7 +1,9 @@
 /**
  * Per-supplier search settings (enabled, deadline, max_results, priority). Defaults live here; an admin
- * PATCH writes a row to `gds_config`, and every search reads the table when it starts, so a change takes
- * effect for the next search on every process sharing the database.
+ * PATCH writes a row to `gds_config`. The table (a row per supplier an admin changed) is held in memory
+ * for `cacheMs` (GDS_CONFIG_CACHE_MS, default 5 s) so a search does not read it when it starts: a change
+ * takes effect for the next search on the process that made it at once, on every other process sharing
+ * the database within `cacheMs`.
  */
 import type { ColumnType, Kysely } from 'kysely';
 import type { Db } from '../storage/schema.ts';
@@ -37,11 +39,27 @@ export const DEFAULT_GDS_SETTINGS: GdsSettings = {
 export class GdsConfigStore {
   readonly #db: Db;
   readonly #defaults: Record<string, Partial<GdsSettings>>;
+  readonly #cacheMs: number;
+  readonly #now: () => number;
+  /** Every row of the table, as read at `#readAt`; undefined when not held. */
+  #rows: Map<string, GdsSettings> | undefined;
+  #readAt = 0;
+  #reading: Promise<Map<string, GdsSettings>> | undefined;
+  /** Bumped by every write: a read that started before it does not fill the cache. */
+  #generation = 0;
 
   /** `defaults`: per-supplier overrides of DEFAULT_GDS_SETTINGS (from env or tests), below table rows. */
-  constructor(opts: { db: Db; defaults?: Record<string, Partial<GdsSettings>> }) {
+  constructor(opts: {
+    db: Db;
+    defaults?: Record<string, Partial<GdsSettings>>;
+    /** How long the table is held in memory (0: read on every call). */
+    cacheMs?: number;
+    now?: () => number;
+  }) {
     this.#db = opts.db;
     this.#defaults = opts.defaults ?? {};
+    this.#cacheMs = opts.cacheMs ?? 5000;
+    this.#now = opts.now ?? Date.now;
   }
 
   base(provider: string): GdsSettings {
@@ -51,21 +69,9 @@ export class GdsConfigStore {
   /** Settings of every named supplier: table row if any, else the defaults. */
   async all(providers: readonly string[]): Promise<Record<string, GdsSettings>> {
     const out: Record<string, GdsSettings> = {};
-    for (const p of providers) out[p] = this.base(p);
     if (providers.length === 0) return out;
-    const rows = await gdsDb(this.#db)
-      .selectFrom('gds_config')
-      .selectAll()
-      .where('provider', 'in', [...providers])
-      .execute();
-    for (const r of rows) {
-      out[r.provider] = {
-        enabled: r.enabled,
-        timeout_ms: r.timeout_ms,
-        max_results: r.max_results,
-        priority: r.priority,
-      };
-    }
+    const rows = await this.#table();
+    for (const p of providers) out[p] = { ...(rows.get(p) ?? this.base(p)) };
     return out;
   }
 
@@ -75,12 +81,56 @@ export class GdsConfigStore {
 
   /** Merges `patch` into the current settings and stores the result (upsert). */
   async update(provider: string, patch: Partial<GdsSettings>): Promise<GdsSettings> {
+    // The current row from the table itself, not from the cache: another process may have changed it.
+    this.#forget();
     const next = { ...(await this.get(provider)), ...patch };
-    await gdsDb(this.#db)
-      .insertInto('gds_config')
-      .values({ provider, ...next, updated_at: new Date() })
-      .onConflict((oc) => oc.column('provider').doUpdateSet({ ...next, updated_at: new Date() }))
-      .execute();
+    try {
+      await gdsDb(this.#db)
+        .insertInto('gds_config')
+        .values({ provider, ...next, updated_at: new Date() })
+        .onConflict((oc) => oc.column('provider').doUpdateSet({ ...next, updated_at: new Date() }))
+        .execute();
+    } finally {
+      this.#forget();
+    }
     return next;
+  }
+
+  #forget(): void {
+    this.#generation += 1;
+    this.#rows = undefined;
+    this.#reading = undefined;
+  }
+
+  #table(): Promise<Map<string, GdsSettings>> {
+    if (this.#rows && this.#now() - this.#readAt < this.#cacheMs) return Promise.resolve(this.#rows);
+    if (this.#reading) return this.#reading;
+    const generation = this.#generation;
+    const readAt = this.#now();
+    const reading = gdsDb(this.#db)
+      .selectFrom('gds_config')
+      .selectAll()
+      .execute()
+      .then((rows) => {
+        const m = new Map<string, GdsSettings>();
+        for (const r of rows) {
+          m.set(r.provider, {
+            enabled: r.enabled,
+            timeout_ms: r.timeout_ms,
+            max_results: r.max_results,
+            priority: r.priority,
+          });
+        }
+        if (generation === this.#generation && this.#cacheMs > 0) {
+          this.#rows = m;
+          this.#readAt = readAt;
+        }
+        return m;
+      })
+      .finally(() => {
+        if (this.#reading === reading) this.#reading = undefined;
+      });
+    this.#reading = reading;
+    return reading;
   }
 }

@@ -66,6 +66,8 @@ export interface SupplierRegistryOptions {
   fetch?: typeof fetch;
   /** Per-supplier search defaults below the admin's table rows (tests pin timeouts here). */
   gdsDefaults?: Record<string, Partial<GdsSettings>>;
+  /** GDS_CONFIG_CACHE_MS: how long the `gds_config` table is held in memory (default 5 s). */
+  gdsConfigCacheMs?: number;
   /** Clock for adapters that check offer/quote expiry (tests align it with the emulators'). */
   now?: () => number;
   /** Signs the rate keys and quote ids clients hand back; default from SUPPLIER_REF_SECRET. */
@@ -275,7 +277,12 @@ export async function createSupplierRegistry(o: SupplierRegistryOptions): Promis
   const pick = <T>(list: readonly string[]) => list.filter((n) => built.has(n)).map((n) => built.get(n) as T);
   const of = <T>(list: readonly string[], name: string) =>
     list.includes(name) ? (built.get(name) as T | undefined) : undefined;
-  const gdsConfig = new GdsConfigStore({ db: o.db, ...(o.gdsDefaults ? { defaults: o.gdsDefaults } : {}) });
+  const gdsConfig = new GdsConfigStore({
+    db: o.db,
+    ...(o.gdsDefaults ? { defaults: o.gdsDefaults } : {}),
+    ...(o.gdsConfigCacheMs !== undefined ? { cacheMs: o.gdsConfigCacheMs } : {}),
+    ...(o.now ? { now: o.now } : {}),
+  });
   return {
     flight: (n) => of<FlightSupplier>(FLIGHT_SUPPLIERS, n),
     hotel: (n) => of<HotelSupplier>(HOTEL_SUPPLIERS, n),

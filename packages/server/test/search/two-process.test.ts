@@ -112,6 +112,8 @@ describe.skipIf(!url)('search across two server processes on one PostgreSQL serv
       // Readers re-read the log once a minute at most: within a test only NOTIFY can wake them.
       SEARCH_POLL_MS: '60000',
       SEARCH_ORPHAN_GRACE_SECONDS: '1',
+      // A's next search must see B's PATCH of gds_config at once (not within the default 5 s).
+      GDS_CONFIG_CACHE_MS: '0',
     };
     // Started together: migrations and the sandbox seed must tolerate a concurrent start.
     const [sa, sb] = await Promise.allSettled([startServer('a', env), startServer('b', env)]);

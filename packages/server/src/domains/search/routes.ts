@@ -122,13 +122,12 @@ export function searchRoutes(s: SearchService): Routes {
       const onGone = () => stop.abort();
       ctx.signal.addEventListener('abort', onGone, { once: true });
       try {
-        const { session: done, cut } = await waitForSearch(
-          s.readers,
-          ses.id,
-          s.batchDeadline(seconds, stop.signal),
-          ctx.signal,
-        );
-        const body = await batchResult(s.db, done, cut, GROUP_EVENT[vertical].key);
+        const {
+          session: done,
+          cut,
+          offers,
+        } = await waitForSearch(s.readers, ses.id, s.batchDeadline(seconds, stop.signal), ctx.signal);
+        const body = await batchResult(s.db, done, cut, GROUP_EVENT[vertical].key, offers);
         return { status: cut ? 408 : 200, body };
       } finally {
         stop.abort();

@@ -1,4 +1,5 @@
 import type { RateRule } from '../../internal/config.ts';
+import { QuotaLeases } from '../../rate-limit/quota-leases.ts';
 import type { RateLimitStore } from '../../rate-limit/rate-limit-store.ts';
 import type { Middleware } from '../compose.ts';
 import type { Operation } from '../contract.ts';
@@ -19,13 +20,18 @@ export function rateClassOf(op: Operation): RateClass | undefined {
   return undefined;
 }
 
-/** Per caller (user id, else client address) and class; 429 with Retry-After when over. */
+/**
+ * Per caller (user id, else client address) and class; 429 with Retry-After when over. The hits come from
+ * blocks reserved in the shared counters (`QuotaLeases`): a caller far below its limit is answered without
+ * a statement, and no more than the limit is granted per window across all processes.
+ */
 export function rateLimit(opts: { store: RateLimitStore; rules: Record<RateClass, RateRule> }): Middleware {
+  const leases = new QuotaLeases(opts.store);
   return async function rateLimitMiddleware(ex, next) {
     const cls = ex.operation && rateClassOf(ex.operation);
     if (cls) {
       const who = ex.ctx.auth ? `user:${ex.ctx.auth.userId}` : `ip:${ex.ctx.ip}`;
-      const d = await opts.store.hit(`${cls}:${who}`, opts.rules[cls]);
+      const d = await leases.hit(`${cls}:${who}`, opts.rules[cls]);
       if (!d.allowed) throw tooManyRequests(d.retryAfterSeconds);
     }
     await next();
