@@ -81,15 +81,25 @@ describe('start-up', () => {
         encoding: 'utf8',
         env: { PATH: process.env.PATH ?? '', NODE_DEBUG: 'esm', TRAVEL_CONFIG_DIR: freshConfigDir() },
       });
-      return [...r.stderr.matchAll(/Translating \w+ (file:\S+)/g)].map((m) => m[1] as string);
+      const files = [...r.stderr.matchAll(/Translating \w+ (file:\S+)/g)].map((m) => m[1] as string);
+      // What the run ended with, for the assertion messages: a failure says why, not only "false".
+      runs.set(
+        args.join(' '),
+        `status ${r.status} signal ${r.signal} error ${r.error?.message ?? '-'}; stderr ends: ${r.stderr.slice(-600)}`,
+      );
+      return files;
     };
+    const runs = new Map<string, string>();
     const heavy =
       /packages\/sdk\/|openapi-fetch|\/conf\/|\/ajv|@inquirer|\/chalk\/|\/ora\/|log-update|dist\/(whoami|booking|api|admin|smoke)-/;
     const help = loaded(['--help']);
     expect(help.some((f) => f.includes('commander'))).toBe(true);
     expect(help.filter((f) => heavy.test(f))).toEqual([]);
     const whoami = loaded(['whoami']);
-    expect(whoami.some((f) => /dist\/whoami-/.test(f))).toBe(true);
+    expect(
+      whoami.some((f) => /dist\/whoami-/.test(f)),
+      runs.get('whoami'),
+    ).toBe(true);
     expect(whoami.some((f) => f.includes('packages/sdk/'))).toBe(true);
     expect(whoami.some((f) => /dist\/(booking|admin|smoke)-/.test(f))).toBe(false);
   });
