@@ -17,6 +17,7 @@
 import { readFileSync } from 'node:fs';
 import type { MockServers } from '@travel/mock-server';
 import pg from 'pg';
+import { futureDate, oneWaySearch } from '../test/harness/flight-search.ts';
 import { postgresBinaries, startPrivatePostgres } from '../test/resilience/postgres.ts';
 import { Client, type Res, startEmulators, startService, supplierUrls } from '../test/resilience/stack.ts';
 import type { ServerProcess } from '../test/search/processes.ts';
@@ -104,17 +105,10 @@ type Offer = {
 
 async function search(c: Agent, sup: Sup): Promise<Offer[]> {
   const [origin, destination] = ROUTES[sup];
-  const date = new Date(Date.now() + 60 * 86_400_000).toISOString().slice(0, 10);
+  const date = futureDate(60);
   const s = await final('search', 'search', () =>
     c.req('POST', '/api/v1/flight/getFare', {
-      body: {
-        companyCode: 'SANDBOX',
-        userCode: 'AGENT1',
-        adults: 1,
-        journeyType: 'OneWay',
-        cabinClass: 'Economy',
-        searchAirLegs: [{ origin, destination, departureDate: date }],
-      },
+      body: oneWaySearch(origin, destination, date),
     }),
   );
   if (s?.status !== 202) return [];

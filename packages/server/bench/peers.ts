@@ -32,6 +32,7 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { futureDate, oneWaySearch } from '../test/harness/flight-search.ts';
 import { Client, startEmulators, supplierUrls } from '../test/resilience/stack.ts';
 import { freshDatabase, type ServerProcess, startServer } from '../test/search/processes.ts';
 import { airportBench } from './airports.ts';
@@ -247,17 +248,10 @@ async function searchOffers(url: string, token: string, n: number): Promise<Pool
     Array.from({ length: 4 }, async () => {
       const c = new Client(url);
       c.token = token;
-      const date = new Date(Date.now() + 60 * 86_400_000).toISOString().slice(0, 10);
+      const date = futureDate(60);
       while (out.length < n) {
         const s = await c.req('POST', '/api/v1/flight/getFare', {
-          body: {
-            companyCode: 'SANDBOX',
-            userCode: 'AGENT1',
-            adults: 1,
-            journeyType: 'OneWay',
-            cabinClass: 'Economy',
-            searchAirLegs: [{ origin: 'LHR', destination: 'DXB', departureDate: date }],
-          },
+          body: oneWaySearch('LHR', 'DXB', date),
         });
         if (s.status !== 202) throw new Error(`search ${s.status} ${JSON.stringify(s.body)}`);
         const b = await c.req('GET', `/api/v1/flight/getFare/batch/${s.body.searchId}?timeout=30`);
@@ -481,15 +475,8 @@ async function getFareFigures(db: 'pglite' | 'postgres') {
   try {
     const c = new Client(ours.url);
     await c.login();
-    const date = new Date(Date.now() + 60 * 86_400_000).toISOString().slice(0, 10);
-    const body = JSON.stringify({
-      companyCode: 'SANDBOX',
-      userCode: 'AGENT1',
-      adults: 1,
-      journeyType: 'OneWay',
-      cabinClass: 'Economy',
-      searchAirLegs: [{ origin: 'LHR', destination: 'DXB', departureDate: date }],
-    });
+    const date = futureDate(60);
+    const body = JSON.stringify(oneWaySearch('LHR', 'DXB', date));
     const headers = { authorization: `Bearer ${c.token}`, 'content-type': 'application/json' };
     const accepted: number[] = [];
     const batch: number[] = [];
@@ -673,16 +660,9 @@ function cpuTicks(pid: number): number {
 
 /** Starts a search whose suppliers hold `hold` ms, then attaches `n` readers of its offer stream. */
 async function ourReaders(ours: Ours, c: Client, n: number) {
-  const date = new Date(Date.now() + 60 * 86_400_000).toISOString().slice(0, 10);
+  const date = futureDate(60);
   const s = await c.req('POST', '/api/v1/flight/getFare', {
-    body: {
-      companyCode: 'SANDBOX',
-      userCode: 'AGENT1',
-      adults: 1,
-      journeyType: 'OneWay',
-      cabinClass: 'Economy',
-      searchAirLegs: [{ origin: 'LHR', destination: 'DXB', departureDate: date }],
-    },
+    body: oneWaySearch('LHR', 'DXB', date),
   });
   const started = performance.now();
   const rss0 = rssKb(ours.pid);

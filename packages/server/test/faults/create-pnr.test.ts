@@ -11,6 +11,7 @@
  * the kill so the supplier books for a caller that is gone.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { futureDate, oneWaySearch } from '../harness/flight-search.ts';
 import {
   SANDBOX_ADMIN as ADMIN,
   SANDBOX_AGENT as AGENT,
@@ -33,7 +34,6 @@ import {
 const LEASE_SECONDS = 2;
 const CALL_WINDOW_SECONDS = 3;
 const SETTLE_DEADLINE_MS = 30_000;
-const futureDate = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 const ROUTES: Record<FlightSupplier, [string, string]> = {
   duffel: ['LHR', 'BCN'],
   amadeus: ['LHR', 'DXB'],
@@ -79,14 +79,7 @@ describe('kill -9 inside createPnr', () => {
         const [origin, destination] = ROUTES[sup];
         const started = await api(s.url, 'POST', '/api/v1/flight/getFare', {
           token: agent,
-          body: {
-            companyCode: 'SANDBOX',
-            userCode: 'AGENT1',
-            adults: 1,
-            journeyType: 'OneWay',
-            cabinClass: 'Economy',
-            searchAirLegs: [{ origin, destination, departureDate: futureDate(60) }],
-          },
+          body: oneWaySearch(origin, destination, futureDate(60)),
         });
         expect(started.status, JSON.stringify(started.body)).toBe(202);
         const batch = await api(

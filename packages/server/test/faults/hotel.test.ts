@@ -21,6 +21,7 @@ import {
 } from '@travel/mock-server';
 import { http, type RequestHandler } from 'msw';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { futureDate } from '../harness/flight-search.ts';
 import {
   SANDBOX_ADMIN as ADMIN,
   SANDBOX_AGENT as AGENT,
@@ -38,7 +39,6 @@ import {
 const LEASE_SECONDS = 2;
 const CALL_WINDOW_SECONDS = 3;
 const SETTLE_DEADLINE_MS = 30_000;
-const futureDate = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
 type Provider = 'hotelbeds' | 'duffel_stays';
 const PROVIDERS: Provider[] = ['hotelbeds', 'duffel_stays'];

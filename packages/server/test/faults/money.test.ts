@@ -15,6 +15,7 @@
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/storage/database.ts';
+import { futureDate, oneWaySearch } from '../harness/flight-search.ts';
 import {
   api,
   type Child,
@@ -33,7 +34,6 @@ import {
 
 const LEASE_SECONDS = 2;
 const SETTLE_DEADLINE_MS = 30_000;
-const futureDate = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 type Sup = 'amadeus' | 'duffel';
 const SUPS: Sup[] = ['amadeus', 'duffel'];
 const ROUTES: Record<Sup, [string, string]> = { duffel: ['LHR', 'BCN'], amadeus: ['LHR', 'DXB'] };
@@ -163,14 +163,7 @@ describe('kill -9 inside authorize, capture and ticket', () => {
       SUPS.map(async (sup) => {
         const [origin, destination] = ROUTES[sup];
         const started = await call(s, 'POST', '/api/v1/flight/getFare', {
-          body: {
-            companyCode: 'SANDBOX',
-            userCode: 'AGENT1',
-            adults: 1,
-            journeyType: 'OneWay',
-            cabinClass: 'Economy',
-            searchAirLegs: [{ origin, destination, departureDate: futureDate(60) }],
-          },
+          body: oneWaySearch(origin, destination, futureDate(60)),
         });
         expect(started.status, JSON.stringify(started.body)).toBe(202);
         const batch = await call(

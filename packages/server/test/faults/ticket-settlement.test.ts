@@ -8,6 +8,7 @@
  * history shows it, and nothing is left in flight.
  */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { futureDate, oneWaySearch } from '../harness/flight-search.ts';
 import {
   api,
   type Child,
@@ -23,7 +24,6 @@ import {
   until,
 } from './harness.ts';
 
-const futureDate = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 /** The backstop job runs TICKET_SETTLE_DELAY_MS (15 s) after the move; a restart plus that, with room. */
 const SETTLE_DEADLINE_MS = 40_000;
 
@@ -55,14 +55,7 @@ describe('kill -9 around the payment settlement of a confirmed ticket void', () 
     const call = (method: string, path: string, o: { key?: string; body?: unknown } = {}) =>
       api(s.url, method, path, { token, ...o });
     const started = await call('POST', '/api/v1/flight/getFare', {
-      body: {
-        companyCode: 'SANDBOX',
-        userCode: 'AGENT1',
-        adults: 1,
-        journeyType: 'OneWay',
-        cabinClass: 'Economy',
-        searchAirLegs: [{ origin: 'LHR', destination: 'DXB', departureDate: futureDate(60) }],
-      },
+      body: oneWaySearch('LHR', 'DXB', futureDate(60)),
     });
     expect(started.status, JSON.stringify(started.body)).toBe(202);
     const batch = await call('GET', `/api/v1/flight/getFare/batch/${started.body.searchId}?timeout=30`);

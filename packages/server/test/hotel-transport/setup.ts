@@ -81,8 +81,7 @@ export async function world(): Promise<World> {
   };
 }
 
-export const futureDate = (days: number): string =>
-  new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+export { futureDate } from '../harness/flight-search.ts';
 
 let keySeq = 0;
 export const idem = (): Record<string, string> => ({ 'idempotency-key': `k-${Date.now()}-${++keySeq}` });

@@ -101,8 +101,7 @@ export async function journeys(): Promise<Journeys> {
   };
 }
 
-export const futureDate = (days: number): string =>
-  new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+export { futureDate } from '../harness/flight-search.ts';
 
 let keys = 0;
 export const key = (): string => `jy-${Date.now()}-${++keys}`;

@@ -44,8 +44,7 @@ export interface FxWorld {
   close(): Promise<void>;
 }
 
-export const futureDate = (days: number): string =>
-  new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+export { futureDate } from '../harness/flight-search.ts';
 
 /** A fresh copy of the suites' passenger for each booking body. */
 export const passenger = () => ({ ...TEST_PASSENGER });

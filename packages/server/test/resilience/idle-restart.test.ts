@@ -7,6 +7,7 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { oneWaySearch } from '../harness/flight-search.ts';
 import {
   type Emulators,
   readSse,
@@ -79,14 +80,7 @@ describe.skipIf(!bin)('an idle service and a database restart', () => {
     // rest (Mystifly's answer, done) can only reach it through NOTIFY.
     emulators.mystiflySearch.close();
     const s = await ca.req('POST', '/api/v1/flight/getFare', {
-      body: {
-        companyCode: 'SANDBOX',
-        userCode: 'AGENT1',
-        adults: 1,
-        journeyType: 'OneWay',
-        cabinClass: 'Economy',
-        searchAirLegs: [{ origin: 'LHR', destination: 'DXB', departureDate: '2027-02-01' }],
-      },
+      body: oneWaySearch('LHR', 'DXB', '2027-02-01'),
     });
     expect(s.status).toBe(202);
     await emulators.mystiflySearch.arrived(1);

@@ -14,6 +14,7 @@ import { MemoryMailer } from '../../src/mail/mailer.ts';
 import { createRuntime, type Runtime } from '../../src/runtime.ts';
 import { seedSandboxAgency } from '../../src/sandbox-seed.ts';
 import type { Database } from '../../src/storage/database.ts';
+import { futureDate, oneWaySearch } from '../harness/flight-search.ts';
 import { testBackend, testDatabase } from '../helpers/db.ts';
 import { CONTACT, PASSENGER } from './stack.ts';
 
@@ -93,15 +94,8 @@ describe(`runtime gauges in /metrics (${testBackend})`, () => {
   });
 
   it('a pending booking, its queued reconciliation job and its age; all back to zero once the job ran', async () => {
-    const date = new Date(clock.now().getTime() + 60 * 86_400_000).toISOString().slice(0, 10);
-    const s = await call('POST', '/api/v1/flight/getFare', {
-      companyCode: 'SANDBOX',
-      userCode: 'AGENT1',
-      adults: 1,
-      journeyType: 'OneWay',
-      cabinClass: 'Economy',
-      searchAirLegs: [{ origin: 'LHR', destination: 'DXB', departureDate: date }],
-    });
+    const date = futureDate(60, clock.now().getTime());
+    const s = await call('POST', '/api/v1/flight/getFare', oneWaySearch('LHR', 'DXB', date));
     expect(s.status).toBe(202);
     const b = await call('GET', `/api/v1/flight/getFare/batch/${s.body.searchId}?timeout=30`);
     const offer = (

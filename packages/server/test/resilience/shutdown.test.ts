@@ -21,6 +21,7 @@ import {
 } from '@travel/mock-server';
 import { HttpResponse, http, type RequestHandler } from 'msw';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { oneWaySearch } from '../harness/flight-search.ts';
 import { Gate, readSse, type ServerProcess, type SseMessage } from '../search/processes.ts';
 import { type PrivatePostgres, postgresBinaries, startPrivatePostgres } from './postgres.ts';
 import { Client, eventually, startService, supplierUrls } from './stack.ts';
@@ -155,14 +156,7 @@ describe.each(backends)('SIGTERM with work in flight ($name)', ({ name, skip }) 
       // A search kept running by a held supplier: its stream stays open until the server stops.
       emulators.mystiflySearch.close();
       const s = await c.req('POST', '/api/v1/flight/getFare', {
-        body: {
-          companyCode: 'SANDBOX',
-          userCode: 'AGENT1',
-          adults: 1,
-          journeyType: 'OneWay',
-          cabinClass: 'Economy',
-          searchAirLegs: [{ origin: 'LHR', destination: 'DXB', departureDate: '2027-02-01' }],
-        },
+        body: oneWaySearch('LHR', 'DXB', '2027-02-01'),
       });
       expect(s.status).toBe(202);
       const streamRes = await fetch(`${first.url}/api/v1/flight/getFare/stream/${s.body.searchId}`, {

@@ -5,6 +5,7 @@
  * Plus a small HTTP client that speaks the service's API as an integrator would.
  */
 import { type MockServers, type MockSupplier, startMockServers } from '@travel/mock-server';
+import { futureDate, oneWaySearch } from '../harness/flight-search.ts';
 import { type ServerProcess, startServer } from '../search/processes.ts';
 
 const AGENT = { email: 'agent@sandbox.travel', password: 'sandbox-agent-pass' };
@@ -82,16 +83,9 @@ export class Client {
 
   /** A bookable (non-LCC) offer of `supplier` from a real flight search. */
   async offer(supplier: 'amadeus' | 'duffel' | 'mystifly' = 'amadeus') {
-    const date = new Date(Date.now() + 60 * 86_400_000).toISOString().slice(0, 10);
+    const date = futureDate(60);
     const s = await this.req('POST', '/api/v1/flight/getFare', {
-      body: {
-        companyCode: 'SANDBOX',
-        userCode: 'AGENT1',
-        adults: 1,
-        journeyType: 'OneWay',
-        cabinClass: 'Economy',
-        searchAirLegs: [{ origin: 'LHR', destination: 'DXB', departureDate: date }],
-      },
+      body: oneWaySearch('LHR', 'DXB', date),
     });
     if (s.status !== 202) throw new Error(`search ${s.status} ${JSON.stringify(s.body)}`);
     const b = await this.req('GET', `/api/v1/flight/getFare/batch/${s.body.searchId}?timeout=30`);

@@ -1,10 +1,11 @@
 /** The event log reader on its own: heartbeats on an injected timer, and readers never block the writer. */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { activeFeeds, follow, insertEvents, type Timers } from '../../src/search/event-log.ts';
+import { activeFeeds, follow, insertEvents } from '../../src/search/event-log.ts';
 import { LocalNotifier } from '../../src/search/notifier.ts';
 import { searchDb } from '../../src/search/tables.ts';
 import type { Database } from '../../src/storage/database.ts';
 import { testDatabase } from '../helpers/db.ts';
+import { manualTimers } from './harness.ts';
 
 let database: Database;
 beforeAll(async () => {
@@ -35,27 +36,6 @@ beforeAll(async () => {
     .execute();
 });
 afterAll(() => database.close());
-
-/** Timers a test fires by hand: heartbeats without sleeping. */
-function manualTimers() {
-  const pending = new Map<number, { fn: () => void; ms: number }>();
-  let n = 0;
-  const t: Timers & { fire(ms: number): void } = {
-    setTimeout: (fn, ms) => {
-      pending.set(++n, { fn, ms });
-      return n;
-    },
-    clearTimeout: (h) => void pending.delete(h as number),
-    fire(ms) {
-      for (const [k, v] of [...pending]) {
-        if (v.ms !== ms) continue;
-        pending.delete(k);
-        v.fn();
-      }
-    },
-  };
-  return t;
-}
 
 it('sends a heartbeat when the heartbeat timer fires, then events as they are published', async () => {
   const notifier = new LocalNotifier();

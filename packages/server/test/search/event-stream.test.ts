@@ -15,6 +15,7 @@ import { eventStream, type ReaderDeps, streamableSession } from '../../src/searc
 import { searchDb } from '../../src/search/tables.ts';
 import type { Database } from '../../src/storage/database.ts';
 import { testDatabase } from '../helpers/db.ts';
+import { manualTimers } from './harness.ts';
 
 let database: Database;
 const clock = new ManualClock(new Date('2030-01-01T00:00:00Z'));
@@ -54,27 +55,6 @@ beforeAll(async () => {
   database = await testDatabase();
 });
 afterAll(() => database.close());
-
-/** Timers a test fires by hand: heartbeats and polls without sleeping. */
-function manualTimers() {
-  const pending = new Map<number, { fn: () => void; ms: number }>();
-  let n = 0;
-  const t: Timers & { fire(ms: number): void } = {
-    setTimeout: (fn, ms) => {
-      pending.set(++n, { fn, ms });
-      return n;
-    },
-    clearTimeout: (h) => void pending.delete(h as number),
-    fire(ms) {
-      for (const [k, v] of [...pending]) {
-        if (v.ms !== ms) continue;
-        pending.delete(k);
-        v.fn();
-      }
-    },
-  };
-  return t;
-}
 
 function deps(notifier: LocalNotifier, timers: Timers): ReaderDeps {
   return { db: database.db, notifier, clock, heartbeatMs: 15_000, pollMs: 1000, timers };

@@ -10,10 +10,12 @@ import type {
   RequestContext,
   SseMessage,
 } from '../../src/kernel/types.ts';
+import type { Timers } from '../../src/search/event-log.ts';
 import { createSearchService, type SearchService } from '../../src/search/service.ts';
 import type { Database } from '../../src/storage/database.ts';
 import type { GdsSettings } from '../../src/suppliers/gds-config.ts';
 import { createSupplierRegistry } from '../../src/suppliers/registry.ts';
+import { futureDate } from '../harness/flight-search.ts';
 import { testDatabase } from '../helpers/db.ts';
 
 export interface Harness {
@@ -129,8 +131,7 @@ export async function collect(
   return out;
 }
 
-export const futureDate = (days: number): string =>
-  new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+export { futureDate };
 
 export const flightBody = (over: Record<string, unknown> = {}) => ({
   companyCode: 'AGY',
@@ -142,3 +143,25 @@ export const flightBody = (over: Record<string, unknown> = {}) => ({
   searchAirLegs: [{ origin: 'LHR', destination: 'DXB', departureDate: futureDate(60) }],
   ...over,
 });
+
+/** Timers a test fires by hand (`fire(ms)` runs every pending timer of that delay): heartbeats and polls
+ * without sleeping. */
+export function manualTimers() {
+  const pending = new Map<number, { fn: () => void; ms: number }>();
+  let n = 0;
+  const t: Timers & { fire(ms: number): void } = {
+    setTimeout: (fn, ms) => {
+      pending.set(++n, { fn, ms });
+      return n;
+    },
+    clearTimeout: (h) => void pending.delete(h as number),
+    fire(ms) {
+      for (const [k, v] of [...pending]) {
+        if (v.ms !== ms) continue;
+        pending.delete(k);
+        v.fn();
+      }
+    },
+  };
+  return t;
+}
