@@ -190,10 +190,9 @@ export function createKernel(o: KernelOptions): Kernel {
     if (!handler) throw notSupported('not_implemented', `${op.operationId} is not implemented yet.`);
     return handler;
   };
+  // The end of an operation's chain: it runs only after routing has set the operation.
   const handlerStep: Middleware = async function handlerMiddleware(ex) {
-    const op = ex.operation;
-    if (!op) throw notSupported('not_implemented', 'This operation is not implemented yet.');
-    ex.result = await handlerOf(op)(ex.ctx);
+    ex.result = await handlerOf(ex.operation as Operation)(ex.ctx);
   };
 
   // Every request: request id, access log + metrics, error handler and routing, inlined in `execute`

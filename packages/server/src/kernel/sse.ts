@@ -63,14 +63,11 @@ export interface SseTransport {
   destroy(): void;
 }
 
-/** What a push source writes to: the transport, plus how its stream ends. */
-export interface SseWriter {
-  write(bytes: Uint8Array): void;
-  /** Around a burst of writes: they leave together. Every `cork` needs its `uncork`. */
-  cork(): void;
-  uncork(): void;
-  readonly buffered: number;
-  onDrain(fn: () => void): void;
+/**
+ * What a push source writes to: the transport's writes (a burst between `cork` and `uncork` leaves
+ * together; every `cork` needs its `uncork`), plus how its stream ends.
+ */
+export interface SseWriter extends Pick<SseTransport, 'write' | 'cork' | 'uncork' | 'buffered' | 'onDrain'> {
   /** The source has sent its last message. */
   end(): void;
   /** The source failed: reported in-band, then the stream ends. */
