@@ -83,3 +83,77 @@ export function prepared<R>(
     return r.rows;
   };
 }
+
+/** Keys one coalesced statement carries at most; more asked in one turn go as further statements. */
+const BATCH_MAX = 256;
+
+/** A Postgres array literal of `keys` (numbers as they are, anything else quoted and escaped). */
+export function arrayLiteral(keys: readonly (string | number)[]): string {
+  let out = '{';
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i] as string | number;
+    if (i > 0) out += ',';
+    out += typeof k === 'number' ? String(k) : `"${k.replace(/["\\]/g, '\\$&')}"`;
+  }
+  return `${out}}`;
+}
+
+interface Batch<K, R> {
+  waiting: Map<K, { resolve: (row: R | undefined) => void; reject: (err: unknown) => void }[]>;
+}
+
+/**
+ * A lookup by one key that coalesces concurrent callers (DataLoader-style): the keys asked for on one
+ * database handle during one turn of the event loop (until its check phase, `setImmediate`) go as ONE
+ * prepared statement whose argument `$1` is the array of distinct keys (`build` writes `= any($1)`), and
+ * each caller gets only the row `keyOf` names with its own key (undefined when there is none). Under load
+ * that is one round trip, one statement for the database to run and one answer to parse for many
+ * requests instead of one each.
+ *
+ * What stays per caller: everything after the row (its owner's tenant check, its view). What is never
+ * shared: a statement sent before the caller asked. A batch is only ever joined while it has not been
+ * sent, so every caller's read starts after it asked, and sees every write committed before it asked
+ * (as its own statement would). A failed statement fails each of its callers with that error. Inside a
+ * transaction the lookup runs alone, on the transaction's connection, as a one-key statement.
+ */
+export function coalesced<K extends string | number, R>(
+  name: string,
+  build: (db: Db) => Compilable<R>,
+  keyOf: (row: R) => K,
+): (db: Db, key: K) => Promise<R | undefined> {
+  const run = prepared(name, build);
+  const open = new WeakMap<Db, Batch<K, R>>();
+  const send = async (db: Db, batch: Batch<K, R>) => {
+    const keys = [...batch.waiting.keys()];
+    try {
+      const rows = await run(db, arrayLiteral(keys));
+      const byKey = new Map<K, R>();
+      for (const row of rows) byKey.set(keyOf(row), row);
+      for (const [k, ws] of batch.waiting) for (const w of ws) w.resolve(byKey.get(k));
+    } catch (err) {
+      for (const ws of batch.waiting.values()) for (const w of ws) w.reject(err);
+    }
+  };
+  return (db, key) => {
+    if (db.isTransaction) return run(db, arrayLiteral([key])).then((rows) => rows[0]);
+    return new Promise<R | undefined>((resolve, reject) => {
+      let batch = open.get(db);
+      if (!batch) {
+        const b: Batch<K, R> = { waiting: new Map() };
+        batch = b;
+        open.set(db, b);
+        setImmediate(() => {
+          if (open.get(db) === b) open.delete(db);
+          void send(db, b);
+        });
+      }
+      const ws = batch.waiting.get(key);
+      if (ws) ws.push({ resolve, reject });
+      else {
+        batch.waiting.set(key, [{ resolve, reject }]);
+        // Full: later callers of this turn start the next statement.
+        if (batch.waiting.size >= BATCH_MAX) open.delete(db);
+      }
+    });
+  };
+}

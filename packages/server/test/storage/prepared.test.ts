@@ -13,7 +13,7 @@ import { findBooking, loadBookingView, toRow } from '../../src/domains/flight-bo
 import { bookingDb, json } from '../../src/domains/flight-booking/tables.ts';
 import { bookingView } from '../../src/domains/flight-booking/view.ts';
 import { type Database, openDatabase } from '../../src/storage/database.ts';
-import { param, prepared } from '../../src/storage/prepared.ts';
+import { arrayLiteral, coalesced, param, prepared } from '../../src/storage/prepared.ts';
 import type { Db } from '../../src/storage/schema.ts';
 
 const url = process.env.TEST_DATABASE_URL;
@@ -142,7 +142,7 @@ describe('prepared booking lookups', () => {
       await findBooking(c, id);
       await loadBookingView(c, { auth: { role: 'super_admin', companyId: null, userId: 'a' } } as never, id);
       expect(await preparedNames(c)).toEqual(
-        expect.arrayContaining(['booking_row_by_id', 'booking_view_by_id']),
+        expect.arrayContaining(['booking_row_by_id', 'booking_view_by_ids']),
       );
     });
   });
@@ -208,5 +208,179 @@ describe('prepared booking lookups', () => {
     expect(await pid()).not.toBe(before);
     expect(await preparedNames(d.db)).toContain('booking_row_by_id');
     expect(d.link().up).toBe(true);
+  });
+});
+
+/** Every statement `db` runs by `executeQuery` (what `prepared` and `coalesced` call), with its arguments. */
+function statements(db: Db) {
+  const seen: { sql: string; parameters: readonly unknown[] }[] = [];
+  const real = db.executeQuery.bind(db);
+  const spy = vi.spyOn(db, 'executeQuery').mockImplementation((async (q: {
+    sql: string;
+    parameters: readonly unknown[];
+  }) => {
+    seen.push({ sql: q.sql, parameters: q.parameters });
+    return real(q as never);
+  }) as never);
+  return { seen, spy, real };
+}
+
+const company = (companyId: number) =>
+  ({ auth: { role: 'company_admin', companyId, userId: 'u9' } }) as never;
+
+describe('coalesced booking reads', () => {
+  it('reads asked for in one turn go as one statement; each caller gets its own row after its own tenant check', async () => {
+    const { db } = await database();
+    const a = await insertBooking(db, { pnr: 'CA1AAA', userId: 'u1', companyId: 1 });
+    const b = await insertBooking(db, { pnr: 'CB2BBB', userId: 'u2', companyId: 2 });
+    const older = await insertBooking(db, { pnr: 'CC3CCC', userId: 'u3', companyId: 3 });
+    const newer = await insertBooking(db, { pnr: 'CC3CCC', userId: 'u3', companyId: 3 });
+    const view = async (id: number) => JSON.stringify(bookingView(await reference(db, id)));
+    const { seen } = statements(db);
+
+    const asked = [
+      loadBookingView(db, company(1), a),
+      loadBookingView(db, company(2), String(b)),
+      loadBookingView(db, company(1), b), // another company's booking
+      loadBookingView(db, company(2), a),
+      loadBookingView(db, company(1), String(a)), // the same key twice
+      loadBookingView(db, company(1), 999_999),
+      loadBookingView(db, company(3), 'cc3ccc'), // by PNR: the newest
+      loadBookingView(db, company(2), 'CC3CCC'),
+      loadBookingView(db, { auth: undefined } as never, a),
+    ];
+    const got = await Promise.allSettled(asked);
+    const ok = (i: number) => {
+      const r = got[i] as PromiseSettledResult<Parameters<typeof bookingView>[0]>;
+      if (r.status !== 'fulfilled') throw new Error(`caller ${i} failed: ${r.reason}`);
+      return JSON.stringify(bookingView(r.value));
+    };
+    expect(ok(0)).toBe(await view(a));
+    expect(ok(1)).toBe(await view(b));
+    expect(ok(4)).toBe(await view(a));
+    expect(ok(6)).toBe(await view(newer));
+    for (const i of [2, 3, 5, 7, 8]) {
+      expect(got[i]).toMatchObject({
+        status: 'rejected',
+        reason: { status: 404, code: 'booking_not_found' },
+      });
+    }
+    // One statement by id (the distinct ids once each) and one by PNR, for the nine callers.
+    const reads = seen.filter((q) => /any\(/.test(q.sql));
+    expect(reads).toHaveLength(2);
+    expect(reads.map((q) => q.parameters)).toEqual(
+      expect.arrayContaining([[arrayLiteral([a, b, 999_999])], [arrayLiteral(['CC3CCC'])]]),
+    );
+    expect(older).toBeLessThan(newer);
+  });
+
+  it('never joins a statement sent before the caller asked: a read sees every write committed before it', async () => {
+    const { db } = await database();
+    const id = await insertBooking(db, { pnr: 'RW4RRR', userId: 'u1', companyId: 1 });
+    const { real } = statements(db);
+    // The first statement runs, then its answer is held until the test lets it go.
+    let ran!: () => void;
+    const firstRan = new Promise<void>((r) => {
+      ran = r;
+    });
+    let release!: () => void;
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    let calls = 0;
+    vi.mocked(db.executeQuery).mockImplementation((async (q: never) => {
+      calls += 1;
+      const res = await real(q);
+      if (calls === 1) {
+        ran();
+        await held;
+      }
+      return res;
+    }) as never);
+
+    const before = loadBookingView(db, company(1), id);
+    await firstRan;
+    await bookingDb(db)
+      .updateTable('flight_bookings')
+      .set({ status: 'ticketed' })
+      .where('id', '=', id)
+      .execute();
+    const after = loadBookingView(db, company(1), id);
+    release();
+    expect((await before).status).toBe('confirmed');
+    expect((await after).status).toBe('ticketed');
+    expect(calls).toBe(2);
+  });
+
+  it('a failed statement fails each of its callers; the next turn reads again', async () => {
+    const { db } = await database();
+    const id = await insertBooking(db, { pnr: 'FL5FFF', userId: 'u1', companyId: 1 });
+    const { spy } = statements(db);
+    const boom = Object.assign(new Error('connection lost'), { code: '57P01' });
+    spy.mockRejectedValueOnce(boom);
+    const got = await Promise.allSettled([
+      loadBookingView(db, company(1), id),
+      loadBookingView(db, company(1), 'FL5FFF'),
+      loadBookingView(db, company(1), id),
+    ]);
+    expect(got[0]).toEqual({ status: 'rejected', reason: boom });
+    expect(got[2]).toEqual({ status: 'rejected', reason: boom });
+    expect(got[1]).toMatchObject({ status: 'fulfilled', value: { id } }); // its own statement
+    expect((await loadBookingView(db, company(1), id)).id).toBe(id);
+  });
+
+  it('inside a transaction the read runs alone on the transaction, and sees its uncommitted rows', async () => {
+    const { db } = await database();
+    await db.transaction().execute(async (trx) => {
+      const id = await insertBooking(trx, { pnr: 'TX6TTT', userId: 'u1', companyId: 1 });
+      expect((await loadBookingView(trx, company(1), id)).id).toBe(id);
+      expect((await loadBookingView(trx, company(1), 'TX6TTT')).id).toBe(id);
+    });
+  });
+
+  it("callers of one key share a read-only row: the view of one cannot change another's", async () => {
+    const { db } = await database();
+    const id = await insertBooking(db, { pnr: 'SH7SSS', userId: 'u1', companyId: 1 });
+    const [x, y] = await Promise.all([
+      loadBookingView(db, company(1), id),
+      loadBookingView(db, company(1), id),
+    ]);
+    expect(x).toEqual(y);
+    expect(x).not.toBe(y);
+    expect(() => {
+      (x.passengers[0] as { first_name: string }).first_name = 'Eve';
+    }).toThrow(TypeError);
+    expect(() => {
+      x.pricing.total_minor = 1;
+    }).toThrow(TypeError);
+    expect(y.passengers[0]).toMatchObject({ first_name: 'Ada' });
+  });
+
+  it('carries any text key (quotes, backslashes, commas, braces, NULL), and at most 256 keys a statement', async () => {
+    const { db } = await database();
+    const table = `co_${randomBytes(4).toString('hex')}`;
+    await sql`create table ${sql.table(table)} (k text primary key, v integer not null)`.execute(db);
+    const keys = ['a"b', 'c\\d', 'e,f', '{g}', 'NULL', ' h ', '', "i'j"];
+    for (const [i, k] of keys.entries())
+      await sql`insert into ${sql.table(table)} values (${k}, ${i})`.execute(db);
+    const read = coalesced(
+      `test_${table}`,
+      (d) =>
+        d
+          .withTables<{ [t: string]: { k: string; v: number } }>()
+          .selectFrom(table)
+          .select(['k', 'v'])
+          .where('k', '=', sql<never>`any(${param(0)})`),
+      (r) => r.k,
+    );
+    expect(await Promise.all([...keys, 'absent'].map((k) => read(db, k)))).toEqual([
+      ...keys.map((k, v) => ({ k, v })),
+      undefined,
+    ]);
+
+    const { seen } = statements(db);
+    const many = Array.from({ length: 300 }, (_, i) => `k${i}`);
+    expect(await Promise.all(many.map((k) => read(db, k)))).toEqual(many.map(() => undefined));
+    expect(seen.map((q) => (q.parameters[0] as string).split(',').length)).toEqual([256, 44]);
   });
 });

@@ -2,7 +2,7 @@
 import { sql } from 'kysely';
 import { HttpError, unauthorized } from '../../kernel/errors.ts';
 import type { RequestContext } from '../../kernel/types.ts';
-import { param, prepared } from '../../storage/prepared.ts';
+import { coalesced, param, prepared } from '../../storage/prepared.ts';
 import type { Db } from '../../storage/schema.ts';
 import { type BookingEvent, type BookingStatus, nextStatus } from './state-machine.ts';
 import { bookingDb, type FlightBookingsTable, parseJson } from './tables.ts';
@@ -197,7 +197,35 @@ const lookup = (columns: (keyof FlightBookingsTable)[], by: 'id' | 'pnr', forUpd
 const LOOKUPS = {
   row: { id: lookup(ALL, 'id', false), pnr: lookup(ALL, 'pnr', false) },
   rowForUpdate: { id: lookup(ALL, 'id', true), pnr: lookup(ALL, 'pnr', true) },
-  view: { id: lookup(VIEW_COLUMNS, 'id', false), pnr: lookup(VIEW_COLUMNS, 'pnr', false) },
+};
+
+/**
+ * The booking read's lookups, coalesced (`storage/prepared.ts` `coalesced`): the reads asked for in one
+ * turn of the event loop go as one statement over the array of their keys; by PNR each key gets the
+ * newest booking holding it (`distinct on`), as `lookup` by PNR does.
+ */
+const VIEWS = {
+  id: coalesced(
+    'booking_view_by_ids',
+    (db) =>
+      bookingDb(db)
+        .selectFrom('flight_bookings')
+        .select(VIEW_COLUMNS)
+        .where('id', '=', sql<never>`any(${param(0)})`),
+    (r) => Number(r.id),
+  ),
+  pnr: coalesced(
+    'booking_view_by_pnrs',
+    (db) =>
+      bookingDb(db)
+        .selectFrom('flight_bookings')
+        .distinctOn('pnr')
+        .select(VIEW_COLUMNS)
+        .where('pnr', '=', sql<never>`any(${param(0)})`)
+        .orderBy('pnr')
+        .orderBy('id', 'desc'),
+    (r) => String(r.pnr),
+  ),
 };
 
 /** `{booking_id}`: digits are the id, anything else the PNR (case-insensitive). */
@@ -213,9 +241,18 @@ export async function findBooking(db: Db, ref: string | number, opts: { forUpdat
   return r ? toRow(r as Raw) : undefined;
 }
 
+/** Freezes a parsed JSON value and everything in it (a frozen value's parts were frozen with it). */
+function deepFreeze(v: unknown): void {
+  if (v === null || typeof v !== 'object' || Object.isFrozen(v)) return;
+  Object.freeze(v);
+  for (const x of Object.values(v)) deepFreeze(x);
+}
+
 /**
- * The booking read (`GET /bookings/{booking_id}`): only the columns `bookingView` shows, one prepared
- * statement, then the same tenant check as `loadBooking`.
+ * The booking read (`GET /bookings/{booking_id}`): only the columns `bookingView` shows, one coalesced
+ * statement, then the same tenant check as `loadBooking`, per caller. Callers of one key in one turn
+ * share the row's parsed JSON (passengers, contact, flights, pricing): it is frozen, so no caller can
+ * change what another one shows.
  */
 export async function loadBookingView(
   db: Db,
@@ -223,9 +260,13 @@ export async function loadBookingView(
   ref: unknown,
 ): Promise<BookingViewRow> {
   const [by, value] = byRef(String(ref));
-  const [r] = await LOOKUPS.view[by](db, value);
+  const r = by === 'id' ? await VIEWS.id(db, value) : await VIEWS.pnr(db, value);
   const b = r ? toViewRow(r as Partial<Raw>) : undefined;
   if (!b || !canSee(ctx, b)) throw new HttpError(404, 'booking_not_found', 'Booking not found.');
+  deepFreeze(b.passengers);
+  deepFreeze(b.contact);
+  deepFreeze(b.flights);
+  deepFreeze(b.pricing);
   return b;
 }
 
