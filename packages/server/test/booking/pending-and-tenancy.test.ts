@@ -176,6 +176,58 @@ for (const supplier of SUPPLIERS) {
   });
 }
 
+describe('GET /bookings/{id} read at once by many callers (reads coalesce into one statement)', () => {
+  it('each caller gets its own answer: the owner and its company the booking, by id or PNR; others 404', async () => {
+    const supplier: FlightSupplierName = 'duffel';
+    const { currency } = SANDBOX_ROUTES[supplier];
+    const c1 = await ctx.w.company();
+    const c2 = await ctx.w.company();
+    const owner = await ctx.w.user({ companyId: c1 });
+    const colleague = await ctx.w.user({ companyId: c1 });
+    const other = await ctx.w.user({ companyId: c2 });
+    const customer = await ctx.w.user({ role: 'customer', companyId: c1 });
+    const admin = await ctx.w.user({ role: 'super_admin' });
+    const book = async (agent: { id: string; token: string }, companyId: number, key: string) => {
+      const hit = pickBookable(supplier, await ctx.w.seedOffers(supplier, { userId: agent.id, companyId }));
+      if (!hit) throw new Error('no bookable offer');
+      const r = await ctx.w.req('POST', '/api/v1/bookings/createPnr', {
+        token: agent.token,
+        key,
+        body: { offer_id: hit.offer_id, currency, passengers: [passenger()], contact },
+      });
+      expect(r.status).toBe(200);
+      return r.body as { booking_id: number; pnr: string };
+    };
+    const mine = await book(owner, c1, 'many-1');
+    const theirs = await book(other, c2, 'many-2');
+    const alone = async (token: string, ref: string | number) =>
+      ctx.w.req('GET', `/api/v1/bookings/${ref}`, { token });
+    const expected = [
+      [owner, mine.booking_id, 200],
+      [colleague, mine.pnr, 200],
+      [admin, theirs.booking_id, 200],
+      [other, mine.booking_id, 404],
+      [customer, mine.pnr, 404],
+      [other, theirs.pnr, 200],
+      [owner, theirs.booking_id, 404],
+      [owner, 987_654_321, 404],
+      [colleague, mine.booking_id, 200],
+    ] as const;
+    const once = await Promise.all(expected.map(([who, ref]) => alone(who.token, ref)));
+    for (const [i, [who, ref, status]] of expected.entries()) {
+      const r = once[i] as Awaited<ReturnType<typeof alone>>;
+      expect([ref, r.status]).toEqual([ref, status]);
+      if (status === 404) expect(r.body.code).toBe('booking_not_found');
+      // The same answer as the same read made on its own.
+      const single = await alone(who.token, ref);
+      expect(status === 200 ? r.body : r.body.code).toEqual(status === 200 ? single.body : single.body.code);
+    }
+    expect(once[0]?.body.booking_id).toBe(mine.booking_id);
+    expect(once[2]?.body.booking_id).toBe(theirs.booking_id);
+    expect(once[5]?.body.booking_id).toBe(theirs.booking_id);
+  });
+});
+
 describe('createPnr 500 booking_failed', () => {
   it('nothing reached the supplier (it refused our credentials): 500, nothing stored, the key released', async () => {
     const companyId = await ctx.w.company();
