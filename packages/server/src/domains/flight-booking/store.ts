@@ -180,23 +180,21 @@ const VIEW_COLUMNS = Object.keys(VIEW) as (keyof BookingViewRow)[];
 
 /**
  * The lookups by `{booking_id}` as prepared statements (`storage/prepared.ts`): by id (primary key) or by
- * PNR (the newest booking holding it), whole row or the view's columns, optionally `for update`.
+ * PNR (the newest booking holding it), the whole row, optionally `for update`.
  */
-const lookup = (columns: (keyof FlightBookingsTable)[], by: 'id' | 'pnr', forUpdate: boolean) => {
-  const name = `booking_${columns === ALL ? 'row' : 'view'}_by_${by}${forUpdate ? '_for_update' : ''}`;
-  return prepared(name, (db) => {
+const lookup = (by: 'id' | 'pnr', forUpdate: boolean) =>
+  prepared(`booking_row_by_${by}${forUpdate ? '_for_update' : ''}`, (db) => {
     const q = bookingDb(db)
       .selectFrom('flight_bookings')
-      .select(columns)
+      .select(ALL)
       .where(by, '=', param<never>(0))
       .orderBy('id', 'desc')
       .limit(1);
     return forUpdate ? q.forUpdate() : q;
   });
-};
 const LOOKUPS = {
-  row: { id: lookup(ALL, 'id', false), pnr: lookup(ALL, 'pnr', false) },
-  rowForUpdate: { id: lookup(ALL, 'id', true), pnr: lookup(ALL, 'pnr', true) },
+  row: { id: lookup('id', false), pnr: lookup('pnr', false) },
+  rowForUpdate: { id: lookup('id', true), pnr: lookup('pnr', true) },
 };
 
 /**
