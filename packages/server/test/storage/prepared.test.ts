@@ -2,7 +2,9 @@
  * Prepared statements (`src/storage/prepared.ts`): the booking lookups compiled once and run by name
  * answer exactly what the query builder answers; they run as named statements of their connection; a
  * migration that changes a statement's result type does not break it; and on PostgreSQL a terminated
- * backend (what a restart looks like to the pool) only means the next connection parses it again.
+ * backend (what a restart looks like to the pool) only means the next connection parses it again. The
+ * booking read's lookups coalesce (`coalesced`): the callers of one turn share one statement, each gets
+ * its own row and its own tenant check, and none joins a statement sent before it asked.
  * Runs on PGlite, and on PostgreSQL when TEST_DATABASE_URL is set.
  */
 import { randomBytes } from 'node:crypto';
