@@ -21,6 +21,7 @@ import { type RateClass, rateClassOf, rateLimit } from './middleware/rate-limit.
 import { tenantCheck } from './middleware/tenant.ts';
 import { inputValidator } from './middleware/validate.ts';
 import type { PrincipalStore } from './principal.ts';
+import { constantJson } from './reply.ts';
 import { HYGIENE_HEADERS, KernelContext, KernelExchange } from './request-context.ts';
 import {
   type ResponseValidationMode,
@@ -88,10 +89,12 @@ export interface Kernel {
   /** Dispatch without a socket: a web Request in, a web Response out. */
   handle(request: Request, info?: RequestInfo): Promise<Response>;
   /**
-   * The same dispatch without building web objects (the node adapter's path). Optional so a stub kernel
-   * with only `handle` still serves.
+   * The same dispatch without building web objects (the node adapter's path). The reply itself when
+   * every step and the handler answered synchronously (no promise in between), else a promise of it;
+   * it never throws (a failure is a rejected promise). Optional so a stub kernel with only `handle`
+   * still serves.
    */
-  dispatch?(input: DispatchInput): Promise<Reply>;
+  dispatch?(input: DispatchInput): Reply | Promise<Reply>;
   readonly operations: Operation[];
   /** Operation ids in the contract with no handler registered (they answer 501). */
   readonly unimplemented: string[];
@@ -163,6 +166,10 @@ interface Plan {
   before: Step[];
   around: ((ex: Exchange) => Promise<void>) | undefined;
 }
+
+/** A promise or any other thenable (what `await` would wait for). */
+const isThenable = (v: unknown): v is PromiseLike<HandlerResult> =>
+  typeof v === 'object' && v !== null && typeof (v as { then?: unknown }).then === 'function';
 
 const isAbort = (err: unknown) =>
   err instanceof Error && (err.name === 'AbortError' || (err as { code?: string }).code === 'ABORT_ERR');
@@ -359,67 +366,104 @@ export function createKernel(o: KernelOptions): Kernel {
   }
 
   /**
-   * Error handler, routing and the operation's plan (as the middleware did); then the response check,
-   * access log and metrics; then `finish` makes the transport's answer. The request ends here
-   * (`active`): the caller counted it in. One async function from routing to the answer.
+   * Routing and the operation's plan, as far as it runs synchronously: the steps in line, then the
+   * chain or the handler. Returns undefined when `ex.result` is set already (no promise made at all:
+   * a handler may answer synchronously), else a promise of the rest. Throws what a step throws.
    */
-  async function execute<R>(
+  function route(ex: KernelExchange): Promise<void> | undefined {
+    const method = ex.request.method;
+    if (method === 'OPTIONS') {
+      ex.result = options(ex);
+      return undefined;
+    }
+    // HEAD is answered wherever GET is: the GET operation runs, the body is left out.
+    const match = router.find(method === 'HEAD' ? 'GET' : method, ex.url.pathname);
+    if (!match) {
+      const allow = router.allowed(ex.url.pathname);
+      if (allow.length === 0) throw notFound('not_found', `No such path: ${ex.url.pathname}`);
+      throw new HttpError(405, 'method_not_allowed', `${ex.request.method} is not allowed here.`, {
+        headers: { allow: allow.join(', ') },
+      });
+    }
+    const op = match.operation;
+    ex.operation = op;
+    ex.route = op.path;
+    ex.rawParams = match.params;
+    ex.ctx.operationId = op.operationId;
+    const plan = planOf(op);
+    const before = plan.before;
+    for (let i = 0; i < before.length; i++) {
+      const pending = (before[i] as Step)(ex);
+      if (pending !== undefined) return finishPlan(ex, op, plan, i + 1, pending);
+    }
+    if (plan.around) return plan.around(ex);
+    const result = handlerOf(op)(ex.ctx);
+    if (isThenable(result)) return resultOf(ex, result);
+    ex.result = result;
+    return undefined;
+  }
+
+  /** The rest of a plan once a step went asynchronous: the steps from `from` on, then the handler. */
+  async function finishPlan(
+    ex: KernelExchange,
+    op: Operation,
+    plan: Plan,
+    from: number,
+    pending: Promise<void>,
+  ): Promise<void> {
+    await pending;
+    const before = plan.before;
+    for (let i = from; i < before.length; i++) {
+      const next = (before[i] as Step)(ex);
+      if (next !== undefined) await next;
+    }
+    if (plan.around) await plan.around(ex);
+    else ex.result = await handlerOf(op)(ex.ctx);
+  }
+
+  async function resultOf(ex: KernelExchange, result: PromiseLike<HandlerResult>): Promise<void> {
+    ex.result = await result;
+  }
+
+  /** A thrown error as the answer (the error handler middleware's rules). */
+  function answerError(ex: KernelExchange, thrown: unknown): void {
+    const err = knownError(thrown) ?? thrown;
+    if (err instanceof HttpError || err instanceof ValidationError) {
+      const r = renderError(err, ex.ctx.requestId);
+      if (r.status >= 500)
+        ex.ctx.log.warn({ err, code: (r.body as { code?: string }).code }, 'request failed');
+      ex.result = { status: r.status, body: r.body, headers: r.headers };
+    } else if (err instanceof ClientClosedRequest || (isAbort(err) && ex.ctx.signal.aborted)) {
+      // The client hung up: nothing to answer, and not a server failure (no 5xx, no error log).
+      ex.ctx.log.info({ reason: (err as Error).message }, 'client closed the request');
+      ex.result = { status: 499 };
+    } else {
+      ex.ctx.log.error({ err }, 'unhandled error');
+      ex.result = {
+        status: 500,
+        body: {
+          detail: 'Internal server error.',
+          code: 'internal_error',
+          request_id: ex.ctx.requestId,
+        },
+      };
+    }
+  }
+
+  /**
+   * After the plan (or its error): the error's answer, the response check, access log and metrics,
+   * then `finish` makes the transport's answer. The request ends here (`active`): the caller counted
+   * it in.
+   */
+  function conclude<R>(
     ex: KernelExchange,
     finish: (ex: KernelExchange, result: HandlerResult) => R,
-  ): Promise<R> {
+    threw: boolean,
+    thrown: unknown,
+  ): R {
     try {
       try {
-        try {
-          const method = ex.request.method;
-          if (method === 'OPTIONS') ex.result = options(ex);
-          else {
-            // HEAD is answered wherever GET is: the GET operation runs, the body is left out.
-            const match = router.find(method === 'HEAD' ? 'GET' : method, ex.url.pathname);
-            if (!match) {
-              const allow = router.allowed(ex.url.pathname);
-              if (allow.length === 0) throw notFound('not_found', `No such path: ${ex.url.pathname}`);
-              throw new HttpError(405, 'method_not_allowed', `${ex.request.method} is not allowed here.`, {
-                headers: { allow: allow.join(', ') },
-              });
-            }
-            const op = match.operation;
-            ex.operation = op;
-            ex.route = op.path;
-            ex.rawParams = match.params;
-            ex.ctx.operationId = op.operationId;
-            // The operation's plan, in line (no promise of its own): steps, then the chain or the handler.
-            const plan = planOf(op);
-            const before = plan.before;
-            for (let i = 0; i < before.length; i++) {
-              const pending = (before[i] as Step)(ex);
-              if (pending !== undefined) await pending;
-            }
-            if (plan.around) await plan.around(ex);
-            else ex.result = await handlerOf(op)(ex.ctx);
-          }
-        } catch (thrown) {
-          const err = knownError(thrown) ?? thrown;
-          if (err instanceof HttpError || err instanceof ValidationError) {
-            const r = renderError(err, ex.ctx.requestId);
-            if (r.status >= 500)
-              ex.ctx.log.warn({ err, code: (r.body as { code?: string }).code }, 'request failed');
-            ex.result = { status: r.status, body: r.body, headers: r.headers };
-          } else if (err instanceof ClientClosedRequest || (isAbort(err) && ex.ctx.signal.aborted)) {
-            // The client hung up: nothing to answer, and not a server failure (no 5xx, no error log).
-            ex.ctx.log.info({ reason: (err as Error).message }, 'client closed the request');
-            ex.result = { status: 499 };
-          } else {
-            ex.ctx.log.error({ err }, 'unhandled error');
-            ex.result = {
-              status: 500,
-              body: {
-                detail: 'Internal server error.',
-                code: 'internal_error',
-                request_id: ex.ctx.requestId,
-              },
-            };
-          }
-        }
+        if (threw) answerError(ex, thrown);
         if (validator && ex.result) ex.result = checkResponse(ex, ex.result);
       } finally {
         recordAccess(ex, o.metrics, o.logger);
@@ -433,6 +477,49 @@ export function createKernel(o: KernelOptions): Kernel {
       );
     } finally {
       active -= 1;
+    }
+  }
+
+  async function concludeLater<R>(
+    ex: KernelExchange,
+    finish: (ex: KernelExchange, result: HandlerResult) => R,
+    pending: Promise<void>,
+  ): Promise<R> {
+    let threw = false;
+    let thrown: unknown;
+    try {
+      await pending;
+    } catch (err) {
+      threw = true;
+      thrown = err;
+    }
+    return conclude(ex, finish, threw, thrown);
+  }
+
+  /**
+   * Error handler, routing and the operation's plan (as the middleware did), then `conclude`. When
+   * every step and the handler answer synchronously, so does this (no promise, no microtask); else
+   * a promise. It never throws: a failure after the error handler is a rejected promise.
+   */
+  function execute<R>(
+    ex: KernelExchange,
+    finish: (ex: KernelExchange, result: HandlerResult) => R,
+  ): R | Promise<R> {
+    let pending: Promise<void> | undefined;
+    try {
+      pending = route(ex);
+    } catch (thrown) {
+      try {
+        return conclude(ex, finish, true, thrown);
+      } catch (err) {
+        return Promise.reject(err);
+      }
+    }
+    if (pending !== undefined) return concludeLater(ex, finish, pending);
+    try {
+      return conclude(ex, finish, false, undefined);
+    } catch (err) {
+      return Promise.reject(err);
     }
   }
 
@@ -451,7 +538,7 @@ export function createKernel(o: KernelOptions): Kernel {
       active -= 1;
       return Promise.reject(err);
     }
-    return execute(ex, toResponse);
+    return Promise.resolve(execute(ex, toResponse));
   }
 
   /**
@@ -500,13 +587,20 @@ export function createKernel(o: KernelOptions): Kernel {
     if (status === 204 || status === 304 || result.body === undefined) {
       return { status, headers: replyHeaders(ex, result, false), body: null };
     }
-    const text = JSON.stringify(result.body) as string | undefined;
+    const body = result.body;
+    // A `constantResult`'s body was serialized once; any other is serialized now.
+    const constant = typeof body === 'object' && body !== null ? constantJson(body) : undefined;
+    if (constant) {
+      const headers = replyHeaders(ex, result, true, constant.length);
+      return { status, headers, body: ex.request.method === 'HEAD' ? null : constant.text };
+    }
+    const text = JSON.stringify(body) as string | undefined;
     if (text === undefined) return { status, headers: replyHeaders(ex, result, true), body: null };
     const headers = replyHeaders(ex, result, true, String(Buffer.byteLength(text)));
     return { status, headers, body: ex.request.method === 'HEAD' ? null : text };
   }
 
-  function dispatch(input: DispatchInput): Promise<Reply> {
+  function dispatch(input: DispatchInput): Reply | Promise<Reply> {
     active += 1;
     let ex: KernelExchange;
     try {

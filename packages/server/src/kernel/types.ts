@@ -133,8 +133,13 @@ export interface OperationContext<Op extends OperationId>
   params: ParamsOf<Op>;
 }
 
-/** The handler of one operation. */
-export type Handler<Op extends OperationId> = (ctx: OperationContext<Op>) => Promise<HandlerResult>;
+/**
+ * The handler of one operation. A handler whose answer needs no waiting may return it as it is (no
+ * promise): the kernel then answers without a turn of the microtask queue.
+ */
+export type Handler<Op extends OperationId> = (
+  ctx: OperationContext<Op>,
+) => HandlerResult | Promise<HandlerResult>;
 
 /** operationId -> handler, checked against the contract (an unknown key is a compile error). */
 export type Routes = { [Op in OperationId]?: Handler<Op> };
@@ -144,7 +149,7 @@ export type Routes = { [Op in OperationId]?: Handler<Op> };
  * by wrappers that apply to many operations (metrics guard, API-key audit) and by tests with a fixture
  * contract whose operations are not in `openapi.json`.
  */
-export type UncheckedHandler = (ctx: RequestContext) => Promise<HandlerResult>;
+export type UncheckedHandler = (ctx: RequestContext) => HandlerResult | Promise<HandlerResult>;
 /** operationId -> unchecked handler (see `handlerTable`). */
 export type HandlerTable = Record<string, UncheckedHandler>;
 

@@ -45,13 +45,13 @@ const reads = (r: HandlerTable, v: 'Flight' | 'Hotel' | 'Transport'): [string, O
       ? [
           ['stream', async (c) => collect(await r.streamFlightOffers!(c))],
           ['stream-by-gds', async (c) => collect(await r.streamFlightOffersByGds!(c))],
-          ['batch', (c) => r.getFlightBatchResults!(c)],
+          ['batch', async (c) => r.getFlightBatchResults!(c)],
         ]
       : [
           ['stream', async (c) => collect(await r[`stream${v}Offers`]!(c))],
           ['stream-by-provider', async (c) => collect(await r[`stream${v}OffersByProvider`]!(c))],
-          ['batch', (c) => r[`get${v}BatchResults`]!(c)],
-          ['results', (c) => r[`get${v}SearchResults`]!(c)],
+          ['batch', async (c) => r[`get${v}BatchResults`]!(c)],
+          ['results', async (c) => r[`get${v}SearchResults`]!(c)],
         ];
   return ops;
 };

@@ -25,6 +25,7 @@ import type { Config } from '../../internal/config.ts';
 import { notModified, StaticDocument } from '../../kernel/compression.ts';
 import { forbidden, HttpError } from '../../kernel/errors.ts';
 import type { HttpMetrics } from '../../kernel/metrics.ts';
+import { constantResult } from '../../kernel/reply.ts';
 import type { HandlerResult, RawResult, RequestContext, Routes } from '../../kernel/types.ts';
 import { CURRENCIES } from '../../suppliers/ports/errors.ts';
 import { docsPage } from './docs-page.ts';
@@ -116,18 +117,21 @@ export function platformRoutes(d: PlatformDeps): Routes {
       throw forbidden('development_only', 'This development convenience answers only in sandbox mode.');
   };
 
+  const apiInfo = constantResult({
+    status: 200,
+    body: {
+      name: 'Travel Service API',
+      version: d.version,
+      environment: d.config.sandbox ? 'sandbox' : 'live',
+      docs_url: '/docs',
+      openapi_url: '/openapi.json',
+      health_url: '/health/',
+    },
+  });
+
   return {
-    getApiInfo: async () => ({
-      status: 200,
-      body: {
-        name: 'Travel Service API',
-        version: d.version,
-        environment: d.config.sandbox ? 'sandbox' : 'live',
-        docs_url: '/docs',
-        openapi_url: '/openapi.json',
-        health_url: '/health/',
-      },
-    }),
+    // The same answer for the life of the process: returned as it is (no promise), serialized once.
+    getApiInfo: () => apiInfo,
     getHealth: health,
     getHealthAlias: health,
     getApiHealth: health,
