@@ -124,11 +124,14 @@ class ResponseTransport implements SseTransport {
   write(bytes: Uint8Array): void {
     if (!this.res.destroyed) this.res.write(bytes);
   }
+  // The socket's own cork: the response's (`res.cork`) hands the held chunks to an uncorked socket one
+  // by one on `uncork` (a syscall each). Corked here, a burst, its chunk framing and an `end` leave in
+  // one writev.
   cork(): void {
-    this.res.cork();
+    this.res.socket?.cork();
   }
   uncork(): void {
-    this.res.uncork();
+    this.res.socket?.uncork();
   }
   get buffered(): number {
     return this.res.writableLength;

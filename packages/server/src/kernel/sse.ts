@@ -57,7 +57,7 @@ export interface SseTransport {
   readonly buffered: number;
   /** Calls `fn` once when `buffered` has dropped (never if the client goes away first). */
   onDrain(fn: () => void): void;
-  /** Ends the response after what was written. */
+  /** Ends the response after what was written; called while corked, what is held leaves with the end. */
   end(): void;
   /** Drops the connection at once. */
   destroy(): void;

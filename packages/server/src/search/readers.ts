@@ -125,6 +125,30 @@ function messageOf(item: LogEvent, name: string): SseMessage {
   return message;
 }
 
+/** The last burst made of each feed's events: what readers at one place in it take, made once per pass. */
+const bursts = new WeakMap<
+  readonly LogEvent[],
+  { from: number; to: number; names: StreamNames; bytes: Uint8Array }
+>();
+
+/**
+ * The bytes of `events[from, to)` under a stream's names, as one piece. Every reader of a search at the
+ * same place (all of them, when they keep up) takes the same piece: it is made once, not once per reader.
+ */
+function burstBytes(events: readonly LogEvent[], from: number, to: number, names: StreamNames): Uint8Array {
+  const hit = bursts.get(events);
+  if (hit && hit.from === from && hit.to === to && hit.names === names) return hit.bytes;
+  const parts: Uint8Array[] = [];
+  for (let i = from; i < to; i++) {
+    const item = events[i] as LogEvent;
+    const name = item.event === 'done' ? 'done' : names[item.event];
+    if (name) parts.push(sseBytes(messageOf(item, name)));
+  }
+  const bytes = parts.length === 1 ? (parts[0] as Uint8Array) : Buffer.concat(parts);
+  bursts.set(events, { from, to, names, bytes });
+  return bytes;
+}
+
 /** One heartbeat message per clock millisecond, whatever the number of streams it goes to. */
 let lastBeat: { at: number; bytes: Uint8Array } | undefined;
 function heartbeatBytes(clock: Clock): Uint8Array {
@@ -256,19 +280,15 @@ class PushReader implements FeedSubscriber {
   wake(): void {
     const events = this.handle.feed.events;
     while (!this.stopped && this.ready && this.pausedTicks < 0 && this.next < events.length) {
-      // A burst (a supplier's offers, a catch-up after Last-Event-ID) leaves in one write.
-      const burst = events.length - this.next > 1;
-      if (burst) this.out.cork();
-      let ended = false;
+      // What the reader takes now leaves in one write (one syscall), ended with it when it holds `done`.
+      this.out.cork();
       try {
-        ended = this.take(events);
+        if (this.take(events)) {
+          this.out.end();
+          return;
+        }
       } finally {
-        if (burst) this.out.uncork();
-      }
-      // Ended only once uncorked: node drops what is still corked when a response ends.
-      if (ended) {
-        this.out.end();
-        return;
+        this.out.uncork();
       }
       // Corked bytes count as unread until the uncork hands them to the socket, which may take them all.
       if (this.pausedTicks >= 0 && this.out.buffered <= MAX_UNREAD_BYTES) this.pausedTicks = -1;
@@ -279,26 +299,43 @@ class PushReader implements FeedSubscriber {
     }
   }
 
-  /** Writes what it can of `events`; true when it wrote `done` (the caller ends the stream). */
+  /**
+   * Writes, as one piece, the events from its place up to `done` or up to the one that takes it past
+   * MAX_UNREAD_BYTES (then it pauses); true when that included `done` (the caller ends the stream).
+   */
   take(events: readonly LogEvent[]): boolean {
-    while (this.next < events.length) {
-      const item = events[this.next++] as LogEvent;
+    const from = this.next;
+    let to = from;
+    let unread = this.out.buffered;
+    let named = false;
+    let done = false;
+    while (to < events.length) {
+      const item = events[to++] as LogEvent;
       const name = item.event === 'done' ? 'done' : this.names[item.event];
       if (name) {
-        this.out.write(sseBytes(messageOf(item, name)));
-        this.sent = true;
+        unread += sseBytes(messageOf(item, name)).byteLength;
+        named = true;
       }
       if (item.event === 'done') {
-        this.stop();
-        return true;
+        done = true;
+        break;
       }
-      if (this.out.buffered > MAX_UNREAD_BYTES) {
-        this.pausedTicks = 0;
-        if (!this.drainArmed) {
-          this.drainArmed = true;
-          this.out.onDrain(() => this.resume());
-        }
-        return false;
+      if (unread > MAX_UNREAD_BYTES) break;
+    }
+    this.next = to;
+    if (named) {
+      this.out.write(burstBytes(events, from, to, this.names));
+      this.sent = true;
+    }
+    if (done) {
+      this.stop();
+      return true;
+    }
+    if (this.out.buffered > MAX_UNREAD_BYTES) {
+      this.pausedTicks = 0;
+      if (!this.drainArmed) {
+        this.drainArmed = true;
+        this.out.onDrain(() => this.resume());
       }
     }
     return false;

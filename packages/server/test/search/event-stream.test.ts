@@ -3,7 +3,7 @@
  * reader (no iterator per reader), heartbeats from one timer per search, a slow reader paused then cut,
  * a reader gone frees everything, and the session identity read once per search.
  */
-import { request } from 'node:http';
+import { request, type ServerResponse } from 'node:http';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ManualClock } from '../../src/internal/clock.ts';
 import type { Kernel } from '../../src/kernel/kernel.ts';
@@ -81,6 +81,7 @@ function recorder() {
     },
     write(bytes: Uint8Array) {
       w.writes++;
+      w.pieces.push(bytes);
       if (w.corked > 0) w.bursts[w.bursts.length - 1] = (w.bursts.at(-1) ?? 0) + 1;
       text += new TextDecoder().decode(bytes);
       for (const [n, fn] of waiting) if (w.writes >= n) fn();
@@ -102,8 +103,14 @@ function recorder() {
     },
     drains,
     onDrain: (fn: () => void) => void drains.push(fn),
-    // Node drops what is still corked when a response ends: a stream must never end corked.
-    end: () => resolveEnd(w.corked > 0 ? 'ended while corked' : 'end'),
+    /** The stream ended with a write still corked (the transport sends it with the end). */
+    endedCorked: false,
+    /** Every piece written, in order (the feed shares one piece among the readers at one place). */
+    pieces: [] as Uint8Array[],
+    end: () => {
+      w.endedCorked = w.corked > 0;
+      resolveEnd('end');
+    },
     fail: (err: unknown) => resolveEnd(`fail: ${(err as Error).message}`),
     cut: () => resolveEnd('cut'),
   };
@@ -112,16 +119,19 @@ function recorder() {
 
 const offer = (seq: number) => ({ seq, event: 'offer' as const, data: { offer: { supplier: 'x', n: seq } } });
 
-it('the feed writes every event after Last-Event-ID to each reader, the same bytes as the iterated stream, then done ends it and frees the feed', async () => {
+it('the feed writes every event after Last-Event-ID to each reader, the same bytes as the iterated stream, one piece per pass shared by the readers at one place, then done ends it and frees the feed', async () => {
   await session('p1');
   await append('p1', [offer(1), offer(2)]);
   const notifier = new LocalNotifier();
   const d = deps(notifier, manualTimers());
   const fresh = recorder();
   const resumed = recorder();
+  const twin = recorder();
   eventStream(d, { id: 'p1' }, 0, NAMES)[SSE_PUSH](fresh);
   eventStream(d, { id: 'p1' }, 1, NAMES)[SSE_PUSH](resumed);
-  expect(feedSubscribers(notifier, 'p1')).toBe(2);
+  eventStream(d, { id: 'p1' }, 0, NAMES)[SSE_PUSH](twin);
+  expect(feedSubscribers(notifier, 'p1')).toBe(3);
+  await twin.wrote(1);
   await append('p1', [
     { seq: 3, event: 'supplier_done', data: { supplier: 'x', status: 'completed' } },
     { seq: 4, event: 'done', data: { status: 'completed', total_offers: 2 } },
@@ -129,14 +139,22 @@ it('the feed writes every event after Last-Event-ID to each reader, the same byt
   await notifier.publish('p1');
   expect(await fresh.ended).toBe('end');
   expect(await resumed.ended).toBe('end');
+  expect(await twin.ended).toBe('end');
   const iterated: string[] = [];
   for await (const m of eventStream(d, { id: 'p1' }, 0, NAMES)) iterated.push(formatSse(m));
   expect(fresh.text).toBe(iterated.join(''));
   expect(fresh.text).toContain('id: 1\nevent: offer\n');
   expect(resumed.text).toBe(iterated.slice(1).join(''));
-  // Each burst (the catch-up, then supplier_done + done) left as one corked write.
-  expect(fresh.corked).toBe(0);
-  expect(fresh.bursts.reduce((a, b) => a + b, 0)).toBe(fresh.writes);
+  expect(twin.text).toBe(fresh.text);
+  // Each pass (the catch-up, then supplier_done + done) left as one piece in one corked write, the end
+  // with the last one; the readers at one place got the very same piece.
+  for (const r of [fresh, resumed, twin]) {
+    expect(r.bursts).toEqual([1, 1]);
+    expect(r.corked).toBe(0);
+    expect(r.endedCorked).toBe(true);
+  }
+  expect(twin.pieces[1]).toBe(fresh.pieces[1]);
+  expect(resumed.pieces[1]).toBe(fresh.pieces[1]);
   expect(feedSubscribers(notifier, 'p1')).toBe(0);
   expect(activeFeeds(notifier)).toBe(0);
   // Resuming at or after the end: `done` alone.
@@ -189,15 +207,15 @@ it('a slow reader is paused at its place past MAX_UNREAD_BYTES, resumed on drain
     slow.buffered += bytes.byteLength;
   };
   eventStream(d, { id: 'p3' }, 0, NAMES)[SSE_PUSH](slow);
-  await slow.wrote(2);
+  await slow.wrote(1);
   // Two events take it past the bound: it stops there, whatever else the feed holds.
-  expect(slow.writes).toBe(2);
+  expect(slow.text.match(/^id: \d+$/gm)).toEqual(['id: 1', 'id: 2']);
   // Drained, it goes on from its place (events 3 and 4) until past the bound again.
   slow.drain();
-  expect(slow.writes).toBe(4);
   expect(slow.text.match(/^id: \d+$/gm)).toEqual(['id: 1', 'id: 2', 'id: 3', 'id: 4']);
+  const writes = slow.writes;
   timers.fire(15_000); // behind at this tick: no heartbeat, not cut yet
-  expect(slow.writes).toBe(4);
+  expect(slow.writes).toBe(writes);
   expect(feedSubscribers(notifier, 'p3')).toBe(1);
   // One drain listener however often it paused.
   expect(slow.drains.length).toBe(1);
@@ -230,14 +248,16 @@ it('a burst past MAX_UNREAD_BYTES that the socket takes whole on uncork goes on 
     fast.buffered = 0;
   };
   eventStream(d, { id: 'p7' }, 0, NAMES)[SSE_PUSH](fast);
-  await fast.wrote(6);
-  expect(fast.bursts).toEqual([2, 2, 2]);
+  await fast.wrote(3);
+  // Two events per pass (the second takes it past the bound), each pass one piece the socket takes whole.
+  expect(fast.text.match(/^id: \d+$/gm)).toEqual(['id: 1', 'id: 2', 'id: 3', 'id: 4', 'id: 5', 'id: 6']);
+  expect(fast.bursts).toEqual([1, 1, 1]);
   expect(fast.drains.length).toBe(1);
   expect(feedSubscribers(notifier, 'p7')).toBe(1);
 });
 
 /** `serve()` around a kernel whose one route is the offer stream of `id` (the node path: push). */
-async function streamServer(d: ReaderDeps, id: string) {
+async function streamServer(d: ReaderDeps, id: string, onStream?: (t: Parameters<typeof runSse>[1]) => void) {
   let open = 0;
   const closes: (() => void)[] = [];
   const kernel = {
@@ -247,6 +267,7 @@ async function streamServer(d: ReaderDeps, id: string) {
       headers: { 'content-type': 'text/event-stream' },
       stream: (t: Parameters<typeof runSse>[1]) => {
         open++;
+        onStream?.(t);
         return runSse(eventStream(d, { id }, 0, NAMES), t, {
           onClose: () => {
             open--;
@@ -309,6 +330,66 @@ it('over a real socket, a burst that ends with done arrives whole, then the resp
     expect(text.match(/^id: \d+$/gm)).toEqual(['id: 1', 'id: 2', 'id: 3']);
     expect(text.endsWith('event: done\ndata: {"status":"completed"}\n\n')).toBe(true);
     expect(open()).toBe(0);
+  } finally {
+    await server.close(1000);
+  }
+});
+
+/**
+ * Counts the writes handed to the socket's handle (each one a write or writev syscall) from now on: the
+ * transport's response's socket, the headers already sent.
+ */
+function countSocketWrites(t: Parameters<typeof runSse>[1]): { count: number } {
+  const n = { count: 0 };
+  const { res } = t as unknown as { res: ServerResponse };
+  const handle = (res.socket as unknown as { _handle: Record<string, unknown> })._handle;
+  for (const name of ['writev', 'writeBuffer', 'writeLatin1String', 'writeUtf8String', 'writeAsciiString']) {
+    const real = handle[name] as (...args: unknown[]) => unknown;
+    handle[name] = function (this: unknown, ...args: unknown[]) {
+      n.count++;
+      return real.apply(this, args);
+    };
+  }
+  return n;
+}
+
+it('over a real socket, each pass leaves in one write to the socket: the events, their chunk framing, and the end with the last', async () => {
+  await session('p9');
+  await append('p9', [offer(1), offer(2)]);
+  const notifier = new LocalNotifier();
+  const d = deps(notifier, manualTimers());
+  let writes: { count: number } | undefined;
+  const { server } = await streamServer(d, 'p9', (t) => {
+    writes = countSocketWrites(t);
+  });
+  try {
+    let text = '';
+    let caughtUp: () => void = () => {};
+    const caught = new Promise<void>((r) => {
+      caughtUp = r;
+    });
+    const ended = new Promise<void>((resolve, reject) => {
+      const req = request(`${server.url}/s`, (res) => {
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          text += chunk;
+          if (text.includes('id: 2\n')) caughtUp();
+        });
+        res.on('end', resolve);
+      });
+      req.once('error', reject);
+      req.end();
+    });
+    await caught;
+    expect(writes?.count).toBe(1);
+    await append('p9', [
+      { seq: 3, event: 'supplier_done', data: { supplier: 'x', status: 'completed' } },
+      { seq: 4, event: 'done', data: { status: 'completed', total_offers: 2 } },
+    ]);
+    await notifier.publish('p9');
+    await ended;
+    expect(text.match(/^id: \d+$/gm)).toEqual(['id: 1', 'id: 2', 'id: 3', 'id: 4']);
+    expect(writes?.count).toBe(2);
   } finally {
     await server.close(1000);
   }
