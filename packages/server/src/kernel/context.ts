@@ -9,6 +9,12 @@ export interface KernelRequest {
   readonly method: string;
   readonly headers: { get(name: string): string | null };
   readonly body: ReadableStream<Uint8Array> | null;
+  /**
+   * The whole body read straight from the transport, without a web stream: the bytes, or null when it
+   * runs past `limit` (reading stops there); rejects when the client went away mid-body. Optional: the
+   * body-limit step reads `body` where it is missing.
+   */
+  readBody?(limit: number): Promise<Uint8Array | null>;
 }
 
 /**

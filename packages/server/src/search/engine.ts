@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Clock } from '../internal/clock.ts';
 import type { FxRates, FxSource } from '../internal/fx.ts';
-import { enqueue } from '../jobs/runner.ts';
+import { newId } from '../internal/ids.ts';
 import { badRequest } from '../kernel/errors.ts';
 import type { Logger } from '../kernel/types.ts';
 import { param, prepared } from '../storage/prepared.ts';
@@ -22,20 +22,14 @@ import type { Committed, SearchNotifier } from './notifier.ts';
 import {
   closingEvents,
   DEFAULT_ORPHAN_GRACE_MS,
-  type DeadlinePayload,
   finalStatus,
   SEARCH_DEADLINE_QUEUE,
   searchDeadline,
 } from './orphans.ts';
 import type { StoredOffer } from './readers.ts';
+import { confirmUserCode, type OwnUserCode, recordSession } from './session-store.ts';
 import type { SupplierStats } from './supplier-stats.ts';
-import {
-  type SearchStatus,
-  type SearchTables,
-  type SupplierOutcome,
-  searchDb,
-  type Vertical,
-} from './tables.ts';
+import { type SearchStatus, type SupplierOutcome, searchDb, type Vertical } from './tables.ts';
 import {
   type MarkupSource,
   noMarkup,
@@ -173,8 +167,17 @@ export class SearchEngine {
     this.#timers = deps.timers ?? realTimers;
   }
 
-  /** Records the session and starts the fan-out without waiting for it. */
-  async start(vertical: Vertical, request: Record<string, unknown>, by: Starter): Promise<StartedSearch> {
+  /**
+   * Records the session and starts the fan-out without waiting for it. With `userCode`, only when the
+   * caller's `users` row names it (checked by the statement that records the session; the refusal is
+   * whatever `userCode.confirm` throws, and nothing is recorded or asked then).
+   */
+  async start(
+    vertical: Vertical,
+    request: Record<string, unknown>,
+    by: Starter,
+    userCode?: OwnUserCode,
+  ): Promise<StartedSearch> {
     const spec = VERTICALS[vertical];
     const wanted = new Set(spec.sources(request));
     const candidates = this.#d.suppliers
@@ -187,8 +190,11 @@ export class SearchEngine {
         (a, b) =>
           (settings[b.name]?.priority ?? 0) - (settings[a.name]?.priority ?? 0) || (a.name < b.name ? -1 : 1),
       );
-    if (plan.length === 0)
+    if (plan.length === 0) {
+      // Another user's code is refused before anything else is said about the search.
+      if (userCode) await confirmUserCode(this.#d.db, by.userId, userCode);
       throw badRequest('no_supplier_available', 'No enabled supplier can serve this search.');
+    }
 
     const id = `${spec.idPrefix}${randomBytes(12).toString('base64url')}`;
     const now = this.#d.clock.now();
@@ -198,31 +204,25 @@ export class SearchEngine {
       plan.map((s) => settings[s.name]?.timeout_ms ?? 0),
       this.#d.orphanGraceMs ?? DEFAULT_ORPHAN_GRACE_MS,
     );
-    // The session and its deadline job commit together, in one statement (one round trip before the 202):
-    // no search exists that nobody would ever close.
-    const payload: DeadlinePayload = { search_id: id };
-    const jobId = await enqueue(
-      this.#d.db.withTables<SearchTables>().with('session', (w) =>
-        w
-          .insertInto('search_sessions')
-          .values({
-            id,
-            vertical,
-            status: 'initiated',
-            user_id: by.userId,
-            company_id: by.companyId,
-            request: JSON.stringify(request),
-            suppliers: JSON.stringify(plan.map((s) => s.name)),
-            total_suppliers: plan.length,
-            created_at: now,
-            expires_at: expires,
-          })
-          .returning('id'),
-      ),
-      SEARCH_DEADLINE_QUEUE,
-      payload,
-      { runAt: deadline },
-      this.#d.clock,
+    // The session and its deadline job commit together, in one statement that also checks the user code
+    // (one round trip before the 202): no search exists that nobody would ever close.
+    const jobId = newId();
+    await recordSession(
+      this.#d.db,
+      {
+        id,
+        vertical,
+        userId: by.userId,
+        companyId: by.companyId,
+        request,
+        suppliers: plan.map((s) => s.name),
+        createdAt: now,
+        expiresAt: expires,
+        jobId,
+        jobQueue: SEARCH_DEADLINE_QUEUE,
+        deadline,
+      },
+      userCode,
     );
 
     // Its own NOTIFYs are not news to this process: the engine hands its readers what it commits.

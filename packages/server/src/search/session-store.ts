@@ -1,6 +1,8 @@
 /** Search sessions: who started them, with what, and how far they got. 404 unknown, 410 expired. */
+import { sql } from 'kysely';
 import { gone, notFound } from '../kernel/errors.ts';
 import type { AuthContext } from '../kernel/types.ts';
+import { param, prepared } from '../storage/prepared.ts';
 import type { Db } from '../storage/schema.ts';
 import { parseJson, type SearchStatus, searchDb, type Vertical } from './tables.ts';
 
@@ -90,4 +92,134 @@ export function assertReadable<S extends SessionIdentity>(
   }
   if (s.expires_at.getTime() <= now.getTime())
     throw gone('search_expired', 'This search has expired; start a new one.');
+}
+
+/** The caller's `users` row as far as user codes go (undefined: no such row). */
+export type CodeOwner = { user_code: string | null; email: string } | undefined;
+
+/**
+ * A user code the search names, which the caller's `users` row must name (contracts section 5). Codes
+ * can change at any time, so it is checked against the row in the statement that records the session
+ * (`recordSession`), not read before it: the statement inserts only when the row names the code, compared
+ * with ASCII case folding (a match there is a match of `confirm`'s rule too). When it inserted nothing,
+ * `confirm` decides on the row the same statement read: it throws the refusal, or (a code that differs
+ * only in the case of a non-ASCII letter) returns, and the session is recorded without the check.
+ */
+export interface OwnUserCode {
+  code: string;
+  /** The code names the caller without the row: their id or their token's e-mail. */
+  namesCaller: boolean;
+  /** The full rule on the row as read: throws when the code is not the caller's. */
+  confirm(row: CodeOwner): void;
+}
+
+/** A new session: its row and the deadline job that closes it if the process running it dies. */
+export interface NewSession {
+  id: string;
+  vertical: Vertical;
+  userId: string;
+  companyId: number | null;
+  request: Record<string, unknown>;
+  suppliers: string[];
+  createdAt: Date;
+  expiresAt: Date;
+  jobId: string;
+  jobQueue: string;
+  /** When the deadline job runs. */
+  deadline: Date;
+}
+
+/**
+ * The session and its deadline job in one statement (one round trip, one commit; no search exists that
+ * nobody would close), inserted only when the caller's `users` row names the user code (`$0` false: no
+ * code to check). Without a `users` row (or without a user_code on it) the code must name the caller:
+ * `$1`, or the row's e-mail. The row is answered either way, for `OwnUserCode.confirm`. Prepared
+ * (`storage/prepared.ts`): parsed and planned once per connection.
+ */
+const insertSession = prepared<{
+  id: string | null;
+  job_id: string | null;
+  found: boolean;
+  user_code: string | null;
+  email: string | null;
+}>('search_session_insert', (db) => ({
+  compile: () =>
+    sql<{
+      id: string | null;
+      job_id: string | null;
+      found: boolean;
+      user_code: string | null;
+      email: string | null;
+    }>`
+    with own as (
+      select u.id is not null as found, u.user_code, u.email,
+             case
+               when not ${param(0)}::boolean then true
+               when u.id is null then ${param(1)}::boolean
+               when coalesce(u.user_code, '') <> ''
+                 then lower(u.user_code collate "C") = lower((${param(2)}::text) collate "C")
+               else ${param(1)}::boolean or lower(u.email collate "C") = lower((${param(2)}::text) collate "C")
+             end as ok
+        from (select 1) as one
+        left join users u on ${param(0)}::boolean and u.id = ${param(3)}::text
+    ), session as (
+      insert into search_sessions
+        (id, vertical, status, user_id, company_id, request, suppliers, total_suppliers, created_at, expires_at)
+      select ${param(4)}::text, ${param(5)}::text, 'initiated', ${param(3)}::text, ${param(6)}::integer,
+             ${param(7)}::jsonb, ${param(8)}::jsonb, ${param(9)}::integer, ${param(10)}::timestamptz,
+             ${param(11)}::timestamptz
+        from own where own.ok
+      returning id
+    ), job as (
+      insert into jobs (id, queue, payload, run_at)
+      select ${param(12)}::text, ${param(13)}::text, jsonb_build_object('search_id', session.id),
+             ${param(14)}::timestamptz
+        from session
+      returning id
+    )
+    select (select id from session) as id, (select id from job) as job_id, own.found, own.user_code, own.email
+      from own`.compile(db),
+}));
+
+const runInsert = (db: Db, s: NewSession, code: OwnUserCode | undefined) =>
+  insertSession(
+    db,
+    code !== undefined,
+    code?.namesCaller ?? false,
+    code?.code ?? '',
+    s.userId,
+    s.id,
+    s.vertical,
+    s.companyId,
+    JSON.stringify(s.request),
+    JSON.stringify(s.suppliers),
+    s.suppliers.length,
+    s.createdAt,
+    s.expiresAt,
+    s.jobId,
+    s.jobQueue,
+    s.deadline,
+  );
+
+/**
+ * Records a new session with its deadline job, when `code` (if any) is the caller's: one statement in
+ * the common case; the refusal (whatever `confirm` throws) leaves nothing behind.
+ */
+export async function recordSession(db: Db, s: NewSession, code?: OwnUserCode): Promise<void> {
+  let [row] = await runInsert(db, s, code);
+  if (row?.id == null && code) {
+    code.confirm(row?.found ? { user_code: row.user_code, email: row.email as string } : undefined);
+    [row] = await runInsert(db, s, undefined);
+  }
+  if (row?.id == null || row.job_id == null) throw new Error(`search session ${s.id} was not recorded`);
+}
+
+/** `OwnUserCode.confirm` on the caller's row as it is now (a search that stops before recording a session). */
+export async function confirmUserCode(db: Db, userId: string, code: OwnUserCode): Promise<void> {
+  const row = await db
+    .selectFrom('users')
+    .select(['user_code', 'email'])
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  code.confirm(row);
 }

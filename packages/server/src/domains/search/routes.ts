@@ -34,15 +34,10 @@ import {
 } from '../../search/readers.ts';
 import { resultsPage } from '../../search/results-page.ts';
 import type { SearchService } from '../../search/service.ts';
-import { readableSession } from '../../search/session-store.ts';
+import { type OwnUserCode, readableSession } from '../../search/session-store.ts';
 import type { Vertical } from '../../search/tables.ts';
 import { offerRoutes } from './offer-routes.ts';
-import {
-  assertOwnCodes,
-  validateFlightSearch,
-  validateHotelSearch,
-  validateTransportSearch,
-} from './validate.ts';
+import { ownCodes, validateFlightSearch, validateHotelSearch, validateTransportSearch } from './validate.ts';
 
 const OFFER_STREAM: Record<Vertical, StreamNames> = {
   flight: { offer: 'offer', supplier_done: 'supplier_done', done: 'done' },
@@ -77,17 +72,19 @@ export function searchRoutes(s: SearchService): Routes {
     let body: Record<string, unknown> = ctx.body;
     const auth = caller(ctx);
     const now = s.clock.now();
+    // The user code is checked by the statement that records the session (one round trip before the 202).
+    let userCode: OwnUserCode | undefined;
     if (vertical === 'flight') {
       validateFlightSearch(body, now);
-      await assertOwnCodes(ctx, s.db, body.companyCode, body.userCode);
+      userCode = ownCodes(ctx, body.companyCode, body.userCode);
     } else if (vertical === 'hotel') {
       validateHotelSearch(body, now);
-      await assertOwnCodes(ctx, s.db, body.company_code, body.user_code);
+      userCode = ownCodes(ctx, body.company_code, body.user_code);
     } else {
       // Pickup times in the suppliers' local form (a zoned time converted at the pickup point's zone).
       body = validateTransportSearch(body, now);
     }
-    return s.engine.start(vertical, body, { userId: auth.userId, companyId: auth.companyId });
+    return s.engine.start(vertical, body, { userId: auth.userId, companyId: auth.companyId }, userCode);
   };
 
   /** A stream's session: its identity is read once per search and process, not once per reader. */

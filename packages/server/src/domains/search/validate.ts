@@ -13,7 +13,7 @@ import {
   type ValidationIssue,
 } from '../../kernel/errors.ts';
 import type { RequestContext } from '../../kernel/types.ts';
-import type { Db } from '../../storage/schema.ts';
+import type { OwnUserCode } from '../../search/session-store.ts';
 import { locations } from './locations.ts';
 import { transportSearchInput } from './transport-input.ts';
 
@@ -23,33 +23,39 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const today = (now: Date) => now.toISOString().slice(0, 10);
 const validDate = (s: string) => DATE.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`));
 
-/** Another company's code, or another user's code, is 403; a super_admin may act for anyone. */
-export async function assertOwnCodes(
+/**
+ * The codes a search names must be the caller's own: another company's code, or another user's code, is
+ * 403 `company_mismatch`; a super_admin may act for anyone. The company code is checked here, against the
+ * caller's standing. A user code can change at any time, so it is checked against the caller's `users`
+ * row by the statement that records the session (no read of its own before the 202): this returns that
+ * check (`OwnUserCode`), or undefined when there is none to make.
+ */
+export function ownCodes(
   ctx: RequestContext,
-  db: Db,
   companyCode: unknown,
   userCode: unknown,
-): Promise<void> {
+): OwnUserCode | undefined {
   const auth = ctx.auth;
   if (!auth) throw unauthorized('not_authenticated', 'Authentication required.');
-  if (auth.role === 'super_admin') return;
-  const mismatch = () => forbidden('company_mismatch', 'companyCode and userCode must be your own.');
+  if (auth.role === 'super_admin') return undefined;
   if (typeof companyCode === 'string' && companyCode !== '') {
     if (!auth.companyCode || auth.companyCode.toLowerCase() !== companyCode.toLowerCase()) throw mismatch();
   }
-  if (typeof userCode === 'string' && userCode !== '') {
-    const row = await db
-      .selectFrom('users')
-      .select(['user_code', 'email'])
-      .where('id', '=', auth.userId)
-      .executeTakeFirst();
-    // Accounts without a user_code may name themselves by id or e-mail.
-    const own = row?.user_code
-      ? [row.user_code]
-      : [auth.userId, auth.email, row?.email].filter((v): v is string => typeof v === 'string');
-    if (!own.some((c) => c.toLowerCase() === userCode.toLowerCase())) throw mismatch();
-  }
+  if (typeof userCode !== 'string' || userCode === '') return undefined;
+  const code = userCode.toLowerCase();
+  // Accounts without a user_code may name themselves by id or e-mail.
+  const byCaller = [auth.userId, auth.email].filter((v): v is string => typeof v === 'string');
+  return {
+    code: userCode,
+    namesCaller: byCaller.some((c) => c.toLowerCase() === code),
+    confirm(row) {
+      const own = row?.user_code ? [row.user_code] : [...byCaller, row?.email];
+      if (!own.some((c) => typeof c === 'string' && c.toLowerCase() === code)) throw mismatch();
+    },
+  };
 }
+
+const mismatch = () => forbidden('company_mismatch', 'companyCode and userCode must be your own.');
 
 export function validateFlightSearch(b: Body, now: Date): void {
   const legs = Array.isArray(b.searchAirLegs) ? (b.searchAirLegs as Body[]) : [];

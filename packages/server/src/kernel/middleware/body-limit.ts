@@ -16,11 +16,26 @@ export function bodyLimit(opts: { limitBytes?: number } = {}): Middleware {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       const declared = Number(req.headers.get('content-length') ?? Number.NaN);
       if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
-      const body = req.body;
-      if (body) ex.rawBody = await readAtMost(body, limit);
+      if (req.readBody) ex.rawBody = await readDirect(req.readBody(limit), limit);
+      else {
+        const body = req.body;
+        if (body) ex.rawBody = await readAtMost(body, limit);
+      }
     }
     await next();
   };
+}
+
+/** A transport's own read (`KernelRequest.readBody`), with the same answers as `readAtMost`. */
+async function readDirect(read: Promise<Uint8Array | null>, limit: number): Promise<Uint8Array> {
+  let bytes: Uint8Array | null;
+  try {
+    bytes = await read;
+  } catch (err) {
+    throw new ClientClosedRequest(err);
+  }
+  if (bytes === null) throw tooLarge(limit);
+  return bytes;
 }
 
 async function readAtMost(body: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array> {
