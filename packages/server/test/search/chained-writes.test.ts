@@ -1,0 +1,177 @@
+/**
+ * The engine's writes are chained, not queued (src/search/engine.ts, WRITES): a supplier's answer is sent
+ * to the database as soon as it is made, while the writes before it are still on their way, and the
+ * session row orders them there. What must hold whatever the timing: the log commits in seq order without
+ * a gap, a write never commits without the one before it, and a write that reaches the database before
+ * the one it follows (another pool connection got there first) is not lost.
+ */
+import type { CompiledQuery, QueryResult } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { searchRoutes } from '../../src/domains/search/routes.ts';
+import { type HandlerTable, handlerTable } from '../../src/kernel/types.ts';
+import { readAfter } from '../../src/search/event-log.ts';
+import { finishAbandoned } from '../../src/search/orphans.ts';
+import { findSession } from '../../src/search/session-store.ts';
+import { searchDb } from '../../src/search/tables.ts';
+import type { Db } from '../../src/storage/schema.ts';
+import { testBackend, testDatabase } from '../helpers/db.ts';
+import { collect, ctx, flightBody, type Harness, harness } from './harness.ts';
+
+/** One execution of a search write, as the database connection would run it. */
+type Run = () => Promise<QueryResult<unknown>>;
+/** Decides how the n-th search write (1-based) of the test runs; undefined: as it is. */
+let hook: ((n: number, run: Run) => Promise<QueryResult<unknown>>) | undefined;
+let writes = 0;
+
+/** The database the engine writes through, with every search write passed to `hook`. */
+function hooked(db: Db): Db {
+  return new Proxy(db, {
+    get(target, key) {
+      if (key === 'executeQuery') {
+        return (q: CompiledQuery, ...rest: unknown[]) => {
+          const run: Run = () =>
+            (target.executeQuery as (...a: unknown[]) => Promise<QueryResult<unknown>>)(q, ...rest);
+          if (!q.sql.includes('insert into search_offers') || !hook) return run();
+          writes += 1;
+          return hook(writes, run);
+        };
+      }
+      const v = Reflect.get(target, key, target);
+      return typeof v === 'function' ? v.bind(target) : v;
+    },
+  });
+}
+
+let h: Harness;
+let routes: HandlerTable;
+beforeAll(async () => {
+  const database = await testDatabase();
+  h = await harness({ database: { ...database, db: hooked(database.db) } });
+  routes = handlerTable(searchRoutes(h.search));
+  const close = h.close;
+  h.close = async () => {
+    await close();
+    await database.close();
+  };
+});
+afterAll(() => h?.close());
+
+function reset() {
+  writes = 0;
+  hook = undefined;
+}
+
+async function startFlight(): Promise<string> {
+  const r = await routes.searchFlights!(ctx({ body: flightBody() }));
+  expect(r.status).toBe(202);
+  return (r as { body: { searchId: string } }).body.searchId;
+}
+
+/** A promise with its resolve, to be settled by a test's hook. */
+function signal() {
+  let resolve!: () => void;
+  const p = new Promise<void>((r) => {
+    resolve = r;
+  });
+  return { p, resolve };
+}
+
+/** The stored log of a search: seqs 1..n without a gap, `done` last; returns it. */
+async function contiguousLog(id: string) {
+  const log = await readAfter(searchDb(h.database.db), id, 0);
+  expect(log.map((e) => e.seq)).toEqual(log.map((_, i) => i + 1));
+  expect(log.at(-1)?.event).toBe('done');
+  return log;
+}
+
+describe(`chained search writes (${testBackend})`, () => {
+  it('every answer is sent while the writes before it are on their way; the log commits in order', async () => {
+    reset();
+    const allSent = signal();
+    // No write's answer comes back before all three suppliers' writes have been sent.
+    hook = async (n, run) => {
+      if (n === 3) allSent.resolve();
+      const result = await run();
+      await allSent.p;
+      return result;
+    };
+    const id = await startFlight();
+    const stream = collect(await routes.streamFlightOffers!(ctx({ params: { search_id: id } })));
+    const batch = (await routes.getFlightBatchResults!(
+      ctx({ params: { search_id: id }, query: { timeout: 30 } }),
+    )) as { status: number; body: Record<string, unknown> };
+    expect(writes).toBe(3);
+    expect(batch.status).toBe(200);
+    expect(batch.body).toMatchObject({ status: 'completed', completed_gds_count: 3, timed_out: false });
+    const log = await contiguousLog(id);
+    // The stream got exactly the stored log, in order (the flight stream names no status_update).
+    expect((await stream).map((m) => Number(m.id))).toEqual(
+      log.filter((e) => e.event !== 'status_update').map((e) => e.seq),
+    );
+    const groups = batch.body.results_by_gds as Record<string, unknown[]>;
+    expect(Object.values(groups).every((offers) => offers.length > 0)).toBe(true);
+    expect(batch.body.total_offers).toBe(log.filter((e) => e.event === 'offer').length);
+  });
+
+  it('a write whose predecessor did not commit commits nothing; the sweeper then closes the log', async () => {
+    reset();
+    const allSent = signal();
+    const settled: Promise<unknown>[] = [];
+    // The first write never reaches the database (its connection failed); it says so only once the
+    // other two are in the database's hands.
+    hook = (n, run) => {
+      if (n === 3) allSent.resolve();
+      const p =
+        n === 1
+          ? allSent.p.then(() => {
+              throw new Error('connection terminated');
+            })
+          : run();
+      settled.push(p.catch(() => {}));
+      return p;
+    };
+    const id = await startFlight();
+    await allSent.p;
+    await Promise.all(settled);
+    // The other two reached the database and committed nothing: no seq without the ones before it.
+    expect(await readAfter(searchDb(h.database.db), id, 0)).toEqual([]);
+    expect(await findSession(h.database.db, id)).toMatchObject({
+      status: 'in_progress',
+      completed_suppliers: 0,
+      total_offers: 0,
+    });
+    reset();
+    // As the deadline job would: the log is closed from where it really is.
+    expect(await finishAbandoned(h.search, id)).toBe('failed');
+    const log = await contiguousLog(id);
+    expect(log.filter((e) => e.event === 'supplier_done')).toHaveLength(3);
+  });
+
+  it('a write that reaches the database before the one it follows is sent again after it', async () => {
+    reset();
+    const secondRan = signal();
+    // The first write reaches the database only after the second has run there (and found the
+    // session without the first: it committed nothing).
+    hook = async (n, run) => {
+      if (n === 1) {
+        await secondRan.p;
+        return run();
+      }
+      const result = await run();
+      if (n === 2) secondRan.resolve();
+      return result;
+    };
+    const id = await startFlight();
+    const batch = (await routes.getFlightBatchResults!(
+      ctx({ params: { search_id: id }, query: { timeout: 30 } }),
+    )) as { status: number; body: Record<string, unknown> };
+    expect(batch.body).toMatchObject({ status: 'completed', completed_gds_count: 3, timed_out: false });
+    // More statements than writes: what ran too early was sent again.
+    expect(writes).toBeGreaterThan(3);
+    const log = await contiguousLog(id);
+    expect(log.filter((e) => e.event === 'supplier_done')).toHaveLength(3);
+    expect(batch.body.total_offers).toBe(log.filter((e) => e.event === 'offer').length);
+    const groups = batch.body.results_by_gds as Record<string, unknown[]>;
+    expect(Object.values(groups).every((offers) => offers.length > 0)).toBe(true);
+  });
+});
