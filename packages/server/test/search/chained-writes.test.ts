@@ -5,7 +5,7 @@
  * a gap, a write never commits without the one before it, and a write that reaches the database before
  * the one it follows (another pool connection got there first) is not lost.
  */
-import type { CompiledQuery, QueryResult } from 'kysely';
+import { type CompiledQuery, type QueryResult, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchRoutes } from '../../src/domains/search/routes.ts';
 import { type HandlerTable, handlerTable } from '../../src/kernel/types.ts';
@@ -173,5 +173,18 @@ describe(`chained search writes (${testBackend})`, () => {
     expect(batch.body.total_offers).toBe(log.filter((e) => e.event === 'offer').length);
     const groups = batch.body.results_by_gds as Record<string, unknown[]>;
     expect(Object.values(groups).every((offers) => offers.length > 0)).toBe(true);
+  });
+
+  it('offer rows up to 8 KB are stored as they are, not compressed first (migration 0100)', async () => {
+    reset();
+    const id = await startFlight();
+    await routes.getFlightBatchResults!(ctx({ params: { search_id: id }, query: { timeout: 30 } }));
+    const rows = await sql<{ bytes: number; offer: string | null; ref: string | null }>`
+      select pg_column_size(o.*) as bytes, pg_column_compression(offer) as offer,
+             pg_column_compression(supplier_ref) as ref
+        from search_offers o where search_id = ${id}`.execute(h.database.db);
+    // Amadeus rows carry the whole supplier offer: over the default 2 KB threshold, under 8 KB.
+    expect(Math.max(...rows.rows.map((r) => Number(r.bytes)))).toBeGreaterThan(2048);
+    expect(rows.rows.every((r) => r.offer === null && r.ref === null)).toBe(true);
   });
 });
