@@ -319,9 +319,13 @@ export class SearchEngine {
         },
       );
     // Each supplier's answer is sent as soon as it is made (see WRITES: the database commits the writes in
-    // the order they were sent, each only on top of the one before). Their outcomes are taken in the same
-    // order: `previous` settles once the write before has been handled (it never rejects).
+    // the order they were sent, each only on top of the one before), except while the search's first write
+    // is on its way: its offers are the first any reader sees, and writes sent beside it would only compete
+    // with it for the database's CPU and ours; they go once it is handled. Outcomes are taken in the order
+    // the writes were sent: `previous` settles once the write before has been handled (it never rejects).
     let previous: Promise<void> = starting;
+    /** The first write's handling (never rejects), once it has been sent. */
+    let first: Promise<void> | undefined;
     /** completed_suppliers once every write sent so far has committed: the guard of the next one. */
     let sentCompleted = 0;
     const channel = this.#d.notifier.channel;
@@ -344,20 +348,21 @@ export class SearchEngine {
       const before = previous;
       const expected = sentCompleted;
       sentCompleted += part.done;
-      const sent = broken === undefined ? send(part, expected) : undefined;
+      const go = () => (broken === undefined ? send(part, expected) : undefined);
+      const sent = first ? first.then(go) : Promise.resolve(go());
+      sent.catch(() => {});
       // Handled once the write before is: readers get the log in order, and a failure stops what follows.
-      sent?.catch(() => {});
       const handled = before.then(async () => {
         if (broken !== undefined) {
           // Committed all the same when the failure before it was only the answer's: readers re-read.
-          if (sent)
-            void sent.then(
-              (rows) => rows.length > 0 && this.#d.notifier.wake(id),
-              () => {},
-            );
+          void sent.then(
+            (rows) => rows !== undefined && rows.length > 0 && this.#d.notifier.wake(id),
+            () => {},
+          );
           throw broken;
         }
-        let rows = await (sent as Promise<{ id: string }[]>);
+        // Sent: `broken` was not set when it went (it would still be set now).
+        let rows = (await sent) as { id: string }[];
         // Another connection may have run it before the write it follows (the guard left it out): once more.
         if (rows.length === 0 && expected > 0) rows = await send(part, expected);
         if (rows.length === 0) throw new SearchClosed();
@@ -375,6 +380,7 @@ export class SearchEngine {
           }
         },
       );
+      first ??= previous;
       return handled;
     };
 
