@@ -321,11 +321,14 @@ export class SearchEngine {
     // Each supplier's answer is sent as soon as it is made (see WRITES: the database commits the writes in
     // the order they were sent, each only on top of the one before), except while the search's first write
     // is on its way: its offers are the first any reader sees, and writes sent beside it would only compete
-    // with it for the database's CPU and ours; they go once it is handled. Outcomes are taken in the order
-    // the writes were sent: `previous` settles once the write before has been handled (it never rejects).
+    // with it for the database's CPU and ours. Answers made meanwhile wait, and go once it is handled, in
+    // one write. Outcomes are taken in the order the writes were sent: `previous` settles once the write
+    // before has been handled (it never rejects).
     let previous: Promise<void> = starting;
-    /** The first write's handling (never rejects), once it has been sent. */
-    let first: Promise<void> | undefined;
+    /** The search's first write has been sent and not handled yet. */
+    let firstOnItsWay = false;
+    /** Answers made while the first write is on its way, with how to tell their callers the outcome. */
+    const held: { part: Append; settle: (err?: unknown) => void }[] = [];
     /** completed_suppliers once every write sent so far has committed: the guard of the next one. */
     let sentCompleted = 0;
     const channel = this.#d.notifier.channel;
@@ -344,25 +347,25 @@ export class SearchEngine {
         channel ?? null,
         expected,
       );
-    const append = (part: Append): Promise<void> => {
+    const dispatch = (part: Append): Promise<void> => {
       const before = previous;
       const expected = sentCompleted;
       sentCompleted += part.done;
-      const go = () => (broken === undefined ? send(part, expected) : undefined);
-      const sent = first ? first.then(go) : Promise.resolve(go());
-      sent.catch(() => {});
+      const sent = broken === undefined ? send(part, expected) : undefined;
+      sent?.catch(() => {});
       // Handled once the write before is: readers get the log in order, and a failure stops what follows.
       const handled = before.then(async () => {
         if (broken !== undefined) {
           // Committed all the same when the failure before it was only the answer's: readers re-read.
-          void sent.then(
-            (rows) => rows !== undefined && rows.length > 0 && this.#d.notifier.wake(id),
-            () => {},
-          );
+          if (sent)
+            void sent.then(
+              (rows) => rows.length > 0 && this.#d.notifier.wake(id),
+              () => {},
+            );
           throw broken;
         }
         // Sent: `broken` was not set when it went (it would still be set now).
-        let rows = (await sent) as { id: string }[];
+        let rows = await (sent as Promise<{ id: string }[]>);
         // Another connection may have run it before the write it follows (the guard left it out): once more.
         if (rows.length === 0 && expected > 0) rows = await send(part, expected);
         if (rows.length === 0) throw new SearchClosed();
@@ -380,7 +383,29 @@ export class SearchEngine {
           }
         },
       );
-      first ??= previous;
+      return handled;
+    };
+    const append = (part: Append): Promise<void> => {
+      if (firstOnItsWay)
+        return new Promise<void>((resolve, reject) => {
+          held.push({ part, settle: (err) => (err === undefined ? resolve() : reject(err)) });
+        });
+      if (sentCompleted > 0) return dispatch(part);
+      firstOnItsWay = true;
+      const handled = dispatch(part);
+      void previous.then(() => {
+        firstOnItsWay = false;
+        const waiting = held.splice(0);
+        if (waiting.length === 0) return;
+        dispatch(together(waiting.map((w) => w.part))).then(
+          () => {
+            for (const w of waiting) w.settle();
+          },
+          (err: unknown) => {
+            for (const w of waiting) w.settle(err);
+          },
+        );
+      });
       return handled;
     };
 
@@ -524,6 +549,19 @@ interface OfferRow {
   offer: Record<string, unknown>;
   supplier_ref: unknown;
   total_minor: number;
+}
+
+/** Answers made one after the other, as one write: their events and offers in seq order; the last ends it. */
+function together(parts: readonly Append[]): Append {
+  const last = parts[parts.length - 1] as Append;
+  if (parts.length === 1) return last;
+  return {
+    events: parts.flatMap((p) => p.events),
+    offers: parts.flatMap((p) => p.offers),
+    done: parts.reduce((n, p) => n + p.done, 0),
+    ...(last.finished ? { finished: last.finished } : {}),
+    finishedAt: last.finishedAt,
+  };
 }
 
 interface Append {

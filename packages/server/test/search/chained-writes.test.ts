@@ -1,7 +1,9 @@
 /**
  * The engine's writes are chained, not queued (src/search/engine.ts, WRITES): after the search's first
- * write, a supplier's answer is sent to the database as soon as it is made, while the writes before it
- * are still on their way, and the session row orders them there. What must hold whatever the timing: the log commits in seq order without
+ * write (which goes alone: answers made while it is on its way follow it in one write), a supplier's
+ * answer is sent to the database as soon as it is made, while the writes before it are still on their
+ * way, and the session row orders them there. Each supplier's answer is held at a gate the test opens, so
+ * which answers meet which write is decided by the test, not by timing. What must hold whatever the timing: the log commits in seq order without
  * a gap, a write never commits without the one before it, and a write that reaches the database before
  * the one it follows (another pool connection got there first) is not lost.
  */
@@ -42,11 +44,59 @@ function hooked(db: Db): Db {
   });
 }
 
+/** Per supplier: its answer is held (after it arrived) until the gate opens; `arrived` says it is there. */
+interface Gate {
+  open: () => void;
+  opened: Promise<void>;
+  arrived: Promise<void>;
+  arrive: () => void;
+}
+let gates = new Map<string, Gate>();
+function gate(name: string): Gate {
+  let g = gates.get(name);
+  if (!g) {
+    const o = signal();
+    const a = signal();
+    g = { open: o.resolve, opened: o.p, arrived: a.p, arrive: a.resolve };
+    gates.set(name, g);
+  }
+  return g;
+}
+/** Holds the answers of `names` until their gates open; every other supplier answers as it comes. */
+function holdAnswers(...names: string[]) {
+  gates = new Map();
+  for (const n of names) gate(n);
+}
+/** One turn of the event loop: every continuation already queued (promise callbacks) has run. */
+const turn = () => new Promise<void>((r) => setImmediate(r));
+
 let h: Harness;
 let routes: HandlerTable;
 beforeAll(async () => {
   const database = await testDatabase();
   h = await harness({ database: { ...database, db: hooked(database.db) } });
+  const registry = h.search.suppliers;
+  const searchSuppliers = registry.searchSuppliers.bind(registry);
+  registry.searchSuppliers = (v) =>
+    searchSuppliers(v).map(
+      (supplier) =>
+        new Proxy(supplier, {
+          get(target, key) {
+            if (key === 'search')
+              return async (...args: Parameters<typeof target.search>) => {
+                const answer = await target.search(...args);
+                const g = gates.get(target.name);
+                if (g) {
+                  g.arrive();
+                  await g.opened;
+                }
+                return answer;
+              };
+            const v = Reflect.get(target, key, target);
+            return typeof v === 'function' ? v.bind(target) : v;
+          },
+        }),
+    );
   routes = handlerTable(searchRoutes(h.search));
   const close = h.close;
   h.close = async () => {
@@ -59,6 +109,7 @@ afterAll(() => h?.close());
 function reset() {
   writes = 0;
   hook = undefined;
+  gates = new Map();
 }
 
 async function startFlight(): Promise<string> {
@@ -76,6 +127,34 @@ function signal() {
   return { p, resolve };
 }
 
+/** The batch answer once the search is over. */
+async function finalBatch(id: string) {
+  const batch = (await routes.getFlightBatchResults!(
+    ctx({ params: { search_id: id }, query: { timeout: 30 } }),
+  )) as { status: number; body: Record<string, unknown> };
+  expect(batch.status).toBe(200);
+  expect(batch.body).toMatchObject({ status: expect.any(String), completed_gds_count: 3, timed_out: false });
+  return batch;
+}
+
+/** Resolves once a reader has the search's first offer (its write handled), and a turn later. */
+async function afterFirstOffer(id: string) {
+  await collect(
+    await routes.streamFlightOffers!(ctx({ params: { search_id: id } })),
+    (m) => m.event === 'offer',
+  );
+  await turn();
+}
+
+/** Every supplier has offers in the batch, and the batch has exactly the offers the log announced. */
+function expectAllSuppliers(batch: { body: Record<string, unknown> }, log: { event: string }[]) {
+  expect(batch.body.status).toBe('completed');
+  const groups = batch.body.results_by_gds as Record<string, unknown[]>;
+  expect(Object.keys(groups).sort()).toEqual(['amadeus', 'duffel', 'mystifly']);
+  expect(Object.values(groups).every((offers) => offers.length > 0)).toBe(true);
+  expect(batch.body.total_offers).toBe(log.filter((e) => e.event === 'offer').length);
+}
+
 /** The stored log of a search: seqs 1..n without a gap, `done` last; returns it. */
 async function contiguousLog(id: string) {
   const log = await readAfter(searchDb(h.database.db), id, 0);
@@ -85,50 +164,69 @@ async function contiguousLog(id: string) {
 }
 
 describe(`chained search writes (${testBackend})`, () => {
-  it('the first write goes alone; every later one is sent while those before it are on their way', async () => {
+  it('the first write goes alone; answers made while it is on its way follow it in one write', async () => {
     reset();
+    holdAnswers('amadeus', 'mystifly');
     const order: string[] = [];
-    const allSent = signal();
-    // After the first, no write's answer comes back before all three suppliers' writes have been sent.
     hook = async (n, run) => {
       order.push(`sent ${n}`);
-      if (n === 3) allSent.resolve();
+      if (n === 1) {
+        // Both other answers are made while the first write is on its way.
+        await Promise.all([gate('amadeus').arrived, gate('mystifly').arrived]);
+        gate('amadeus').open();
+        gate('mystifly').open();
+        await turn();
+      }
       const result = await run();
-      if (n > 1) await allSent.p;
       order.push(`answered ${n}`);
       return result;
     };
     const id = await startFlight();
     const stream = collect(await routes.streamFlightOffers!(ctx({ params: { search_id: id } })));
-    const batch = (await routes.getFlightBatchResults!(
-      ctx({ params: { search_id: id }, query: { timeout: 30 } }),
-    )) as { status: number; body: Record<string, unknown> };
-    expect(writes).toBe(3);
-    // The first offers shown had the database to themselves.
-    expect(order.indexOf('answered 1')).toBeLessThan(order.indexOf('sent 2'));
-    expect(batch.status).toBe(200);
-    expect(batch.body).toMatchObject({ status: 'completed', completed_gds_count: 3, timed_out: false });
+    const batch = await finalBatch(id);
+    expect(order).toEqual(['sent 1', 'answered 1', 'sent 2', 'answered 2']);
     const log = await contiguousLog(id);
-    // The stream got exactly the stored log, in order (the flight stream names no status_update).
     expect((await stream).map((m) => Number(m.id))).toEqual(
       log.filter((e) => e.event !== 'status_update').map((e) => e.seq),
     );
-    const groups = batch.body.results_by_gds as Record<string, unknown[]>;
-    expect(Object.values(groups).every((offers) => offers.length > 0)).toBe(true);
-    expect(batch.body.total_offers).toBe(log.filter((e) => e.event === 'offer').length);
+    expectAllSuppliers(batch, log);
+  });
+
+  it('after the first write, an answer is sent while the write before it is still on its way', async () => {
+    reset();
+    holdAnswers('amadeus', 'mystifly');
+    const thirdSent = signal();
+    hook = async (n, run) => {
+      if (n === 2) gate('mystifly').open();
+      if (n === 3) thirdSent.resolve();
+      const result = await run();
+      // The second write's answer comes back only once the third has been sent.
+      if (n === 2) await thirdSent.p;
+      return result;
+    };
+    const id = await startFlight();
+    await afterFirstOffer(id);
+    gate('amadeus').open();
+    const batch = await finalBatch(id);
+    // Three writes (a fourth when the third reached PostgreSQL, on its own connection, before the second
+    // took the session row: it is sent again, see below).
+    expect(writes).toBeGreaterThanOrEqual(3);
+    expectAllSuppliers(batch, await contiguousLog(id));
   });
 
   it('a write whose predecessor did not commit commits nothing; the sweeper then closes the log', async () => {
     reset();
-    const allSent = signal();
+    holdAnswers('amadeus', 'mystifly');
+    const thirdSent = signal();
     const settled: Promise<unknown>[] = [];
     // The second write never reaches the database (its connection failed); it says so only once the
     // third is in the database's hands.
     hook = (n, run) => {
-      if (n === 3) allSent.resolve();
+      if (n === 2) gate('mystifly').open();
+      if (n === 3) thirdSent.resolve();
       const p =
         n === 2
-          ? allSent.p.then(() => {
+          ? thirdSent.p.then(() => {
               throw new Error('connection terminated');
             })
           : run();
@@ -136,7 +234,9 @@ describe(`chained search writes (${testBackend})`, () => {
       return p;
     };
     const id = await startFlight();
-    await allSent.p;
+    await afterFirstOffer(id);
+    gate('amadeus').open();
+    await thirdSent.p;
     await Promise.all(settled);
     // The third reached the database and committed nothing: no seq without the ones before it.
     const stored = await readAfter(searchDb(h.database.db), id, 0);
@@ -156,11 +256,13 @@ describe(`chained search writes (${testBackend})`, () => {
 
   it('a write that reaches the database before the one it follows is sent again after it', async () => {
     reset();
+    holdAnswers('amadeus', 'mystifly');
     const thirdRan = signal();
     // The second write reaches the database only after the third has run there (and found the session
     // without the second: it committed nothing).
     hook = async (n, run) => {
       if (n === 2) {
+        gate('mystifly').open();
         await thirdRan.p;
         return run();
       }
@@ -169,17 +271,12 @@ describe(`chained search writes (${testBackend})`, () => {
       return result;
     };
     const id = await startFlight();
-    const batch = (await routes.getFlightBatchResults!(
-      ctx({ params: { search_id: id }, query: { timeout: 30 } }),
-    )) as { status: number; body: Record<string, unknown> };
-    expect(batch.body).toMatchObject({ status: 'completed', completed_gds_count: 3, timed_out: false });
+    await afterFirstOffer(id);
+    gate('amadeus').open();
+    const batch = await finalBatch(id);
     // More statements than writes: what ran too early was sent again.
     expect(writes).toBe(4);
-    const log = await contiguousLog(id);
-    expect(log.filter((e) => e.event === 'supplier_done')).toHaveLength(3);
-    expect(batch.body.total_offers).toBe(log.filter((e) => e.event === 'offer').length);
-    const groups = batch.body.results_by_gds as Record<string, unknown[]>;
-    expect(Object.values(groups).every((offers) => offers.length > 0)).toBe(true);
+    expectAllSuppliers(batch, await contiguousLog(id));
   });
 
   it('offer rows up to 8 KB are stored as they are, not compressed first (migration 0100)', async () => {
