@@ -328,7 +328,7 @@ export class SearchEngine {
     /** The search's first write has been sent and not handled yet. */
     let firstOnItsWay = false;
     /** Answers made while the first write is on its way, with how to tell their callers the outcome. */
-    const held: { part: Append; settle: (err?: unknown) => void }[] = [];
+    const held: { build: () => Append; settle: (err?: unknown) => void }[] = [];
     /** completed_suppliers once every write sent so far has committed: the guard of the next one. */
     let sentCompleted = 0;
     const channel = this.#d.notifier.channel;
@@ -385,19 +385,26 @@ export class SearchEngine {
       );
       return handled;
     };
-    const append = (part: Append): Promise<void> => {
+    const append = (build: () => Append): Promise<void> => {
       if (firstOnItsWay)
         return new Promise<void>((resolve, reject) => {
-          held.push({ part, settle: (err) => (err === undefined ? resolve() : reject(err)) });
+          held.push({ build, settle: (err) => (err === undefined ? resolve() : reject(err)) });
         });
-      if (sentCompleted > 0) return dispatch(part);
+      if (sentCompleted > 0) return dispatch(build());
       firstOnItsWay = true;
-      const handled = dispatch(part);
+      const handled = dispatch(build());
       void previous.then(() => {
         firstOnItsWay = false;
         const waiting = held.splice(0);
         if (waiting.length === 0) return;
-        dispatch(together(waiting.map((w) => w.part))).then(
+        let part: Append;
+        try {
+          part = together(waiting.map((w) => w.build()));
+        } catch (err) {
+          for (const w of waiting) w.settle(err);
+          return;
+        }
+        dispatch(part).then(
           () => {
             for (const w of waiting) w.settle();
           },
@@ -418,56 +425,58 @@ export class SearchEngine {
           fxP,
         ]);
         const kept = offers.slice(0, cfg.max_results);
-        const events: LogEvent[] = [];
-        const rows: OfferRow[] = [];
-        for (const o of kept) {
-          try {
-            const p = spec.present(o, {
-              offerId: newOfferId(),
-              searchId: id,
-              markup,
-              companyId: by.companyId,
-              currency,
-              fx,
-            });
-            // What the database stores and readers read back: the JSON form, once.
-            const offer = JSON.parse(JSON.stringify(p.offer)) as Record<string, unknown>;
-            seq += 1;
-            events.push({ seq, event: 'offer', data: { offer } });
-            rows.push({
-              offer_id: offer.offer_id as string,
-              supplier: supplier.name,
-              position: seq,
-              offer,
-              supplier_ref: p.supplierRef ?? null,
-              total_minor: p.totalMinor,
-            });
-            announced.push({ supplier: supplier.name, offer, total_minor: p.totalMinor });
-          } catch (err) {
-            this.#d.log?.warn(
-              { err, supplier: supplier.name },
-              'dropped an offer that could not be normalized',
-            );
+        // Made when it is sent (seqs in send order): held behind the first write, it costs nothing meanwhile.
+        await append((): Append => {
+          const events: LogEvent[] = [];
+          const rows: OfferRow[] = [];
+          for (const o of kept) {
+            try {
+              const p = spec.present(o, {
+                offerId: newOfferId(),
+                searchId: id,
+                markup,
+                companyId: by.companyId,
+                currency,
+                fx,
+              });
+              // What the database stores and readers read back: the JSON form, once.
+              const offer = JSON.parse(JSON.stringify(p.offer)) as Record<string, unknown>;
+              seq += 1;
+              events.push({ seq, event: 'offer', data: { offer } });
+              rows.push({
+                offer_id: offer.offer_id as string,
+                supplier: supplier.name,
+                position: seq,
+                offer,
+                supplier_ref: p.supplierRef ?? null,
+                total_minor: p.totalMinor,
+              });
+              announced.push({ supplier: supplier.name, offer, total_minor: p.totalMinor });
+            } catch (err) {
+              this.#d.log?.warn(
+                { err, supplier: supplier.name },
+                'dropped an offer that could not be normalized',
+              );
+            }
           }
-        }
-        totalOffers += rows.length;
-        seq += 1;
-        events.push({
-          seq,
-          event: 'supplier_done',
-          data: { supplier: supplier.name, status: outcome, offer_count: rows.length },
+          totalOffers += rows.length;
+          seq += 1;
+          events.push({
+            seq,
+            event: 'supplier_done',
+            data: { supplier: supplier.name, status: outcome, offer_count: rows.length },
+          });
+          outcomes.push(outcome);
+          const finishedAt = this.#d.clock.now();
+          // The last supplier's write also ends the log: no separate transaction for `done`.
+          if (outcomes.length < plan.length) {
+            return { events, offers: rows, done: 1, finishedAt };
+          }
+          const status = finalStatus(outcomes);
+          events.push(...closingEvents(seq, status, totalOffers));
+          seq += 2;
+          return { events, offers: rows, done: 1, finished: status, finishedAt };
         });
-        outcomes.push(outcome);
-        const finishedAt = this.#d.clock.now();
-        // The last supplier's write also ends the log: no separate transaction for `done`.
-        if (outcomes.length < plan.length) {
-          await append({ events, offers: rows, done: 1, finishedAt });
-          return;
-        }
-        const status = finalStatus(outcomes);
-        events.push(...closingEvents(seq, status, totalOffers));
-        seq += 2;
-        await append({ events, offers: rows, done: 1, finished: status, finishedAt });
       }),
     );
   }
