@@ -5,10 +5,12 @@
  *
  * Two kinds of body: dynamic JSON answers of at least COMPRESS_MIN_BYTES (Brotli at quality 4, gzip at
  * level 6: fast enough per request), and static documents (the docs page, the contract) compressed once
- * at the best quality and kept.
+ * at the best quality and kept. A dynamic body of at most COMPRESS_INLINE_MAX_BYTES is compressed on the
+ * event loop: that takes about 0.1 ms for 32 KiB (a flight batch answer), less than handing it to the
+ * libuv pool and back, which on a busy machine waits for a pool thread and for the loop to be woken.
  */
 import { promisify } from 'node:util';
-import { brotliCompress, constants, gzip } from 'node:zlib';
+import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync } from 'node:zlib';
 import Negotiator from 'negotiator';
 
 export type Coding = 'br' | 'gzip';
@@ -16,6 +18,9 @@ const CODINGS: Coding[] = ['br', 'gzip'];
 
 /** Below this a JSON body is sent as it is: the headers would cost more than they save. */
 export const COMPRESS_MIN_BYTES = 1024;
+
+/** Up to this size a dynamic body is compressed in line (see above); larger ones on the libuv pool. */
+export const COMPRESS_INLINE_MAX_BYTES = 64 * 1024;
 
 const br = promisify(brotliCompress);
 const gz = promisify(gzip);
@@ -39,15 +44,28 @@ export function compress(
   kind: 'static' | 'dynamic',
 ): Promise<Buffer> {
   const input = typeof body === 'string' ? Buffer.from(body) : body;
-  if (coding === 'br')
-    return br(input, {
+  const inline = kind === 'dynamic' && input.byteLength <= COMPRESS_INLINE_MAX_BYTES;
+  if (coding === 'br') {
+    const options = {
       params: {
         [constants.BROTLI_PARAM_QUALITY]: kind === 'static' ? constants.BROTLI_MAX_QUALITY : 4,
         [constants.BROTLI_PARAM_SIZE_HINT]: input.byteLength,
         [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
       },
-    });
-  return gz(input, { level: kind === 'static' ? constants.Z_BEST_COMPRESSION : 6 });
+    };
+    return inline ? settle(() => brotliCompressSync(input, options)) : br(input, options);
+  }
+  const options = { level: kind === 'static' ? constants.Z_BEST_COMPRESSION : 6 };
+  return inline ? settle(() => gzipSync(input, options)) : gz(input, options);
+}
+
+/** `fn`'s result, or its error, as a settled promise (callers handle both codings' paths alike). */
+function settle<T>(fn: () => T): Promise<T> {
+  try {
+    return Promise.resolve(fn());
+  } catch (err) {
+    return Promise.reject(err);
+  }
 }
 
 /**

@@ -106,11 +106,20 @@ function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
  * One write of a search's log, as a prepared statement (`storage/prepared.ts`: parsed and planned once
  * per connection). One statement, so one round trip and one commit. The session row first: it is the lock
  * the orphan sweeper takes too, and a closed log stays closed (nothing is inserted when `open` is empty).
+ *
+ * Writes are chained, not queued: a search's next write is sent while the one before it is still on its
+ * way, and the session row orders them in the database. `prior` locks the row (waiting for the write
+ * before, on another connection, to commit or roll back) and reads it as it is then; `open` goes on only
+ * if the row holds exactly what the writes before this one committed (`completed_suppliers`, which every
+ * write raises: each carries at least one `supplier_done`). So a write commits after the one before it
+ * and never without it: seqs commit in order and without gaps, and a reader that saw n has seen every
+ * seq before n.
+ *
  * An offer travels once: its event ({"offer": …} at the offer's position) is made from the offer row. The
  * write that ends the search also sets the final status and removes the deadline job; with a NOTIFY
  * channel (PostgreSQL) the notification is delivered when it commits. Arguments: supplier_done count,
  * offer count, search id, offers JSON, offers' expiry, the other events' JSON, final status, finished at,
- * deadline job id, channel.
+ * deadline job id, channel, completed_suppliers the writes before this one committed.
  */
 const writeStatement = (finish: boolean, notify: boolean) =>
   prepared<{ id: string }>(
@@ -118,13 +127,18 @@ const writeStatement = (finish: boolean, notify: boolean) =>
     (db) => ({
       compile: () =>
         sql<{ id: string }>`
-        with open as (
-          update search_sessions
-             set completed_suppliers = completed_suppliers + ${param(0)}::integer,
-                 total_offers = total_offers + ${param(1)}::integer
-                 ${finish ? sql`, status = ${param(6)}::text, finished_at = ${param(7)}::timestamptz` : sql``}
+        with prior as (
+          select id, completed_suppliers from search_sessions
            where id = ${param(2)}::text and status in ('initiated', 'in_progress')
-          returning id
+             for no key update
+        ), open as (
+          update search_sessions s
+             set completed_suppliers = s.completed_suppliers + ${param(0)}::integer,
+                 total_offers = s.total_offers + ${param(1)}::integer
+                 ${finish ? sql`, status = ${param(6)}::text, finished_at = ${param(7)}::timestamptz` : sql``}
+            from prior
+           where s.id = prior.id and prior.completed_suppliers = ${param(10)}::integer
+          returning s.id
         ), o as (
           select * from jsonb_to_recordset(${param(3)}::jsonb)
             as x(offer_id text, supplier text, position integer, offer jsonb, supplier_ref jsonb, total_minor bigint)
@@ -290,10 +304,7 @@ export class SearchEngine {
     const outcomes: SupplierOutcome[] = [];
     /** Every offer the log announced so far, in order: the batch answer of this process's readers. */
     const announced: StoredOffer[] = [];
-    // One write at a time: seq commits in order, so a reader that saw n has seen everything before n. What
-    // arrives while a write is on its way goes into the next one, together: suppliers that answer at about
-    // the same time cost one statement, not one each in a row.
-    /** The first failure: nothing after a failed write is written (its seqs would leave a gap in the log). */
+    /** The first failure: nothing is sent after a failed write (its seqs would leave a gap in the log). */
     let broken: unknown;
     const starting = db
       .updateTable('search_sessions')
@@ -307,85 +318,102 @@ export class SearchEngine {
           broken ??= err;
         },
       );
-    const queue: { build: () => Append; settle: (err?: unknown) => void }[] = [];
-    let draining = false;
-    const drain = async () => {
-      try {
-        await starting;
-        while (queue.length > 0) {
-          const batch = queue.splice(0);
-          try {
-            if (broken !== undefined) throw broken;
-            const events: LogEvent[] = [];
-            const offers: OfferRow[] = [];
-            let finished: SearchStatus | undefined;
-            for (const { build } of batch) {
-              const part = build();
-              events.push(...part.events);
-              offers.push(...part.offers);
-              finished = part.finished ?? finished;
-            }
-            await write(events, offers, finished);
-            for (const b of batch) b.settle();
-          } catch (err) {
-            broken ??= err;
-            if (err instanceof SearchClosed) {
-              closed.abort(err);
-              // Another process closed the log; its NOTIFY was dropped as ours: this process's readers re-read.
-              this.#d.notifier.wake(id);
-            }
-            for (const b of batch) b.settle(err);
-          }
-        }
-      } finally {
-        // Cleared in the same turn as the empty-queue check: an append made after it starts a new drain.
-        draining = false;
-      }
-    };
-    const append = (build: () => Append) =>
-      new Promise<void>((resolve, reject) => {
-        queue.push({ build, settle: (err) => (err === undefined ? resolve() : reject(err)) });
-        if (!draining) {
-          draining = true;
-          void drain();
-        }
-      });
-    const write = async (events: LogEvent[], offers: OfferRow[], finished: SearchStatus | undefined) => {
-      const done = events.filter((e) => e.event === 'supplier_done').length;
-      const finishedAt = this.#d.clock.now();
-      const channel = this.#d.notifier.channel;
-      // One statement (see WRITES): an empty answer means the log was closed meanwhile.
-      const rows = await WRITES[finished ? 'finish' : 'append'][channel ? 'notify' : 'quiet'](
+    // Each supplier's answer is sent as soon as it is made (see WRITES: the database commits the writes in
+    // the order they were sent, each only on top of the one before), except while the search's first write
+    // is on its way: its offers are the first any reader sees, and writes sent beside it would only compete
+    // with it for the database's CPU and ours. Answers made meanwhile wait, and go once it is handled, in
+    // one write. Outcomes are taken in the order the writes were sent: `previous` settles once the write
+    // before has been handled (it never rejects).
+    let previous: Promise<void> = starting;
+    /** The search's first write has been sent and not handled yet. */
+    let firstOnItsWay = false;
+    /** Answers made while the first write is on its way, with how to tell their callers the outcome. */
+    const held: { build: () => Append; settle: (err?: unknown) => void }[] = [];
+    /** completed_suppliers once every write sent so far has committed: the guard of the next one. */
+    let sentCompleted = 0;
+    const channel = this.#d.notifier.channel;
+    const send = (part: Append, expected: number) =>
+      WRITES[part.finished ? 'finish' : 'append'][channel ? 'notify' : 'quiet'](
         this.#d.db,
-        done,
-        offers.length,
+        part.done,
+        part.offers.length,
         id,
-        JSON.stringify(offers),
+        JSON.stringify(part.offers),
         expiresAt,
-        JSON.stringify(events.filter((e) => e.event !== 'offer')),
-        finished ?? null,
-        finishedAt,
+        JSON.stringify(part.events.filter((e) => e.event !== 'offer')),
+        part.finished ?? null,
+        part.finishedAt,
         deadlineJob ?? null,
         channel ?? null,
+        expected,
       );
-      if (rows.length === 0) throw new SearchClosed();
-      completed += done;
-      // This process's readers get what was just committed (no re-read); others heard the NOTIFY.
-      const committed: Committed = { events };
-      if (finished) {
-        committed.final = {
-          status: finished,
-          completed_suppliers: completed,
-          total_offers: totalOffers,
-          finished_at: finishedAt,
-          offers: announced,
-        };
-      }
-      if (channel) this.#d.notifier.wake(id, committed);
-      else
-        await this.#d.notifier
-          .publish(id, committed)
-          .catch((err) => this.#d.log?.warn({ err }, 'search notify failed'));
+    const dispatch = (part: Append): Promise<void> => {
+      const before = previous;
+      const expected = sentCompleted;
+      sentCompleted += part.done;
+      const sent = broken === undefined ? send(part, expected) : undefined;
+      sent?.catch(() => {});
+      // Handled once the write before is: readers get the log in order, and a failure stops what follows.
+      const handled = before.then(async () => {
+        if (broken !== undefined) {
+          // Committed all the same when the failure before it was only the answer's: readers re-read.
+          if (sent)
+            void sent.then(
+              (rows) => rows.length > 0 && this.#d.notifier.wake(id),
+              () => {},
+            );
+          throw broken;
+        }
+        // Sent: `broken` was not set when it went (it would still be set now).
+        let rows = await (sent as Promise<{ id: string }[]>);
+        // Another connection may have run it before the write it follows (the guard left it out): once more.
+        if (rows.length === 0 && expected > 0) rows = await send(part, expected);
+        if (rows.length === 0) throw new SearchClosed();
+        completed += part.done;
+        this.#committed(id, part, completed, totalOffers, announced);
+      });
+      previous = handled.then(
+        () => undefined,
+        (err) => {
+          broken ??= err;
+          if (err instanceof SearchClosed) {
+            closed.abort(err);
+            // Another process closed the log; its NOTIFY was dropped as ours: this process's readers re-read.
+            this.#d.notifier.wake(id);
+          }
+        },
+      );
+      return handled;
+    };
+    const append = (build: () => Append): Promise<void> => {
+      if (firstOnItsWay)
+        return new Promise<void>((resolve, reject) => {
+          held.push({ build, settle: (err) => (err === undefined ? resolve() : reject(err)) });
+        });
+      if (sentCompleted > 0) return dispatch(build());
+      firstOnItsWay = true;
+      const handled = dispatch(build());
+      void previous.then(() => {
+        firstOnItsWay = false;
+        const waiting = held.splice(0);
+        if (waiting.length === 0) return;
+        let part: Append;
+        try {
+          part = together(waiting.map((w) => w.build()));
+        } catch (err) {
+          for (const w of waiting) w.settle(err);
+          return;
+        }
+        dispatch(part).then(
+          () => {
+            for (const w of waiting) w.settle();
+          },
+          (err: unknown) => {
+            for (const w of waiting) w.settle(err);
+          },
+        );
+      });
+      return handled;
     };
 
     await Promise.all(
@@ -397,7 +425,8 @@ export class SearchEngine {
           fxP,
         ]);
         const kept = offers.slice(0, cfg.max_results);
-        await append(() => {
+        // Made when it is sent (seqs in send order): held behind the first write, it costs nothing meanwhile.
+        await append((): Append => {
           const events: LogEvent[] = [];
           const rows: OfferRow[] = [];
           for (const o of kept) {
@@ -438,15 +467,43 @@ export class SearchEngine {
             data: { supplier: supplier.name, status: outcome, offer_count: rows.length },
           });
           outcomes.push(outcome);
-          // The last supplier's append also ends the log: no separate transaction for `done`.
-          if (outcomes.length < plan.length) return { events, offers: rows };
+          const finishedAt = this.#d.clock.now();
+          // The last supplier's write also ends the log: no separate transaction for `done`.
+          if (outcomes.length < plan.length) {
+            return { events, offers: rows, done: 1, finishedAt };
+          }
           const status = finalStatus(outcomes);
           events.push(...closingEvents(seq, status, totalOffers));
           seq += 2;
-          return { events, offers: rows, finished: status };
+          return { events, offers: rows, done: 1, finished: status, finishedAt };
         });
       }),
     );
+  }
+
+  /** What a write committed, handed to this process's readers (no re-read); other processes heard NOTIFY. */
+  #committed(
+    id: string,
+    part: Append,
+    completed: number,
+    totalOffers: number,
+    announced: readonly StoredOffer[],
+  ): void {
+    const committed: Committed = { events: part.events };
+    if (part.finished) {
+      committed.final = {
+        status: part.finished,
+        completed_suppliers: completed,
+        total_offers: totalOffers,
+        finished_at: part.finishedAt,
+        offers: announced,
+      };
+    }
+    if (this.#d.notifier.channel) this.#d.notifier.wake(id, committed);
+    else
+      void this.#d.notifier
+        .publish(id, committed)
+        .catch((err) => this.#d.log?.warn({ err }, 'search notify failed'));
   }
 
   /** One supplier's part: breaker, deadline, stats. Never throws. */
@@ -503,8 +560,24 @@ interface OfferRow {
   total_minor: number;
 }
 
+/** Answers made one after the other, as one write: their events and offers in seq order; the last ends it. */
+function together(parts: readonly Append[]): Append {
+  const last = parts[parts.length - 1] as Append;
+  if (parts.length === 1) return last;
+  return {
+    events: parts.flatMap((p) => p.events),
+    offers: parts.flatMap((p) => p.offers),
+    done: parts.reduce((n, p) => n + p.done, 0),
+    ...(last.finished ? { finished: last.finished } : {}),
+    finishedAt: last.finishedAt,
+  };
+}
+
 interface Append {
   events: LogEvent[];
   offers: OfferRow[];
+  /** supplier_done events among `events`. */
+  done: number;
   finished?: SearchStatus;
+  finishedAt: Date;
 }

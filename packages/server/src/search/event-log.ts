@@ -1,8 +1,9 @@
 /**
  * The append-only per-search event log (`search_events`) and the reader that follows it. One process
- * (the one running the fan-out) writes a search's log, one append at a time, so `seq` grows without gaps
- * and a reader that has seen `seq = n` has seen everything before it. Readers never hold up the writer:
- * they only read committed rows.
+ * (the one running the fan-out) writes a search's log; its appends commit in seq order, each only on top
+ * of the one before (engine.ts, WRITES), so `seq` grows without gaps and a reader that has seen
+ * `seq = n` has seen everything before it. Readers never hold up the writer: they only read committed
+ * rows.
  */
 import type { Kysely } from 'kysely';
 import type { Db } from '../storage/schema.ts';
