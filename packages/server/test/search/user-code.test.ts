@@ -84,10 +84,10 @@ beforeEach(() => {
 const auth = (userId: string, over: Partial<AuthContext> = {}) =>
   userAuth({ userId, email: `${userId}@agency.test`, role: 'company_staff', ...over });
 
-const search = (userId: string, userCode: string, over: Partial<AuthContext> = {}) =>
+const search = async (userId: string, userCode: string, over: Partial<AuthContext> = {}) =>
   routes.searchFlights!(ctx({ auth: auth(userId, over), body: flightBody({ userCode }) }));
 
-const hotelSearch = (userId: string, userCode: string) =>
+const hotelSearch = async (userId: string, userCode: string) =>
   routes.searchHotels!(
     ctx({
       auth: auth(userId),
