@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { IdempotencyStore } from '../src/idempotency/idempotency-store.ts';
 import { idempotencyScope, requestHash } from '../src/kernel/middleware/idempotency.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
@@ -332,5 +332,135 @@ describe(`idempotency replay cost (${testBackend})`, () => {
     expect(outcomes.filter((o) => o.kind === 'claimed')).toHaveLength(1);
     expect(outcomes.filter((o) => o.kind === 'in_progress')).toHaveLength(7);
     expect((await stores[0]?.claim({ ...c, hash: 'other' }))?.kind).toBe('mismatch');
+  });
+});
+
+describe(`idempotency: a replay of the same raw request (${testBackend})`, () => {
+  /** Calls of JSON.parse on exactly `text` while `fn` runs (the kernel parses a request body so). */
+  const parsesOf = async <T>(text: string, fn: () => Promise<T>): Promise<{ result: T; parses: number }> => {
+    const spy = vi.spyOn(JSON, 'parse');
+    try {
+      const result = await fn();
+      return { result, parses: spy.mock.calls.filter(([s]) => s === text).length };
+    } finally {
+      spy.mockRestore();
+    }
+  };
+  const raw = (key: string, text: string, tok: string) =>
+    t.request('POST', '/api/v1/test/widgets', {
+      token: tok,
+      rawBody: text,
+      headers: { 'idempotency-key': key, 'content-type': 'application/json' },
+    });
+
+  test('the same bytes are replayed from memory without parsing the body; the answer is the stored one', async () => {
+    const u = await t.user();
+    const text = JSON.stringify({ name: 'raw-same' });
+    const first = await raw('raw-same', text, u.token);
+    expect(first.status).toBe(201);
+    // The first replay reads the key and parses the body; the next ones with these bytes do not parse.
+    const second = await raw('raw-same', text, u.token);
+    expect(second.status).toBe(201);
+    const { result: third, parses } = await parsesOf(text, () => raw('raw-same', text, u.token));
+    expect(parses).toBe(0);
+    expect(third.status).toBe(201);
+    expect(third.body).toEqual(first.body);
+    expect(third.text).toBe(second.text);
+    expect(third.headers.get('idempotent-replayed')).toBe('true');
+    expect(third.headers.get('content-type')).toBe('application/json');
+    expect(third.headers.get('x-request-id')).not.toBe(second.headers.get('x-request-id'));
+    expect(await widgets('raw-same')).toBe(1);
+    // Without the shortcut the same request parses its body (the spy sees a parse).
+    const { parses: other } = await parsesOf(JSON.stringify({ name: 'raw-same-2' }), () =>
+      raw('raw-same-2', JSON.stringify({ name: 'raw-same-2' }), u.token),
+    );
+    expect(other).toBe(1);
+  });
+
+  test('a reordered but equal body still replays; a different body is 422 after the shortcut was learnt', async () => {
+    const companyId = await t.company();
+    const u = await t.user({ companyId });
+    const first = await raw(
+      'raw-order',
+      JSON.stringify({ name: 'raw-order', company_id: companyId }),
+      u.token,
+    );
+    expect(first.status).toBe(201);
+    // Learnt from these bytes (keys in another order), then another spelling of the same request.
+    const a = JSON.stringify({ company_id: companyId, name: 'raw-order' });
+    expect((await raw('raw-order', a, u.token)).headers.get('idempotent-replayed')).toBe('true');
+    expect((await raw('raw-order', a, u.token)).body).toEqual(first.body);
+    const spaced = `{ "name" : "raw-order", "company_id" : ${companyId} }`;
+    const reordered = await raw('raw-order', spaced, u.token);
+    expect(reordered.status).toBe(201);
+    expect(reordered.body).toEqual(first.body);
+    expect(reordered.headers.get('idempotent-replayed')).toBe('true');
+    const other = await raw('raw-order', JSON.stringify({ name: 'raw-order-else' }), u.token);
+    expect(other.status).toBe(422);
+    expect(other.body.code).toBe('idempotency_key_reused');
+    // An invalid body with the same key is still refused by validation first, as always.
+    const invalid = await raw('raw-order', JSON.stringify({ name: 7 }), u.token);
+    expect(invalid.status).toBe(422);
+    expect(invalid.body.detail[0].loc).toEqual(['body', 'name']);
+    expect(await widgets('raw-order')).toBe(1);
+    expect(await widgets('raw-order-else')).toBe(0);
+  });
+
+  test('another caller sending the same key and bytes is not served the first caller’s answer', async () => {
+    const text = JSON.stringify({ name: 'raw-callers' });
+    const one = await t.user();
+    const two = await t.user();
+    const first = await raw('raw-callers', text, one.token);
+    await raw('raw-callers', text, one.token);
+    expect((await raw('raw-callers', text, one.token)).headers.get('idempotent-replayed')).toBe('true');
+    const theirs = await raw('raw-callers', text, two.token);
+    expect(theirs.status).toBe(201);
+    expect(theirs.headers.get('idempotent-replayed')).toBeNull();
+    expect(theirs.body.id).not.toBe(first.body.id);
+    expect(await widgets('raw-callers')).toBe(2);
+    // Each then replays their own.
+    const again = await raw('raw-callers', text, two.token);
+    expect(again.body).toEqual(theirs.body);
+    const mine = await raw('raw-callers', text, one.token);
+    expect(mine.body).toEqual(first.body);
+  });
+
+  test('a revoked token, a suspended caller and a foreign company are refused before any replay', async () => {
+    const companyId = await t.company();
+    const u = await t.user({ companyId });
+    const text = JSON.stringify({ name: 'raw-auth', company_id: companyId });
+    expect((await raw('raw-auth', text, u.token)).status).toBe(201);
+    await raw('raw-auth', text, u.token);
+    expect((await raw('raw-auth', text, u.token)).headers.get('idempotent-replayed')).toBe('true');
+
+    // The caller moved to another company: the body now names a foreign one (403), as without a replay.
+    await t.database.db
+      .updateTable('users')
+      .set({ company_id: await t.company() })
+      .where('id', '=', u.id)
+      .execute();
+    const foreign = await raw('raw-auth', text, u.token);
+    expect(foreign.status).toBe(403);
+    expect(foreign.body.code).toBe('tenant_mismatch');
+    await t.database.db.updateTable('users').set({ company_id: companyId }).where('id', '=', u.id).execute();
+    expect((await raw('raw-auth', text, u.token)).status).toBe(201);
+
+    await t.database.db.updateTable('users').set({ status: 'suspended' }).where('id', '=', u.id).execute();
+    const suspended = await raw('raw-auth', text, u.token);
+    expect(suspended.status).toBe(403);
+    expect(suspended.headers.get('idempotent-replayed')).toBeNull();
+    await t.database.db.updateTable('users').set({ status: 'active' }).where('id', '=', u.id).execute();
+    expect((await raw('raw-auth', text, u.token)).status).toBe(201);
+
+    const claims = await t.app.services.tokens.verifyAccess(u.token);
+    await t.app.services.principals.revoke(
+      { tokenId: claims.tokenId },
+      new Date(Date.now() + 3600_000),
+      'test',
+    );
+    const revoked = await raw('raw-auth', text, u.token);
+    expect(revoked.status).toBe(401);
+    expect(revoked.headers.get('idempotent-replayed')).toBeNull();
+    expect(revoked.text).not.toContain('raw-auth');
   });
 });

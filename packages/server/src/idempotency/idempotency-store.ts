@@ -184,6 +184,18 @@ export class IdempotencyStore {
   }
 
   /**
+   * The final answer kept in memory for `scope` when it was stored for a request of hash `hash` and the
+   * key is still within its retention; else undefined (then `claim` decides, with its query if need be).
+   * What `claim` would answer as a replay, without a query and without a promise.
+   */
+  knownAnswer(scope: string, hash: string): StoredResponse | undefined {
+    const known = this.#answers.get(scope);
+    if (!known || known.hash !== hash) return undefined;
+    if (known.createdAt < this.#clock.now().getTime() - this.retentionMs) return undefined;
+    return known.response;
+  }
+
+  /**
    * Keeps a final answer in memory, so the next replay of its key (or a reuse with another request) is
    * answered without a query. Only answers that never change once stored: a completed 2xx other than 202
    * (a money operation's 202 is rewritten or dropped when the provider settles, `money-ops.ts`), never an

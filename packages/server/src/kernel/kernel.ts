@@ -15,8 +15,8 @@ import { bodyLimit } from './middleware/body-limit.ts';
 import { contentTypeCheck } from './middleware/content-type.ts';
 import type { CorsPolicy } from './middleware/cors.ts';
 import { knownError, renderError } from './middleware/error-handler.ts';
-import { idempotency, storedForm } from './middleware/idempotency.ts';
-import { jsonBody } from './middleware/json-body.ts';
+import { idempotency, RawReplays, storedForm } from './middleware/idempotency.ts';
+import { parseJsonBody } from './middleware/json-body.ts';
 import { type RateClass, rateClassOf, rateLimit } from './middleware/rate-limit.ts';
 import { tenantCheck } from './middleware/tenant.ts';
 import { inputValidator } from './middleware/validate.ts';
@@ -205,40 +205,48 @@ export function createKernel(o: KernelOptions): Kernel {
   // Every request: request id, access log + metrics, error handler and routing, inlined in `execute`
   // (the same code as those middlewares). After routing, the plan built once for the matched operation,
   // without the steps that cannot apply to it.
+  const replays = new RawReplays(o.idempotencyStore);
+  const validate = inputValidator({ compiler, operations });
   const steps = {
     contentType: contentTypeCheck,
     bodyLimit: asStep(bodyLimit({ limitBytes: o.bodyLimitBytes })),
-    jsonBody: asStep(jsonBody()),
+    jsonBody: parseJsonBody,
     authenticate: authenticator({ tokens: o.tokens, principals: o.principals }),
     roles: roleCheck,
-    validate: inputValidator({ compiler, operations }),
+    validate,
     tenant: tenantCheck,
     rateLimit: rateLimit({ store: o.rateLimitStore, rules: o.rateRules }),
-    idempotency: idempotency({ store: o.idempotencyStore }),
+    idempotency: idempotency({ store: o.idempotencyStore, replays }),
+    // With idempotency, a replay's raw request may skip parsing and validation (`RawReplays`).
+    replayBody: replays.parse(parseJsonBody),
+    replayValidate: replays.validate(parseJsonBody, validate),
   };
   /**
    * Which steps can act on `op` (each skipped step is a pass-through for it):
    * content-type acts only on POST/PUT/PATCH; body-limit only when the method may carry a body, and
    * json-body only parses what body-limit read; auth passes public operations through, and tenant acts
    * only on an authenticated caller; roles only with `x-roles`; rate-limit only with a rate class;
-   * idempotency only on POST/PATCH or a declared `x-idempotency`. Validation and the handler always run.
+   * idempotency only on POST/PATCH or a declared `x-idempotency` (there, with a body, parsing and
+   * validation go through `RawReplays`, which skips both for the raw request of an earlier replay).
+   * Validation and the handler always run.
    * The steps up to tenant only act before the handler and run in line (a synchronous one costs no
    * promise); rate limit, idempotency (which wraps the handler) and the handler are a composed chain,
    * or, when neither applies, the handler is called directly.
    */
   function planFor(op: Operation): Plan {
     const method = op.method.toUpperCase();
+    const idempotent = op.idempotency !== undefined || method === 'POST' || method === 'PATCH';
+    const body = method !== 'GET' && method !== 'HEAD';
     const before: Step[] = [];
     if (BODY_METHODS.has(method)) before.push(steps.contentType);
-    if (method !== 'GET' && method !== 'HEAD') before.push(steps.bodyLimit, steps.jsonBody);
+    if (body) before.push(steps.bodyLimit, idempotent ? steps.replayBody : steps.jsonBody);
     if (!op.public) before.push(steps.authenticate);
     if (op.roles && op.roles.length > 0) before.push(steps.roles);
-    before.push(steps.validate);
+    before.push(body && idempotent ? steps.replayValidate : steps.validate);
     if (!op.public) before.push(steps.tenant);
     const around: Middleware[] = [];
     if (rateClassOf(op)) around.push(steps.rateLimit);
-    if (op.idempotency !== undefined || method === 'POST' || method === 'PATCH')
-      around.push(steps.idempotency);
+    if (idempotent) around.push(steps.idempotency);
     return { before, around: around.length > 0 ? compose([...around, handlerStep]) : undefined };
   }
   const plans = new Map<Operation, Plan>();

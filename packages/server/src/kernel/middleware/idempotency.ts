@@ -1,8 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { IdempotencyStore, StoredResponse } from '../../idempotency/idempotency-store.ts';
-import type { Middleware } from '../compose.ts';
+import type { Middleware, Step } from '../compose.ts';
+import type { Exchange } from '../context.ts';
+import type { Operation } from '../contract.ts';
 import { conflict, HttpError, ValidationError } from '../errors.ts';
-import type { HandlerResult, RequestContext } from '../types.ts';
+import { constantResult } from '../reply.ts';
+import type { HandlerResult, JsonResult, RequestContext } from '../types.ts';
 
 import { renderError } from './error-handler.ts';
 
@@ -84,13 +87,198 @@ export function storedForm(r: HandlerResult): StoredResponse | undefined {
 }
 
 /**
+ * The raw inputs of a request that was answered with a stored answer (a replay), and what validation
+ * made of them: the same operation, key, path, query string, declared headers and body bytes always
+ * parse and validate to the same values, hence the same request hash.
+ */
+interface RawRequest {
+  target: string;
+  headers: (string | null)[];
+  raw: Uint8Array;
+  params: Record<string, unknown>;
+  query: Record<string, unknown>;
+  body: unknown;
+  hash: string;
+}
+
+/** How many (operation, key) pairs `RawReplays` remembers, and how many requests for each. */
+const RAW_KEYS_KEPT = 2000;
+const RAW_PER_KEY = 4;
+
+const headerNamesOf = (op: Operation) =>
+  op.parameters.filter((p) => p.in === 'header').map((p) => p.name.toLowerCase());
+
+const sameBytes = (a: Uint8Array, b: Uint8Array) =>
+  a.byteLength === b.byteLength && Buffer.compare(a, b) === 0;
+
+const deepFreeze = <T>(v: T): T => {
+  if (v && typeof v === 'object') {
+    for (const x of Object.values(v)) deepFreeze(x);
+    Object.freeze(v);
+  }
+  return v;
+};
+
+/** The answer of a replay, as the middleware sets it: the stored answer, marked `Idempotent-Replayed`. */
+const replayed = (r: StoredResponse): HandlerResult => ({
+  status: r.status,
+  body: r.body,
+  headers: { ...r.headers, 'idempotent-replayed': 'true' },
+});
+
+/**
+ * The replay of a stored answer without parsing, validating or hashing a request whose raw inputs are
+ * those of an earlier replay of the same key (a client retrying sends the same bytes). Wired by the
+ * kernel around its JSON body and validation steps for operations with idempotency:
+ * - `parse`: when the operation, Idempotency-Key, path, query, declared headers and body bytes are those
+ *   of a remembered request, the body is not parsed yet (those bytes parsed before: no 422 can come of
+ *   them); otherwise it is parsed as always.
+ * - `validate` (after authentication and roles): such a request whose caller's key still holds a final
+ *   answer in memory for that request's hash (`IdempotencyStore.knownAnswer`) takes the remembered
+ *   values (validation made them; frozen, a handler never sees them) and that answer; any other is parsed
+ *   now and validated as always. The tenant check, rate limit and the key check then run as for any
+ *   request, and the middleware answers the replay.
+ * Only final answers the store keeps in memory (2xx other than 202) are answered so; everything else
+ * takes the full path. The middleware remembers a request after the store replayed it.
+ */
+export class RawReplays {
+  readonly #store: IdempotencyStore;
+  readonly #requests = new Map<string, RawRequest[]>();
+  readonly #candidates = new WeakMap<object, RawRequest>();
+  readonly #answers = new WeakMap<object, StoredResponse>();
+  readonly #results = new WeakMap<StoredResponse, HandlerResult>();
+  readonly #headerNames = new WeakMap<Operation, string[]>();
+
+  constructor(store: IdempotencyStore) {
+    this.#store = store;
+  }
+
+  #namesOf(op: Operation): string[] {
+    let names = this.#headerNames.get(op);
+    if (!names) {
+      names = headerNamesOf(op);
+      this.#headerNames.set(op, names);
+    }
+    return names;
+  }
+
+  #find(ex: Exchange): RawRequest | undefined {
+    const op = ex.operation;
+    const key = ex.request.headers.get('idempotency-key');
+    if (!op || !key || this.#requests.size === 0) return undefined;
+    const list = this.#requests.get(`${op.operationId}\u0000${key}`);
+    if (!list) return undefined;
+    const raw = ex.rawBody ?? EMPTY;
+    const target = ex.url.pathname + ex.url.search;
+    const names = this.#namesOf(op);
+    next: for (const r of list) {
+      if (r.target !== target || !sameBytes(r.raw, raw)) continue;
+      for (let i = 0; i < names.length; i++) {
+        if (ex.request.headers.get(names[i] as string) !== r.headers[i]) continue next;
+      }
+      return r;
+    }
+    return undefined;
+  }
+
+  /** The JSON body step: deferred for a remembered request, else `parse` now. */
+  parse(parse: Step): Step {
+    return (ex) => {
+      const r = this.#find(ex);
+      if (r) {
+        this.#candidates.set(ex, r);
+        return undefined;
+      }
+      return parse(ex);
+    };
+  }
+
+  /** The validation step: a remembered request whose caller's key holds its answer, else parse + validate. */
+  validate(parse: Step, validate: Step): Step {
+    return (ex) => {
+      const r = this.#candidates.get(ex);
+      if (r) {
+        const op = ex.operation as Operation;
+        const key = ex.request.headers.get('idempotency-key') as string;
+        const scope = idempotencyScope(callerOf(ex.ctx), op.operationId, key);
+        const answer = this.#store.knownAnswer(scope, r.hash);
+        if (answer) {
+          ex.ctx.params = r.params;
+          ex.ctx.query = r.query;
+          ex.ctx.body = r.body;
+          this.#answers.set(ex, answer);
+          return undefined;
+        }
+        // Not this caller's answer (or no longer kept): the full path, exactly as without a shortcut.
+        this.#candidates.delete(ex);
+        const parsed = parse(ex);
+        if (parsed !== undefined) return parsed.then(() => validate(ex));
+      }
+      return validate(ex);
+    };
+  }
+
+  /** The answer `validate` found for this request, as the middleware answers it (serialized once). */
+  answerOf(ex: Exchange): HandlerResult | undefined {
+    const answer = this.#answers.get(ex);
+    if (!answer) return undefined;
+    let result = this.#results.get(answer);
+    if (!result) {
+      result = replayed(answer);
+      const body = answer.body;
+      if (typeof body === 'object' && body !== null) {
+        try {
+          result = constantResult(result as JsonResult & { body: object });
+        } catch {
+          // Not plain JSON (cannot come from the table): serialized per reply instead.
+        }
+      }
+      this.#results.set(answer, result);
+    }
+    return result;
+  }
+
+  /** After the store replayed `hash` to this request: remember its raw inputs, if the answer is kept. */
+  remember(ex: Exchange, op: Operation, key: string, scope: string, hash: string): void {
+    if (!this.#store.knownAnswer(scope, hash)) return;
+    const mapKey = `${op.operationId}\u0000${key}`;
+    const raw = ex.rawBody ?? EMPTY;
+    const target = ex.url.pathname + ex.url.search;
+    const names = this.#namesOf(op);
+    const headers = names.map((n) => ex.request.headers.get(n));
+    const list = this.#requests.get(mapKey) ?? [];
+    if (list.some((r) => r.target === target && sameBytes(r.raw, raw))) return;
+    const ctx = ex.ctx;
+    list.unshift({
+      target,
+      headers,
+      raw: raw.slice(),
+      params: deepFreeze(structuredClone(ctx.params)),
+      query: deepFreeze(structuredClone(ctx.query)),
+      body: deepFreeze(structuredClone(ctx.body)),
+      hash,
+    });
+    if (list.length > RAW_PER_KEY) list.length = RAW_PER_KEY;
+    this.#requests.delete(mapKey);
+    this.#requests.set(mapKey, list);
+    if (this.#requests.size > RAW_KEYS_KEPT) {
+      const oldest = this.#requests.keys().next().value;
+      if (oldest !== undefined) this.#requests.delete(oldest);
+    }
+  }
+}
+
+const EMPTY = new Uint8Array(0);
+
+/**
  * Contracts section 3. The key is scoped to caller + operation. The first response is stored (in the
  * handler's transaction when it uses `ctx.transaction`, else right after) and replayed with
  * `Idempotent-Replayed: true`. Same key, other request: 422 `idempotency_key_reused`. Same key while the
  * first is running: 409 `idempotency_in_progress`; the claim is a lease renewed by a heartbeat while the
  * request runs, so a key whose process died is free again within one lease (`IDEMPOTENCY_LEASE_SECONDS`). An internal failure (5xx other than 502) releases it.
  */
-export function idempotency(opts: { store: IdempotencyStore }): Middleware {
+export function idempotency(opts: { store: IdempotencyStore; replays?: RawReplays }): Middleware {
+  const replays = opts.replays;
   return async function idempotencyMiddleware(ex, next) {
     const op = ex.operation;
     const key = ex.request.headers.get('idempotency-key');
@@ -113,6 +301,11 @@ export function idempotency(opts: { store: IdempotencyStore }): Middleware {
         },
       ]);
     }
+    const known = replays?.answerOf(ex);
+    if (known) {
+      ex.result = known;
+      return;
+    }
     const caller = callerOf(ex.ctx);
     const scope = idempotencyScope(caller, op.operationId, key);
     const hash = requestHash(ex.ctx);
@@ -134,12 +327,8 @@ export function idempotency(opts: { store: IdempotencyStore }): Middleware {
       throw conflict('idempotency_in_progress', 'A request with this Idempotency-Key is still in progress.');
     }
     if (outcome.kind === 'replay') {
-      const r = outcome.response;
-      ex.result = {
-        status: r.status,
-        body: r.body,
-        headers: { ...r.headers, 'idempotent-replayed': 'true' },
-      };
+      ex.result = replayed(outcome.response);
+      replays?.remember(ex, op, key, scope, hash);
       return;
     }
 
