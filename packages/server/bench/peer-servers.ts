@@ -8,11 +8,14 @@
  *   write it: HS256 bearer verified with a key imported once (`JWT_SECRET`, same issuer and audience as
  *   ours), one prepared statement by primary key on `DATABASE_URL`, the tenant check (the row's company
  *   must be the token's `cid`), the row as JSON.
+ * - `accepted`: bare `node:http` taking a JSON POST as a search would be taken and answering 202 with a
+ *   fresh `searchId`, nothing else: the floor of the getFare 202 figure (the same client, the same fetch
+ *   loop, the same machine), measured beside ours.
  * - `sse`: a plain `node:http` SSE broadcaster: every request is held as an event stream; the IPC message
  *   `{ fire: string[] }` writes those frames, serialized once, to every open stream and ends them.
  */
 
-import { createSecretKey } from 'node:crypto';
+import { createSecretKey, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -43,6 +46,21 @@ function json(): Promise<Started> {
     createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
       res.end(body);
+    }),
+  );
+}
+
+function accepted(): Promise<Started> {
+  return listen(
+    createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        const body = JSON.stringify({ searchId: randomUUID() });
+        res.writeHead(202, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+        res.end(body);
+      });
     }),
   );
 }
@@ -109,13 +127,15 @@ const mode = process.argv[2];
 const server =
   mode === 'json'
     ? await json()
-    : mode === 'fastify-booking'
-      ? await fastifyBooking()
-      : mode === 'sse'
-        ? await sse()
-        : (() => {
-            throw new Error('mode: json | fastify-booking | sse');
-          })();
+    : mode === 'accepted'
+      ? await accepted()
+      : mode === 'fastify-booking'
+        ? await fastifyBooking()
+        : mode === 'sse'
+          ? await sse()
+          : (() => {
+              throw new Error('mode: json | accepted | fastify-booking | sse');
+            })();
 process.send?.({ port: server.port });
 process.on('message', (m) => {
   if (m === 'stop') void server.close().finally(() => process.exit(0));
