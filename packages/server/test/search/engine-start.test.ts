@@ -4,17 +4,13 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ManualClock } from '../../src/internal/clock.ts';
-import { CircuitBreakerRegistry } from '../../src/search/circuit-breaker.ts';
-import { SearchEngine } from '../../src/search/engine.ts';
 import { LocalNotifier } from '../../src/search/notifier.ts';
 import { SEARCH_DEADLINE_QUEUE } from '../../src/search/orphans.ts';
-import { SupplierStats } from '../../src/search/supplier-stats.ts';
 import { searchDb } from '../../src/search/tables.ts';
 import type { Database } from '../../src/storage/database.ts';
-import { GdsConfigStore } from '../../src/suppliers/gds-config.ts';
 import type { SearchableSupplier } from '../../src/suppliers/searchable.ts';
 import { testDatabase } from '../helpers/db.ts';
-import { futureDate } from './harness.ts';
+import { bareEngine, futureDate } from './harness.ts';
 
 let database: Database;
 beforeAll(async () => {
@@ -36,17 +32,7 @@ it('start returns with the session and its deadline job stored, before any suppl
   };
   const clock = new ManualClock(new Date());
   const notifier = new LocalNotifier();
-  const engine = new SearchEngine({
-    db: database.db,
-    suppliers: { searchSuppliers: () => [supplier] },
-    gdsConfig: new GdsConfigStore({ db: database.db }),
-    breakers: new CircuitBreakerRegistry({ now: () => clock.now().getTime() }),
-    stats: new SupplierStats(),
-    notifier,
-    clock,
-    ttlSeconds: 900,
-    markup: async () => () => 0,
-  });
+  const engine = bareEngine({ db: database.db, suppliers: [supplier], notifier, clock });
   const started = await engine.start(
     'flight',
     { searchAirLegs: [{ origin: 'LHR', destination: 'DXB', departureDate: futureDate(30) }] },

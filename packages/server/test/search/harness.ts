@@ -10,13 +10,39 @@ import type {
   RequestContext,
   SseMessage,
 } from '../../src/kernel/types.ts';
+import { CircuitBreakerRegistry } from '../../src/search/circuit-breaker.ts';
+import { SearchEngine } from '../../src/search/engine.ts';
 import type { Timers } from '../../src/search/event-log.ts';
+import type { SearchNotifier } from '../../src/search/notifier.ts';
 import { createSearchService, type SearchService } from '../../src/search/service.ts';
+import { SupplierStats } from '../../src/search/supplier-stats.ts';
 import type { Database } from '../../src/storage/database.ts';
-import type { GdsSettings } from '../../src/suppliers/gds-config.ts';
+import type { Db } from '../../src/storage/schema.ts';
+import { GdsConfigStore, type GdsSettings } from '../../src/suppliers/gds-config.ts';
 import { createSupplierRegistry } from '../../src/suppliers/registry.ts';
+import type { SearchableSupplier } from '../../src/suppliers/searchable.ts';
 import { futureDate } from '../harness/flight-search.ts';
 import { testDatabase } from '../helpers/db.ts';
+
+/** A search engine over `db` and the given suppliers alone: no markup, default settings, 15-minute offers. */
+export function bareEngine(o: {
+  db: Db;
+  suppliers: SearchableSupplier<unknown, unknown>[];
+  notifier: SearchNotifier;
+  clock: ManualClock;
+}): SearchEngine {
+  return new SearchEngine({
+    db: o.db,
+    suppliers: { searchSuppliers: () => o.suppliers },
+    gdsConfig: new GdsConfigStore({ db: o.db }),
+    breakers: new CircuitBreakerRegistry({ now: () => o.clock.now().getTime() }),
+    stats: new SupplierStats(),
+    notifier: o.notifier,
+    clock: o.clock,
+    ttlSeconds: 900,
+    markup: async () => () => 0,
+  });
+}
 
 export interface Harness {
   database: Database;

@@ -8,19 +8,16 @@ import { searchRoutes } from '../../src/domains/search/routes.ts';
 import { ownCodes } from '../../src/domains/search/validate.ts';
 import { ManualClock } from '../../src/internal/clock.ts';
 import { type AuthContext, type HandlerTable, handlerTable } from '../../src/kernel/types.ts';
-import { CircuitBreakerRegistry } from '../../src/search/circuit-breaker.ts';
-import { SearchEngine } from '../../src/search/engine.ts';
+import type { SearchEngine } from '../../src/search/engine.ts';
 import { LocalNotifier } from '../../src/search/notifier.ts';
 import { SEARCH_DEADLINE_QUEUE } from '../../src/search/orphans.ts';
 import type { SearchService } from '../../src/search/service.ts';
-import { SupplierStats } from '../../src/search/supplier-stats.ts';
 import { searchDb } from '../../src/search/tables.ts';
 import type { Database } from '../../src/storage/database.ts';
 import type { Db } from '../../src/storage/schema.ts';
-import { GdsConfigStore } from '../../src/suppliers/gds-config.ts';
 import type { SearchableSupplier } from '../../src/suppliers/searchable.ts';
 import { testBackend, testDatabase } from '../helpers/db.ts';
-import { ctx, flightBody, futureDate, userAuth } from './harness.ts';
+import { bareEngine, ctx, flightBody, futureDate, userAuth } from './harness.ts';
 
 let database: Database;
 let engine: SearchEngine;
@@ -57,17 +54,7 @@ beforeAll(async () => {
       return args.result;
     },
   });
-  engine = new SearchEngine({
-    db: counted,
-    suppliers: { searchSuppliers: () => [supplier] },
-    gdsConfig: new GdsConfigStore({ db: database.db }),
-    breakers: new CircuitBreakerRegistry({ now: () => clock.now().getTime() }),
-    stats: new SupplierStats(),
-    notifier,
-    clock,
-    ttlSeconds: 900,
-    markup: async () => () => 0,
-  });
+  engine = bareEngine({ db: counted, suppliers: [supplier], notifier, clock });
   routes = handlerTable(searchRoutes({ db: counted, clock, engine } as unknown as SearchService));
   await addUser('agent', 'agent@agency.test', 'AGENT1');
   await addUser('nocode', 'nocode-now@agency.test', null);
@@ -208,17 +195,7 @@ describe(`the user code of a search (${testBackend})`, () => {
   });
 
   it('with no supplier to ask, another user’s code is still 403 (and the caller’s own gets the 400)', async () => {
-    const noSupplier = new SearchEngine({
-      db: database.db,
-      suppliers: { searchSuppliers: () => [] },
-      gdsConfig: new GdsConfigStore({ db: database.db }),
-      breakers: new CircuitBreakerRegistry({ now: () => clock.now().getTime() }),
-      stats: new SupplierStats(),
-      notifier,
-      clock,
-      ttlSeconds: 900,
-      markup: async () => () => 0,
-    });
+    const noSupplier = bareEngine({ db: database.db, suppliers: [], notifier, clock });
     const start = (userCode: string) =>
       noSupplier.start(
         'flight',
