@@ -1,5 +1,6 @@
 /** Booking queries. Lookups by `{booking_id}` accept the numeric id or the 6-character PNR. */
 import { sql } from 'kysely';
+import { deepFreeze } from '../../internal/deep-freeze.ts';
 import { HttpError, unauthorized } from '../../kernel/errors.ts';
 import type { RequestContext } from '../../kernel/types.ts';
 import { coalesced, param, prepared } from '../../storage/prepared.ts';
@@ -237,13 +238,6 @@ export async function findBooking(db: Db, ref: string | number, opts: { forUpdat
   const [by, value] = byRef(ref);
   const [r] = await (opts.forUpdate ? LOOKUPS.rowForUpdate : LOOKUPS.row)[by](db, value);
   return r ? toRow(r as Raw) : undefined;
-}
-
-/** Freezes a parsed JSON value and everything in it (a frozen value's parts were frozen with it). */
-function deepFreeze(v: unknown): void {
-  if (v === null || typeof v !== 'object' || Object.isFrozen(v)) return;
-  Object.freeze(v);
-  for (const x of Object.values(v)) deepFreeze(x);
 }
 
 /**

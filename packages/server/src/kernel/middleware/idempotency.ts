@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { IdempotencyStore, StoredResponse } from '../../idempotency/idempotency-store.ts';
+import { deepFreeze } from '../../internal/deep-freeze.ts';
 import type { Middleware, Step } from '../compose.ts';
 import type { Exchange } from '../context.ts';
 import type { Operation } from '../contract.ts';
@@ -110,14 +111,6 @@ const headerNamesOf = (op: Operation) =>
 
 const sameBytes = (a: Uint8Array, b: Uint8Array) =>
   a.byteLength === b.byteLength && Buffer.compare(a, b) === 0;
-
-const deepFreeze = <T>(v: T): T => {
-  if (v && typeof v === 'object') {
-    for (const x of Object.values(v)) deepFreeze(x);
-    Object.freeze(v);
-  }
-  return v;
-};
 
 /** The answer of a replay, as the middleware sets it: the stored answer, marked `Idempotent-Replayed`. */
 const replayed = (r: StoredResponse): HandlerResult => ({
