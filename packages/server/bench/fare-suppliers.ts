@@ -12,7 +12,7 @@
  * `{ spans }` (and the list emptied), with times as `performance.timeOrigin + performance.now()` (ms, the
  * same scale in every process); `stop` closes everything and exits.
  */
-import { createServer, request } from 'node:http';
+import { createServer, type IncomingMessage, request, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startEmulators } from '../test/resilience/stack.ts';
 
@@ -25,9 +25,14 @@ export interface Span {
 const now = () => performance.timeOrigin + performance.now();
 const spans: Span[] = [];
 
-async function spanProxy(supplier: string, target: string) {
+async function spanProxy(supplier: string, target: string, delayMs: number) {
   const server = createServer((req, res) => {
     const start = now();
+    if (delayMs > 0) req.pause();
+    setTimeout(() => forward(req, res, start), delayMs);
+  });
+  const forward = (req: IncomingMessage, res: ServerResponse, start: number) => {
+    req.resume();
     const up = request(
       `${target}${req.url}`,
       { method: req.method, headers: { ...req.headers, host: new URL(target).host } },
@@ -39,7 +44,7 @@ async function spanProxy(supplier: string, target: string) {
     );
     up.on('error', () => res.destroy());
     req.pipe(up);
-  });
+  };
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
@@ -52,8 +57,14 @@ async function spanProxy(supplier: string, target: string) {
 }
 
 const emulators = await startEmulators(Number(process.argv[2] ?? 100));
+// argv[3]: the flight suppliers' answers this many ms apart (the k-th of FLIGHT held k times as long
+// before each call is forwarded); 0, the default, has every supplier answer at the same latency.
+const stagger = Number(process.argv[3] ?? 0);
+const FLIGHT = ['amadeus', 'duffel', 'mystifly'];
 const proxies = await Promise.all(
-  Object.entries(emulators.urls).map(async ([k, v]) => [k, await spanProxy(k, v as string)] as const),
+  Object.entries(emulators.urls).map(
+    async ([k, v]) => [k, await spanProxy(k, v as string, Math.max(0, FLIGHT.indexOf(k)) * stagger)] as const,
+  ),
 );
 process.send?.({ urls: Object.fromEntries(proxies.map(([k, p]) => [k, p.url])) });
 process.on('message', async (m) => {

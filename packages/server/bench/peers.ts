@@ -37,6 +37,7 @@ import { Client, supplierUrls } from '../test/resilience/stack.ts';
 import { freshDatabase, type ServerProcess, startServer } from '../test/search/processes.ts';
 import { airportBench } from './airports.ts';
 import type { Span } from './fare-suppliers.ts';
+import type { Recorded } from './phase-hook.ts';
 
 const QUICK = process.env.BENCH_QUICK === '1';
 const PG_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
@@ -70,11 +71,13 @@ const pct = (xs: number[], p: number) => {
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))] ?? 0;
 };
 const round2 = (n: number) => Math.round(n * 100) / 100;
-const add = (f: Figure) => {
+/** Records a figure and prints it, then `detail` (e.g. the phases behind it) under it. */
+const add = (f: Figure, detail: readonly string[] = []) => {
   figures.push(f);
   log(
     `  => ${f.figure}: ours ${f.ours} ${f.unit}, peer ${f.peer}; target ${f.target}: ${f.met ? 'met' : 'NOT MET'}`,
   );
+  for (const line of detail) log(line);
 };
 
 // ---- children ---------------------------------------------------------------------------------------
@@ -174,25 +177,43 @@ async function load(url: string, duration: number, o: LoadOpts = {}) {
   return r;
 }
 
-/** Interleaved rounds over `targets`, the order rotated each round; per target every round's req/s. */
+type Rounds = Map<
+  string,
+  { rps: number[]; mean: number[]; p99: number[]; serverUs: number[]; clientUs: number[] }
+>;
+
+/** A process's CPU time so far (user + system, µs; `cpuTicks` are 10 ms). */
+const procCpuUs = (pid: number): number => cpuTicks(pid) * 10_000;
+
+/**
+ * Interleaved rounds over `targets`, the order rotated each round; per target every round's req/s, and
+ * (for a target with a `pid`) the CPU per answered request of its server process and of this process,
+ * whose autocannon generates the load and reads every answer.
+ */
 async function interleave(
-  targets: { name: string; url: string; o?: LoadOpts }[],
+  targets: { name: string; url: string; o?: LoadOpts; pid?: number }[],
   rounds: number,
-): Promise<Map<string, { rps: number[]; mean: number[]; p99: number[] }>> {
-  const out = new Map(
-    targets.map((t) => [t.name, { rps: [] as number[], mean: [] as number[], p99: [] as number[] }]),
+): Promise<Rounds> {
+  const out: Rounds = new Map(
+    targets.map((t) => [t.name, { rps: [], mean: [], p99: [], serverUs: [], clientUs: [] }]),
   );
   for (const t of targets) await load(t.url, QUICK ? 1 : 2, t.o);
   for (let r = 0; r < rounds; r++) {
     const order = targets.map((_, i) => targets[(i + r) % targets.length] as (typeof targets)[number]);
     for (const t of order) {
+      const server0 = t.pid ? procCpuUs(t.pid) : Number.NaN;
+      const client0 = process.cpuUsage();
       const res = await load(t.url, SECONDS, t.o);
-      const row = out.get(t.name) as { rps: number[]; mean: number[]; p99: number[] };
+      const client = process.cpuUsage(client0);
+      const answered = res.requests.total || Number.NaN;
+      const row = out.get(t.name) as Rounds extends Map<string, infer R> ? R : never;
       row.rps.push(res.requests.average);
       row.mean.push(res.latency.mean);
       row.p99.push(res.latency.p99);
+      row.serverUs.push(t.pid ? (procCpuUs(t.pid) - server0) / answered : Number.NaN);
+      row.clientUs.push((client.user + client.system) / answered);
       log(
-        `  round ${r + 1} ${t.name}: ${Math.round(res.requests.average)} req/s  mean ${res.latency.mean.toFixed(2)} ms  p99 ${res.latency.p99} ms`,
+        `  round ${r + 1} ${t.name}: ${Math.round(res.requests.average)} req/s  mean ${res.latency.mean.toFixed(2)} ms  p99 ${res.latency.p99} ms${t.pid ? `  CPU per request: server ${round2(row.serverUs.at(-1) as number)} µs, load generator ${round2(row.clientUs.at(-1) as number)} µs` : ''}`,
       );
     }
   }
@@ -215,22 +236,41 @@ async function kernelFigures() {
   try {
     for (const n of names) kids.set(n, await forkChild('./http-server.ts', [n]));
     const m = await interleave(
-      names.map((n) => ({ name: n, url: `${kids.get(n)?.url}${'/'}` })),
+      names.map((n) => ({ name: n, url: `${kids.get(n)?.url}${'/'}`, pid: kids.get(n)?.pid as number })),
       PAIRS,
     );
     const kernel = pairedRatio(m, 'kernel-root', 'bare');
     const hono = pairedRatio(m, 'hono', 'bare');
     const fastify = pairedRatio(m, 'fastify', 'bare');
     const bareRps = Math.round(median(m.get('bare')?.rps ?? []));
-    add({
-      figure: 'kernel GET / vs bare node:http (median of interleaved rounds), peer Hono 4',
-      ours: round2(kernel),
-      peer: round2(hono),
-      unit: 'ratio of bare req/s',
-      target: '>= Hono and >= 0.90',
-      met: kernel >= hono && kernel >= 0.9,
-      note: `bare ${bareRps} req/s; Fastify 5 ${round2(fastify)} of bare`,
+    // Where the difference is: the server's own CPU per request, and the load generator's (same cores).
+    const cpuOf = (n: string) => ({
+      server: round2(median(m.get(n)?.serverUs ?? [])),
+      client: round2(median(m.get(n)?.clientUs ?? [])),
     });
+    const per = names.map((n) => [n === 'kernel-root' ? 'ours' : n, cpuOf(n)] as const);
+    const cpu = {
+      note: `CPU per request, median of rounds (server / load generator, µs): ${per.map(([n, c]) => `${n} ${c.server} / ${c.client}`).join(', ')}`,
+      lines: [
+        '     CPU per answered request, median of rounds (µs; the load generator is this process, on the same cores):',
+        ...per.map(
+          ([n, c]) =>
+            `       ${n.padEnd(10)} server ${String(c.server).padStart(6)}   load generator ${String(c.client).padStart(6)}`,
+        ),
+      ],
+    };
+    add(
+      {
+        figure: 'kernel GET / vs bare node:http (median of interleaved rounds), peer Hono 4',
+        ours: round2(kernel),
+        peer: round2(hono),
+        unit: 'ratio of bare req/s',
+        target: '>= Hono and >= 0.90',
+        met: kernel >= hono && kernel >= 0.9,
+        note: `bare ${bareRps} req/s; Fastify 5 ${round2(fastify)} of bare; ${cpu.note}`,
+      },
+      cpu.lines,
+    );
   } finally {
     for (const k of kids.values()) await stopChild(k);
   }
@@ -421,8 +461,8 @@ async function bookingFigures(db: 'pglite' | 'postgres') {
 }
 
 /** The suppliers of the getFare figures in their own process (`bench/fare-suppliers.ts`), spans on request. */
-async function startFareSuppliers(latency: number) {
-  const child = fork(new URL('./fare-suppliers.ts', import.meta.url), [String(latency)], {
+async function startFareSuppliers(latency: number, staggerMs = 0) {
+  const child = fork(new URL('./fare-suppliers.ts', import.meta.url), [String(latency), String(staggerMs)], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const urls = await new Promise<Record<string, string>>((resolve, reject) => {
@@ -464,10 +504,23 @@ async function getFareFigures(db: 'pglite' | 'postgres') {
   log(
     `\n== getFare on ${db}, every emulator call fixed at ${latency} ms (SANDBOX_LATENCY_MS), spans measured`,
   );
-  const suppliers = await startFareSuppliers(latency);
+  const suppliers = await startFareSuppliers(latency, Number(process.env.BENCH_FARE_STAGGER_MS ?? 0));
   const ours = await startOurs(`fare-${db}`, db, latency, {
     SANDBOX_SUPPLIER_URLS: supplierUrls(suppliers.urls),
+    // The phase marks of the search path, with our thread's CPU at each (printed under the figures).
+    NODE_OPTIONS: `--import=${fileURLToPath(new URL('./phase-hook.ts', import.meta.url))}${process.env.BENCH_FARE_CPU_PROFILE ? ` --cpu-prof --cpu-prof-dir=${process.env.BENCH_FARE_CPU_PROFILE}` : ''}`,
   });
+  const phases = () =>
+    new Promise<Recorded[]>((resolve) => {
+      const onMessage = (m: unknown) => {
+        const r = (m as { phases?: Recorded[] } | null)?.phases;
+        if (!r) return;
+        ours.server.child.off('message', onMessage);
+        resolve(r.map((x) => ({ ...x, at: x.at - performance.timeOrigin })));
+      };
+      ours.server.child.on('message', onMessage);
+      ours.server.child.send({ phases: 'flush' });
+    });
   // The floor: a bare node:http taking the same POST and answering 202, timed by the same loop.
   const floor = await forkChild('./peer-servers.ts', ['accepted']);
   try {
@@ -482,9 +535,13 @@ async function getFareFigures(db: 'pglite' | 'postgres') {
     const first: number[] = [];
     const slowest: number[] = [];
     const fastest: number[] = [];
-    const samples = QUICK ? 8 : 40;
+    const samples = Number(process.env.BENCH_FARE_SAMPLES ?? (QUICK ? 8 : 40));
+    const acceptedTrace: Trace[] = [];
+    const batchTrace: Trace[] = [];
+    const firstTrace: Trace[] = [];
     for (let i = 0; i < samples + 3; i++) {
       await suppliers.spans(); // drop what an earlier sample left
+      await phases();
       const b0 = performance.now();
       const bare = await fetch(`${floor.url}/api/v1/flight/getFare`, { method: 'POST', headers, body });
       await bare.json();
@@ -509,54 +566,150 @@ async function getFareFigures(db: 'pglite' | 'postgres') {
         bySupplier.set(sp.supplier, Math.max(bySupplier.get(sp.supplier) ?? 0, sp.end));
       }
       const ends = [...bySupplier.values()];
+      const marks = await phases();
       if (i < 3 || ends.length === 0) continue;
       accepted.push(t1 - t0);
       acceptedBare.push(bareTook);
+      acceptedTrace.push(acceptedPhases(marks, searchId, t0, t1));
       if (i % 2 === 0) {
         batch.push(answered - Math.max(...ends));
         slowest.push(Math.max(...ends) - t0);
+        batchTrace.push(resultPhases(marks, searchId, Math.max(...ends), answered, 'last'));
       } else {
         first.push(answered - Math.min(...ends));
         fastest.push(Math.min(...ends) - t0);
+        firstTrace.push(resultPhases(marks, searchId, Math.min(...ends), answered, 'first'));
       }
     }
     const a50 = pct(accepted, 50);
-    add({
-      figure: `getFare 202, ${db}`,
-      ours: round2(a50),
-      peer: round2(pct(acceptedBare, 50)),
-      unit: 'ms p50',
-      target: '< 2 ms p50',
-      met: a50 < 2,
-      note: `p99 ${round2(pct(accepted, 99))} ms over ${accepted.length}; peer: bare node:http answering the same POST 202 in the same loop (p99 ${round2(pct(acceptedBare, 99))} ms)`,
-    });
+    const acceptedPhaseTable = phaseTable('ms after the client sent the POST', acceptedTrace);
+    add(
+      {
+        figure: `getFare 202, ${db}`,
+        ours: round2(a50),
+        peer: round2(pct(acceptedBare, 50)),
+        unit: 'ms p50',
+        target: '< 2 ms p50',
+        met: a50 < 2,
+        note: `p99 ${round2(pct(accepted, 99))} ms over ${accepted.length}; peer: bare node:http answering the same POST 202 in the same loop (p99 ${round2(pct(acceptedBare, 99))} ms); ${acceptedPhaseTable.note}`,
+      },
+      acceptedPhaseTable.lines,
+    );
     const b50 = pct(batch, 50);
+    const batchPhases = phaseTable("ms after the slowest supplier's last byte", batchTrace);
     const b99 = pct(batch, 99);
-    add({
-      figure: `getFare to batch answer beyond the slowest supplier's last answer, ${db}`,
-      ours: round2(b50),
-      peer: 0,
-      unit: 'ms p50 beyond the supplier',
-      target: 'within 2 ms p50 / 5 ms p99',
-      met: b50 <= 2 && b99 <= 5,
-      note: `p99 +${round2(b99)} ms over ${batch.length}; slowest supplier done ${round2(pct(slowest, 50))} ms after the POST (p50)`,
-    });
+    add(
+      {
+        figure: `getFare to batch answer beyond the slowest supplier's last answer, ${db}`,
+        ours: round2(b50),
+        peer: 0,
+        unit: 'ms p50 beyond the supplier',
+        target: 'within 2 ms p50 / 5 ms p99',
+        met: b50 <= 2 && b99 <= 5,
+        note: `p99 +${round2(b99)} ms over ${batch.length}; slowest supplier done ${round2(pct(slowest, 50))} ms after the POST (p50); ${batchPhases.note}`,
+      },
+      batchPhases.lines,
+    );
     const f50 = pct(first, 50);
+    const firstPhases = phaseTable("ms after the fastest supplier's last byte", firstTrace);
     const f99 = pct(first, 99);
-    add({
-      figure: `getFare to first SSE offer beyond the fastest supplier's last answer, ${db}`,
-      ours: round2(f50),
-      peer: 0,
-      unit: 'ms p50 beyond the supplier',
-      target: 'within 2 ms p50 / 5 ms p99',
-      met: f50 <= 2 && f99 <= 5,
-      note: `p99 +${round2(f99)} ms over ${first.length}; fastest supplier done ${round2(pct(fastest, 50))} ms after the POST (p50)`,
-    });
+    add(
+      {
+        figure: `getFare to first SSE offer beyond the fastest supplier's last answer, ${db}`,
+        ours: round2(f50),
+        peer: 0,
+        unit: 'ms p50 beyond the supplier',
+        target: 'within 2 ms p50 / 5 ms p99',
+        met: f50 <= 2 && f99 <= 5,
+        note: `p99 +${round2(f99)} ms over ${first.length}; fastest supplier done ${round2(pct(fastest, 50))} ms after the POST (p50); ${firstPhases.note}`,
+      },
+      firstPhases.lines,
+    );
   } finally {
     await stopChild(floor);
     await ours.close();
     await suppliers.close();
   }
+}
+
+/** One sample's phases: name -> ms after the sample's reference instant (NaN: not seen). */
+type Trace = Map<string, number>;
+
+/**
+ * The 202's phases in our server (phase-hook.ts), from the client's `fetch` call at `t0`: the request
+ * reaches node:http's handler, the session is recorded, the response is finished, the client has it
+ * (`t1`); and our thread's CPU between the request's start and the response's finish.
+ */
+function acceptedPhases(marks: Recorded[], searchId: string, t0: number, t1: number): Trace {
+  const start = marks.find(
+    (m) => m.phase === 'http-start' && m.search === '/api/v1/flight/getFare' && m.at >= t0,
+  );
+  const recorded = marks.find((m) => m.search === searchId && m.phase === 'recorded');
+  const finish = marks.find(
+    (m) => m.phase === 'http-finish' && m.search === '/api/v1/flight/getFare' && m.at >= t0,
+  );
+  return new Map([
+    ['request in our handler', (start?.at ?? Number.NaN) - t0],
+    ['session recorded', (recorded?.at ?? Number.NaN) - t0],
+    ['202 finished', (finish?.at ?? Number.NaN) - t0],
+    ['202 at the client', t1 - t0],
+    ['our CPU, request start to 202 finished', (finish?.cpu ?? Number.NaN) - (start?.cpu ?? Number.NaN)],
+  ]);
+}
+
+/**
+ * The phases behind the batch answer (`which` = 'last': every supplier) or the first offer ('first'),
+ * from `ref` (the slowest or fastest supplier's last byte at its proxy): that supplier's answer parsed
+ * and mapped in our server, the write carrying it sent and committed, handed to the readers, written to
+ * the stream or the batch response finished, at the client; and our thread's CPU from the first of
+ * those answers to the response.
+ */
+function resultPhases(
+  marks: Recorded[],
+  searchId: string,
+  ref: number,
+  client: number,
+  which: 'first' | 'last',
+): Trace {
+  const own = marks.filter((m) => m.search === searchId);
+  const at = (phase: string) => {
+    const xs = own.filter((m) => m.phase === phase);
+    return which === 'first' ? xs[0] : xs.at(-1);
+  };
+  const firstAnswer = own.find((m) => m.phase === 'answer');
+  const out =
+    which === 'first'
+      ? at('streamed')
+      : marks.find(
+          (m) => m.phase === 'http-finish' && m.search.startsWith(`/api/v1/flight/getFare/batch/${searchId}`),
+        );
+  const t = (m: Recorded | undefined) => (m?.at ?? Number.NaN) - ref;
+  return new Map([
+    [`${which} answer parsed`, t(at('answer'))],
+    [`its write sent`, t(at('sent'))],
+    [`committed`, t(at('committed'))],
+    [`handed to readers`, t(at('handed'))],
+    [which === 'first' ? 'written to the stream' : 'batch response finished', t(out)],
+    ['at the client', client - ref],
+    ['writes per search', own.filter((m) => m.phase === 'sent').length],
+    ['our CPU, first answer to the response', (out?.cpu ?? Number.NaN) - (firstAnswer?.cpu ?? Number.NaN)],
+  ]);
+}
+
+/** Each phase's p50 (p90) over the samples: lines to print under the figure, and one line for its note. */
+function phaseTable(title: string, traces: Trace[]): { note: string; lines: string[] } {
+  const names = [...(traces[0]?.keys() ?? [])];
+  const cells = names.map((n) => {
+    const xs = traces.map((t) => t.get(n) ?? Number.NaN).filter((x) => !Number.isNaN(x));
+    return { n, p50: round2(pct(xs, 50)), p90: round2(pct(xs, 90)) };
+  });
+  return {
+    note: `phases (${title}, p50): ${cells.map((c) => `${c.n} ${c.p50}`).join(', ')}`,
+    lines: [
+      `     phases in our server, ${title}, p50 (p90) over ${traces.length}:`,
+      ...cells.map((c) => `       ${c.n.padEnd(40)} ${String(c.p50).padStart(7)} (${c.p90})`),
+    ],
+  };
 }
 
 /** performance.now() when the first `event: offer` arrives on the stream at `url`. */

@@ -10,6 +10,7 @@ import { sql } from 'kysely';
 import type { Clock } from '../internal/clock.ts';
 import type { FxRates, FxSource } from '../internal/fx.ts';
 import { newId } from '../internal/ids.ts';
+import { mark } from '../internal/phase-marks.ts';
 import { badRequest } from '../kernel/errors.ts';
 import type { Logger } from '../kernel/types.ts';
 import { param, prepared } from '../storage/prepared.ts';
@@ -238,6 +239,7 @@ export class SearchEngine {
       },
       userCode,
     );
+    mark(id, 'recorded');
 
     // Its own NOTIFYs are not news to this process: the engine hands its readers what it commits.
     const release = this.#d.notifier.claim(id);
@@ -352,6 +354,7 @@ export class SearchEngine {
       const expected = sentCompleted;
       sentCompleted += part.done;
       const sent = broken === undefined ? send(part, expected) : undefined;
+      if (sent) mark(id, 'sent', part.done);
       sent?.catch(() => {});
       // Handled once the write before is: readers get the log in order, and a failure stops what follows.
       const handled = before.then(async () => {
@@ -369,8 +372,10 @@ export class SearchEngine {
         // Another connection may have run it before the write it follows (the guard left it out): once more.
         if (rows.length === 0 && expected > 0) rows = await send(part, expected);
         if (rows.length === 0) throw new SearchClosed();
+        mark(id, 'committed', part.done);
         completed += part.done;
         this.#committed(id, part, completed, totalOffers, announced);
+        mark(id, 'handed', part.done);
       });
       previous = handled.then(
         () => undefined,
@@ -420,7 +425,10 @@ export class SearchEngine {
       plan.map(async (supplier) => {
         const cfg = settings[supplier.name] as GdsSettings;
         const [{ outcome, offers }, markup, fx] = await Promise.all([
-          this.#call(spec, supplier, request, cfg, stop),
+          this.#call(spec, supplier, request, cfg, stop).then((r) => {
+            mark(id, 'answer', supplier.name);
+            return r;
+          }),
           markupP,
           fxP,
         ]);

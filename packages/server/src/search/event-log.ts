@@ -6,6 +6,7 @@
  * rows.
  */
 import type { Kysely } from 'kysely';
+import { mark } from '../internal/phase-marks.ts';
 import type { Db } from '../storage/schema.ts';
 import type { Committed, SearchNotifier } from './notifier.ts';
 import { parseJson, type SearchDb, type SearchTables, searchDb } from './tables.ts';
@@ -212,6 +213,7 @@ class LogFeed implements FeedView {
 
   #wakeAll(): void {
     for (const s of this.subscribers) s.wake();
+    if (this.subscribers.size > 0) mark(this.searchId, 'streamed', this.events.length);
   }
 
   add(s: FeedSubscriber): void {
