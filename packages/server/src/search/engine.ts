@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Clock } from '../internal/clock.ts';
 import type { FxRates, FxSource } from '../internal/fx.ts';
-import { newId } from '../internal/ids.ts';
+import { newId, newOfferId } from '../internal/ids.ts';
 import { mark } from '../internal/phase-marks.ts';
 import { badRequest } from '../kernel/errors.ts';
 import type { Logger } from '../kernel/types.ts';
@@ -81,8 +81,6 @@ class SupplierTimeout extends Error {}
 
 /** The session was closed by the orphan sweeper while this process still ran it: drop what is left. */
 class SearchClosed extends Error {}
-
-const newOfferId = (): string => `of_${randomBytes(12).toString('base64url')}`;
 
 /** Settles with the call, or rejects when `signal` aborts: an adapter that ignores signals cannot hold us. */
 function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {

@@ -10,7 +10,6 @@
  * bags with the supplier ref, so booking that offer_id books them.
  */
 
-import { randomBytes } from 'node:crypto';
 import { type Clock, systemClock } from '../internal/clock.ts';
 import type { FxSource } from '../internal/fx.ts';
 import type { Currency } from '../internal/money.ts';
@@ -234,8 +233,6 @@ export function presentFlightOffer(
     ...fxFields({ currency: o.price.currency, amount_minor: supplierPrice.total_minor }, ex),
   };
 }
-
-export const newOfferId = (): string => `of_${randomBytes(12).toString('base64url')}`;
 
 /**
  * Stores an offer derived from `from` in the same search (after the search's own offers, at `position`).

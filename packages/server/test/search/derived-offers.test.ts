@@ -6,10 +6,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PricingService } from '../../src/domains/flight-booking/pricing.ts';
 import { searchRoutes } from '../../src/domains/search/routes.ts';
+import { newOfferId } from '../../src/internal/ids.ts';
 import { type HandlerTable, handlerTable, type SseMessage } from '../../src/kernel/types.ts';
 import type { Mailer } from '../../src/mail/mailer.ts';
 import { searchOffers } from '../../src/search/readers.ts';
-import { newOfferId, resolveOffer, saveDerivedOffer } from '../../src/search/resolve-offer.ts';
+import { resolveOffer, saveDerivedOffer } from '../../src/search/resolve-offer.ts';
 import { searchDb } from '../../src/search/tables.ts';
 import { collect, ctx, flightBody, futureDate, type Harness, harness, opCtx } from './harness.ts';
 

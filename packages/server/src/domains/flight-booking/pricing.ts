@@ -11,10 +11,10 @@ function shownBagOptions(options: PortBagOption[], ex: Exchange | null): PortBag
   return ex ? options.map((o) => ({ ...o, price: shownMoney(o.price, ex) })) : options;
 }
 
+import { newOfferId } from '../../internal/ids.ts';
 import { badRequest } from '../../kernel/errors.ts';
 import type { OperationContext, RequestContext } from '../../kernel/types.ts';
 import {
-  newOfferId,
   type OfferBags,
   presentFlightOffer,
   type ResolvedFlightOffer,
