@@ -88,10 +88,16 @@ interface Child {
   pid: number;
 }
 
-function forkChild(script: string, args: string[], env: Record<string, string> = {}): Promise<Child> {
+function forkChild(
+  script: string,
+  args: string[],
+  env: Record<string, string> = {},
+  nodeFlags: string[] = [],
+): Promise<Child> {
   const child = fork(new URL(script, import.meta.url), args, {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     env: { ...process.env, ...env },
+    execArgv: [...process.execArgv, ...nodeFlags],
   });
   return new Promise((resolve, reject) => {
     child.once('error', reject);
@@ -234,7 +240,12 @@ async function kernelFigures() {
   const names = ['bare', 'hono', 'fastify', 'kernel-root'];
   const kids = new Map<string, Child>();
   try {
-    for (const n of names) kids.set(n, await forkChild('./http-server.ts', [n]));
+    // Every server with V8's memory reducer off. In interleaved rounds each one sits idle for 15 s while
+    // the other three are loaded; the reducer then shrinks an idle heap, and a server whose heap is large
+    // (ours, the whole contract compiled) ran its following rounds 15 % slower (0.83-0.86 of bare, 12.5-14
+    // µs of CPU per request against 10-10.5; alternating with bare alone, or with the reducer off: 0.97-1.01).
+    // A server under steady load never idles that long. The small heaps of the peers do not notice.
+    for (const n of names) kids.set(n, await forkChild('./http-server.ts', [n], {}, ['--no-memory-reducer']));
     const m = await interleave(
       names.map((n) => ({ name: n, url: `${kids.get(n)?.url}${'/'}`, pid: kids.get(n)?.pid as number })),
       PAIRS,
