@@ -4795,8 +4795,16 @@ export interface components {
             /** @description Machine-readable determination: ok, quoted, request_raised, void_window_expired, non_refundable, reissue_quote_only, … */
             determination: string;
             message: string;
+            /** @description What the customer gets back, in the booking's currency: the booking's total times the supplier's refund over its total (markup and conversion included), rounded down to a payable amount. A confirmed action gives back this much of a payment of the booking's total (see `payment`). */
             refund?: components["schemas"]["Money"];
+            /** @description What the change costs the customer, in the booking's currency: the rest of the booking's total (refund + fee = the total when the supplier quoted both). */
             fee?: components["schemas"]["Money"];
+            /** @description The supplier's refund as it quoted it, in its own currency. */
+            supplier_refund?: components["schemas"]["Money"];
+            /** @description The supplier's fee as it quoted it, in its own currency. */
+            supplier_fee?: components["schemas"]["Money"];
+            /** @description Units of the booking's currency per 1 unit of the supplier's: the booking's own rate (1 when nothing was converted). Present with a quote. */
+            fx_rate?: number;
             servicing_request_id?: string;
             coupon_status?: components["schemas"]["CouponStatus"];
             booking_status: components["schemas"]["BookingStatus"];

@@ -456,8 +456,23 @@ export const schemas: Record<string, Json> = {
           'Machine-readable determination: ok, quoted, request_raised, void_window_expired, non_refundable, reissue_quote_only, …',
       }),
       message: str(),
-      refund: ref('Money'),
-      fee: ref('Money'),
+      refund: ref('Money', {
+        description:
+          "What the customer gets back, in the booking's currency: the booking's total times the supplier's refund over its total (markup and conversion included), rounded down to a payable amount. A confirmed action gives back this much of a payment of the booking's total (see `payment`).",
+      }),
+      fee: ref('Money', {
+        description:
+          "What the change costs the customer, in the booking's currency: the rest of the booking's total (refund + fee = the total when the supplier quoted both).",
+      }),
+      supplier_refund: ref('Money', {
+        description: "The supplier's refund as it quoted it, in its own currency.",
+      }),
+      supplier_fee: ref('Money', { description: "The supplier's fee as it quoted it, in its own currency." }),
+      fx_rate: num({
+        exclusiveMinimum: 0,
+        description:
+          "Units of the booking's currency per 1 unit of the supplier's: the booking's own rate (1 when nothing was converted). Present with a quote.",
+      }),
       servicing_request_id: str(),
       coupon_status: ref('CouponStatus'),
       booking_status: ref('BookingStatus'),

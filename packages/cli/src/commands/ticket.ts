@@ -62,15 +62,20 @@ export async function runTicketDocument(ref: string, pdf: string | undefined, ct
 type QuoteResult = Awaited<ReturnType<ReturnType<Ctx['client']>['tickets']['action']>>;
 
 function quoteLines(result: QuoteResult): string[] {
-  const r = result as QuoteResult & {
-    refund?: { amount_minor: number; currency: string };
-    fee?: { amount_minor: number; currency: string };
-  };
+  type Money = { amount_minor: number; currency: string };
+  const r = result;
+  // The amounts are in the booking's currency; the supplier's own quote beside them when it was converted.
+  const shown = (label: string, m: Money, original: Money | undefined) =>
+    `${label} ${money(m.amount_minor, m.currency)}${
+      original && original.currency !== m.currency
+        ? ` (supplier quote ${money(original.amount_minor, original.currency)}, rate ${r.fx_rate})`
+        : ''
+    }`;
   return [
     `${r.action} ${r.confirmed ? 'done' : 'quote'} for booking ${r.booking_id}: ${r.permitted ? 'permitted' : 'not permitted'} (${r.determination})`,
     r.message,
-    ...(r.refund ? [`refund ${money(r.refund.amount_minor, r.refund.currency)}`] : []),
-    ...(r.fee ? [`fee ${money(r.fee.amount_minor, r.fee.currency)}`] : []),
+    ...(r.refund ? [shown('refund', r.refund, r.supplier_refund)] : []),
+    ...(r.fee ? [shown('fee', r.fee, r.supplier_fee)] : []),
     ...(r.payment ? [paymentLine(r.payment)] : []),
     `booking status ${r.booking_status}`,
   ];

@@ -9,6 +9,7 @@ import {
   type Currency,
   isPayable,
   minorUnits,
+  payableStepMinor,
   roundHalfAway,
   toDecimalString,
   toMajorUnits,
@@ -16,7 +17,7 @@ import {
   toPayable,
 } from '../../../../contract/currencies.ts';
 
-export { type Currency, isPayable, roundHalfAway, toDecimalString, toPayable };
+export { type Currency, isPayable, payableStepMinor, roundHalfAway, toDecimalString, toPayable };
 
 /** Decimal places of `currency`; throws on a currency outside the allowed list. */
 export function exponent(currency: string): number {

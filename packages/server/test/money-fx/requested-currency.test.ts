@@ -230,3 +230,60 @@ describe('cancellation amounts', () => {
     expect(after.body.cancellation_fee).toEqual(c.body.cancellation_fee);
   });
 });
+
+describe('ticket void and refund quotes', () => {
+  it('a Duffel (GBP) flight booked in USD is quoted its void in USD at the booking rate, and the card gets exactly that back', async () => {
+    const { offers } = await w.search('flight', {
+      currency: 'USD',
+      adults: 1,
+      journeyType: 'OneWay',
+      cabinClass: 'Economy',
+      sources: ['duffel'],
+      searchAirLegs: [{ origin: 'LHR', destination: 'DXB', departureDate: futureDate(75) }],
+    });
+    const offer = offers.find((o) => !o.lcc && o.validating_carrier !== 'W6');
+    expect(offer).toBeDefined();
+    const booked = await w.req('POST', '/api/v1/bookings/createPnr', {
+      key: 'fx-void-book',
+      body: {
+        offer_id: offer.offer_id,
+        currency: 'USD',
+        passengers: [passenger()],
+        contact,
+        payment_mode: 'PNR_FIRST',
+      },
+    });
+    expect(booked.status, booked.text).toBe(200);
+    const b = booked.body;
+    expect(b.supplier_price.currency).toBe('GBP');
+    const total = b.pricing.total_minor as number;
+    const id = b.booking_id as number;
+    const auth = await w.req('POST', `/api/v1/bookings/${id}/authorize`, {
+      key: 'fx-void-auth',
+      body: { token: 'tok_sandbox_ok', currency: 'USD', amount_minor: total },
+    });
+    expect(auth.status, auth.text).toBe(200);
+    const ticket = await w.req('POST', `/api/v1/bookings/${id}/ticket`, { key: 'fx-void-ticket', body: {} });
+    expect(ticket.status, ticket.text).toBe(200);
+
+    const q = await w.req('POST', `/api/v1/bookings/${id}/ticket/void`);
+    expect(q.status, q.text).toBe(200);
+    expect([q.body.confirmed, q.body.permitted]).toEqual([false, true]);
+    // Shown in the booking's currency: a void gives back the whole total; the supplier's GBP quote beside it.
+    expect(q.body.refund).toEqual({ currency: 'USD', amount_minor: total });
+    expect(q.body.fee).toEqual({ currency: 'USD', amount_minor: 0 });
+    expect(q.body.supplier_refund).toEqual({ currency: 'GBP', amount_minor: b.supplier_price.amount_minor });
+    expect(q.body.supplier_fee).toEqual({ currency: 'GBP', amount_minor: 0 });
+    expect(q.body.fx_rate).toBe(b.fx_rate);
+
+    const c = await w.req('POST', `/api/v1/bookings/${id}/ticket/void?confirm=true`, { key: 'fx-void-1' });
+    expect(c.status, c.text).toBe(200);
+    expect(c.body.refund).toEqual(q.body.refund);
+    expect(c.body.payment).toEqual({
+      action: 'refund',
+      amount_minor: q.body.refund.amount_minor,
+      currency: 'USD',
+      status: 'succeeded',
+    });
+  });
+});

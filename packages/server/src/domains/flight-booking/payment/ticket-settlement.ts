@@ -30,6 +30,7 @@ import { TICKET_SETTLES } from '../state-machine.ts';
 import type { BookingRow } from '../store.ts';
 import { findBooking } from '../store.ts';
 import { bookingDb } from '../tables.ts';
+import { customerShare, type Quote } from '../ticket-quote.ts';
 import { type Movement, type MovePlan, movementDetail, type PaymentService } from './service.ts';
 import { findPaymentById, latestPayment, type PaymentRow } from './store.ts';
 
@@ -60,11 +61,6 @@ const prefixOf = (bookingId: number) => `bk${bookingId}:ticket-settle`;
 const keyOf = (bookingId: number, p: PaymentRow) =>
   `${prefixOf(bookingId)}:${p.provider_payment_ref ?? p.id}`;
 
-interface Quote {
-  refund?: { amount_minor: number; currency: string } | undefined;
-  fee?: { amount_minor: number; currency: string } | undefined;
-}
-
 /** Queues the backstop in `db` (the transaction that moved the booking). */
 export async function queueTicketSettlement(db: Db, clock: Clock, bookingId: number): Promise<void> {
   const now = clock.now();
@@ -93,15 +89,6 @@ async function latestQuote(db: Db, bookingId: number): Promise<Quote> {
     .executeTakeFirst();
   const detail = (op?.detail ?? {}) as Record<string, unknown>;
   return { refund: detail.refund as Quote['refund'], fee: detail.fee as Quote['fee'] };
-}
-
-/** The customer's share of the supplier's refund, in the payment's minor units (at most `base`). */
-export function customerShare(base: number, quote: Quote, supplierTotal: number | null): number {
-  const refund = quote.refund?.amount_minor;
-  if (refund === undefined) return base;
-  const total = quote.fee ? refund + quote.fee.amount_minor : (supplierTotal ?? refund);
-  if (total <= 0 || refund >= total) return base;
-  return Math.min(base, Math.floor((base * refund) / total));
 }
 
 /** What giving the money back means for this payment, or null when nothing moves. */
@@ -136,7 +123,7 @@ export async function projectedSettlement(
 ): Promise<TicketPaymentOutcome | null> {
   const p = await latestPayment(db, b.id);
   if (!p) return null;
-  const d = decide(p, customerShare(p.amount_minor, quote, b.supplier_total_minor));
+  const d = decide(p, customerShare(p.amount_minor, quote, b.supplier_total_minor, p.currency));
   if (!d) return { action: 'none', amount_minor: 0, currency: p.currency, status: 'not_required' };
   return { action: d.action, amount_minor: d.returned, currency: p.currency, status: 'awaiting_supplier' };
 }
@@ -230,7 +217,7 @@ async function settle(
           nothing = { action: 'refund', amount_minor: 0, currency: p.currency, status: 'manual_review' };
           throw new NothingToMove();
         }
-        const dec = decide(p, customerShare(p.amount_minor, quote, b.supplier_total_minor));
+        const dec = decide(p, customerShare(p.amount_minor, quote, b.supplier_total_minor, p.currency));
         if (!dec) {
           nothing = { action: 'none', amount_minor: 0, currency: p.currency, status: 'not_required' };
           throw new NothingToMove();

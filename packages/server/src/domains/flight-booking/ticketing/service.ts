@@ -41,6 +41,7 @@ import { type BookingEvent, type BookingStatus, canTransition, TICKET_SETTLES } 
 import { type BookingRow, findBooking, loadBooking, transition, updateBooking } from '../store.ts';
 import { flightSupplierOf, supplierFailure } from '../suppliers.ts';
 import { json } from '../tables.ts';
+import { shownQuote } from '../ticket-quote.ts';
 import {
   FOLLOW_UP_LIMIT_MS,
   type FollowUpPayload,
@@ -712,8 +713,16 @@ export class TicketingService {
       } else
         payment = await this.#payments.projectedSettlement(this.#d.db, b, { refund: r.refund, fee: r.fee });
     }
-    const { action: _a, ...rest } = r;
-    return { booking_id: b.id, action, ...rest, booking_status: status, payment };
+    const { action: _a, refund, fee, ...rest } = r;
+    // The quote in the booking's currency (contract §6), the supplier's own amounts beside it.
+    return {
+      booking_id: b.id,
+      action,
+      ...rest,
+      ...shownQuote(b, { refund, fee }),
+      booking_status: status,
+      payment,
+    };
   }
 
   /**
