@@ -128,6 +128,22 @@ interface Ours {
   close(): Promise<void>;
 }
 
+const HOOK = `--import=${fileURLToPath(new URL('./phase-hook.ts', import.meta.url))}`;
+
+/** Asks our server's `phase-hook.ts` (`{ phases: what }`) and resolves with the `key` of its answer. */
+function ask<T>(ours: Ours, what: 'record' | 'flush' | 'memory', key: 'phases' | 'memory'): Promise<T> {
+  return new Promise((resolve) => {
+    const onMessage = (m: unknown) => {
+      const r = (m as Record<string, unknown> | null)?.[key];
+      if (r === undefined) return;
+      ours.server.child.off('message', onMessage);
+      resolve(r as T);
+    };
+    ours.server.child.on('message', onMessage);
+    ours.server.child.send({ phases: what });
+  });
+}
+
 /** `src/main.ts` as production runs it (no response validation, info logs off), sandbox suppliers. */
 async function startOurs(
   name: string,
@@ -148,6 +164,8 @@ async function startOurs(
     RATE_LIMIT_LOGIN_ACCOUNT: '1000/60',
     RATE_LIMIT_LOGIN_IP: '1000/60',
     PASSWORD_SCRYPT_N: '1024',
+    // phase-hook.ts: phase marks on request, the process's memory split (printed under the figures).
+    NODE_OPTIONS: HOOK,
     ...(fresh ? { DATABASE_URL: fresh.url } : {}),
     ...env,
   });
@@ -518,20 +536,17 @@ async function getFareFigures(db: 'pglite' | 'postgres') {
   const suppliers = await startFareSuppliers(latency, Number(process.env.BENCH_FARE_STAGGER_MS ?? 0));
   const ours = await startOurs(`fare-${db}`, db, latency, {
     SANDBOX_SUPPLIER_URLS: supplierUrls(suppliers.urls),
-    // The phase marks of the search path, with our thread's CPU at each (printed under the figures).
-    NODE_OPTIONS: `--import=${fileURLToPath(new URL('./phase-hook.ts', import.meta.url))}${process.env.BENCH_FARE_CPU_PROFILE ? ` --cpu-prof --cpu-prof-dir=${process.env.BENCH_FARE_CPU_PROFILE}` : ''}`,
+    ...(process.env.BENCH_FARE_CPU_PROFILE
+      ? { NODE_OPTIONS: `${HOOK} --cpu-prof --cpu-prof-dir=${process.env.BENCH_FARE_CPU_PROFILE}` }
+      : {}),
   });
-  const phases = () =>
-    new Promise<Recorded[]>((resolve) => {
-      const onMessage = (m: unknown) => {
-        const r = (m as { phases?: Recorded[] } | null)?.phases;
-        if (!r) return;
-        ours.server.child.off('message', onMessage);
-        resolve(r.map((x) => ({ ...x, at: x.at - performance.timeOrigin })));
-      };
-      ours.server.child.on('message', onMessage);
-      ours.server.child.send({ phases: 'flush' });
-    });
+  // The phase marks of the search path, with our thread's CPU at each (printed under the figures).
+  await ask<Recorded[]>(ours, 'record', 'phases');
+  const phases = async () =>
+    (await ask<Recorded[]>(ours, 'flush', 'phases')).map((x) => ({
+      ...x,
+      at: x.at - performance.timeOrigin,
+    }));
   // The floor: a bare node:http taking the same POST and answering 202, timed by the same loop.
   const floor = await forkChild('./peer-servers.ts', ['accepted']);
   try {
@@ -842,11 +857,17 @@ async function ourReaders(ours: Ours, c: Client, n: number) {
   });
   const started = performance.now();
   const rss0 = rssKb(ours.pid);
+  const mem0 = await ask<NodeJS.MemoryUsage>(ours, 'memory', 'memory');
   const r = await attachReaders(`${ours.url}/api/v1/flight/getFare/stream/${s.body.searchId}`, n, {
     authorization: `Bearer ${c.token}`,
   });
   const rss1 = rssKb(ours.pid);
-  return { r, started, kb: (rss1 - rss0) / n };
+  const mem1 = await ask<NodeJS.MemoryUsage>(ours, 'memory', 'memory');
+  // Where the RSS went, per stream (KB): the JS heap in use (live objects and garbage not yet collected)
+  // and node's memory outside it (sockets' buffers, array buffers).
+  const per = (k: keyof NodeJS.MemoryUsage) => round2((mem1[k] - mem0[k]) / 1024 / n);
+  const split = `JS heap used ${per('heapUsed')} (heap reserved ${per('heapTotal')}), external ${per('external')}, array buffers ${per('arrayBuffers')}`;
+  return { r, started, kb: (rss1 - rss0) / n, split };
 }
 
 async function bareReaders(bare: Child, n: number, frames: string[]) {
@@ -891,15 +912,18 @@ async function sseFigures(db: 'pglite' | 'postgres') {
     const bareMany = await bareReaders(bare, READERS, frames);
     const bareSpread = spread((bareFew ?? bareMany).b.arrivals);
 
-    add({
-      figure: `${READERS} SSE readers of one search, ${db}: server RSS per stream`,
-      ours: round2(many.kb),
-      peer: round2(bareMany.kb),
-      unit: 'KB per stream',
-      target: '<= 20 KB',
-      met: many.kb <= 20,
-      note: `${many.r.arrivals.size} events each`,
-    });
+    add(
+      {
+        figure: `${READERS} SSE readers of one search, ${db}: server RSS per stream`,
+        ours: round2(many.kb),
+        peer: round2(bareMany.kb),
+        unit: 'KB per stream',
+        target: '<= 20 KB',
+        met: many.kb <= 20,
+        note: `${many.r.arrivals.size} events each; of which ${many.split}`,
+      },
+      [`     per stream (KB): ${many.split}`],
+    );
     const o99 = pct(ourSpread, 99);
     const b99 = pct(bareSpread, 99);
     add({
