@@ -44,6 +44,19 @@ async function cancel(a: Runner, order: Order, action: TicketAction, confirm: bo
   const currency = asCurrency(order.total_currency);
   const total = toMinor(order.total_amount, currency);
   const quote = (await a.run(opts, (d) => d.orderCancellations.create({ order_id: order.id }))).data;
+  // A refund Duffel cannot quote (`refund_amount` null: the airline gave none) or quotes in another currency
+  // than the order's (its billing currency may differ) has no amount this order's money can be compared
+  // with: it is not a void, and a confirmed refund carries no amount (the payment goes to an operator).
+  const refundCurrency = quote.refund_currency ?? order.total_currency;
+  if (quote.refund_amount === null || refundCurrency !== order.total_currency) {
+    const why =
+      quote.refund_amount === null
+        ? 'the airline gave no refund amount'
+        : `the refund is quoted in ${refundCurrency} (${quote.refund_amount}), not in the order's ${currency}`;
+    if (action === 'void') return refused('void', 'refund_quote_unavailable', `Not a void: ${why}`);
+    if (confirm) return unquoted(a, quote.id, why, opts);
+    return { ...QUOTE_ONLY, action, message: `Quote only; ${why}: an operator settles the amount` };
+  }
   const refund = toMinor(quote.refund_amount, currency);
   const isVoid = refund === total;
   if (action === 'void' && !isVoid)
@@ -74,6 +87,26 @@ async function cancel(a: Runner, order: Order, action: TicketAction, confirm: bo
     message: isVoid ? 'Voided' : 'Refunded',
     ...money,
     coupon_status: isVoid ? ('VOID' as const) : ('REFUNDED' as const),
+  };
+}
+
+const QUOTE_ONLY = { confirmed: false, permitted: true, determination: 'ok' } as const;
+
+/** Confirms a refund with no comparable amount (see `cancel`): raised, with no money (an operator decides). */
+async function unquoted(
+  a: Runner,
+  quoteId: string,
+  why: string,
+  opts?: CallOptions,
+): Promise<TicketActionResult> {
+  await a.run(opts, (d) => d.orderCancellations.confirm(quoteId), true);
+  return {
+    action: 'refund',
+    confirmed: true,
+    permitted: true,
+    determination: 'ok',
+    message: `Refunded; ${why}: an operator settles the amount`,
+    coupon_status: 'REFUNDED',
   };
 }
 
