@@ -8,7 +8,7 @@ import { CURRENCIES } from '../../../../contract/currencies.ts';
 import { formatMoney } from '../../../sdk/src/money.ts';
 import { markupDb } from '../../src/domains/markup/markup-store.ts';
 import { isPayable, toPayable } from '../../src/internal/money.ts';
-import { contact, type FxWorld, futureDate, fxWorld, type Json, passenger } from './world.ts';
+import { type FxWorld, futureDate, fxWorld, type Json } from './world.ts';
 
 let w: FxWorld;
 beforeAll(async () => {
@@ -81,16 +81,7 @@ describe.each(CURRENCIES.map((c) => [c]))('%s', (currency) => {
     expect(rv.body.offer.fx_rate).toBe(offer.fx_rate);
 
     // Book: the booking charges the total shown.
-    const booked = await w.req('POST', '/api/v1/bookings/createPnr', {
-      key: `every-${currency}-book`,
-      body: {
-        offer_id: offer.offer_id,
-        currency,
-        passengers: [passenger()],
-        contact,
-        payment_mode: 'PNR_FIRST',
-      },
-    });
+    const booked = await w.book(offer.offer_id, currency, `every-${currency}-book`);
     expect(booked.status, booked.text).toBe(200);
     const b = booked.body;
     expect(b.pricing.currency).toBe(currency);

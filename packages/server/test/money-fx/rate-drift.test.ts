@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_FX_RATES } from '../../../mock-server/src/shared/fx.ts';
 import { exactConversion } from '../../src/internal/fx.ts';
 import { toPayable } from '../../src/internal/money.ts';
-import { contact, type FxWorld, futureDate, fxWorld, passenger } from './world.ts';
+import { contact, type FxWorld, futureDate, fxWorld } from './world.ts';
 
 const file = join(mkdtempSync(join(tmpdir(), 'fx-')), 'rates.json');
 const writeRates = (gbp: number) =>
@@ -68,16 +68,7 @@ describe('exchange-rate drift', () => {
     expect(rv.body.offer.price.total_minor).toBeLessThan(offer.price.total_minor);
 
     // Booked after the revalidation: charged what the revalidation showed, at its rate.
-    const booked = await w.req('POST', '/api/v1/bookings/createPnr', {
-      key: 'drift-book',
-      body: {
-        offer_id: offer.offer_id,
-        currency: 'USD',
-        passengers: [passenger()],
-        contact,
-        payment_mode: 'PNR_FIRST',
-      },
-    });
+    const booked = await w.book(offer.offer_id, 'USD', 'drift-book');
     expect(booked.status, booked.text).toBe(200);
     expect(booked.body.pricing.total_minor).toBe(rv.body.offer.price.total_minor);
     expect(booked.body.fx_rate).toBe(newRate);

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { isPayable } from '../../src/internal/money.ts';
-import { contact, type FxWorld, futureDate, fxWorld, type Json, passenger } from './world.ts';
+import { type FxWorld, futureDate, fxWorld, type Json } from './world.ts';
 
 let w: FxWorld;
 beforeAll(async () => {
@@ -46,18 +46,7 @@ it('refunds never exceed captures, and the provider’s refunds equal the bookin
         });
         const offer = offers.find((o) => !o.lcc && o.validating_carrier !== 'W6') as Json;
         const total = offer.price.total_minor as number;
-        const b = (
-          await w.req('POST', '/api/v1/bookings/createPnr', {
-            key: `prop-${run}-book`,
-            body: {
-              offer_id: offer.offer_id,
-              currency,
-              passengers: [passenger()],
-              contact,
-              payment_mode: 'PNR_FIRST',
-            },
-          })
-        ).body;
+        const b = (await w.book(offer.offer_id, currency, `prop-${run}-book`)).body;
         const auth = await w.req('POST', `/api/v1/bookings/${b.booking_id}/authorize`, {
           key: `prop-${run}-auth`,
           body: { token: 'tok_sandbox_ok', currency, amount_minor: total },

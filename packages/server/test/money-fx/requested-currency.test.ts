@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exactConversion } from '../../src/internal/fx.ts';
 import { toPayable } from '../../src/internal/money.ts';
-import { contact, type FxWorld, futureDate, fxWorld, type Json, passenger } from './world.ts';
+import { contact, type FxWorld, futureDate, fxWorld, type Json } from './world.ts';
 
 let w: FxWorld;
 beforeAll(async () => {
@@ -131,16 +131,7 @@ describe.each(['GBP', 'USD', 'EUR', 'KWD'] as const)('a search in %s', (currency
     expect(rv.body.price_changed).toBe(false);
     expect(rv.body.price_change_cause).toBeNull();
     expect(rv.body.offer.price.total_minor).toBe(offer.price.total_minor);
-    const booked = await w.req('POST', '/api/v1/bookings/createPnr', {
-      key: `fx-book-${currency}`,
-      body: {
-        offer_id: offer.offer_id,
-        currency,
-        passengers: [passenger()],
-        contact,
-        payment_mode: 'PNR_FIRST',
-      },
-    });
+    const booked = await w.book(offer.offer_id, currency, `fx-book-${currency}`);
     expect(booked.status, booked.text).toBe(200);
     const b = booked.body;
     expect(b.pricing.currency).toBe(currency);
@@ -243,16 +234,7 @@ describe('ticket void and refund quotes', () => {
     });
     const offer = offers.find((o) => !o.lcc && o.validating_carrier !== 'W6');
     expect(offer).toBeDefined();
-    const booked = await w.req('POST', '/api/v1/bookings/createPnr', {
-      key: 'fx-void-book',
-      body: {
-        offer_id: offer.offer_id,
-        currency: 'USD',
-        passengers: [passenger()],
-        contact,
-        payment_mode: 'PNR_FIRST',
-      },
-    });
+    const booked = await w.book(offer.offer_id, 'USD', 'fx-void-book');
     expect(booked.status, booked.text).toBe(200);
     const b = booked.body;
     expect(b.supplier_price.currency).toBe('GBP');

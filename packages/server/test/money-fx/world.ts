@@ -39,6 +39,8 @@ export interface FxWorld {
     kind: 'flight' | 'hotel' | 'transport',
     body: Record<string, unknown>,
   ): Promise<{ id: string; offers: Json[] }>;
+  /** createPnr of `offerId` in `currency` for the suites' passenger and contact, pay later (PNR_FIRST). */
+  book(offerId: string, currency: string, key: string): Promise<Res>;
   /** The Stripe emulator's PaymentIntent behind a booking's payment (what the provider was asked for). */
   stripeIntent(bookingId: number): Json;
   close(): Promise<void>;
@@ -103,6 +105,11 @@ export async function fxWorld(): Promise<FxWorld> {
     req,
     company,
     user,
+    book: (offerId, currency, key) =>
+      req('POST', '/api/v1/bookings/createPnr', {
+        key,
+        body: { offer_id: offerId, currency, passengers: [passenger()], contact, payment_mode: 'PNR_FIRST' },
+      }),
     async search(kind, body) {
       const codes =
         kind === 'flight'
