@@ -4792,7 +4792,7 @@ export interface components {
             /** @description True when the real request was raised (confirm=true). */
             confirmed: boolean;
             permitted: boolean;
-            /** @description Machine-readable determination: ok, quoted, request_raised, void_window_expired, non_refundable, reissue_quote_only, … */
+            /** @description Machine-readable determination: ok, quoted, request_raised, void_window_expired, non_refundable, reissue_quote_only, refund_quote_unavailable (the supplier gave no refund amount in the order's currency: not a void; a confirmed refund is settled by an operator), … */
             determination: string;
             message: string;
             /** @description What the customer gets back, in the booking's currency: the booking's total times the supplier's refund over its total (markup and conversion included), rounded down to a payable amount. A confirmed action gives back this much of a payment of the booking's total (see `payment`). */

@@ -453,7 +453,7 @@ export const schemas: Record<string, Json> = {
       permitted: bool(),
       determination: str({
         description:
-          'Machine-readable determination: ok, quoted, request_raised, void_window_expired, non_refundable, reissue_quote_only, …',
+          "Machine-readable determination: ok, quoted, request_raised, void_window_expired, non_refundable, reissue_quote_only, refund_quote_unavailable (the supplier gave no refund amount in the order's currency: not a void; a confirmed refund is settled by an operator), …",
       }),
       message: str(),
       refund: ref('Money', {
