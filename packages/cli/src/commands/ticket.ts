@@ -61,9 +61,8 @@ export async function runTicketDocument(ref: string, pdf: string | undefined, ct
 
 type QuoteResult = Awaited<ReturnType<ReturnType<Ctx['client']>['tickets']['action']>>;
 
-function quoteLines(result: QuoteResult): string[] {
+function quoteLines(r: QuoteResult): string[] {
   type Money = { amount_minor: number; currency: string };
-  const r = result;
   // The amounts are in the booking's currency; the supplier's own quote beside them when it was converted.
   const shown = (label: string, m: Money, original: Money | undefined) =>
     `${label} ${money(m.amount_minor, m.currency)}${

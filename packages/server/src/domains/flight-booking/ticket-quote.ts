@@ -57,28 +57,28 @@ export function shownQuote(
   if (!quote.refund && !quote.fee) return {};
   const total = b.pricing.total_minor;
   const currency = b.pricing.currency;
+  const rate = Number(b.fx_rate) || 1;
   const out: ShownQuote = {};
   if (quote.refund) {
     const refund = customerShare(total, quote, b.supplier_total_minor, currency);
     out.refund = { currency, amount_minor: refund };
+    out.supplier_refund = { ...quote.refund };
     if (quote.fee) out.fee = { currency, amount_minor: total - refund };
   } else if (quote.fee) {
     // A fee alone (a reissue's change price, paid on top of the booking): at the booking's rate when it
-    // is in the booking's supplier currency. A fee in a third currency has no rate here: it stays as quoted.
+    // is in the booking's supplier currency. In the booking's own currency, or a third one (no rate here),
+    // it stays as quoted.
     const from = quote.fee.currency;
     out.fee =
-      from === currency
-        ? { ...quote.fee }
-        : from === b.supplier_currency
-          ? shownMoney(quote.fee as Money, {
-              currency: currency as Currency,
-              from: from as Currency,
-              fx_rate: Number(b.fx_rate) || 1,
-            })
-          : { ...quote.fee };
+      from !== currency && from === b.supplier_currency
+        ? shownMoney(quote.fee as Money, {
+            currency: currency as Currency,
+            from: from as Currency,
+            fx_rate: rate,
+          })
+        : { ...quote.fee };
   }
-  if (quote.refund) out.supplier_refund = { ...quote.refund };
   if (quote.fee) out.supplier_fee = { ...quote.fee };
-  out.fx_rate = Number(b.fx_rate) || 1;
+  out.fx_rate = rate;
   return out;
 }
