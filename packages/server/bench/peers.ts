@@ -621,36 +621,32 @@ async function getFareFigures(db: 'pglite' | 'postgres') {
       },
       acceptedPhaseTable.lines,
     );
-    const b50 = pct(batch, 50);
-    const batchPhases = phaseTable("ms after the slowest supplier's last byte", batchTrace);
-    const b99 = pct(batch, 99);
-    add(
-      {
-        figure: `getFare to batch answer beyond the slowest supplier's last answer, ${db}`,
-        ours: round2(b50),
-        peer: 0,
-        unit: 'ms p50 beyond the supplier',
-        target: 'within 2 ms p50 / 5 ms p99',
-        met: b50 <= 2 && b99 <= 5,
-        note: `p99 +${round2(b99)} ms over ${batch.length}; slowest supplier done ${round2(pct(slowest, 50))} ms after the POST (p50); ${batchPhases.note}`,
-      },
-      batchPhases.lines,
-    );
-    const f50 = pct(first, 50);
-    const firstPhases = phaseTable("ms after the fastest supplier's last byte", firstTrace);
-    const f99 = pct(first, 99);
-    add(
-      {
-        figure: `getFare to first SSE offer beyond the fastest supplier's last answer, ${db}`,
-        ours: round2(f50),
-        peer: 0,
-        unit: 'ms p50 beyond the supplier',
-        target: 'within 2 ms p50 / 5 ms p99',
-        met: f50 <= 2 && f99 <= 5,
-        note: `p99 +${round2(f99)} ms over ${first.length}; fastest supplier done ${round2(pct(fastest, 50))} ms after the POST (p50); ${firstPhases.note}`,
-      },
-      firstPhases.lines,
-    );
+    /** A figure of what the client got beyond a supplier's last byte (the batch, or the first offer). */
+    const beyond = (
+      what: string,
+      which: 'slowest' | 'fastest',
+      xs: number[],
+      done: number[],
+      traces: Trace[],
+    ) => {
+      const p50 = pct(xs, 50);
+      const p99 = pct(xs, 99);
+      const phases = phaseTable(`ms after the ${which} supplier's last byte`, traces);
+      add(
+        {
+          figure: `getFare to ${what} beyond the ${which} supplier's last answer, ${db}`,
+          ours: round2(p50),
+          peer: 0,
+          unit: 'ms p50 beyond the supplier',
+          target: 'within 2 ms p50 / 5 ms p99',
+          met: p50 <= 2 && p99 <= 5,
+          note: `p99 +${round2(p99)} ms over ${xs.length}; ${which} supplier done ${round2(pct(done, 50))} ms after the POST (p50); ${phases.note}`,
+        },
+        phases.lines,
+      );
+    };
+    beyond('batch answer', 'slowest', batch, slowest, batchTrace);
+    beyond('first SSE offer', 'fastest', first, fastest, firstTrace);
   } finally {
     await stopChild(floor);
     await ours.close();
