@@ -100,13 +100,12 @@ const params = (o: Op): Json[] => (o.op.parameters ?? []) as Json[];
 const idemHeader = (o: Op) => params(o).find((p) => p.in === 'header' && p.name === 'Idempotency-Key');
 
 describe('operations', () => {
-  it('contract/endpoints.txt has the 173 operations of the spec', () => {
+  it('contract/endpoints.txt has the 173 operations of the spec (and is its copy where the spec lies beside the repo)', () => {
     expect(endpoints).toHaveLength(EXPECTED_COUNT);
     expect(new Set(endpoints).size).toBe(EXPECTED_COUNT);
-  });
-
-  it.skipIf(!existsSync(sharedEndpointsFile))('contract/endpoints.txt matches the shared spec', () => {
-    expect(endpoints).toEqual(readLines(sharedEndpointsFile));
+    // The repository is self-contained: its copy is the list the tests use. A checkout that has the shared
+    // spec beside it also proves the copy is current; one without it runs the same test on the copy alone.
+    if (existsSync(sharedEndpointsFile)) expect(endpoints).toEqual(readLines(sharedEndpointsFile));
   });
 
   it('every endpoints.txt line is an operation (method and path exactly)', () => {

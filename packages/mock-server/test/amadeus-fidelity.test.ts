@@ -17,7 +17,8 @@ const swagger2openapi = require('swagger2openapi') as {
 };
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => void;
 
-const DIR = new URL('../../../../shared/suppliers/amadeus/', import.meta.url);
+// Amadeus' published descriptions, kept in the repository with their licence (fixtures/amadeus/README.md).
+const DIR = new URL('./fixtures/amadeus/', import.meta.url);
 const FILES = [
   'Authorizaton_v1.json',
   'FlightOffersSearch_v2.json',

@@ -4,7 +4,7 @@
  * by the server's conformance suite (packages/server/test/suppliers/stripe.conformance.test.ts).
  */
 import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createClock } from '../src/shared/clock.ts';
 import { parseStripeForm } from '../src/suppliers/stripe/form.ts';
 import { STRIPE_TEST_TOKENS, stripeHandlers } from '../src/suppliers/stripe/index.ts';
@@ -303,7 +303,10 @@ describe('idempotency', () => {
 
   it('409 while the first request with the key is in flight', async () => {
     const slow = authorize('tok_sandbox_slow', {}, { 'idempotency-key': 'idem-3' });
-    await new Promise((r) => setTimeout(r, 50));
+    // The first request has claimed its key (in flight, no answer yet) before the duplicate is sent.
+    await vi.waitFor(() =>
+      expect([...state.idempotency.keys()].some((k) => k.endsWith('\u0000idem-3'))).toBe(true),
+    );
     const conflict = await authorize('tok_sandbox_slow', {}, { 'idempotency-key': 'idem-3' });
     expect(conflict.status).toBe(409);
     expect(conflict.body.error.code).toBe('idempotency_key_in_use');

@@ -1,5 +1,5 @@
 /** The event log reader on its own: heartbeats on an injected timer, and readers never block the writer. */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { activeFeeds, follow, insertEvents } from '../../src/search/event-log.ts';
 import { LocalNotifier } from '../../src/search/notifier.ts';
 import { searchDb } from '../../src/search/tables.ts';
@@ -50,7 +50,8 @@ it('sends a heartbeat when the heartbeat timer fires, then events as they are pu
     timers,
   });
   const first = it.next();
-  await new Promise((r) => setTimeout(r, 50));
+  // The follower has armed its heartbeat timer (it is waiting) before the timer fires: no sleep.
+  await vi.waitFor(() => expect(timers.armed(15_000)).toBe(true));
   timers.fire(15_000);
   expect((await first).value).toEqual({ heartbeat: true });
   const second = it.next();

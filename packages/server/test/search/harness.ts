@@ -175,12 +175,14 @@ export const flightBody = (over: Record<string, unknown> = {}) => ({
 export function manualTimers() {
   const pending = new Map<number, { fn: () => void; ms: number }>();
   let n = 0;
-  const t: Timers & { fire(ms: number): void } = {
+  const t: Timers & { fire(ms: number): void; armed(ms: number): boolean } = {
     setTimeout: (fn, ms) => {
       pending.set(++n, { fn, ms });
       return n;
     },
     clearTimeout: (h) => void pending.delete(h as number),
+    /** Whether a timer of `ms` is waiting to fire. */
+    armed: (ms) => [...pending.values()].some((v) => v.ms === ms),
     fire(ms) {
       for (const [k, v] of [...pending]) {
         if (v.ms !== ms) continue;

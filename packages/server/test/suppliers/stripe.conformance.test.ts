@@ -3,9 +3,9 @@
  * Stripe emulator served over real HTTP. The client, which nobody here wrote, working unchanged is what
  * proves the emulator speaks Stripe's protocol.
  */
-import { type MockServers, startMockServers } from '@travel/mock-server';
+import { type MockServers, type StripeState, startMockServers } from '@travel/mock-server';
 import Stripe from 'stripe';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SupplierError } from '../../src/suppliers/ports/errors.ts';
 import { StripeAdapter } from '../../src/suppliers/stripe/index.ts';
 
@@ -35,6 +35,13 @@ const authorize = (token = 'tok_sandbox_ok', amount = 20000, idempotencyKey = ke
     },
     { idempotencyKey },
   );
+
+/** Resolves once the emulator holds `idempotencyKey` as claimed by a request in flight (no sleep). */
+const claimed = (idempotencyKey: string) =>
+  vi.waitFor(() => {
+    const keys = [...(mocks.states.stripe as StripeState).idempotency.keys()];
+    expect(keys.some((k) => k.endsWith(`\u0000${idempotencyKey}`))).toBe(true);
+  });
 
 async function failure(p: Promise<unknown>): Promise<SupplierError> {
   try {
@@ -158,7 +165,7 @@ describe('stripe PaymentProvider conformance', () => {
   it('same key while the first request is in flight: conflict, outcome unknown', async () => {
     const k = key();
     const slow = authorize('tok_sandbox_slow', 20000, k);
-    await new Promise((r) => setTimeout(r, 100));
+    await claimed(k);
     const err = await failure(authorize('tok_sandbox_slow', 20000, k));
     expect(err).toMatchObject({ kind: 'unknown_outcome', supplierCode: 'idempotency_key_in_use' });
     expect((await slow).status).toBe('requires_capture');
@@ -169,7 +176,7 @@ describe('stripe PaymentProvider conformance', () => {
     const k = key();
     const [a, b] = await Promise.all([
       authorize('tok_sandbox_slow', 20000, k, retrying),
-      new Promise((r) => setTimeout(r, 100)).then(() => authorize('tok_sandbox_slow', 20000, k, retrying)),
+      claimed(k).then(() => authorize('tok_sandbox_slow', 20000, k, retrying)),
     ]);
     expect(b.payment_ref).toBe(a.payment_ref);
   });
