@@ -102,7 +102,10 @@ async function until<T>(what: string, ms: number, probe: () => Promise<T | undef
 }
 
 let keys = 0;
-const key = (what: string) => `upgrade-${what}-${(keys += 1)}`;
+function key(what: string): string {
+  keys += 1;
+  return `upgrade-${what}-${keys}`;
+}
 
 /** One bookable (not low-cost) offer of `gds` on a search from LHR. */
 async function offer(base: string, token: string, gds: 'amadeus' | 'duffel', to: string) {
