@@ -87,6 +87,20 @@ describe('migrate (Kysely Migrator)', () => {
     expect(await migrate(db)).toEqual([]);
   });
 
+  it('a 0.1.0 database that 0.2.0 failed to open (record moved, schema_migrations dropped) migrates forward', async () => {
+    const db = await legacy();
+    // What 0.2.0's open did before refusing the order: copy the record to kysely_migration, drop the old one.
+    await sql`create table kysely_migration (name varchar(255) not null primary key,
+      timestamp varchar(255) not null)`.execute(db);
+    await sql`insert into kysely_migration select name, to_char(applied_at at time zone 'UTC',
+      'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') from schema_migrations`.execute(db);
+    await sql`drop table schema_migrations`.execute(db);
+    const first = Object.keys(RELEASES[0]?.migrations ?? {});
+    const ran = await migrate(db);
+    expect(ran[0]).toBe('0041-reservation-write-ahead');
+    expect(ran).toEqual([...(await loadMigrations()).keys()].filter((n) => !first.includes(n)));
+  });
+
   it('a failing migration on a 0.1.0 database leaves it exactly as it was, legacy record and all', async () => {
     const db = await legacy();
     const before = await snapshotSchema(db);
