@@ -1,14 +1,17 @@
 /**
  * Kysely's Migrator over the migration files: a database recorded by the migrator before it
- * (`schema_migrations`) is adopted without re-running anything, concurrent starts migrate once, and
- * `migrationStatus` reports what is applied.
+ * (`schema_migrations`, release 0.1.0) is adopted without re-running anything and keeps its record, a
+ * failed upgrade leaves it exactly as it was, concurrent starts migrate once, and `migrationStatus`
+ * reports what is applied without writing.
  */
 import { randomBytes } from 'node:crypto';
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../../src/storage/database.ts';
 import { loadMigrations, migrate, migrationStatus } from '../../src/storage/migrate.ts';
+import { RELEASES } from '../upgrade/releases.ts';
+import { snapshotSchema } from './snapshot.ts';
 
 const url = process.env.TEST_DATABASE_URL;
 const opened: Database[] = [];
@@ -44,25 +47,81 @@ describe('migrate (Kysely Migrator)', () => {
     expect(status.every((m) => m.executedAt instanceof Date)).toBe(true);
   });
 
-  it('adopts the record of the migrator before it: nothing re-runs, later migrations still apply', async () => {
+  /** A database as release 0.1.0 left it: its migrations applied, recorded in `schema_migrations`. */
+  async function legacy(): Promise<Kysely<unknown>> {
     const { db } = await blank();
     const all = await loadMigrations();
-    const old = [...all].filter(([name]) => name < '0090');
+    const first = RELEASES[0]?.migrations ?? {};
     // What the hand-written migrator did: apply in one transaction, record names in schema_migrations.
-    await (db as never as import('kysely').Kysely<unknown>).transaction().execute(async (trx) => {
+    await (db as never as Kysely<unknown>).transaction().execute(async (trx) => {
       await sql`create table schema_migrations (name text primary key,
         applied_at timestamptz not null default now())`.execute(trx);
-      for (const [name, m] of old) {
+      for (const [name, m] of [...all].filter(([n]) => n in first)) {
         await m.up(trx);
         await sql`insert into schema_migrations (name) values (${name})`.execute(trx);
       }
     });
-    // Re-running 0001 would fail (its tables exist); only 0090 and later are pending.
-    expect(await migrate(db as never)).toEqual([...all.keys()].filter((name) => name >= '0090'));
-    const left = await sql<{ n: number }>`select count(*)::int as n from information_schema.tables
-      where table_name = 'schema_migrations' and table_schema = current_schema()`.execute(db);
-    expect(left.rows[0]?.n).toBe(0);
-    expect((await migrationStatus(db as never)).filter((m) => !m.executedAt)).toEqual([]);
+    return db as never as Kysely<unknown>;
+  }
+
+  it('adopts the record of the migrator before it: nothing re-runs, 0041 runs after 0050, the record stays', async () => {
+    const db = await legacy();
+    const all = await loadMigrations();
+    const first = Object.keys(RELEASES[0]?.migrations ?? {});
+    expect(first).toContain('0050-accounts');
+    // status on the old database writes nothing: the legacy rows read as applied, the rest pending.
+    const before = await snapshotSchema(db);
+    const status = await migrationStatus(db);
+    expect(status.filter((m) => !m.executedAt).map((m) => m.name)).toEqual(
+      [...all.keys()].filter((n) => !first.includes(n)),
+    );
+    expect(await snapshotSchema(db)).toEqual(before);
+    // Re-running 0001 would fail (its tables exist); 0041 (below 0050) and the later ones apply.
+    const ran = await migrate(db);
+    expect(ran).toEqual([...all.keys()].filter((n) => !first.includes(n)));
+    expect(ran[0]).toBe('0041-reservation-write-ahead');
+    // The release before reads schema_migrations on start: it is kept as it was.
+    const left = await sql<{ name: string }>`select name from schema_migrations order by name`.execute(db);
+    expect(left.rows.map((r) => r.name)).toEqual(first);
+    expect((await migrationStatus(db)).filter((m) => !m.executedAt)).toEqual([]);
+    expect(await migrate(db)).toEqual([]);
+  });
+
+  it('a 0.1.0 database that 0.2.0 failed to open (record moved, schema_migrations dropped) migrates forward', async () => {
+    const db = await legacy();
+    // What 0.2.0's open did before refusing the order: copy the record to kysely_migration, drop the old one.
+    await sql`create table kysely_migration (name varchar(255) not null primary key,
+      timestamp varchar(255) not null)`.execute(db);
+    await sql`insert into kysely_migration select name, to_char(applied_at at time zone 'UTC',
+      'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') from schema_migrations`.execute(db);
+    await sql`drop table schema_migrations`.execute(db);
+    const first = Object.keys(RELEASES[0]?.migrations ?? {});
+    const ran = await migrate(db);
+    expect(ran[0]).toBe('0041-reservation-write-ahead');
+    expect(ran).toEqual([...(await loadMigrations()).keys()].filter((n) => !first.includes(n)));
+  });
+
+  it('a failing migration on a 0.1.0 database leaves it exactly as it was, legacy record and all', async () => {
+    const db = await legacy();
+    const before = await snapshotSchema(db);
+    const all = await loadMigrations();
+    const broken = new Map([
+      ...all,
+      [
+        '9999-broken',
+        {
+          up: async (d: Kysely<unknown>) => {
+            await sql`create table upgrade_probe (id int)`.execute(d);
+            await sql`select nope`.execute(d);
+          },
+        },
+      ],
+    ]);
+    await expect(migrate(db, broken)).rejects.toThrow(/migration 9999-broken failed/);
+    expect(await snapshotSchema(db)).toEqual(before);
+    const tables = (before.relations as Array<{ name: string }>).map((r) => r.name);
+    expect(tables).toContain('schema_migrations');
+    expect(tables).not.toContain('kysely_migration');
   });
 
   it('two processes starting at once against one database migrate it once', async () => {
@@ -81,10 +140,7 @@ describe('migrate (Kysely Migrator)', () => {
     const all = await loadMigrations();
     const broken = new Map([
       ...[...all].slice(0, 1),
-      [
-        '0002-broken',
-        { up: async (d: import('kysely').Kysely<unknown>) => void (await sql`select nope`.execute(d)) },
-      ],
+      ['0002-broken', { up: async (d: Kysely<unknown>) => void (await sql`select nope`.execute(d)) }],
     ]);
     await expect(migrate(db as never, broken)).rejects.toThrow(/migration 0002-broken failed/);
     expect((await migrationStatus(db as never)).some((m) => m.executedAt)).toBe(false);
