@@ -130,7 +130,7 @@ export async function createRuntime(o: RuntimeOptions): Promise<Runtime> {
   const supplierMetrics = new SupplierMetrics();
   const supplierCalls = new SupplierCallStore(database.db, logger);
   const suppliers = await createSupplierRegistry({
-    observe: { metrics: supplierMetrics, sink: supplierCalls.sink, log: logger },
+    observe: { metrics: supplierMetrics, sink: supplierCalls.sink, log: logger, now: () => clock.now() },
     config: { sandbox: config.sandbox, suppliers: config.suppliers },
     db: database.db,
     ...(sandboxUrls ? { sandboxUrls } : {}),

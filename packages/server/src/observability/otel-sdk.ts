@@ -189,6 +189,7 @@ export function createTracer(env: Env, serviceVersion: string): Tracer {
     activeTraceId() {
       return trace.getSpan(context.active())?.spanContext().traceId;
     },
+    flush: () => provider.forceFlush(),
     async shutdown() {
       await provider.shutdown();
       trace.disable();

@@ -25,6 +25,7 @@ export function runCall<R>(traffic: CallTraffic, fn: () => R): R {
 }
 
 interface NodeClientRequest {
+  readonly headersSent: boolean;
   setHeader(name: string, value: string): void;
   getHeader(name: string): unknown;
 }
@@ -53,13 +54,14 @@ export function watchOutboundHttp(): void {
     const t = owners.get(msg.request);
     if (t) t.status = msg.response.statusCode;
   });
-  subscribe('http.client.request.start', (m) => {
+  // `created` comes before the headers are written (`start` only once they are sent): Node 22.14+.
+  subscribe('http.client.request.created', (m) => {
     const t = calls.getStore();
     if (!t) return;
     const req = (m as { request: NodeClientRequest }).request;
     owners.set(req, t);
     t.attempts += 1;
-    if (t.traceparent && req.getHeader('traceparent') === undefined)
+    if (t.traceparent && !req.headersSent && req.getHeader('traceparent') === undefined)
       req.setHeader('traceparent', t.traceparent);
   });
   subscribe('http.client.response.finish', (m) => {

@@ -18,16 +18,35 @@ const snake = (k: string): string =>
 
 /** Strings that are secrets whatever key holds them. */
 const SECRET_VALUE =
-  /\b(?:\d[ -]?){13,19}\b|\b(?:tok|pm|pi|sk|rk|pk|seti|src|card)_[A-Za-z0-9_]{6,}|\bBearer\s+\S+|\bduffel_(?:test|live)_\S+|\btk_(?:test|live)_\S+|\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g;
+  /\b[A-Za-z0-9]+_secret_[A-Za-z0-9]+|\b(?:tok|pm|sk|rk|pk|src|card)_[A-Za-z0-9_]{6,}|\bBearer\s+\S+|\bduffel_(?:test|live)_\S+|\btk_(?:test|live)_\S+|\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g;
 
 const MAX_DEPTH = 5;
 const MAX_ITEMS = 8;
 const MAX_STRING = 120;
 export const MAX_EXCERPT = 1500;
 
+/** 13 to 19 digits, spaces or dashes between: a card number when the Luhn check passes. */
+const DIGIT_RUN = /\b(?:\d[ -]?){12,18}\d\b/g;
+
+function luhn(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
+    if (i % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
 function cleanString(s: string): string {
   const cut = s.length > MAX_STRING ? `${s.slice(0, MAX_STRING)}…` : s;
-  return cut.replace(SECRET_VALUE, '[redacted]');
+  // Ticket numbers and timestamps stay; what passes the card check is redacted.
+  return cut
+    .replace(SECRET_VALUE, '[redacted]')
+    .replace(DIGIT_RUN, (m) => (luhn(m.replace(/[ -]/g, '')) ? '[redacted]' : m));
 }
 
 /** Values visited per excerpt: a large search answer costs no more than a small one. */
@@ -72,6 +91,11 @@ function clean(v: unknown, depth: number, w: Walk): unknown {
     }
   }
   return out;
+}
+
+/** The value redacted and bounded, as a value (for JSON fields shown as they are). */
+export function redacted(value: unknown): unknown {
+  return clean(value, 0, { seen: new WeakSet(), nodes: 0 });
 }
 
 /** The value as redacted JSON of at most `max` characters (cut with `…`), or null for nothing. */

@@ -22,6 +22,8 @@ export interface SupplierObserverDeps {
   sink?: CallSink;
   /** For calls made outside any request or job scope. */
   log?: Logger;
+  /** The service's clock, for when a call started (durations are measured on the monotonic clock). */
+  now?: () => Date;
 }
 
 const isThenable = (v: unknown): v is PromiseLike<unknown> =>
@@ -107,7 +109,7 @@ function observed(
       'peer.service': supplier,
     });
     const traffic = new CallTraffic(span?.traceparent);
-    const started = { at: new Date(), t0: performance.now() };
+    const started = { at: d.now ? d.now() : new Date(), t0: performance.now() };
     const call = () => fn.apply(target, args);
     let result: unknown;
     try {

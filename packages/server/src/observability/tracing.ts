@@ -34,6 +34,8 @@ export interface Tracer {
   ): SpanHandle;
   /** The active span's trace id, if any. */
   activeTraceId(): string | undefined;
+  /** Exports every ended span now. */
+  flush(): Promise<void>;
   shutdown(): Promise<void>;
 }
 
