@@ -133,6 +133,7 @@ export const SURFACE: Record<keyof operations, SurfaceEntry> = {
   getBooking: { method: 'bookings.get(bookingId)', call: (t, o) => t.bookings.get(id, o) },
   cancelBooking: { method: 'bookings.cancel(bookingId)', call: (t, o) => t.bookings.cancel(id, o) },
   getBookingOrder: { method: 'bookings.order(bookingId)', call: (t, o) => t.bookings.order(id, o) },
+  getBookingTimeline: { method: 'bookings.timeline(bookingId)', call: (t, o) => t.bookings.timeline(id, o) },
   getBookingOrderByReference: {
     method: 'bookings.orderByReference(bookingId, reference)',
     call: (t, o) => t.bookings.orderByReference(id, 'X7KQ2M', o),
@@ -250,6 +251,10 @@ export const SURFACE: Record<keyof operations, SurfaceEntry> = {
     call: (t, o) => t.admin.bookings.reconciliation(o),
   },
   adminGetBooking: { method: 'admin.bookings.get(bookingId)', call: (t, o) => t.admin.bookings.get(id, o) },
+  adminGetBookingTimeline: {
+    method: 'admin.bookings.timeline(bookingId)',
+    call: (t, o) => t.admin.bookings.timeline(id, o),
+  },
   adminOverrideBookingStatus: {
     method: 'admin.bookings.overrideStatus(bookingId, body)',
     call: (t, o) => t.admin.bookings.overrideStatus(id, body, o),
