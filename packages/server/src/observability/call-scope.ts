@@ -53,7 +53,10 @@ export class CallScope {
   add(call: SupplierCallRecord, sink: CallSink | undefined): void {
     if (sink) this.sink = sink;
     if (this.bookingId !== undefined && this.sink) this.sink(this.bookingId, [call]);
-    else (this.pending ??= []).push(call);
+    else {
+      this.pending ??= [];
+      this.pending.push(call);
+    }
   }
 
   bind(bookingId: number): void {

@@ -79,22 +79,3 @@ export async function stopTracing(): Promise<void> {
   tracer = null;
   await t?.shutdown();
 }
-
-/** `fn` inside a span when tracing is on, else `fn` alone. Failures mark the span and propagate. */
-export async function inSpan<R>(
-  name: string,
-  attributes: Record<string, string | number | boolean>,
-  fn: () => Promise<R>,
-): Promise<R> {
-  const t = tracer;
-  if (!t) return fn();
-  const span = t.span(name, 'internal', attributes);
-  try {
-    return await span.run(fn);
-  } catch (err) {
-    span.fail(err);
-    throw err;
-  } finally {
-    span.end();
-  }
-}

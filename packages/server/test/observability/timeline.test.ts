@@ -14,7 +14,6 @@ let agency: { id: number; code: string };
 let agent: { id: string; token: string };
 let admin: { id: string; token: string };
 
-// biome-ignore lint/suspicious/noExplicitAny: bodies are read as JSON
 type Json = Record<string, any>;
 
 beforeAll(async () => {
