@@ -122,19 +122,7 @@ const defs: OpDef[] = [
     responses: ok('FlightBooking', 'The booking.'),
     errors: bookingNotFound(),
   },
-  {
-    method: 'get',
-    path: '/api/v1/bookings/{booking_id}/timeline',
-    operationId: 'getBookingTimeline',
-    summary: 'A flight booking’s story (company staff)',
-    description:
-      'The company’s view of its own booking’s timeline, as adminGetBookingTimeline shows it: state changes, supplier and payment provider calls (redacted excerpts) and money movements, oldest first. Company staff only.',
-    auth: 'role',
-    roles: ['company_admin', 'company_staff', 'super_admin'],
-    parameters: [flightBookingIdParam()],
-    responses: ok('BookingTimeline', 'The timeline.'),
-    errors: bookingNotFound(),
-  },
+
   {
     method: 'post',
     path: '/api/v1/bookings/{booking_id}/cancel',

@@ -133,7 +133,6 @@ export const SURFACE: Record<keyof operations, SurfaceEntry> = {
   getBooking: { method: 'bookings.get(bookingId)', call: (t, o) => t.bookings.get(id, o) },
   cancelBooking: { method: 'bookings.cancel(bookingId)', call: (t, o) => t.bookings.cancel(id, o) },
   getBookingOrder: { method: 'bookings.order(bookingId)', call: (t, o) => t.bookings.order(id, o) },
-  getBookingTimeline: { method: 'bookings.timeline(bookingId)', call: (t, o) => t.bookings.timeline(id, o) },
   getBookingOrderByReference: {
     method: 'bookings.orderByReference(bookingId, reference)',
     call: (t, o) => t.bookings.orderByReference(id, 'X7KQ2M', o),
@@ -405,6 +404,10 @@ export const SURFACE: Record<keyof operations, SurfaceEntry> = {
   companyGetBooking: {
     method: 'company.bookings.get(bookingId)',
     call: (t, o) => t.company.bookings.get(id, o),
+  },
+  companyGetBookingTimeline: {
+    method: 'company.bookings.timeline(bookingId)',
+    call: (t, o) => t.company.bookings.timeline(id, o),
   },
   companyAssignBooking: {
     method: 'company.bookings.assign(bookingId, body)',

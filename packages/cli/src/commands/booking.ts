@@ -20,7 +20,14 @@ export async function runBookingShow(ref: string, ctx: Ctx): Promise<void> {
 /** `travel booking timeline`: the booking's story (state changes, supplier and payment calls, money). */
 export async function runBookingTimeline(ref: string, o: { excerpts: boolean }, ctx: Ctx): Promise<void> {
   requireToken(ctx);
-  const timeline = await ctx.client().bookings.timeline(ref);
+  const client = ctx.client();
+  // The timeline is read by id: a PNR is resolved through the booking first.
+  const id = /^[0-9]+$/.test(ref) ? Number(ref) : (await client.bookings.get(ref)).booking_id;
+  const me = await client.auth.me();
+  const timeline =
+    me.role === 'super_admin'
+      ? await client.admin.bookings.timeline(id)
+      : await client.company.bookings.timeline(id);
   output(ctx, timeline, () => {
     for (const line of timelineLines(timeline, o)) ctx.io.out(line);
   });
@@ -122,7 +129,7 @@ export function bookingCommand(deps: Deps): Command {
     examples(
       new Command('timeline')
         .argument('<booking>', 'booking id or PNR')
-        .description('the booking’s story: state changes, supplier and payment calls, money (staff)')
+        .description('the booking’s story: state changes, supplier and payment calls, money (staff, admins)')
         .option('--excerpts', 'show what each supplier call sent and answered (redacted)')
         .action(
           action(deps, (ctx, raw: { excerpts?: boolean }, [ref]) =>

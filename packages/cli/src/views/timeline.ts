@@ -2,7 +2,7 @@
 import type { ResponseOf } from '@travel/sdk';
 import { money, renderTable } from '../ui/table.ts';
 
-export type Timeline = ResponseOf<'/api/v1/bookings/{booking_id}/timeline', 'get'>;
+export type Timeline = ResponseOf<'/api/v1/company/bookings/{booking_id}/timeline', 'get'>;
 type Entry = Timeline['entries'][number];
 
 function what(e: Entry): string {

@@ -90,17 +90,6 @@ export function bookingsResource(ctx: ClientContext) {
       unwrap(
         ctx.raw.GET('/api/v1/bookings/{booking_id}/order', { params: path(bookingId), ...ctx.init(options) }),
       ),
-    /**
-     * The booking's story, oldest first: state changes, supplier and payment provider calls (redacted
-     * excerpts), money movements. Company staff and super admins.
-     */
-    timeline: (bookingId: BookingRef, options?: RequestOptions) =>
-      unwrap(
-        ctx.raw.GET('/api/v1/bookings/{booking_id}/timeline', {
-          params: path(bookingId),
-          ...ctx.init(options),
-        }),
-      ),
     /** The live order by record locator; `reference` must be the booking's own PNR (a confirmation). */
     orderByReference: (bookingId: BookingRef, reference?: string, options?: RequestOptions) =>
       unwrap(

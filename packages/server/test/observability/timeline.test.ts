@@ -187,11 +187,13 @@ describe('the timeline of a ticketed-then-voided booking', () => {
   });
 
   it('the company’s staff read their own booking’s timeline; a customer or another company cannot', async () => {
-    const mine = await w.req('GET', `/api/v1/bookings/${pnr}/timeline`, { token: agent.token });
+    const mine = await w.req('GET', `/api/v1/company/bookings/${id}/timeline`, { token: agent.token });
     expect(mine.status, JSON.stringify(mine.body)).toBe(200);
     expect(mine.body.entries.length).toBeGreaterThan(5);
     const other = await w.user('company_admin', (await w.company()).id);
-    expect((await w.req('GET', `/api/v1/bookings/${id}/timeline`, { token: other.token })).status).toBe(404);
+    expect(
+      (await w.req('GET', `/api/v1/company/bookings/${id}/timeline`, { token: other.token })).status,
+    ).toBe(404);
     const customer = await w.user('customer', null);
     expect((await w.req('GET', `/api/v1/bookings/${id}/timeline`, { token: customer.token })).status).toBe(
       403,
