@@ -195,9 +195,9 @@ describe('the timeline of a ticketed-then-voided booking', () => {
       (await w.req('GET', `/api/v1/company/bookings/${id}/timeline`, { token: other.token })).status,
     ).toBe(404);
     const customer = await w.user('customer', null);
-    expect((await w.req('GET', `/api/v1/company/bookings/${id}/timeline`, { token: customer.token })).status).toBe(
-      403,
-    );
+    expect(
+      (await w.req('GET', `/api/v1/company/bookings/${id}/timeline`, { token: customer.token })).status,
+    ).toBe(403);
     expect((await w.req('GET', `/api/v1/admin/bookings/${id}/timeline`, { token: agent.token })).status).toBe(
       403,
     );
