@@ -142,6 +142,9 @@ describe('operations', () => {
         'DELETE /api/v1/admin/companies/{company_id}/api-keys/{key_id}',
         'GET /metrics',
         'GET /openapi.json',
+        // Issue 32: a booking's story, for the platform and for the company's staff.
+        'GET /api/v1/admin/bookings/{booking_id}/timeline',
+        'GET /api/v1/company/bookings/{booking_id}/timeline',
         'POST /api/v1/auth/logout',
         'POST /api/v1/auth/refresh',
       ].sort(),

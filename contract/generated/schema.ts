@@ -1466,6 +1466,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/bookings/{booking_id}/timeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A flight booking’s story: state changes, supplier and payment calls, money movements
+         * @description Oldest first. Each supplier or payment provider call shows its operation, outcome, HTTP status, duration, attempts, request id, trace id and redacted excerpts of what was sent and answered (no card data, tokens, passwords, documents, contact details or keys). Calls are kept SUPPLIER_CALL_RETENTION_DAYS (400 by default).
+         */
+        get: operations["adminGetBookingTimeline"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/bookings/{booking_id}/override-status": {
         parameters: {
             query?: never;
@@ -2150,6 +2170,26 @@ export interface paths {
         };
         /** A flight booking of the company */
         get: operations["companyGetBooking"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/company/bookings/{booking_id}/timeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A flight booking’s story, for the company’s staff
+         * @description The company’s own booking as adminGetBookingTimeline shows it: state changes, supplier and payment provider calls (redacted excerpts) and money movements, oldest first.
+         */
+        get: operations["companyGetBookingTimeline"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4489,6 +4529,65 @@ export interface components {
             tickets: components["schemas"]["TicketDocument"][];
             ancillaries: components["schemas"]["Ancillary"][];
             audit_trail: components["schemas"]["AuditEntry"][];
+        };
+        BookingTimeline: {
+            /** Format: int64 */
+            booking_id: number;
+            pnr: string | null;
+            /** @description Oldest first: state changes (the audit trail), supplier and payment provider calls, money movements. */
+            entries: components["schemas"]["BookingTimelineEntry"][];
+            /** @description True when older supplier calls were left out (at most 500 are kept in view). */
+            truncated: boolean;
+        };
+        BookingTimelineEntry: {
+            /** Format: date-time */
+            at: string;
+            /** @enum {string} */
+            kind: "state" | "supplier_call" | "money";
+            /** @description One line for a human, e.g. "amadeus createOrder ok (200, 84 ms)". */
+            summary: string;
+            state: {
+                /** @description e.g. booking.created, booking.ticketed, booking.ticket_void. */
+                event: string;
+                actor_user_id: string | null;
+                reason: string | null;
+                changes: {
+                    [key: string]: unknown;
+                };
+            } | null;
+            supplier_call: {
+                /** @description amadeus, duffel, mystifly, stripe, … */
+                supplier: string;
+                /** @description The port operation: createOrder, authorize, capture, voidTickets, … */
+                operation: string;
+                /** @description ok, or the failure kind (rejected, declined, unavailable, timeout, unknown_outcome, …). */
+                outcome: string;
+                /** @example 1 */
+                http_status: number | null;
+                attempts: number;
+                duration_ms: number;
+                request_id: string | null;
+                job_id: string | null;
+                trace_id: string | null;
+                /** @description What was sent, as redacted JSON cut at 1,500 characters. */
+                request_excerpt: string | null;
+                /** @description What came back (or the failure), redacted and cut alike. */
+                response_excerpt: string | null;
+            } | null;
+            money: {
+                /** @enum {string} */
+                type: "authorization" | "capture" | "void" | "refund";
+                /** @enum {string} */
+                status: "succeeded" | "failed" | "pending";
+                /**
+                 * @description Amount in minor units of the currency.
+                 * @example 12500
+                 */
+                amount_minor: number;
+                currency: string;
+                provider_ref: string | null;
+                failure_code: string | null;
+            } | null;
         };
         PendingFlightBookings: {
             payment_pending: components["schemas"]["FlightBooking"][];
@@ -16162,6 +16261,96 @@ export interface operations {
             };
         };
     };
+    adminGetBookingTimeline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric id of the flight booking. */
+                booking_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The timeline. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookingTimeline"];
+                };
+            };
+            /** @description Missing, malformed or expired bearer token. */
+            401: {
+                headers: {
+                    /** @description The authentication scheme to use: `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Authenticated, but not allowed (role, tenant or suspended account). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (also returned for another tenant’s resource). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request validation error. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description The request headers exceed the size limit (16 KiB in total); nothing was read or done. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal error; nothing was committed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A dependency is unreachable: the database (`database_unavailable`) or the supplier (`supplier_unavailable`, nothing was done); retry after `Retry-After` seconds with the same Idempotency-Key. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     adminOverrideBookingStatus: {
         parameters: {
             query?: never;
@@ -20632,6 +20821,107 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FlightBooking"];
+                };
+            };
+            /** @description Missing, malformed or expired bearer token. */
+            401: {
+                headers: {
+                    /** @description The authentication scheme to use: `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Authenticated, but not allowed (role, tenant or suspended account). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (also returned for another tenant’s resource). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request validation error. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request headers exceed the size limit (16 KiB in total); nothing was read or done. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal error; nothing was committed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A dependency is unreachable: the database (`database_unavailable`) or the supplier (`supplier_unavailable`, nothing was done); retry after `Retry-After` seconds with the same Idempotency-Key. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    companyGetBookingTimeline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric id of the flight booking. */
+                booking_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The timeline. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookingTimeline"];
                 };
             };
             /** @description Missing, malformed or expired bearer token. */

@@ -218,6 +218,18 @@ const defs: OpDef[] = [
     errors: notFound('booking_not_found'),
   }),
   admin({
+    method: 'get',
+    path: '/api/v1/admin/bookings/{booking_id}/timeline',
+    operationId: 'adminGetBookingTimeline',
+    addition: true,
+    summary: 'A flight booking’s story: state changes, supplier and payment calls, money movements',
+    description:
+      'Oldest first. Each supplier or payment provider call shows its operation, outcome, HTTP status, duration, attempts, request id, trace id and redacted excerpts of what was sent and answered (no card data, tokens, passwords, documents, contact details or keys). Calls are kept SUPPLIER_CALL_RETENTION_DAYS (400 by default).',
+    parameters: [idParam('booking_id', 'flight booking')],
+    responses: ok('BookingTimeline', 'The timeline.'),
+    errors: notFound('booking_not_found'),
+  }),
+  admin({
     method: 'post',
     path: '/api/v1/admin/bookings/{booking_id}/override-status',
     operationId: 'adminOverrideBookingStatus',

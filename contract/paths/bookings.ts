@@ -122,6 +122,7 @@ const defs: OpDef[] = [
     responses: ok('FlightBooking', 'The booking.'),
     errors: bookingNotFound(),
   },
+
   {
     method: 'post',
     path: '/api/v1/bookings/{booking_id}/cancel',

@@ -161,6 +161,18 @@ const defs: OpDef[] = [
     errors: notFound('booking_not_found'),
   }),
   co({
+    method: 'get',
+    path: '/api/v1/company/bookings/{booking_id}/timeline',
+    operationId: 'companyGetBookingTimeline',
+    addition: true,
+    summary: 'A flight booking’s story, for the company’s staff',
+    description:
+      'The company’s own booking as adminGetBookingTimeline shows it: state changes, supplier and payment provider calls (redacted excerpts) and money movements, oldest first.',
+    parameters: [idParam('booking_id', 'flight booking')],
+    responses: ok('BookingTimeline', 'The timeline.'),
+    errors: notFound('booking_not_found'),
+  }),
+  co({
     method: 'post',
     path: '/api/v1/company/bookings/{booking_id}/assign',
     operationId: 'companyAssignBooking',

@@ -216,6 +216,91 @@ export const schemas: Record<string, Json> = {
       }),
     ],
   },
+  BookingTimeline: objReq(
+    {
+      booking_id: int({ minimum: 1, format: 'int64' }),
+      pnr: nullable(str()),
+      entries: arr(ref('BookingTimelineEntry'), {
+        description:
+          'Oldest first: state changes (the audit trail), supplier and payment provider calls, money movements.',
+      }),
+      truncated: bool({
+        description: 'True when older supplier calls were left out (at most 500 are kept in view).',
+      }),
+    },
+    ['booking_id', 'pnr', 'entries', 'truncated'],
+  ),
+  BookingTimelineEntry: objReq(
+    {
+      at: dateTime(),
+      kind: strEnum(['state', 'supplier_call', 'money']),
+      summary: str({ description: 'One line for a human, e.g. "amadeus createOrder ok (200, 84 ms)".' }),
+      state: nullable(
+        objReq(
+          {
+            event: str({ description: 'e.g. booking.created, booking.ticketed, booking.ticket_void.' }),
+            actor_user_id: nullable(str()),
+            reason: nullable(str()),
+            changes: { type: 'object', additionalProperties: true },
+          },
+          ['event', 'actor_user_id', 'reason', 'changes'],
+        ),
+      ),
+      supplier_call: nullable(
+        objReq(
+          {
+            supplier: str({ description: 'amadeus, duffel, mystifly, stripe, …' }),
+            operation: str({
+              description: 'The port operation: createOrder, authorize, capture, voidTickets, …',
+            }),
+            outcome: str({
+              description:
+                'ok, or the failure kind (rejected, declined, unavailable, timeout, unknown_outcome, …).',
+            }),
+            http_status: nullable(int()),
+            attempts: int({ minimum: 1 }),
+            duration_ms: int({ minimum: 0 }),
+            request_id: nullable(str()),
+            job_id: nullable(str()),
+            trace_id: nullable(str()),
+            request_excerpt: nullable(
+              str({ description: 'What was sent, as redacted JSON cut at 1,500 characters.' }),
+            ),
+            response_excerpt: nullable(
+              str({ description: 'What came back (or the failure), redacted and cut alike.' }),
+            ),
+          },
+          [
+            'supplier',
+            'operation',
+            'outcome',
+            'http_status',
+            'attempts',
+            'duration_ms',
+            'request_id',
+            'job_id',
+            'trace_id',
+            'request_excerpt',
+            'response_excerpt',
+          ],
+        ),
+      ),
+      money: nullable(
+        objReq(
+          {
+            type: strEnum(['authorization', 'capture', 'void', 'refund']),
+            status: strEnum(['succeeded', 'failed', 'pending']),
+            amount_minor: minor(),
+            currency: str({ pattern: '^[A-Z]{3}$' }),
+            provider_ref: nullable(str()),
+            failure_code: nullable(str()),
+          },
+          ['type', 'status', 'amount_minor', 'currency', 'provider_ref', 'failure_code'],
+        ),
+      ),
+    },
+    ['at', 'kind', 'summary', 'state', 'supplier_call', 'money'],
+  ),
   PendingFlightBookings: obj({
     payment_pending: arr(ref('FlightBooking')),
     ticketing_pending: arr(ref('FlightBooking')),

@@ -250,6 +250,10 @@ export const SURFACE: Record<keyof operations, SurfaceEntry> = {
     call: (t, o) => t.admin.bookings.reconciliation(o),
   },
   adminGetBooking: { method: 'admin.bookings.get(bookingId)', call: (t, o) => t.admin.bookings.get(id, o) },
+  adminGetBookingTimeline: {
+    method: 'admin.bookings.timeline(bookingId)',
+    call: (t, o) => t.admin.bookings.timeline(id, o),
+  },
   adminOverrideBookingStatus: {
     method: 'admin.bookings.overrideStatus(bookingId, body)',
     call: (t, o) => t.admin.bookings.overrideStatus(id, body, o),
@@ -400,6 +404,10 @@ export const SURFACE: Record<keyof operations, SurfaceEntry> = {
   companyGetBooking: {
     method: 'company.bookings.get(bookingId)',
     call: (t, o) => t.company.bookings.get(id, o),
+  },
+  companyGetBookingTimeline: {
+    method: 'company.bookings.timeline(bookingId)',
+    call: (t, o) => t.company.bookings.timeline(id, o),
   },
   companyAssignBooking: {
     method: 'company.bookings.assign(bookingId, body)',

@@ -37,6 +37,8 @@ export interface AppDeps {
   /** More domains' routes (operationId -> handler), merged over the kernel's own: the checked `Routes`, or
    * an unchecked table for a fixture contract (tests, benches). */
   routes?: (shared: SharedServices) => Routes | HandlerTable;
+  /** More purging for the maintenance pass (the runtime's supplier call retention). */
+  maintenance?: () => Promise<void>;
 }
 
 /** What the composition root hands to every domain's `xxxRoutes(deps)`. */
@@ -62,7 +64,8 @@ export interface App {
   runMaintenance(): Promise<{ cacheKeys: number; idempotencyKeys: number; searches: number }>;
 }
 
-const version = (
+/** The server package's version. */
+export const serverVersion = (
   JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
 ).version;
 
@@ -112,6 +115,7 @@ export function createApp(deps: AppDeps): App {
     const cacheKeys = cache.prune();
     const idempotencyKeys = await idempotency.purgeExpired();
     await rateLimits.purgeExpired();
+    await deps.maintenance?.();
     return { cacheKeys, idempotencyKeys, searches: 0 };
   };
 
@@ -127,7 +131,7 @@ export function createApp(deps: AppDeps): App {
           pingDatabase: () => database.ping(),
           databaseKind: database.kind,
           contractJson,
-          version,
+          version: serverVersion,
           startedAt: Date.now(),
           inFlight: () => kernel?.inFlight() ?? 0,
           runMaintenance,

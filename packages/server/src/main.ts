@@ -2,11 +2,13 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { MOCK_SUPPLIERS, type MockSupplier } from '@travel/mock-server';
 import pino from 'pino';
+import { serverVersion } from './app.ts';
 import { ConfigError, environment, loadConfig } from './internal/config.ts';
 import { sandboxJwtKey } from './internal/tokens.ts';
 import type { Kernel } from './kernel/kernel.ts';
 import { serve } from './kernel/node-adapter.ts';
 import { createMailer } from './mail/mailer.ts';
+import { startTracing, stopTracing } from './observability/tracing.ts';
 import { createRuntime } from './runtime.ts';
 import { seedSandboxAgency } from './sandbox-seed.ts';
 import { openDatabase } from './storage/database.ts';
@@ -119,6 +121,8 @@ async function main() {
     process.exitCode = 1;
     return;
   }
+  // OpenTelemetry, only when OTEL_* asks for it (nothing of the SDK is loaded otherwise).
+  await startTracing(environment(), { serviceVersion: serverVersion, log });
   // Sandbox without JWT_SECRET(S): the data directory's own random key (made on first start, 0600).
   if (config.jwtKeysGenerated) config.jwtKeys = [await sandboxJwtKey(config.dataDir)];
   const database = await openDatabase({
@@ -239,6 +243,7 @@ async function main() {
       ['job runner', () => jobsStopped],
       ['runtime', () => runtime.close()],
       ['database', () => database.close()],
+      ['tracing', () => stopTracing()],
     ] as const) {
       await step().catch((err: unknown) => log.error({ err }, `shutdown: closing the ${what} failed`));
     }

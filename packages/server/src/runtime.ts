@@ -30,6 +30,8 @@ import { JobRunner } from './jobs/runner.ts';
 import type { OpenApiDoc } from './kernel/contract.ts';
 import type { Routes } from './kernel/types.ts';
 import type { Mailer } from './mail/mailer.ts';
+import { SupplierCallStore } from './observability/supplier-call-store.ts';
+import { SupplierMetrics } from './observability/supplier-metrics.ts';
 import { registerRuntimeMetrics } from './runtime-metrics.ts';
 import { createSearchService, type SearchService } from './search/service.ts';
 import type { Database } from './storage/database.ts';
@@ -125,7 +127,10 @@ export async function createRuntime(o: RuntimeOptions): Promise<Runtime> {
     sandboxUrls = sandbox.urls;
   }
   const tuning = runtimeTuning();
+  const supplierMetrics = new SupplierMetrics();
+  const supplierCalls = new SupplierCallStore(database.db, logger);
   const suppliers = await createSupplierRegistry({
+    observe: { metrics: supplierMetrics, sink: supplierCalls.sink, log: logger, now: () => clock.now() },
     config: { sandbox: config.sandbox, suppliers: config.suppliers },
     db: database.db,
     ...(sandboxUrls ? { sandboxUrls } : {}),
@@ -146,9 +151,17 @@ export async function createRuntime(o: RuntimeOptions): Promise<Runtime> {
     heartbeatMs: tuning.searchHeartbeatMs,
     pollMs: tuning.searchPollMs,
     orphanGraceMs: tuning.searchOrphanGraceMs,
+    onBreakerChange: (name, from, to) => supplierMetrics.breakerChanged(name, from, to),
   });
   const deps: AggregateDeps = {
-    booking: { db: database.db, clock, mailer: o.mailer, logger, suppliers: bookingSuppliers(suppliers) },
+    booking: {
+      db: database.db,
+      clock,
+      mailer: o.mailer,
+      logger,
+      suppliers: bookingSuppliers(suppliers),
+      supplierCalls,
+    },
     reservations: { db: database.db, clock, suppliers, logger },
   };
   const app = createApp({
@@ -159,8 +172,13 @@ export async function createRuntime(o: RuntimeOptions): Promise<Runtime> {
     logger,
     ...(o.contract ? { contract: o.contract } : {}),
     routes: (s) => domainRoutes(s, deps, search),
+    maintenance: async () => {
+      const days = tuning.supplierCallRetentionDays;
+      await supplierCalls.purgeOlderThan(new Date(clock.now().getTime() - days * 86_400_000));
+    },
   });
   const s = app.services;
+  supplierMetrics.register(s.metrics.registry);
   const { booking, reservations: services } = deps;
   const jobs = new JobRunner({
     db: database.db,

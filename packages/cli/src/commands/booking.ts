@@ -7,12 +7,29 @@ import { confirmationWord, type Guard, parseGuard, typeToConfirm } from '../guar
 import { bookingRef, integer } from '../parse.ts';
 import { money, renderTable } from '../ui/table.ts';
 import { bookingLines } from '../views/booking.ts';
+import { timelineLines } from '../views/timeline.ts';
 
 export async function runBookingShow(ref: string, ctx: Ctx): Promise<void> {
   requireToken(ctx);
   const booking = await ctx.client().bookings.get(ref);
   output(ctx, booking, () => {
     for (const line of bookingLines(booking)) ctx.io.out(line);
+  });
+}
+
+/** `travel booking timeline`: the booking's story (state changes, supplier and payment calls, money). */
+export async function runBookingTimeline(ref: string, o: { excerpts: boolean }, ctx: Ctx): Promise<void> {
+  requireToken(ctx);
+  const client = ctx.client();
+  // The timeline is read by id: a PNR is resolved through the booking first.
+  const id = /^[0-9]+$/.test(ref) ? Number(ref) : (await client.bookings.get(ref)).booking_id;
+  const me = await client.auth.me();
+  const timeline =
+    me.role === 'super_admin'
+      ? await client.admin.bookings.timeline(id)
+      : await client.company.bookings.timeline(id);
+  output(ctx, timeline, () => {
+    for (const line of timelineLines(timeline, o)) ctx.io.out(line);
   });
 }
 
@@ -97,7 +114,7 @@ export async function runBookingCancel(ref: string, guard: Guard, ctx: Ctx): Pro
 }
 
 export function bookingCommand(deps: Deps): Command {
-  const booking = new Command('booking').description('flight bookings: show, list, cancel');
+  const booking = new Command('booking').description('flight bookings: show, list, timeline, cancel');
   booking.addCommand(
     examples(
       new Command('show')
@@ -106,6 +123,22 @@ export function bookingCommand(deps: Deps): Command {
         .action(action(deps, (ctx, _o, [ref]) => runBookingShow(bookingRef(ref), ctx))),
       'travel booking show X7KQ2M',
       'travel booking show 1042 --json',
+    ),
+  );
+  booking.addCommand(
+    examples(
+      new Command('timeline')
+        .argument('<booking>', 'booking id or PNR')
+        .description('the booking’s story: state changes, supplier and payment calls, money (staff, admins)')
+        .option('--excerpts', 'show what each supplier call sent and answered (redacted)')
+        .action(
+          action(deps, (ctx, raw: { excerpts?: boolean }, [ref]) =>
+            runBookingTimeline(bookingRef(ref), { excerpts: raw.excerpts === true }, ctx),
+          ),
+        ),
+      'travel booking timeline X7KQ2M',
+      'travel booking timeline X7KQ2M --excerpts',
+      'travel booking timeline 1042 --json | jq \'.entries[] | select(.kind == "supplier_call")\'',
     ),
   );
   booking.addCommand(

@@ -39,6 +39,14 @@ export function adminResource(ctx: ClientContext) {
             ...ctx.init(options),
           }),
         ),
+      /** The booking's story: state changes, supplier and payment calls (redacted), money movements. */
+      timeline: (bookingId: number, options?: RequestOptions) =>
+        unwrap(
+          raw.GET('/api/v1/admin/bookings/{booking_id}/timeline', {
+            params: { path: { booking_id: bookingId } },
+            ...ctx.init(options),
+          }),
+        ),
       reconciliation: (options?: RequestOptions) =>
         unwrap(raw.GET('/api/v1/admin/bookings/reconciliation', { ...ctx.init(options) })),
       overrideStatus: (

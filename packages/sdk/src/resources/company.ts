@@ -95,6 +95,14 @@ export function companyResource(ctx: ClientContext) {
             ...ctx.init(options),
           }),
         ),
+      /** The booking's story: state changes, supplier and payment calls (redacted), money movements. */
+      timeline: (bookingId: number, options?: RequestOptions) =>
+        unwrap(
+          raw.GET('/api/v1/company/bookings/{booking_id}/timeline', {
+            params: { path: { booking_id: bookingId } },
+            ...ctx.init(options),
+          }),
+        ),
       assign: (
         bookingId: number,
         body: BodyOf<'/api/v1/company/bookings/{booking_id}/assign', 'post'>,

@@ -183,6 +183,8 @@ export function runtimeTuning(env: NodeJS.ProcessEnv = process.env) {
     jobsPollMs: envNumber('JOBS_POLL_MS', 1000, env),
     /** How long a process holds the `gds_config` table in memory (a PATCH elsewhere shows within it). */
     gdsConfigCacheMs: envNumber('GDS_CONFIG_CACHE_MS', 5000, env),
+    /** How long a booking's supplier calls are kept for its timeline (the maintenance pass purges). */
+    supplierCallRetentionDays: envNumber('SUPPLIER_CALL_RETENTION_DAYS', 400, env),
   };
 }
 

@@ -5,6 +5,7 @@ import { systemClock } from '../internal/clock.ts';
 import { jobsLeaseMs } from '../internal/config.ts';
 import { newId } from '../internal/ids.ts';
 import type { Logger } from '../kernel/types.ts';
+import { observeJob } from '../observability/job-scope.ts';
 import { isConnectionError } from '../storage/connection-errors.ts';
 import type { Db, KernelTables } from '../storage/schema.ts';
 import { json } from '../storage/schema.ts';
@@ -238,7 +239,7 @@ export class JobRunner {
       try {
         const handler = handlers[row.queue];
         if (!handler) throw new Error(`no handler for queue ${row.queue}`);
-        await handler(job);
+        await observeJob(job, this.#o.log, () => handler(job));
         ok = true;
       } catch (err) {
         failure = err;

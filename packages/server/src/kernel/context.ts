@@ -1,3 +1,4 @@
+import type { SpanHandle } from '../observability/tracing.ts';
 import type { Operation } from './contract.ts';
 import type { HandlerResult, RequestContext } from './types.ts';
 
@@ -45,6 +46,8 @@ export interface Exchange {
   responseHeaders: Record<string, string>;
   /** Set by the idempotency middleware while a key is claimed. */
   idempotency: IdempotencyClaim | undefined;
+  /** The request's span while tracing is on (observability/tracing.ts). */
+  span?: SpanHandle | undefined;
 }
 
 export interface IdempotencyClaim {

@@ -2,6 +2,8 @@ import type { Logger as PinoLogger } from 'pino';
 import type { IdempotencyStore } from '../idempotency/idempotency-store.ts';
 import type { RateRule } from '../internal/config.ts';
 import type { TokenService } from '../internal/tokens.ts';
+import { CallScope, runInScope } from '../observability/call-scope.ts';
+import { tracer } from '../observability/tracing.ts';
 import type { RateLimitStore } from '../rate-limit/rate-limit-store.ts';
 import type { Db } from '../storage/schema.ts';
 import { compose, type Middleware, type Step } from './compose.ts';
@@ -23,6 +25,7 @@ import { inputValidator } from './middleware/validate.ts';
 import type { PrincipalStore } from './principal.ts';
 import { constantJson } from './reply.ts';
 import { HYGIENE_HEADERS, KernelContext, KernelExchange } from './request-context.ts';
+import { endRequestSpan } from './request-span.ts';
 import {
   type ResponseValidationMode,
   ResponseValidator,
@@ -398,6 +401,15 @@ export function createKernel(o: KernelOptions): Kernel {
     ex.route = op.path;
     ex.rawParams = match.params;
     ex.ctx.operationId = op.operationId;
+    // Authenticated operations run in a call scope: their supplier calls log and record under this
+    // request (public ones never reach a supplier, and cost nothing more).
+    if (!op.public)
+      return runInScope(new CallScope({ requestId: ex.ctx.requestId }, ex.ctx), () => runPlan(ex, op));
+    return runPlan(ex, op);
+  }
+
+  /** The operation's plan: the steps in line, then the chain or the handler (see `route`). */
+  function runPlan(ex: KernelExchange, op: Operation): Promise<void> | undefined {
     const plan = planOf(op);
     const before = plan.before;
     for (let i = 0; i < before.length; i++) {
@@ -475,6 +487,7 @@ export function createKernel(o: KernelOptions): Kernel {
         if (validator && ex.result) ex.result = checkResponse(ex, ex.result);
       } finally {
         recordAccess(ex, o.metrics, o.logger);
+        if (ex.span) endRequestSpan(ex, ex.span);
       }
       return finish(
         ex,
@@ -510,6 +523,19 @@ export function createKernel(o: KernelOptions): Kernel {
    * a promise. It never throws: a failure after the error handler is a rejected promise.
    */
   function execute<R>(
+    ex: KernelExchange,
+    finish: (ex: KernelExchange, result: HandlerResult) => R,
+  ): R | Promise<R> {
+    const t = tracer;
+    if (t === null) return executePlain(ex, finish);
+    // Tracing on: the request's span (child of an inbound traceparent) is active for all it does.
+    const h = ex.request.headers;
+    const span = t.request(ex.request.method, ex.url.pathname, h.get('traceparent'), h.get('tracestate'));
+    ex.span = span;
+    return span.run(() => executePlain(ex, finish));
+  }
+
+  function executePlain<R>(
     ex: KernelExchange,
     finish: (ex: KernelExchange, result: HandlerResult) => R,
   ): R | Promise<R> {

@@ -1,4 +1,5 @@
 import type { Logger as PinoLogger } from 'pino';
+import type { SpanHandle } from '../observability/tracing.ts';
 import type { Exchange, IdempotencyClaim, KernelRequest, RequestUrl } from './context.ts';
 import type { Operation } from './contract.ts';
 import type { DispatchInput } from './kernel.ts';
@@ -30,6 +31,7 @@ export class KernelExchange implements Exchange {
   ctx!: RequestContext;
   result: HandlerResult | undefined = undefined;
   idempotency: IdempotencyClaim | undefined = undefined;
+  span: SpanHandle | undefined = undefined;
   /** The CORS headers for this request's origin, flat `[name, value, ...]` (shared: never written). */
   readonly corsHeaders: readonly string[];
   #responseHeaders: Record<string, string> | undefined;
@@ -116,7 +118,12 @@ export class KernelContext implements RequestContext {
   }
 
   get log(): Logger {
-    this.#log ??= this.#root.child({ req_id: this.requestId });
+    // With tracing on, every line of the request names its trace.
+    this.#log ??= this.#root.child(
+      this.#ex.span
+        ? { req_id: this.requestId, trace_id: this.#ex.span.traceId }
+        : { req_id: this.requestId },
+    );
     return this.#log;
   }
   set log(v: Logger) {

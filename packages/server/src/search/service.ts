@@ -39,6 +39,8 @@ export interface SearchServiceOptions {
    * supplier's deadline (default 10 s). */
   orphanGraceMs?: number;
   breakerConfig?: Partial<BreakerConfig>;
+  /** Told of every circuit breaker state change (the per-supplier metrics count them). */
+  onBreakerChange?: (supplier: string, from: string, to: string) => void;
   timers?: Timers;
   log?: Logger;
   /** Batch wait: resolves after `seconds` (tests substitute a controllable deadline). */
@@ -96,6 +98,7 @@ export async function createSearchService(o: SearchServiceOptions): Promise<Sear
   const breakers = new CircuitBreakerRegistry({
     now,
     ...(o.breakerConfig ? { defaults: o.breakerConfig } : {}),
+    ...(o.onBreakerChange ? { onStateChange: o.onBreakerChange } : {}),
   });
   const stats = new SupplierStats({ now });
   const engine = new SearchEngine({

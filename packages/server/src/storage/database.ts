@@ -8,6 +8,7 @@ import { migrate } from './migrate.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
 import { afterRetry, isStalePlan, statementName } from './prepared.ts';
 import type { Db } from './schema.ts';
+import { tracedDialect } from './traced-dialect.ts';
 
 export interface Database {
   db: Db;
@@ -248,14 +249,16 @@ export async function openDatabase(opts: DatabaseOptions = {}): Promise<Database
     });
     link = new Link(pool, opts);
     watch(pool, link, opts.log);
-    db = new Kysely({ dialect: new PostgresDialect({ pool: guarded(pool, link) }) });
+    db = new Kysely({
+      dialect: tracedDialect(new PostgresDialect({ pool: guarded(pool, link) }), 'postgresql'),
+    });
   } else {
     kind = 'pglite';
     if (opts.dataDir) await mkdir(opts.dataDir, { recursive: true });
     const lite = await PGlite.create(opts.dataDir, {
       parsers: { [INT8]: (v: string) => Number(v), [NUMERIC]: (v: string) => Number(v) },
     });
-    db = new Kysely({ dialect: new PGliteDialect(lite) });
+    db = new Kysely({ dialect: tracedDialect(new PGliteDialect(lite), 'postgresql') });
   }
   if (opts.migrate !== false) await migrate(db as never);
   return {

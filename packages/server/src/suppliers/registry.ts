@@ -10,6 +10,7 @@ import type { MockSupplier } from '@travel/mock-server';
 import { environment } from '../internal/config.ts';
 import { type FxSource, fxFromEnv } from '../internal/fx.ts';
 import { createRefSigner, type RefSigner, refSecretFromEnv } from '../internal/signed-ref.ts';
+import { observeSupplier, type SupplierObserverDeps } from '../observability/supplier-observer.ts';
 import type { Db } from '../storage/schema.ts';
 import { AmadeusFlightAdapter } from './amadeus/index.ts';
 import { DuffelFlightAdapter } from './duffel/adapter.ts';
@@ -77,6 +78,8 @@ export interface SupplierRegistryOptions {
   sandboxRefSecret?: string;
   /** Exchange rates; default from the environment (`fxFromEnv`). */
   fx?: FxSource;
+  /** Every call of every adapter logged, measured, traced and recorded for its booking (observability/). */
+  observe?: SupplierObserverDeps;
 }
 
 class ConfigMissing extends Error {}
@@ -268,7 +271,10 @@ export async function createSupplierRegistry(o: SupplierRegistryOptions): Promis
     if (names && !names.has(name)) continue;
     try {
       const adapter = name === 'amadeus_transfers' ? await amadeusTransfersAdapter(o) : BUILDERS[name]?.(o);
-      if (adapter) built.set(name, signRefs(name, adapter, signer));
+      if (adapter) {
+        const seen = o.observe ? observeSupplier(name, adapter as object, o.observe) : adapter;
+        built.set(name, signRefs(name, seen, signer));
+      }
     } catch (err) {
       // Live mode without a supplier's credentials just leaves it out, unless it was asked for by name.
       if (!(err instanceof ConfigMissing) || strict) throw err;

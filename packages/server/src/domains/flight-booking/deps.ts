@@ -1,6 +1,7 @@
 import type { Clock } from '../../internal/clock.ts';
 import type { Logger } from '../../kernel/types.ts';
 import type { Mailer } from '../../mail/mailer.ts';
+import type { SupplierCallStore } from '../../observability/supplier-call-store.ts';
 import type { Db } from '../../storage/schema.ts';
 import type { BookingSuppliers } from './suppliers.ts';
 
@@ -11,4 +12,6 @@ export interface BookingDeps {
   mailer: Mailer;
   suppliers: BookingSuppliers;
   logger?: Logger;
+  /** The supplier calls recorded per booking (its timeline); absent in worlds built without a runtime. */
+  supplierCalls?: SupplierCallStore;
 }

@@ -7,6 +7,8 @@
  *   GET   /api/v1/admin/bookings → adminListBookings
  *   GET   /api/v1/admin/bookings/reconciliation → adminGetReconciliationQueue
  *   GET   /api/v1/admin/bookings/{booking_id} → adminGetBooking
+ *   GET   /api/v1/admin/bookings/{booking_id}/timeline → adminGetBookingTimeline
+ *   GET   /api/v1/company/bookings/{booking_id}/timeline → companyGetBookingTimeline
  *   POST  /api/v1/admin/bookings/{booking_id}/override-status → adminOverrideBookingStatus
  *   POST  /api/v1/admin/bookings/{booking_id}/reconcile → adminReconcileBooking
  *   POST  /api/v1/bookings/bags/catalogue → getBagCatalogue
@@ -43,8 +45,10 @@ import {
 } from './payment/ticket-settlement.ts';
 import { PricingService } from './pricing.ts';
 import { BookingService } from './service.ts';
+import { loadBooking } from './store.ts';
 import { ticketingRoutes } from './ticketing/routes.ts';
 import { TicketingService, type TicketPayments, ticketingJobs } from './ticketing/service.ts';
+import { bookingTimeline } from './timeline.ts';
 
 export const ok =
   <Op extends OperationId>(fn: (ctx: OperationContext<Op>) => Promise<unknown>): Handler<Op> =>
@@ -105,6 +109,13 @@ export function bookingRoutes(d: BookingDeps): Routes {
     adminListBookings: ok((c) => admin.list(c)),
     adminGetReconciliationQueue: ok((c) => admin.queue(c)),
     adminGetBooking: ok((c) => admin.detail(c)),
+    // A booking's story; the company's view is for its staff (the contract's roles), its own bookings only.
+    adminGetBookingTimeline: ok(async (c) =>
+      bookingTimeline(d, await loadBooking(d.db, c, c.params.booking_id)),
+    ),
+    companyGetBookingTimeline: ok(async (c) =>
+      bookingTimeline(d, await loadBooking(d.db, c, c.params.booking_id)),
+    ),
     adminOverrideBookingStatus: ok((c) => admin.override(c)),
     adminReconcileBooking: ok((c) => admin.reconcile(c)),
     ...paymentRoutes(payments, (c, b) => bookings.afterAuthorized(c, b)),

@@ -2,6 +2,7 @@
  * Flight bookings: createPnr (idempotent, 502 pending path), reads, live order, FOID, commission, notes
  * and cancel. Every status change goes through the transition table in state-machine.ts.
  */
+
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { auditValues, writeAudit } from '../../audit/audit-log.ts';
@@ -13,6 +14,7 @@ import { badRequest, HttpError, notSupported } from '../../kernel/errors.ts';
 import { effectReference, ownAnswer } from '../../kernel/middleware/idempotency.ts';
 import { errorResult } from '../../kernel/reply.ts';
 import type { BodyOf, HandlerResult, OperationContext, RequestContext } from '../../kernel/types.ts';
+import { bindBooking } from '../../observability/call-scope.ts';
 import { resolveFlightOffer } from '../../search/resolve-offer.ts';
 import type { Db } from '../../storage/schema.ts';
 import { logSupplierError } from '../../suppliers/http-errors.ts';
@@ -280,6 +282,7 @@ export class BookingService {
     };
     // Written by an earlier attempt of this very request, whose process died: its truth, never a new order.
     if (!written) return this.#resume(ctx, clientReference);
+    bindBooking(written.id);
 
     let outcome: Outcome | null = null;
     if (mode !== 'PAYMENT_FIRST') {

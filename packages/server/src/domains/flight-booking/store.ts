@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { deepFreeze } from '../../internal/deep-freeze.ts';
 import { HttpError, unauthorized } from '../../kernel/errors.ts';
 import type { RequestContext } from '../../kernel/types.ts';
+import { bindBooking } from '../../observability/call-scope.ts';
 import { coalesced, param, prepared } from '../../storage/prepared.ts';
 import type { Db } from '../../storage/schema.ts';
 import { type BookingEvent, type BookingStatus, nextStatus } from './state-machine.ts';
@@ -237,7 +238,11 @@ function byRef(ref: string | number): ['id', number] | ['pnr', string] {
 export async function findBooking(db: Db, ref: string | number, opts: { forUpdate?: boolean } = {}) {
   const [by, value] = byRef(ref);
   const [r] = await (opts.forUpdate ? LOOKUPS.rowForUpdate : LOOKUPS.row)[by](db, value);
-  return r ? toRow(r as Raw) : undefined;
+  if (!r) return undefined;
+  const row = toRow(r as Raw);
+  // The supplier calls this request or job makes are this booking's (its timeline).
+  bindBooking(row.id);
+  return row;
 }
 
 /**

@@ -1,0 +1,137 @@
+/**
+ * Owner of `supplier_calls` (migration 0140): the supplier and payment calls made for a booking, for its
+ * timeline. Rows are written after the call, outside the caller's transaction and without holding up its
+ * answer (a failed write is logged, the booking is not failed for it); `settled()` lets a reader in the
+ * same process wait for the writes still in flight, so a timeline read right after an operation shows its
+ * calls. Retention: `purgeOlderThan` (the maintenance pass, SUPPLIER_CALL_RETENTION_DAYS).
+ */
+import type { ColumnType, Generated, Kysely } from 'kysely';
+import type { Logger } from '../kernel/types.ts';
+import type { Db } from '../storage/schema.ts';
+import type { CallSink, SupplierCallRecord } from './call-scope.ts';
+
+interface SupplierCallsTable {
+  id: Generated<string | number>;
+  booking_id: ColumnType<string | number, number, never>;
+  booking_kind: string;
+  supplier: string;
+  operation: string;
+  outcome: string;
+  http_status: number | null;
+  attempts: number;
+  duration_ms: number;
+  started_at: ColumnType<Date, Date, never>;
+  request_id: string | null;
+  job_id: string | null;
+  trace_id: string | null;
+  request_excerpt: string | null;
+  response_excerpt: string | null;
+}
+
+type CallsDb = Kysely<{ supplier_calls: SupplierCallsTable }>;
+
+export interface StoredSupplierCall {
+  id: number;
+  supplier: string;
+  operation: string;
+  outcome: string;
+  httpStatus: number | null;
+  attempts: number;
+  durationMs: number;
+  startedAt: Date;
+  requestId: string | null;
+  jobId: string | null;
+  traceId: string | null;
+  requestExcerpt: string | null;
+  responseExcerpt: string | null;
+}
+
+/** At most this many calls are read for one booking's timeline (the newest are kept). */
+const TIMELINE_LIMIT = 500;
+
+export class SupplierCallStore {
+  readonly #db: CallsDb;
+  readonly #log: Logger | undefined;
+  readonly #pending = new Set<Promise<void>>();
+
+  constructor(db: Db, log?: Logger) {
+    this.#db = db as unknown as CallsDb;
+    this.#log = log;
+  }
+
+  /** The sink supplier calls are handed to once their booking is known (flight bookings). */
+  readonly sink: CallSink = (bookingId, calls) => {
+    const p = this.#insert(bookingId, calls).catch((err: unknown) => {
+      this.#log?.warn({ err, booking_id: bookingId, calls: calls.length }, 'supplier calls not recorded');
+    });
+    this.#pending.add(p);
+    void p.finally(() => this.#pending.delete(p));
+  };
+
+  async #insert(bookingId: number, calls: SupplierCallRecord[]): Promise<void> {
+    await this.#db
+      .insertInto('supplier_calls')
+      .values(
+        calls.map((c) => ({
+          booking_id: bookingId,
+          booking_kind: 'flight',
+          supplier: c.supplier,
+          operation: c.operation,
+          outcome: c.outcome,
+          http_status: c.httpStatus,
+          attempts: c.attempts,
+          duration_ms: c.durationMs,
+          started_at: c.startedAt,
+          request_id: c.requestId,
+          job_id: c.jobId,
+          trace_id: c.traceId,
+          request_excerpt: c.requestExcerpt,
+          response_excerpt: c.responseExcerpt,
+        })),
+      )
+      .execute();
+  }
+
+  /** Waits for the writes this process has in flight. */
+  async settled(): Promise<void> {
+    while (this.#pending.size > 0) await Promise.all([...this.#pending]);
+  }
+
+  /** A flight booking's calls, oldest first. */
+  async forBooking(bookingId: number): Promise<StoredSupplierCall[]> {
+    await this.settled();
+    const rows = await this.#db
+      .selectFrom('supplier_calls')
+      .selectAll()
+      .where('booking_kind', '=', 'flight')
+      .where('booking_id', '=', bookingId as never)
+      .orderBy('started_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(TIMELINE_LIMIT)
+      .execute();
+    return rows.reverse().map((r) => ({
+      id: Number(r.id),
+      supplier: r.supplier,
+      operation: r.operation,
+      outcome: r.outcome,
+      httpStatus: r.http_status,
+      attempts: r.attempts,
+      durationMs: r.duration_ms,
+      startedAt: new Date(r.started_at),
+      requestId: r.request_id,
+      jobId: r.job_id,
+      traceId: r.trace_id,
+      requestExcerpt: r.request_excerpt,
+      responseExcerpt: r.response_excerpt,
+    }));
+  }
+
+  /** Deletes calls started before `before`; returns how many. */
+  async purgeOlderThan(before: Date): Promise<number> {
+    const r = await this.#db
+      .deleteFrom('supplier_calls')
+      .where('started_at', '<', before as never)
+      .executeTakeFirst();
+    return Number(r.numDeletedRows ?? 0);
+  }
+}
