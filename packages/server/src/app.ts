@@ -125,6 +125,7 @@ export function createApp(deps: AppDeps): App {
           cache,
           metrics,
           pingDatabase: () => database.ping(),
+          storageFull: () => database.storage().full,
           databaseKind: database.kind,
           contractJson,
           version,
