@@ -164,7 +164,8 @@ function watch(pool: pg.Pool, link: Link, log: Logger | undefined, storage: Stor
       if (r && typeof (r as Promise<unknown>).then === 'function') {
         return (r as Promise<unknown>).then(
           (res) => {
-            if (wrote(res as pg.QueryResult)) storage.wrote();
+            const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: unknown })?.text;
+            if (wrote(res as pg.QueryResult, text)) storage.wrote();
             return res;
           },
           (err: unknown) => {
@@ -180,10 +181,14 @@ function watch(pool: pg.Pool, link: Link, log: Logger | undefined, storage: Stor
   });
 }
 
-/** A result that shows the database could write: rows changed, or a transaction committed. */
-const wrote = (res: pg.QueryResult | undefined) =>
+/**
+ * A result that shows the database found room to write: rows added (a delete may need none); an insert
+ * inside a `with` answers as a SELECT, so the rows it returns count.
+ */
+const wrote = (res: pg.QueryResult | undefined, text: unknown) =>
   !!res &&
-  (res.command === 'COMMIT' || (/^(INSERT|UPDATE|DELETE)$/.test(res.command) && (res.rowCount ?? 0) > 0));
+  ((res.command === 'INSERT' && (res.rowCount ?? 0) > 0) ||
+    (typeof text === 'string' && /\binsert\s+into\b/i.test(text) && (res.rows?.length ?? 0) > 0));
 
 /**
  * Runs a registered statement (`prepared.ts`) by name: parsed once per connection. When a migration

@@ -290,7 +290,10 @@ class PGliteConnection implements DatabaseConnection {
       this.#observer.error(err);
       throw err;
     }
-    if ((r.numAffectedRows ?? 0n) > 0n || /^\s*commit\b/i.test(compiled.sql)) this.#observer.wrote();
+    // A row added took room (a delete or an update in place may not): the disk can be written again.
+    // (An insert inside a `with` answers as a SELECT: the rows it returns count.)
+    if (((r.numAffectedRows ?? 0n) > 0n || r.rows.length > 0) && /\binsert\s+into\b/i.test(compiled.sql))
+      this.#observer.wrote();
     return r;
   }
 

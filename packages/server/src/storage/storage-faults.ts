@@ -35,7 +35,8 @@ export interface StorageState {
 
 /**
  * What this process knows about the database's room to write: set by a storage-full error from any
- * query, cleared by the next write that succeeds (a row inserted, updated or deleted, a commit), or
+ * query, cleared by the next insert that succeeds (a row added took room; a delete or an update may
+ * not need any), or
  * `holdMs` after the last such error when nothing has written since.
  */
 export class StorageMonitor {
