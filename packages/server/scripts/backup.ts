@@ -6,6 +6,8 @@
  * takes it between two transactions); with no server running, this process opens DATA_DIR itself,
  * holding the control socket meanwhile so that no server starts on it. On PostgreSQL it runs pg_dump.
  */
+
+import { existsSync } from 'node:fs';
 import { chmod, rename, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { loadConfig } from '../src/internal/config.ts';
@@ -13,7 +15,6 @@ import { backupEmbedded, dataDirFiles, lastMigration, pack, unpack } from '../sr
 import { requestBackup, runningServer, serveControl } from '../src/storage/backup/control.ts';
 import { pgDump } from '../src/storage/backup/restore.ts';
 import { openDatabase } from '../src/storage/database.ts';
-import { existsSync } from 'node:fs';
 
 const arg = process.argv.slice(2).find((a) => a !== '--');
 if (arg?.startsWith('-')) {

@@ -40,13 +40,17 @@ async function restore(): Promise<string[]> {
     }
   } else {
     if (config.databaseUrl)
-      throw new Error('this is an embedded-database (PGlite) backup: unset DATABASE_URL to restore it into DATA_DIR');
+      throw new Error(
+        'this is an embedded-database (PGlite) backup: unset DATABASE_URL to restore it into DATA_DIR',
+      );
     const r = await restoreDataDir(config.dataDir, b);
     lines.push(`  database: embedded, in ${r.dataDir}, last migration ${r.lastMigration ?? 'none'}`);
     lines.push(`  DATA_DIR files: ${b.files.length ? b.files.map((f) => f.name).join(', ') : 'none'}`);
     if (r.previous) lines.push(`  the previous DATA_DIR is kept at ${r.previous} (delete it once satisfied)`);
   }
-  lines.push('  start the server on it (pnpm start); it migrates forward if the backup is from an older release');
+  lines.push(
+    '  start the server on it (pnpm start); it migrates forward if the backup is from an older release',
+  );
   return lines;
 }
 

@@ -10,7 +10,12 @@ import { migrate } from './migrate.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
 import { afterRetry, isStalePlan, statementName } from './prepared.ts';
 import type { Db } from './schema.ts';
-import { checkRoomForFresh, explainOpenFailure, type StorageState, StorageMonitor } from './storage-faults.ts';
+import {
+  checkRoomForFresh,
+  explainOpenFailure,
+  StorageMonitor,
+  type StorageState,
+} from './storage-faults.ts';
 
 export interface Database {
   db: Db;

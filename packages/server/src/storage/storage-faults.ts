@@ -12,7 +12,7 @@ import type { Logger } from '../kernel/types.ts';
 
 /** Emscripten's errno for ENOSPC (its own table, not Linux's 28). */
 const EMSCRIPTEN_ENOSPC = 51;
-const NO_SPACE = /no space left on device|disk full|could not extend file/i;
+const NO_SPACE = /no space left on device/i;
 
 /** Seconds a client should wait before retrying a write refused for a full disk. */
 export const STORAGE_FULL_RETRY_AFTER_SECONDS = 30;
@@ -121,7 +121,9 @@ export async function explainOpenFailure(err: unknown, dir: string, fresh: boole
   if (!isStorageFull(err) || err instanceof NoRoomToStartError) return err;
   const free = await freeBytes(dir);
   const room = free === null ? 'unknown free space' : `${mib(free)} available`;
-  const need = fresh ? `a new embedded database needs about ${mib(PGLITE_FRESH_BYTES)}` : 'it needs room to write';
+  const need = fresh
+    ? `a new embedded database needs about ${mib(PGLITE_FRESH_BYTES)}`
+    : 'it needs room to write';
   return new NoRoomToStartError(
     `no space left on the device holding the embedded database ${dir} (${room}; ${need}). ` +
       'Free space there or point DATA_DIR at a larger disk.',

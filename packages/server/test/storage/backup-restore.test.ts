@@ -85,9 +85,14 @@ describe('backup during writes, restore, serve', () => {
       body: oneWaySearch(from, to, futureDate(60)),
     });
     expect(started.status, JSON.stringify(started.body)).toBe(202);
-    const batch = await api(s.url, 'GET', `/api/v1/flight/getFare/batch/${started.body.searchId}?timeout=30`, {
-      token,
-    });
+    const batch = await api(
+      s.url,
+      'GET',
+      `/api/v1/flight/getFare/batch/${started.body.searchId}?timeout=30`,
+      {
+        token,
+      },
+    );
     const list = (batch.body.results_by_gds?.[supplier] ?? []) as Array<Record<string, any>>;
     const hit = list.find((o) => !o.lcc && !(supplier === 'duffel' && o.validating_carrier === 'W6'));
     if (!hit) throw new Error(`no bookable ${supplier} offer`);
@@ -176,7 +181,9 @@ describe('backup during writes, restore, serve', () => {
     servers.push(b);
     // A second server on the restored DATA_DIR is refused while the first runs (PGlite is in-process).
     if (pglite) {
-      await expect(startChild({ ...env, ...target })).rejects.toThrow(/another travel server .* is running on DATA_DIR/);
+      await expect(startChild({ ...env, ...target })).rejects.toThrow(
+        /another travel server .* is running on DATA_DIR/,
+      );
       const refused = await command('restore', [file], target);
       expect(refused.code).toBe(1);
       expect(refused.out).toMatch(/is running on DATA_DIR .*stop it first; nothing was changed/);

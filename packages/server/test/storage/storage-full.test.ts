@@ -98,7 +98,10 @@ describe('storage full', () => {
 
   it('a DATA_DIR without room to start says so: the path, the space needed and available', async () => {
     const small = await tmpfs(8);
-    const env = faultEnv({ kind: 'pglite', env: { DATA_DIR: join(small, 'data') }, drop: async () => {} }, emulators);
+    const env = faultEnv(
+      { kind: 'pglite', env: { DATA_DIR: join(small, 'data') }, drop: async () => {} },
+      emulators,
+    );
     const err = await startChild(env).then(
       (c) => {
         children.push(c);
@@ -158,10 +161,16 @@ describe('storage full', () => {
       body: oneWaySearch('LHR', 'DXB', futureDate(60)),
     });
     expect(started.status).toBe(202);
-    const batch = await api(s.url, 'GET', `/api/v1/flight/getFare/batch/${started.body.searchId}?timeout=30`, {
-      token: agent,
-    });
-    const hit = (batch.body.results_by_gds?.amadeus as Array<Record<string, any>>).find((o) => !o.lcc);
+    const batch = await api(
+      s.url,
+      'GET',
+      `/api/v1/flight/getFare/batch/${started.body.searchId}?timeout=30`,
+      {
+        token: agent,
+      },
+    );
+    const offers = (batch.body.results_by_gds?.amadeus ?? []) as Array<Record<string, any>>;
+    const hit = offers.find((o) => !o.lcc);
     const body = (ref: string) => ({
       offer_id: hit?.offer_id,
       currency: hit?.price.currency,
@@ -193,7 +202,9 @@ describe('storage full', () => {
     expect(emulators.orders('amadeus').length).toBe(ordersBefore);
     const rows = await api(s.url, 'GET', `/api/v1/admin/bookings?search=${ref}`, { token: admin });
     expect(rows.status).toBe(200);
-    expect((rows.body.items as Array<{ client_ref: string }>).filter((b) => b.client_ref === ref)).toEqual([]);
+    expect((rows.body.items as Array<{ client_ref: string }>).filter((b) => b.client_ref === ref)).toEqual(
+      [],
+    );
     const health = await api(s.url, 'GET', '/health/');
     expect(health.status).toBe(200);
     expect(health.body.status).toBe('degraded');
@@ -205,7 +216,9 @@ describe('storage full', () => {
     expect(again.body.status).toBe('confirmed');
     expect(emulators.orders('amadeus').length).toBe(ordersBefore + 1);
     const row = await api(s.url, 'GET', `/api/v1/admin/bookings?search=${ref}`, { token: admin });
-    expect((row.body.items as Array<{ client_ref: string }>).filter((b) => b.client_ref === ref)).toHaveLength(1);
+    expect(
+      (row.body.items as Array<{ client_ref: string }>).filter((b) => b.client_ref === ref),
+    ).toHaveLength(1);
     const healed = await api(s.url, 'GET', '/health/');
     expect(healed.body.status, s.output().slice(-3000)).toBe('ok');
   }, 180_000);

@@ -57,11 +57,18 @@ export async function dataDirFiles(dataDir: string): Promise<TarEntry[]> {
 }
 
 export async function lastMigration(db: Db): Promise<string | null> {
-  const r = await sql<{ name: string }>`select name from kysely_migration order by name desc limit 1`.execute(db);
+  const r = await sql<{ name: string }>`select name from kysely_migration order by name desc limit 1`.execute(
+    db,
+  );
   return r.rows[0]?.name ?? null;
 }
 
-export function pack(kind: Manifest['kind'], database: Uint8Array, files: TarEntry[], migration: string | null) {
+export function pack(
+  kind: Manifest['kind'],
+  database: Uint8Array,
+  files: TarEntry[],
+  migration: string | null,
+) {
   const manifest: Manifest = {
     format: 'travel-backup',
     version: 1,

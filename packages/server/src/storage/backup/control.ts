@@ -56,7 +56,9 @@ function request(
       res.on('end', () => ok({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
       res.on('error', fail);
     });
-    req.on('timeout', () => req.destroy(new Error(`control socket ${socketPath}: no answer in ${timeoutMs} ms`)));
+    req.on('timeout', () =>
+      req.destroy(new Error(`control socket ${socketPath}: no answer in ${timeoutMs} ms`)),
+    );
     req.on('error', fail);
     req.end();
   });
@@ -98,7 +100,11 @@ export interface ControlServer {
  */
 export async function serveControl(dataDir: string, handlers: ControlHandlers): Promise<ControlServer> {
   const path = controlSocketPath(dataDir);
-  const self: RunningServer = { pid: process.pid, dataDir: resolve(dataDir), startedAt: new Date().toISOString() };
+  const self: RunningServer = {
+    pid: process.pid,
+    dataDir: resolve(dataDir),
+    startedAt: new Date().toISOString(),
+  };
   let busy = false;
   const server = http.createServer((req, res) => {
     const send = (status: number, body: string | Buffer, type = 'application/json') => {

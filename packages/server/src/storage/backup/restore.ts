@@ -70,7 +70,15 @@ export async function pgRestore(url: string, dump: Uint8Array): Promise<string |
   try {
     const file = join(dir, 'db.dump');
     await writeFile(file, dump, { mode: 0o600 });
-    await tool('pg_restore', ['--no-owner', '--no-acl', '--exit-on-error', '--single-transaction', '--dbname', url, file]);
+    await tool('pg_restore', [
+      '--no-owner',
+      '--no-acl',
+      '--exit-on-error',
+      '--single-transaction',
+      '--dbname',
+      url,
+      file,
+    ]);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

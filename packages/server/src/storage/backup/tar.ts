@@ -66,7 +66,8 @@ export function writeTar(entries: TarEntry[], mtime = Date.now()): Uint8Array {
   return out;
 }
 
-const text = (b: Uint8Array, at: number, len: number) => dec.decode(b.subarray(at, at + len)).replace(/\0.*$/s, '');
+const text = (b: Uint8Array, at: number, len: number) =>
+  dec.decode(b.subarray(at, at + len)).replace(/\0.*$/s, '');
 
 /** Every file and directory of a ustar archive (PGlite's dumps and ours), in order. */
 export function readTar(buf: Uint8Array): TarEntry[] {
