@@ -86,10 +86,16 @@ interface AggregateDeps {
   reservations: { db: Db; clock: Clock; suppliers: SupplierRegistry; logger: PinoLogger };
 }
 
-function domainRoutes(s: SharedServices, d: AggregateDeps, search: SearchService): Routes {
+function domainRoutes(
+  s: SharedServices,
+  d: AggregateDeps,
+  search: SearchService,
+  database: Database,
+): Routes {
   const { booking, reservations: services } = d;
   const accounts = {
     ...s,
+    storageFull: () => database.storage().full,
     suppliers: booking.suppliers,
     startedAt: Date.now(),
     live: {
@@ -158,7 +164,7 @@ export async function createRuntime(o: RuntimeOptions): Promise<Runtime> {
     clock,
     logger,
     ...(o.contract ? { contract: o.contract } : {}),
-    routes: (s) => domainRoutes(s, deps, search),
+    routes: (s) => domainRoutes(s, deps, search, database),
   });
   const s = app.services;
   const { booking, reservations: services } = deps;

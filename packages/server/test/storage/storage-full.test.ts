@@ -209,6 +209,9 @@ describe('storage full', () => {
     expect(health.status).toBe(200);
     expect(health.body.status).toBe('degraded');
     expect(health.body.components.database.status).toBe('degraded');
+    const system = await api(s.url, 'GET', '/api/v1/admin/system/health', { token: admin });
+    expect(system.status, JSON.stringify(system.body)).toBe(200);
+    expect(system.body.status).toBe('degraded');
 
     await rm(filler);
     const again = await book(ref);

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { environment } from '../../internal/config.ts';
 import { openDatabase } from '../database.ts';
 import { lastMigration, type Unpacked } from './archive.ts';
 import { readTar } from './tar.ts';
@@ -20,7 +21,7 @@ import { readTar } from './tar.ts';
 const run = promisify(execFile);
 
 /** A PostgreSQL client program: from PG_BIN_DIR when set, else from PATH. */
-const bin = (name: string) => (process.env.PG_BIN_DIR ? join(process.env.PG_BIN_DIR, name) : name);
+const bin = (name: string, dir = environment().PG_BIN_DIR) => (dir ? join(dir, name) : name);
 
 async function tool(name: string, args: string[]): Promise<void> {
   try {
