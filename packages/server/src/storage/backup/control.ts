@@ -152,6 +152,8 @@ export async function serveControl(dataDir: string, handlers: ControlHandlers): 
     await listen();
   }
   await chmod(path, 0o600);
+  // The channel alone never keeps a process alive (one that failed to start exits).
+  server.unref();
   return {
     path,
     close: () =>

@@ -143,10 +143,18 @@ export async function restoreDataDir(dataDir: string, b: Unpacked): Promise<Rest
     throw err;
   }
   let previous: string | null = null;
-  if (existsSync(target)) {
-    previous = `${target}.before-restore-${when}`;
-    await rename(target, previous);
+  try {
+    if (existsSync(target)) {
+      previous = `${target}.before-restore-${when}`;
+      await rename(target, previous);
+    }
+    await rename(staging, target);
+  } catch (err) {
+    // A DATA_DIR that is a mount point cannot be renamed: the copy is whole, the swap is the operator's.
+    throw new Error(
+      `the restored copy is complete in ${staging}, but it could not be put in place (${(err as Error).message}); ` +
+        `DATA_DIR ${existsSync(target) ? 'is unchanged' : `was moved to ${previous}`}: move the copy into place by hand`,
+    );
   }
-  await rename(staging, target);
   return { dataDir: target, previous, lastMigration: migration };
 }
