@@ -56,7 +56,8 @@ export interface OpDef {
   tag?: string;
   /**
    * Whether the operation reads or writes the database (default true): then it answers 503
-   * `database_unavailable` with Retry-After while the database is unreachable.
+   * `database_unavailable` with Retry-After while the database is unreachable, and `storage_full` with
+   * Retry-After while its disk has no room to write.
    */
   database?: boolean;
 }
@@ -154,7 +155,7 @@ export function op(def: OpDef, tag: string): BuiltOp {
   // Every operation: the transport refuses request headers over the size limit before routing.
   add(431, ['request_header_fields_too_large']);
   add(500, ['internal_error']);
-  if (def.database !== false) add(503, ['database_unavailable']);
+  if (def.database !== false) add(503, ['database_unavailable', 'storage_full']);
 
   const sorted: Record<string, Json> = {};
   for (const key of Object.keys(responses).sort()) sorted[key] = responses[key] as Json;

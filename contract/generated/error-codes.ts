@@ -3,7 +3,7 @@
  * Do not edit: declare a code on the operations that return it (contract/paths/*.ts) and regenerate.
  */
 
-/** Every error `code` an operation of the contract declares (147). */
+/** Every error `code` an operation of the contract declares (148). */
 export const errorCodes = [
   'account_inactive',
   'account_suspended',
@@ -131,6 +131,7 @@ export const errorCodes = [
   'ssr_not_available',
   'staff_inactive',
   'staff_not_found',
+  'storage_full',
   'supplier_error',
   'supplier_rejected',
   'supplier_unavailable',

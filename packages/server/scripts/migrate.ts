@@ -5,6 +5,7 @@
  */
 import { join } from 'node:path';
 import { loadConfig } from '../src/internal/config.ts';
+import { runningServer } from '../src/storage/backup/control.ts';
 import { openDatabase } from '../src/storage/database.ts';
 import { migrate, migrationStatus } from '../src/storage/migrate.ts';
 
@@ -14,6 +15,14 @@ if (command !== 'status' && command !== 'up') {
   process.exit(2);
 }
 const config = loadConfig();
+// PGlite runs inside the server: a second process must not open its directory while one runs.
+const server = config.databaseUrl ? null : await runningServer(config.dataDir);
+if (server) {
+  process.stderr.write(
+    `a server (pid ${server.pid}) is running on DATA_DIR ${server.dataDir}: it migrates on start; stop it to run this\n`,
+  );
+  process.exit(1);
+}
 const database = await openDatabase({
   databaseUrl: config.databaseUrl,
   dataDir: join(config.dataDir, 'pglite'),

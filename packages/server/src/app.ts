@@ -129,6 +129,7 @@ export function createApp(deps: AppDeps): App {
           cache,
           metrics,
           pingDatabase: () => database.ping(),
+          storageFull: () => database.storage().full,
           databaseKind: database.kind,
           contractJson,
           version: serverVersion,

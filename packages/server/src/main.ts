@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MOCK_SUPPLIERS, type MockSupplier } from '@travel/mock-server';
 import pino from 'pino';
@@ -11,7 +12,9 @@ import { createMailer } from './mail/mailer.ts';
 import { startTracing, stopTracing } from './observability/tracing.ts';
 import { createRuntime } from './runtime.ts';
 import { seedSandboxAgency } from './sandbox-seed.ts';
-import { openDatabase } from './storage/database.ts';
+import { backupEmbedded } from './storage/backup/archive.ts';
+import { type ControlServer, DataDirInUseError, serveControl } from './storage/backup/control.ts';
+import { type Database, openDatabase } from './storage/database.ts';
 import { parseSandboxLatency } from './suppliers/sandbox.ts';
 
 // The only process-level file: env -> deps -> listen, and the SIGTERM drain.
@@ -123,12 +126,34 @@ async function main() {
   }
   // OpenTelemetry, only when OTEL_* asks for it (nothing of the SDK is loaded otherwise).
   await startTracing(environment(), { serviceVersion: serverVersion, log });
+  // The embedded database lives in this process: its control socket (pnpm backup) is also DATA_DIR's
+  // lock, taken before the database is opened, so no second server or restore runs on it meanwhile.
+  let control: ControlServer | undefined;
+  let embedded: Database | undefined;
+  if (!config.databaseUrl) {
+    await mkdir(config.dataDir, { recursive: true });
+    try {
+      control = await serveControl(config.dataDir, {
+        backup: async () => (embedded ? (await backupEmbedded(embedded, config.dataDir)).archive : undefined),
+      });
+    } catch (err) {
+      if (!(err instanceof DataDirInUseError)) throw err;
+      log.fatal(`${err.message}: one server per DATA_DIR (PGlite is embedded in it)`);
+      process.exitCode = 1;
+      return;
+    }
+  }
   // Sandbox without JWT_SECRET(S): the data directory's own random key (made on first start, 0600).
   if (config.jwtKeysGenerated) config.jwtKeys = [await sandboxJwtKey(config.dataDir)];
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: join(config.dataDir, 'pglite'),
+    log,
+  }).catch(async (err: unknown) => {
+    await control?.close();
+    throw err;
   });
+  if (database.kind === 'pglite') embedded = database;
   const mailer = createMailer({
     mailUrl: config.mailUrl,
     from: config.mailFrom,
@@ -150,6 +175,7 @@ async function main() {
     log.fatal({ operations: app.kernel.unimplemented }, 'contract operations without a handler');
     await runtime.close();
     await database.close();
+    await control?.close();
     process.exitCode = 1;
     return;
   }
@@ -244,6 +270,7 @@ async function main() {
       ['runtime', () => runtime.close()],
       ['database', () => database.close()],
       ['tracing', () => stopTracing()],
+      ['control socket', () => control?.close() ?? Promise.resolve()],
     ] as const) {
       await step().catch((err: unknown) => log.error({ err }, `shutdown: closing the ${what} failed`));
     }
@@ -262,6 +289,7 @@ async function main() {
 }
 
 main().catch((err) => {
-  log.fatal({ err }, 'failed to start');
+  // The reason in words on the line itself (a DATA_DIR without room says where and how much).
+  log.fatal({ err }, `failed to start: ${(err as Error)?.message ?? String(err)}`);
   process.exitCode = 1;
 });

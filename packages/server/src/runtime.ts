@@ -88,10 +88,16 @@ interface AggregateDeps {
   reservations: { db: Db; clock: Clock; suppliers: SupplierRegistry; logger: PinoLogger };
 }
 
-function domainRoutes(s: SharedServices, d: AggregateDeps, search: SearchService): Routes {
+function domainRoutes(
+  s: SharedServices,
+  d: AggregateDeps,
+  search: SearchService,
+  database: Database,
+): Routes {
   const { booking, reservations: services } = d;
   const accounts = {
     ...s,
+    storageFull: () => database.storage().full,
     suppliers: booking.suppliers,
     startedAt: Date.now(),
     live: {
@@ -171,7 +177,7 @@ export async function createRuntime(o: RuntimeOptions): Promise<Runtime> {
     clock,
     logger,
     ...(o.contract ? { contract: o.contract } : {}),
-    routes: (s) => domainRoutes(s, deps, search),
+    routes: (s) => domainRoutes(s, deps, search, database),
     maintenance: async () => {
       const days = tuning.supplierCallRetentionDays;
       await supplierCalls.purgeOlderThan(new Date(clock.now().getTime() - days * 86_400_000));

@@ -30,7 +30,10 @@ const NETWORK_CODES = new Set([
   'EAI_AGAIN',
 ]);
 
-/** SQLSTATEs: 57P01 admin_shutdown, 57P02 crash_shutdown, 57P03 cannot_connect_now; class 08 connection exceptions. */
+/**
+ * SQLSTATEs: 57P01 admin_shutdown, 57P02 crash_shutdown, 57P03 cannot_connect_now; class 08 connection
+ * exceptions; class 53 but 53100 (below).
+ */
 const SQLSTATES = new Set(['57P01', '57P02', '57P03']);
 
 /** pg's own messages for a connection that died under it or could not be made in time. */
@@ -58,6 +61,9 @@ export function isConnectionError(err: unknown): boolean {
   const code = typeof e.code === 'string' ? e.code : '';
   // SQLSTATEs and pg's own messages can only come from the database driver.
   if (SQLSTATES.has(code) || /^08[0-9A-Z]{3}$/.test(code)) return true;
+  // Class 53 insufficient resources (out of memory, too many connections), except 53100 disk_full, which
+  // is `storage_full` (storage-faults.ts): the server is there but cannot take this now.
+  if (/^53[0-9A-Z]{3}$/.test(code) && code !== '53100') return true;
   if (typeof e.message === 'string' && MESSAGES.some((m) => m.test(e.message as string))) return true;
   if (!e[FROM_DATABASE]) return false;
   if (NETWORK_CODES.has(code)) return true;

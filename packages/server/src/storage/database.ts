@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
@@ -9,6 +11,12 @@ import { PGliteDialect } from './pglite-dialect.ts';
 import { afterRetry, isStalePlan, statementName } from './prepared.ts';
 import type { Db } from './schema.ts';
 import { tracedDialect } from './traced-dialect.ts';
+import {
+  checkRoomForFresh,
+  explainOpenFailure,
+  StorageMonitor,
+  type StorageState,
+} from './storage-faults.ts';
 
 export interface Database {
   db: Db;
@@ -17,6 +25,13 @@ export interface Database {
   ping(): Promise<number>;
   /** Whether the server is reachable as far as this process knows (always true on PGlite). */
   link(): LinkState;
+  /** Whether writes fail for want of disk space (storage-faults.ts). */
+  storage(): StorageState;
+  /**
+   * PGlite only: a consistent copy of the data directory (a tar), taken at a transaction boundary while
+   * this process holds the one connection: no statement runs during it (backup.ts).
+   */
+  snapshot?(): Promise<Uint8Array>;
   close(): Promise<void>;
 }
 
@@ -136,7 +151,7 @@ class Link {
 }
 
 /** Observes every error of `pool` and its clients; failing queries are marked as the database's. */
-function watch(pool: pg.Pool, link: Link, log: Logger | undefined): void {
+function watch(pool: pg.Pool, link: Link, log: Logger | undefined, storage: StorageMonitor): void {
   const onError = (err: Error) => {
     markDatabaseError(err);
     if (isConnectionError(err)) link.down(err);
@@ -153,16 +168,33 @@ function watch(pool: pg.Pool, link: Link, log: Logger | undefined): void {
       const name = typeof args[0] === 'string' && args.length <= 2 ? statementName(args[0]) : undefined;
       const r = name ? named(query, stale, name, args[0] as string, args[1]) : query(...args);
       if (r && typeof (r as Promise<unknown>).then === 'function') {
-        return (r as Promise<unknown>).catch((err: unknown) => {
-          markDatabaseError(err);
-          if (isConnectionError(err)) link.down(err);
-          throw err;
-        });
+        return (r as Promise<unknown>).then(
+          (res) => {
+            const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: unknown })?.text;
+            if (wrote(res as pg.QueryResult, text)) storage.wrote();
+            return res;
+          },
+          (err: unknown) => {
+            markDatabaseError(err);
+            storage.error(err);
+            if (isConnectionError(err)) link.down(err);
+            throw err;
+          },
+        );
       }
       return r;
     }) as typeof client.query;
   });
 }
+
+/**
+ * A result that shows the database found room to write: rows added (a delete may need none); an insert
+ * inside a `with` answers as a SELECT, so the rows it returns count.
+ */
+const wrote = (res: pg.QueryResult | undefined, text: unknown) =>
+  !!res &&
+  ((res.command === 'INSERT' && (res.rowCount ?? 0) > 0) ||
+    (typeof text === 'string' && /\binsert\s+into\b/i.test(text) && (res.rows?.length ?? 0) > 0));
 
 /**
  * Runs a registered statement (`prepared.ts`) by name: parsed once per connection. When a migration
@@ -222,6 +254,8 @@ export async function openDatabase(opts: DatabaseOptions = {}): Promise<Database
   let db: Db;
   let kind: Database['kind'];
   let link: Link | undefined;
+  let snapshot: Database['snapshot'];
+  const storage = new StorageMonitor({ log: opts.log });
   if (opts.databaseUrl) {
     kind = 'postgres';
     if (opts.schema) {
@@ -248,19 +282,41 @@ export async function openDatabase(opts: DatabaseOptions = {}): Promise<Database
       } as pg.CustomTypesConfig,
     });
     link = new Link(pool, opts);
-    watch(pool, link, opts.log);
+    watch(pool, link, opts.log, storage);
     db = new Kysely({
       dialect: tracedDialect(new PostgresDialect({ pool: guarded(pool, link) }), 'postgresql'),
     });
   } else {
     kind = 'pglite';
-    if (opts.dataDir) await mkdir(opts.dataDir, { recursive: true });
-    const lite = await PGlite.create(opts.dataDir, {
-      parsers: { [INT8]: (v: string) => Number(v), [NUMERIC]: (v: string) => Number(v) },
-    });
-    db = new Kysely({ dialect: tracedDialect(new PGliteDialect(lite), 'postgresql') });
+    const dir = opts.dataDir;
+    const fresh = !!dir && !existsSync(join(dir, 'PG_VERSION'));
+    if (dir) await mkdir(dir, { recursive: true });
+    if (dir && fresh) await checkRoomForFresh(dir);
+    let lite: PGlite;
+    try {
+      lite = await PGlite.create(dir, {
+        parsers: { [INT8]: (v: string) => Number(v), [NUMERIC]: (v: string) => Number(v) },
+      });
+    } catch (err) {
+      throw dir ? await explainOpenFailure(err, dir, fresh) : err;
+    }
+    db = new Kysely({ dialect: tracedDialect(new PGliteDialect(lite, storage), 'postgresql') });
+    const held = db;
+    snapshot = () =>
+      held.connection().execute(async (conn) => {
+        // Dirty pages to the files first, so the copy needs no WAL replay to open.
+        await sql`checkpoint`.execute(conn);
+        const tar = await lite.dumpDataDir('none');
+        return new Uint8Array(await tar.arrayBuffer());
+      });
   }
-  if (opts.migrate !== false) await migrate(db as never);
+  if (opts.migrate !== false) {
+    try {
+      await migrate(db as never);
+    } catch (err) {
+      throw opts.dataDir && !opts.databaseUrl ? await explainOpenFailure(err, opts.dataDir, false) : err;
+    }
+  }
   return {
     db,
     kind,
@@ -270,6 +326,8 @@ export async function openDatabase(opts: DatabaseOptions = {}): Promise<Database
       return performance.now() - t0;
     },
     link: () => link?.state() ?? { up: true, downSince: null, lastError: null, attempts: 0 },
+    storage: () => storage.state(),
+    ...(snapshot ? { snapshot } : {}),
     close: () => db.destroy(),
   };
 }

@@ -16,6 +16,12 @@ import {
 } from 'kysely';
 import { afterRetry, isStalePlan, statementName } from './prepared.ts';
 
+/** Told of every failed query and every write that went through (storage-faults.ts StorageMonitor). */
+export interface QueryObserver {
+  error(err: unknown): void;
+  wrote(): void;
+}
+
 /**
  * A Kysely dialect for PGlite (kysely-pglite targets older Kysely). PGlite is one connection, so the
  * driver hands it out to one holder at a time: a transaction owns it from BEGIN to COMMIT and every other
@@ -25,14 +31,16 @@ import { afterRetry, isStalePlan, statementName } from './prepared.ts';
  */
 export class PGliteDialect implements Dialect {
   readonly #pg: PGlite;
-  constructor(pg: PGlite) {
+  readonly #observer: QueryObserver | undefined;
+  constructor(pg: PGlite, observer?: QueryObserver) {
     this.#pg = pg;
+    this.#observer = observer;
   }
   createAdapter(): DialectAdapter {
     return new PostgresAdapter();
   }
   createDriver(): Driver {
-    return new PGliteDriver(this.#pg);
+    return new PGliteDriver(this.#pg, this.#observer);
   }
   createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
     return new PostgresIntrospector(db);
@@ -47,10 +55,12 @@ class PGliteDriver implements Driver {
   readonly #statements: Statements;
   #tail: Promise<void> = Promise.resolve();
   readonly #releases = new Map<DatabaseConnection, () => void>();
+  readonly #observer: QueryObserver | undefined;
 
-  constructor(pg: PGlite) {
+  constructor(pg: PGlite, observer?: QueryObserver) {
     this.#pg = pg;
     this.#statements = new Statements(pg);
+    this.#observer = observer;
   }
 
   async init(): Promise<void> {
@@ -66,7 +76,7 @@ class PGliteDriver implements Driver {
     this.#tail = previous.then(() => turn);
     await previous;
     // A fresh wrapper per acquisition keys its release function.
-    const conn = new PGliteConnection(this.#pg, this.#statements);
+    const conn = new PGliteConnection(this.#pg, this.#statements, this.#observer);
     this.#releases.set(conn, release);
     return conn;
   }
@@ -264,12 +274,30 @@ function databaseError(buf: Uint8Array): Error {
 class PGliteConnection implements DatabaseConnection {
   readonly #pg: PGlite;
   readonly #statements: Statements;
-  constructor(pg: PGlite, statements: Statements) {
+  readonly #observer: QueryObserver | undefined;
+  constructor(pg: PGlite, statements: Statements, observer: QueryObserver | undefined) {
     this.#pg = pg;
     this.#statements = statements;
+    this.#observer = observer;
   }
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    if (!this.#observer) return this.#execute<R>(compiled);
+    let r: QueryResult<R>;
+    try {
+      r = await this.#execute<R>(compiled);
+    } catch (err) {
+      this.#observer.error(err);
+      throw err;
+    }
+    // A row added took room (a delete or an update in place may not): the disk can be written again.
+    // (An insert inside a `with` answers as a SELECT: the rows it returns count.)
+    if (((r.numAffectedRows ?? 0n) > 0n || r.rows.length > 0) && /\binsert\s+into\b/i.test(compiled.sql))
+      this.#observer.wrote();
+    return r;
+  }
+
+  async #execute<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
     const name = statementName(compiled.sql);
     if (name) return this.#statements.run<R>(name, compiled.sql, compiled.parameters);
     if (compiled.parameters.length === 0) {

@@ -25,6 +25,8 @@ export interface AdminDeps extends AccountsDeps {
   suppliers?: BookingSuppliers;
   live?: LiveFigures;
   supplierStatus?: () => Promise<SupplierHealth[]>;
+  /** Writes fail for want of disk space: the database is `degraded`. */
+  storageFull?: () => boolean;
   version?: string;
   startedAt?: number;
 }

@@ -10,7 +10,10 @@ export async function componentHealth(d: AdminDeps) {
   let database: { status: 'ok' | 'degraded' | 'down'; latency_ms: number | null };
   try {
     await sql`select 1`.execute(d.db);
-    database = { status: 'ok', latency_ms: Math.round((performance.now() - t0) * 100) / 100 };
+    database = {
+      status: d.storageFull?.() ? 'degraded' : 'ok',
+      latency_ms: Math.round((performance.now() - t0) * 100) / 100,
+    };
   } catch {
     database = { status: 'down', latency_ms: null };
   }

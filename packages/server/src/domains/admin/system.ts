@@ -94,7 +94,8 @@ export function adminSystemRoutes(d: AdminDeps): Routes {
       const status =
         components.database.status === 'down'
           ? 'down'
-          : Object.values(suppliers).some((s) => s.status !== 'ok')
+          : components.database.status === 'degraded' ||
+              Object.values(suppliers).some((s) => s.status !== 'ok')
             ? 'degraded'
             : 'ok';
       return ok({

@@ -50,6 +50,8 @@ export interface PlatformDeps {
   cache: TtlCache;
   metrics: HttpMetrics;
   pingDatabase(): Promise<number>;
+  /** Writes fail for want of disk space: the database is reachable but `degraded`. */
+  storageFull(): boolean;
   databaseKind: 'pglite' | 'postgres';
   /** The contract, served verbatim. */
   contractJson: string;
@@ -70,9 +72,10 @@ export function platformRoutes(d: PlatformDeps): Routes {
   let contract: StaticDocument | undefined;
   let docs: StaticDocument | undefined;
   const health = async (): Promise<HandlerResult> => {
-    let database: { status: 'ok' | 'down'; latency_ms: number | null };
+    let database: { status: 'ok' | 'degraded' | 'down'; latency_ms: number | null };
     try {
-      database = { status: 'ok', latency_ms: round(await d.pingDatabase()) };
+      const latency = round(await d.pingDatabase());
+      database = { status: d.storageFull() ? 'degraded' : 'ok', latency_ms: latency };
     } catch {
       database = { status: 'down', latency_ms: null };
     }
@@ -80,9 +83,9 @@ export function platformRoutes(d: PlatformDeps): Routes {
     d.cache.set('health:probe', 1, 1000);
     d.cache.get('health:probe');
     const cache = { status: 'ok' as const, latency_ms: round(performance.now() - t0) };
-    const status = database.status === 'ok' ? 'ok' : 'down';
+    const status = database.status;
     return {
-      status: status === 'ok' ? 200 : 503,
+      status: status === 'down' ? 503 : 200,
       body: { status, components: { database, cache }, timestamp: new Date().toISOString() },
       headers: { 'cache-control': 'no-store' },
     };

@@ -1,4 +1,5 @@
 import { isConnectionError, retryAfterOf } from '../../storage/connection-errors.ts';
+import { isStorageFull, STORAGE_FULL_RETRY_AFTER_SECONDS } from '../../storage/storage-faults.ts';
 import { HttpError, ValidationError } from '../errors.ts';
 
 export interface RenderedError {
@@ -25,9 +26,19 @@ export function renderError(err: HttpError | ValidationError, requestId: string)
  * An error the contract has an answer for, or undefined for a bug. The database being unreachable (a
  * restart, a dropped connection: ECONNREFUSED, 57P01/57P02/57P03, 08xxx, "Connection terminated") is
  * not a bug: 503 `database_unavailable` with Retry-After; a transaction it cut was rolled back by the server.
+ * Nor is a full disk: 503 `storage_full` with Retry-After.
  */
 export function knownError(err: unknown): HttpError | ValidationError | undefined {
   if (err instanceof HttpError || err instanceof ValidationError) return err;
+  // No room to write (53100, ENOSPC): the statement failed, so its transaction rolled back.
+  if (isStorageFull(err)) {
+    return new HttpError(
+      503,
+      'storage_full',
+      'The database has no disk space left to write; nothing was saved. Retry after Retry-After seconds (with the same Idempotency-Key).',
+      { headers: { 'retry-after': String(STORAGE_FULL_RETRY_AFTER_SECONDS) }, cause: err },
+    );
+  }
   if (isConnectionError(err)) {
     const seconds = retryAfterOf(err);
     return new HttpError(
