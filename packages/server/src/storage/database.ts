@@ -10,13 +10,13 @@ import { migrate } from './migrate.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
 import { afterRetry, isStalePlan, statementName } from './prepared.ts';
 import type { Db } from './schema.ts';
-import { tracedDialect } from './traced-dialect.ts';
 import {
   checkRoomForFresh,
   explainOpenFailure,
   StorageMonitor,
   type StorageState,
 } from './storage-faults.ts';
+import { tracedDialect } from './traced-dialect.ts';
 
 export interface Database {
   db: Db;
