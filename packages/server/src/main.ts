@@ -138,6 +138,9 @@ async function main() {
     logger: log,
     ...(emulators && config.sandbox ? { sandboxUrls: emulators } : {}),
     ...(sandboxLatencyMs !== undefined ? { sandboxLatencyMs } : {}),
+    // The in-process emulators remember their orders, PNRs, tickets and payments with the data directory
+    // (with DATABASE_URL too: DATA_DIR, default .data, also holds the sandbox JWT key).
+    sandboxStateDir: join(config.dataDir, 'sandbox-suppliers'),
   });
   const app = runtime.app;
   // The kernel answers 501 for a contract operation without a handler (test apps mount a few domains);
@@ -170,6 +173,9 @@ async function main() {
     `  mail: ${config.mailUrl ? 'SMTP (MAIL_URL)' : `.eml files in ${join(config.dataDir, 'outbox')}`}`,
     `  mode: ${config.sandbox ? 'sandbox' : 'live'}; ${app.kernel.operations.length} operations`,
   ];
+  if (config.sandbox && !emulators) {
+    lines.push(`  sandbox suppliers: in-process, their state in ${join(config.dataDir, 'sandbox-suppliers')}`);
+  }
   if (config.admin.fromDefaults) {
     lines.push(
       `  sandbox admin login: ${config.admin.email} / ${config.admin.password}${seeded.created ? ' (created)' : ''}`,

@@ -49,6 +49,11 @@ export interface RuntimeOptions {
   sandboxUrls?: SandboxSuppliers['urls'];
   /** Emulator latency when this runtime starts the emulators itself; default a realistic 50-250 ms. */
   sandboxLatencyMs?: number | { min: number; max: number };
+  /**
+   * Where the emulators this runtime starts keep their state, so a restart remembers every order, PNR,
+   * ticket and payment (`DATA_DIR/sandbox-suppliers` from main.ts). Unset: in memory (tests).
+   */
+  sandboxStateDir?: string;
   /** Start the job runner's polling loop (tests drive `jobs.runOnce()` themselves). Default true. */
   startJobs?: boolean;
   /** PostgreSQL schema in use (tests), to keep search notifications apart. */
@@ -121,6 +126,7 @@ export async function createRuntime(o: RuntimeOptions): Promise<Runtime> {
   if (config.sandbox && !sandboxUrls) {
     sandbox = await startSandboxSuppliers({
       options: { latencyMs: o.sandboxLatencyMs ?? { min: 50, max: 250 } },
+      ...(o.sandboxStateDir ? { stateDir: o.sandboxStateDir } : {}),
     });
     sandboxUrls = sandbox.urls;
   }
