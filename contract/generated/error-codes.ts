@@ -3,7 +3,7 @@
  * Do not edit: declare a code on the operations that return it (contract/paths/*.ts) and regenerate.
  */
 
-/** Every error `code` an operation of the contract declares (147). */
+/** Every error `code` an operation of the contract declares (148). */
 export const errorCodes = [
   'account_inactive',
   'account_suspended',
@@ -47,6 +47,7 @@ export const errorCodes = [
   'currency_mismatch',
   'database_unavailable',
   'development_only',
+  'duplicate_supplier_reference',
   'email_already_registered',
   'email_not_verified',
   'emd_issue_failed',

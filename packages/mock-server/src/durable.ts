@@ -42,7 +42,14 @@ export function durableSpec(supplier: Supplier, state: unknown): DurableSpec {
       const s = state as MystiflyState;
       return {
         maps: track(s, ['sessions', 'bookings']),
-        scalars: { counter: { get: () => s.counter, set: (v) => void (s.counter = Number(v)) } },
+        scalars: {
+          counter: {
+            get: () => s.counter,
+            set: (v) => {
+              s.counter = Number(v);
+            },
+          },
+        },
       };
     }
     case 'hotelbeds': {

@@ -90,7 +90,14 @@ describe('SupplierJournal', () => {
         counter: () => counter,
         spec: {
           maps: { orders: orders as TrackedMap<unknown, unknown> },
-          scalars: { counter: { get: () => counter, set: (v: unknown) => void (counter = Number(v)) } },
+          scalars: {
+            counter: {
+              get: () => counter,
+              set: (v: unknown) => {
+                counter = Number(v);
+              },
+            },
+          },
         },
         bump: () => {
           counter += 1;

@@ -6,9 +6,18 @@
  * kill in the middle of a write, is skipped), writes a new snapshot and empties the journal.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
-import { TrackedMap } from './tracked-map.ts';
+import type { TrackedMap } from './tracked-map.ts';
 
 type AnyMap = TrackedMap<unknown, unknown>;
 
@@ -80,8 +89,8 @@ export class SupplierJournal {
     const observer = {
       touch: (map: AnyMap, key: unknown) => {
         const t = touches.getStore() ?? background;
-        let keys = t.keys.get(map);
-        if (!keys) t.keys.set(map, (keys = new Set()));
+        const keys = t.keys.get(map) ?? new Set();
+        t.keys.set(map, keys);
         keys.add(key);
       },
       cleared: (map: AnyMap) => {
@@ -184,7 +193,8 @@ export class SupplierJournal {
         maps: Record<string, [unknown, unknown][]>;
         scalars: Record<string, unknown>;
       };
-      if (snap.version !== SNAPSHOT_VERSION) throw new Error(`${this.#snapshot}: unknown version ${snap.version}`);
+      if (snap.version !== SNAPSHOT_VERSION)
+        throw new Error(`${this.#snapshot}: unknown version ${snap.version}`);
       for (const [m, entries] of Object.entries(snap.maps)) for (const [k, v] of entries) apply({ m, k, v });
       for (const [s, v] of Object.entries(snap.scalars)) apply({ s, v });
     }

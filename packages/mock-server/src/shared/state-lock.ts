@@ -3,8 +3,7 @@
  * histories. The lock is a file holding the owner's pid; one left by a process that died (kill -9) is
  * taken over.
  */
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 function alive(pid: number): boolean {
