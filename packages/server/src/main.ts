@@ -174,7 +174,9 @@ async function main() {
     `  mode: ${config.sandbox ? 'sandbox' : 'live'}; ${app.kernel.operations.length} operations`,
   ];
   if (config.sandbox && !emulators) {
-    lines.push(`  sandbox suppliers: in-process, their state in ${join(config.dataDir, 'sandbox-suppliers')}`);
+    lines.push(
+      `  sandbox suppliers: in-process, their state in ${join(config.dataDir, 'sandbox-suppliers')}`,
+    );
   }
   if (config.admin.fromDefaults) {
     lines.push(
