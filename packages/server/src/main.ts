@@ -4,9 +4,11 @@ import { MOCK_SUPPLIERS, type MockSupplier } from '@travel/mock-server';
 import pino from 'pino';
 import { ConfigError, environment, loadConfig } from './internal/config.ts';
 import { sandboxJwtKey } from './internal/tokens.ts';
+import { retentionPolicy } from './jobs/retention.ts';
 import type { Kernel } from './kernel/kernel.ts';
 import { serve } from './kernel/node-adapter.ts';
 import { createMailer } from './mail/mailer.ts';
+import { purgeOutbox } from './mail/outbox-retention.ts';
 import { createRuntime } from './runtime.ts';
 import { seedSandboxAgency } from './sandbox-seed.ts';
 import { openDatabase } from './storage/database.ts';
@@ -162,8 +164,15 @@ async function main() {
     headersTimeoutMs: config.http.headersTimeoutMs,
     requestTimeoutMs: config.http.requestTimeoutMs,
   });
+  const outboxMs = retentionPolicy().outboxMs;
   const maintenance = setInterval(() => {
     app.runMaintenance().catch((err) => log.warn({ err }, 'maintenance failed'));
+    // The database is purged by the retention job (one process at a time); the outbox is this process's.
+    if (!config.mailUrl) {
+      purgeOutbox(join(config.dataDir, 'outbox'), new Date(Date.now() - outboxMs)).catch((err) =>
+        log.warn({ err }, 'outbox purge failed'),
+      );
+    }
   }, 60_000);
   maintenance.unref();
 

@@ -26,6 +26,7 @@ import type { Clock } from './internal/clock.ts';
 import { systemClock } from './internal/clock.ts';
 import { type Config, runtimeTuning } from './internal/config.ts';
 import { deriveSandboxRefSecret } from './internal/signed-ref.ts';
+import { retentionJobHandlers, retentionPolicy, scheduleRetention } from './jobs/retention.ts';
 import { JobRunner } from './jobs/runner.ts';
 import type { OpenApiDoc } from './kernel/contract.ts';
 import type { Routes } from './kernel/types.ts';
@@ -168,6 +169,7 @@ export async function createRuntime(o: RuntimeOptions): Promise<Runtime> {
   });
   const s = app.services;
   const { booking, reservations: services } = deps;
+  const retention = retentionPolicy();
   const jobs = new JobRunner({
     db: database.db,
     clock,
@@ -178,9 +180,14 @@ export async function createRuntime(o: RuntimeOptions): Promise<Runtime> {
       ...ticketingJobHandlers(booking),
       ...reservationJobHandlers(services),
       ...search.jobHandlers,
+      ...retentionJobHandlers({ db: database.db, clock, log: logger, policy: retention }),
     },
   });
-  if (o.startJobs !== false) jobs.start();
+  if (o.startJobs !== false) {
+    jobs.start();
+    // One purge job per slot across every process on the database (docs/retention.md).
+    await scheduleRetention(database.db, retention, 'now', clock);
+  }
   registerRuntimeMetrics({
     registry: s.metrics.registry,
     database,
