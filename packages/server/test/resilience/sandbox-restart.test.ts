@@ -25,7 +25,6 @@ const HAS_TICKET_STATUS: Record<Flight, boolean> = { amadeus: true, duffel: fals
 
 interface Answer {
   status: number;
-  // biome-ignore lint/suspicious/noExplicitAny: JSON bodies of many operations
   body: any;
 }
 
