@@ -79,6 +79,54 @@ describe('emulator state on disk', () => {
   });
 });
 
+describe('every emulator', () => {
+  it('keeps every durable map and counter of every supplier across a restart', async () => {
+    const dir = tempDir();
+    const all = { options: { latencyMs: 0, seed: 3 }, stateDir: dir };
+    const first = await startMockServers(all);
+    open.push(first);
+    const written: string[] = [];
+    for (const [supplier, state] of Object.entries(first.states)) {
+      for (const [field, value] of Object.entries(state as Record<string, unknown>)) {
+        if (!(value instanceof Map)) continue;
+        // A record outside any request (as a test or a timer would write it): journalled on close.
+        (value as Map<string, unknown>).set(`probe-${field}`, { supplier, field });
+        written.push(`${supplier}.${field}`);
+      }
+    }
+    expect(written).toEqual(
+      expect.arrayContaining([
+        'amadeus.orders',
+        'amadeus.transferOrders',
+        'amadeus.counters',
+        'duffel.orders',
+        'duffel.staysBookings',
+        'duffel.counters',
+        'mystifly.bookings',
+        'hotelbeds.bookings',
+        'hotelbeds-transfers.bookings',
+        'stripe.paymentIntents',
+        'stripe.refunds',
+      ]),
+    );
+    if (first.states.mystifly) first.states.mystifly.counter = 41;
+    await first.close();
+    open.splice(0);
+
+    const second = await startMockServers(all);
+    open.push(second);
+    for (const name of written) {
+      const [supplier, field] = name.split('.') as [string, string];
+      const map = (second.states as Record<string, Record<string, unknown>>)[supplier]?.[field] as Map<
+        string,
+        unknown
+      >;
+      expect(map.get(`probe-${field}`), name).toEqual({ supplier, field });
+    }
+    expect(second.states.mystifly?.counter).toBe(41);
+  });
+});
+
 describe('SupplierJournal', () => {
   it('replays set, in-place change and delete; skips a torn last line; compacts on open', async () => {
     const dir = tempDir();
