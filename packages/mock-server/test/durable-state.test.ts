@@ -79,6 +79,19 @@ describe('emulator state on disk', () => {
   });
 });
 
+const PRUNED = new Set([
+  'amadeus.tokens',
+  'amadeus.transferOffers',
+  'duffel.offers',
+  'duffel.offerRequests',
+  'duffel.services',
+  'duffel.staysSearchResults',
+  'duffel.staysRates',
+  'duffel.staysQuotes',
+  'mystifly.sessions',
+  'stripe.idempotency',
+]);
+
 describe('every emulator', () => {
   it('keeps every durable map and counter of every supplier across a restart', async () => {
     const dir = tempDir();
@@ -88,7 +101,8 @@ describe('every emulator', () => {
     const written: string[] = [];
     for (const [supplier, state] of Object.entries(first.states)) {
       for (const [field, value] of Object.entries(state as Record<string, unknown>)) {
-        if (!(value instanceof Map)) continue;
+        // Search artefacts are pruned by their expiry at every start (next test): not probed with fakes.
+        if (!(value instanceof Map) || PRUNED.has(`${supplier}.${field}`)) continue;
         // A record outside any request (as a test or a timer would write it): journalled on close.
         (value as Map<string, unknown>).set(`probe-${field}`, { supplier, field });
         written.push(`${supplier}.${field}`);
@@ -124,6 +138,58 @@ describe('every emulator', () => {
       expect(map.get(`probe-${field}`), name).toEqual({ supplier, field });
     }
     expect(second.states.mystifly?.counter).toBe(41);
+  });
+});
+
+describe('pruning', () => {
+  it('a restart drops expired Duffel offers nobody ordered, keeps ordered ones and their services', async () => {
+    const dir = tempDir();
+    const now = Date.parse('2026-11-28T12:00:00Z');
+    const all = {
+      options: { latencyMs: 0, seed: 3, clock: () => now },
+      suppliers: ['duffel'] as const,
+      stateDir: dir,
+    };
+    const first = await startMockServers(all);
+    open.push(first);
+    const duffel = first.states.duffel;
+    if (!duffel) throw new Error('no duffel');
+    const old = new Date(now - 2 * 3_600_000).toISOString();
+    const offer = (id: string) => ({
+      offer: { id, expires_at: old },
+      requestId: 'orq',
+      driftMinor: 0,
+      services: [],
+      carrier: 'ZZ',
+    });
+    duffel.offers.set('off_expired', offer('off_expired'));
+    duffel.offers.set('off_ordered', offer('off_ordered'));
+    duffel.orders.set('ord_1', {
+      order: { id: 'ord_1' },
+      offerId: 'off_ordered',
+      carrier: 'ZZ',
+      createdAtMs: now,
+    });
+    const svc = (id: string, offerId: string) => ({
+      id,
+      type: 'baggage' as const,
+      offerId,
+      passengerIds: [],
+      segmentIds: [],
+      amountMinor: 1,
+      maxQuantity: 1,
+      metadata: {},
+    });
+    duffel.services.set('ase_gone', svc('ase_gone', 'off_expired'));
+    duffel.services.set('ase_kept', svc('ase_kept', 'off_ordered'));
+    await first.close();
+    open.splice(0);
+
+    const second = await startMockServers(all);
+    open.push(second);
+    expect([...(second.states.duffel?.offers.keys() ?? [])]).toEqual(['off_ordered']);
+    expect([...(second.states.duffel?.services.keys() ?? [])]).toEqual(['ase_kept']);
+    expect(second.states.duffel?.orders.has('ord_1')).toBe(true);
   });
 });
 

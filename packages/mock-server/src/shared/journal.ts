@@ -27,7 +27,15 @@ export interface DurableSpec {
   scalars?: Record<string, { get(): unknown; set(value: unknown): void }>;
   /** Runs once after loading (drop what cannot outlive a process, advance generators). */
   afterLoad?: () => void;
+  /**
+   * Drops what nobody can come back for any more (expired offers, quotes, sessions): before every snapshot,
+   * so the state on disk follows the live records, not the number of searches ever made.
+   */
+  prune?: () => void;
 }
+
+/** A journal longer than this is folded into a new snapshot while the emulator runs. */
+const MAX_JOURNAL_BYTES = 64 * 1024 * 1024;
 
 interface Touches {
   keys: Map<AnyMap, Set<unknown>>;
@@ -66,6 +74,7 @@ export class SupplierJournal {
   readonly #background: Touches = { keys: new Map() };
   #fd: number | undefined;
   #timer: NodeJS.Timeout | undefined;
+  #journalBytes = 0;
 
   constructor(dir: string, name: string, spec: DurableSpec) {
     this.#spec = spec;
@@ -84,6 +93,7 @@ export class SupplierJournal {
     this.#spec.afterLoad?.();
     this.#compact();
     this.#fd = openSync(this.#journal, 'a');
+    this.#journalBytes = 0;
     const touches = this.#scope;
     const background = this.#background;
     const observer = {
@@ -172,7 +182,13 @@ export class SupplierJournal {
   #append(lines: string[]): void {
     if (lines.length === 0 || this.#fd === undefined) return;
     // One write per batch; no fsync: a killed process loses nothing the kernel already has (README).
-    writeSync(this.#fd, `${lines.join('\n')}\n`);
+    this.#journalBytes += writeSync(this.#fd, `${lines.join('\n')}\n`);
+    if (this.#journalBytes > MAX_JOURNAL_BYTES) {
+      closeSync(this.#fd);
+      this.#compact();
+      this.#fd = openSync(this.#journal, 'a');
+      this.#journalBytes = 0;
+    }
   }
 
   #load(): void {
@@ -211,10 +227,12 @@ export class SupplierJournal {
 
   /** New snapshot (temporary file, fsync, rename), then an empty journal. */
   #compact(): void {
+    this.#spec.prune?.();
     const maps: Record<string, [unknown, unknown][]> = {};
     for (const [name, map] of Object.entries(this.#spec.maps)) {
       maps[name] = [...map.entries()];
       const written = this.#written.get(map) as Map<unknown, string>;
+      written.clear();
       for (const [k, v] of map.entries()) written.set(k, encode(v));
     }
     const scalars: Record<string, unknown> = {};
