@@ -2,9 +2,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { MOCK_SUPPLIERS, type MockSupplier } from '@travel/mock-server';
 import pino from 'pino';
-import { ConfigError, environment, loadConfig } from './internal/config.ts';
+import { ConfigError, environment, loadConfig, retentionPolicy } from './internal/config.ts';
 import { sandboxJwtKey } from './internal/tokens.ts';
-import { retentionPolicy } from './jobs/retention.ts';
 import type { Kernel } from './kernel/kernel.ts';
 import { serve } from './kernel/node-adapter.ts';
 import { createMailer } from './mail/mailer.ts';
@@ -164,7 +163,7 @@ async function main() {
     headersTimeoutMs: config.http.headersTimeoutMs,
     requestTimeoutMs: config.http.requestTimeoutMs,
   });
-  const outboxMs = retentionPolicy().outboxMs;
+  const outboxMs = retentionPolicy(environment()).outboxMs;
   const maintenance = setInterval(() => {
     app.runMaintenance().catch((err) => log.warn({ err }, 'maintenance failed'));
     // The database is purged by the retention job (one process at a time); the outbox is this process's.

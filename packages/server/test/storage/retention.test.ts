@@ -9,12 +9,11 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/internal/clock.ts';
+import { type RetentionPolicy, retentionPolicy } from '../../src/internal/config.ts';
 import {
   purgeExpired,
   RETENTION_QUEUE,
-  type RetentionPolicy,
   retentionJobHandlers,
-  retentionPolicy,
   scheduleRetention,
 } from '../../src/jobs/retention.ts';
 import { JobRunner } from '../../src/jobs/runner.ts';
