@@ -8704,7 +8704,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The supplier answered with a booking reference (PNR) another live booking already holds: nothing was recorded; an operator checks the order with the supplier. Not retryable. */
+            /** @description `duplicate_supplier_reference`: the supplier answered with a booking reference (PNR) another live booking already holds; nothing was recorded and an operator checks the order with the supplier (not retryable). `idempotency_in_progress`: a request with the same Idempotency-Key is still running. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10057,7 +10057,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The supplier answered with a booking reference (PNR) another live booking already holds: nothing was recorded; an operator checks the order with the supplier. Not retryable. */
+            /** @description `duplicate_supplier_reference`: the supplier answered with a booking reference (PNR) another live booking already holds; nothing was recorded and an operator checks the order with the supplier (not retryable). `idempotency_in_progress`: a request with the same Idempotency-Key is still running. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11364,7 +11364,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The supplier answered with a booking reference (PNR) another live booking already holds: nothing was recorded; an operator checks the order with the supplier. Not retryable. */
+            /** @description `duplicate_supplier_reference`: the supplier answered with a booking reference (PNR) another live booking already holds; nothing was recorded and an operator checks the order with the supplier (not retryable). `idempotency_in_progress`: a request with the same Idempotency-Key is still running. */
             409: {
                 headers: {
                     [name: string]: unknown;

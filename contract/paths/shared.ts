@@ -73,6 +73,6 @@ export const bookingPending = (): Record<string, Json> => ({
 export const duplicateSupplierReference = (): Record<string, Json> => ({
   409: errorResponse(409, ['duplicate_supplier_reference'], {
     description:
-      'The supplier answered with a booking reference (PNR) another live booking already holds: nothing was recorded; an operator checks the order with the supplier. Not retryable.',
+      '`duplicate_supplier_reference`: the supplier answered with a booking reference (PNR) another live booking already holds; nothing was recorded and an operator checks the order with the supplier (not retryable). `idempotency_in_progress`: a request with the same Idempotency-Key is still running.',
   }),
 });
