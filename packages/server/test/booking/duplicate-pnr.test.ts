@@ -30,6 +30,24 @@ describe('createPnr: a PNR that is already live', () => {
     const second = await book('dup-2');
     check('createPnr', second, 409);
     expect(second.body.code).toBe('duplicate_supplier_reference');
+    // Nothing of the second order was recorded: its row stays as written ahead, without a PNR, and its
+    // reconciliation job stays queued, so it shows in the reconciliation queue for an operator.
+    const db = ctx.w.database.db;
+    const rows = await db
+      .selectFrom('flight_bookings')
+      .select(['id', 'status', 'pnr'])
+      .orderBy('id')
+      .execute();
+    expect(rows.map((r) => [r.status, r.pnr])).toEqual([
+      ['confirmed', first.body.pnr],
+      ['initiated', null],
+    ]);
+    const job = await db
+      .selectFrom('jobs')
+      .select('status')
+      .where('dedupe_key', '=', `booking.reconcile:${rows[1]?.id}`)
+      .executeTakeFirst();
+    expect(job?.status).toBe('queued');
     const byPnr = await ctx.w.req('GET', `/api/v1/bookings/${first.body.pnr}`, { token: agent.token });
     check('getBooking', byPnr);
     expect(byPnr.body.booking_id).toBe(first.body.booking_id);
