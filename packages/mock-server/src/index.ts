@@ -101,6 +101,8 @@ export interface StartMockServersOptions {
    * time: a second one on the same directory is refused. Default: in memory only.
    */
   stateDir?: string;
+  /** With `stateDir`: how often records of requests still running (a hanging trigger) are journalled. */
+  stateFlushMs?: number;
 }
 
 export interface MockServers {
@@ -145,7 +147,7 @@ export async function startMockServers(opts: StartMockServersOptions = {}): Prom
       const made = create({ ...opts.options, baseUrl: server.url });
       if (opts.stateDir) {
         journal = new SupplierJournal(opts.stateDir, supplier, durableSpec(supplier, made.state));
-        journal.open();
+        journal.open(opts.stateFlushMs);
         journals.push(journal);
       }
       handlers.push(...made.handlers);

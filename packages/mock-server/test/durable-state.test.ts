@@ -24,7 +24,13 @@ function tempDir(): string {
 }
 
 async function start(stateDir: string): Promise<MockServers> {
-  const m = await startMockServers({ options: { latencyMs: 0, seed: 3 }, suppliers: ['stripe'], stateDir });
+  // No periodic flush within the test: only each request's own journalling writes.
+  const m = await startMockServers({
+    options: { latencyMs: 0, seed: 3 },
+    suppliers: ['stripe'],
+    stateDir,
+    stateFlushMs: 3_600_000,
+  });
   open.push(m);
   return m;
 }
@@ -47,6 +53,10 @@ describe('emulator state on disk', () => {
     const first = await start(dir);
     const a = await authorize(first.urls.stripe as string, 'k1');
     const b = await authorize(first.urls.stripe as string, 'k2');
+    // Journalled before the answer left the emulator (not by the periodic flush, nor at close).
+    const journal = readFileSync(join(dir, 'stripe.journal.ndjson'), 'utf8');
+    expect(journal).toContain(a.id);
+    expect(journal).toContain(b.id);
     const cap = await fetch(`${first.urls.stripe}/v1/payment_intents/${a.id}/capture`, {
       method: 'POST',
       headers: { ...AUTH, 'content-type': 'application/x-www-form-urlencoded' },
