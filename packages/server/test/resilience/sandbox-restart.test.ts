@@ -1,7 +1,7 @@
 /**
  * A sandbox that remembers (issue 27): the real server (`src/main.ts`) with its in-process emulators, on a
  * DATA_DIR (and, with TEST_DATABASE_URL, a PostgreSQL database). Book flights (ticketed), a hotel and a
- * transfer; stop; start again on the same DATA_DIR. Every booking reads, by id and by PNR; its ticket
+ * transfer; kill -9; start again on the same DATA_DIR. Every booking reads, by id and by PNR; its ticket
  * status and the supplier's copy of the order answer; the hotel and the transfer cancel at their supplier;
  * new PNRs, ticket numbers and supplier references never repeat the first run's.
  */
@@ -203,7 +203,8 @@ describe('pnpm start, book, stop, pnpm start again on the same DATA_DIR', () => 
     ];
     const h = await hotel();
     const t = await transfer();
-    await server?.stop();
+    // kill -9, not a drain: what the emulators answered must already be on disk (no flush at exit).
+    await server?.stop('SIGKILL');
 
     await start();
     for (const f of flights) {
