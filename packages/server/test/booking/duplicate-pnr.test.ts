@@ -4,6 +4,7 @@
  * the contract lists it, not a 500; the first booking keeps its PNR and is found by it.
  */
 import { describe, expect, it } from 'vitest';
+import { bookingDb } from '../../src/domains/flight-booking/tables.ts';
 import { check, useWorld } from './checks.ts';
 import { contact, passenger, pickBookable, SANDBOX_ROUTES } from './harness.ts';
 
@@ -32,7 +33,7 @@ describe('createPnr: a PNR that is already live', () => {
     expect(second.body.code).toBe('duplicate_supplier_reference');
     // Nothing of the second order was recorded: its row stays as written ahead, without a PNR, and its
     // reconciliation job stays queued, so it shows in the reconciliation queue for an operator.
-    const db = ctx.w.database.db;
+    const db = bookingDb(ctx.w.database.db);
     const rows = await db
       .selectFrom('flight_bookings')
       .select(['id', 'status', 'pnr'])
