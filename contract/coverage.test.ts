@@ -393,7 +393,7 @@ describe('errors', () => {
     expect(r['400']['x-error-codes']).toEqual(
       expect.arrayContaining(['supplier_rejected', 'offer_expired', 'price_changed', 'invalid_passenger']),
     );
-    expect(r['409']['x-error-codes']).toEqual(['idempotency_in_progress']);
+    expect(r['409']['x-error-codes']).toEqual(['duplicate_supplier_reference', 'idempotency_in_progress']);
     expect(r['502']['x-error-codes']).toEqual(['booking_pending']);
     const pending = doc.components.schemas.PendingBookingError as Json;
     const extra = pending.allOf[1] as Json;

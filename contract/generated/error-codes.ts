@@ -47,6 +47,7 @@ export const errorCodes = [
   'currency_mismatch',
   'database_unavailable',
   'development_only',
+  'duplicate_supplier_reference',
   'email_already_registered',
   'email_not_verified',
   'emd_issue_failed',

@@ -8803,7 +8803,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description A request with the same Idempotency-Key is still running; retry later for its result. */
+            /** @description `duplicate_supplier_reference`: the supplier answered with a booking reference (PNR) another live booking already holds; nothing was recorded and an operator checks the order with the supplier (not retryable). `idempotency_in_progress`: a request with the same Idempotency-Key is still running. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10156,7 +10156,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description A request with the same Idempotency-Key is still running; retry later for its result. */
+            /** @description `duplicate_supplier_reference`: the supplier answered with a booking reference (PNR) another live booking already holds; nothing was recorded and an operator checks the order with the supplier (not retryable). `idempotency_in_progress`: a request with the same Idempotency-Key is still running. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11463,7 +11463,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description A request with the same Idempotency-Key is still running; retry later for its result. */
+            /** @description `duplicate_supplier_reference`: the supplier answered with a booking reference (PNR) another live booking already holds; nothing was recorded and an operator checks the order with the supplier (not retryable). `idempotency_in_progress`: a request with the same Idempotency-Key is still running. */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -1,6 +1,14 @@
 import { bool, errorResponse, flightBookingIdParam, queryParam, ref, str } from '../lib.ts';
 import { type OpDef, surface } from '../op.ts';
-import { badRequest, bookingPending, moneyInProgress, notFound, notSupported, ok } from './shared.ts';
+import {
+  badRequest,
+  bookingPending,
+  duplicateSupplierReference,
+  moneyInProgress,
+  notFound,
+  notSupported,
+  ok,
+} from './shared.ts';
 
 const bookingNotFound = () => notFound('booking_not_found');
 /** 400s of operations on an offer: `currency_mismatch` carries `offer_currency` (OfferError). */
@@ -106,6 +114,7 @@ const defs: OpDef[] = [
           'Nothing was booked and nothing committed, so the Idempotency-Key is released: `booking_failed` when the supplier could not take the booking (unreachable before acting, or refusing our credentials); `internal_error` for any other failure. A retry runs anew; unlike a 502, no booking exists.',
       }),
       ...bookingPending(),
+      ...duplicateSupplierReference(),
     },
     // 422 passenger_details_required: a field the offer's booking_requirements ask for is missing
     // (checked before the supplier is called and before anything is written), one issue per field.

@@ -17,6 +17,7 @@ import {
   badRequest,
   bookingPending,
   cancellationPending,
+  duplicateSupplierReference,
   notFound,
   ok,
   SSE_DESCRIPTION,
@@ -204,6 +205,7 @@ const bookErrors = (extra: string[]) => ({
   ...badRequest('supplier_rejected', 'price_changed', 'offer_expired', 'sold_out', ...extra),
   ...bookingPending(),
   ...supplierUnavailable(),
+  ...duplicateSupplierReference(),
 });
 
 const hotelDefs: OpDef[] = [

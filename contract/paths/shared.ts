@@ -65,3 +65,14 @@ export const bookingPending = (): Record<string, Json> => ({
     schema: ref('PendingBookingError'),
   }),
 });
+
+/**
+ * 409 `duplicate_supplier_reference`: the supplier answered with a reference (PNR) that another live
+ * booking already holds; the database refuses a second one (migration 0110) and nothing is recorded.
+ */
+export const duplicateSupplierReference = (): Record<string, Json> => ({
+  409: errorResponse(409, ['duplicate_supplier_reference'], {
+    description:
+      '`duplicate_supplier_reference`: the supplier answered with a booking reference (PNR) another live booking already holds; nothing was recorded and an operator checks the order with the supplier (not retryable). `idempotency_in_progress`: a request with the same Idempotency-Key is still running.',
+  }),
+});

@@ -5,9 +5,12 @@
  * host and port rather than a path).
  */
 import type { RequestHandler } from 'msw';
+import { durableSpec } from './durable.ts';
 import { type ServedHandlers, serveHandlers } from './node-adapter.ts';
+import { SupplierJournal } from './shared/journal.ts';
 import { amadeusNotFound, duffelNotFound, hotelbedsNotFound, mystiflyNotFound } from './shared/not-found.ts';
 import type { EmulatorOptions } from './shared/options.ts';
+import { lockStateDir } from './shared/state-lock.ts';
 import { amadeusHandlers } from './suppliers/amadeus/handlers.ts';
 import { duffelHandlers } from './suppliers/duffel/index.ts';
 import { hotelbedsHandlers } from './suppliers/hotelbeds/index.ts';
@@ -92,6 +95,14 @@ export interface StartMockServersOptions {
   options?: EmulatorOptions;
   /** Start only these (default: all). Ports keep their MOCK_SUPPLIERS offsets. */
   suppliers?: readonly MockSupplier[];
+  /**
+   * Keep every emulator's records in this directory, so a restart on it remembers orders, PNRs, tickets,
+   * payments and bookings, and never hands out an id twice (README, "State on disk"). One process at a
+   * time: a second one on the same directory is refused. Default: in memory only.
+   */
+  stateDir?: string;
+  /** With `stateDir`: how often records of requests still running (a hanging trigger) are journalled. */
+  stateFlushMs?: number;
 }
 
 export interface MockServers {
@@ -113,16 +124,20 @@ export async function startMockServers(opts: StartMockServersOptions = {}): Prom
   const states: Record<string, unknown> = {};
   const served: ServedHandlers[] = [];
   const counts: Partial<Record<MockSupplier, number>> = {};
+  const journals: SupplierJournal[] = [];
+  const unlock = opts.stateDir ? lockStateDir(opts.stateDir) : () => {};
   try {
     for (const [index, supplier] of MOCK_SUPPLIERS.entries()) {
       if (!wanted.includes(supplier)) continue;
       const { create, notFound } = FACTORIES[supplier];
       // The handlers need the server's URL, known only once it listens (port 0): fill the list after.
       const handlers: RequestHandler[] = [];
+      let journal: SupplierJournal | undefined;
       const server = await serveHandlers(handlers, {
         host,
         port: basePort === 0 ? 0 : basePort + index,
         notFound,
+        around: (handle) => (journal ? journal.run(handle) : handle()),
       });
       served.push(server);
       counts[supplier] = 0;
@@ -130,12 +145,19 @@ export async function startMockServers(opts: StartMockServersOptions = {}): Prom
         counts[supplier] = (counts[supplier] ?? 0) + 1;
       });
       const made = create({ ...opts.options, baseUrl: server.url });
+      if (opts.stateDir) {
+        journal = new SupplierJournal(opts.stateDir, supplier, durableSpec(supplier, made.state));
+        journal.open(opts.stateFlushMs);
+        journals.push(journal);
+      }
       handlers.push(...made.handlers);
       urls[supplier] = server.url;
       states[supplier] = made.state;
     }
   } catch (err) {
     await Promise.all(served.map((s) => s.close()));
+    for (const j of journals) j.close();
+    unlock();
     throw err;
   }
   return {
@@ -144,6 +166,8 @@ export async function startMockServers(opts: StartMockServersOptions = {}): Prom
     requests: () => ({ ...counts }),
     close: async () => {
       await Promise.all(served.map((s) => s.close()));
+      for (const j of journals) j.close();
+      unlock();
     },
   };
 }

@@ -15,6 +15,8 @@ export interface ServeHandlersOptions {
   notFound?: (request: Request) => Response | Promise<Response>;
   /** Knob: when it returns true the socket is destroyed instead of answering (connection reset). */
   resetConnection?: (request: Request) => boolean;
+  /** Runs around each request's handling, before its answer is written (the state journal's hook). */
+  around?: <T>(handle: () => Promise<T>) => Promise<T>;
 }
 
 export interface ServedHandlers {
@@ -77,8 +79,10 @@ async function answer(
       req.socket.destroy();
       return;
     }
-    let response = await getResponse(handlers, request);
-    if (!response) response = opts.notFound ? await opts.notFound(request) : defaultNotFound(request);
+    const handle = async (): Promise<Response> =>
+      (await getResponse(handlers, request)) ??
+      (opts.notFound ? await opts.notFound(request) : defaultNotFound(request));
+    const response = opts.around ? await opts.around(handle) : await handle();
     if (isConnectionReset(response)) {
       req.socket.destroy();
       return;

@@ -5,6 +5,7 @@
  *   MOCK_PORT_BASE  first port; suppliers take consecutive ports in MOCK_SUPPLIERS order (default 0 = free ports)
  *   MOCK_LATENCY_MS added latency: "0", "120" or a range "50-250" (default "50-250": realistic, not instant)
  *   MOCK_SEED       seed for the deterministic data (default 0)
+ *   MOCK_STATE_DIR  keep every emulator's records here across restarts (default: in memory)
  */
 import { MOCK_SUPPLIERS, startMockServers } from './index.ts';
 import type { EmulatorOptions } from './shared/options.ts';
@@ -29,6 +30,7 @@ async function main(): Promise<void> {
       latencyMs: parseLatency(process.env.MOCK_LATENCY_MS),
       seed: Number(process.env.MOCK_SEED ?? 0),
     },
+    ...(process.env.MOCK_STATE_DIR ? { stateDir: process.env.MOCK_STATE_DIR } : {}),
   });
   for (const [supplier, url] of Object.entries(servers.urls)) {
     console.log(`${supplier.padEnd(20)} ${url}`);

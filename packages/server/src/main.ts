@@ -4,11 +4,12 @@ import { join } from 'node:path';
 import { MOCK_SUPPLIERS, type MockSupplier } from '@travel/mock-server';
 import pino from 'pino';
 import { serverVersion } from './app.ts';
-import { ConfigError, environment, loadConfig } from './internal/config.ts';
+import { ConfigError, environment, loadConfig, retentionPolicy } from './internal/config.ts';
 import { sandboxJwtKey } from './internal/tokens.ts';
 import type { Kernel } from './kernel/kernel.ts';
 import { serve } from './kernel/node-adapter.ts';
 import { createMailer } from './mail/mailer.ts';
+import { purgeOutbox } from './mail/outbox-retention.ts';
 import { startTracing, stopTracing } from './observability/tracing.ts';
 import { createRuntime } from './runtime.ts';
 import { seedSandboxAgency } from './sandbox-seed.ts';
@@ -167,6 +168,9 @@ async function main() {
     logger: log,
     ...(emulators && config.sandbox ? { sandboxUrls: emulators } : {}),
     ...(sandboxLatencyMs !== undefined ? { sandboxLatencyMs } : {}),
+    // The in-process emulators remember their orders, PNRs, tickets and payments with the data directory
+    // (with DATABASE_URL too: DATA_DIR, default .data, also holds the sandbox JWT key).
+    sandboxStateDir: join(config.dataDir, 'sandbox-suppliers'),
   });
   const app = runtime.app;
   // The kernel answers 501 for a contract operation without a handler (test apps mount a few domains);
@@ -189,8 +193,15 @@ async function main() {
     headersTimeoutMs: config.http.headersTimeoutMs,
     requestTimeoutMs: config.http.requestTimeoutMs,
   });
+  const outboxMs = retentionPolicy(environment()).outboxMs;
   const maintenance = setInterval(() => {
     app.runMaintenance().catch((err) => log.warn({ err }, 'maintenance failed'));
+    // The database is purged by the retention job (one process at a time); the outbox is this process's.
+    if (!config.mailUrl) {
+      purgeOutbox(join(config.dataDir, 'outbox'), new Date(Date.now() - outboxMs)).catch((err) =>
+        log.warn({ err }, 'outbox purge failed'),
+      );
+    }
   }, 60_000);
   maintenance.unref();
 
@@ -200,6 +211,11 @@ async function main() {
     `  mail: ${config.mailUrl ? 'SMTP (MAIL_URL)' : `.eml files in ${join(config.dataDir, 'outbox')}`}`,
     `  mode: ${config.sandbox ? 'sandbox' : 'live'}; ${app.kernel.operations.length} operations`,
   ];
+  if (config.sandbox && !emulators) {
+    lines.push(
+      `  sandbox suppliers: in-process, their state in ${join(config.dataDir, 'sandbox-suppliers')}`,
+    );
+  }
   if (config.admin.fromDefaults) {
     lines.push(
       `  sandbox admin login: ${config.admin.email} / ${config.admin.password}${seeded.created ? ' (created)' : ''}`,

@@ -24,8 +24,9 @@ import { gdsAdminRoutes } from './domains/search/gds-routes.ts';
 import { searchRoutes } from './domains/search/routes.ts';
 import type { Clock } from './internal/clock.ts';
 import { systemClock } from './internal/clock.ts';
-import { type Config, runtimeTuning } from './internal/config.ts';
+import { type Config, retentionPolicy, runtimeTuning } from './internal/config.ts';
 import { deriveSandboxRefSecret } from './internal/signed-ref.ts';
+import { retentionJobHandlers, scheduleRetention } from './jobs/retention.ts';
 import { JobRunner } from './jobs/runner.ts';
 import type { OpenApiDoc } from './kernel/contract.ts';
 import type { Routes } from './kernel/types.ts';
@@ -51,6 +52,11 @@ export interface RuntimeOptions {
   sandboxUrls?: SandboxSuppliers['urls'];
   /** Emulator latency when this runtime starts the emulators itself; default a realistic 50-250 ms. */
   sandboxLatencyMs?: number | { min: number; max: number };
+  /**
+   * Where the emulators this runtime starts keep their state, so a restart remembers every order, PNR,
+   * ticket and payment (`DATA_DIR/sandbox-suppliers` from main.ts). Unset: in memory (tests).
+   */
+  sandboxStateDir?: string;
   /** Start the job runner's polling loop (tests drive `jobs.runOnce()` themselves). Default true. */
   startJobs?: boolean;
   /** PostgreSQL schema in use (tests), to keep search notifications apart. */
@@ -129,6 +135,7 @@ export async function createRuntime(o: RuntimeOptions): Promise<Runtime> {
   if (config.sandbox && !sandboxUrls) {
     sandbox = await startSandboxSuppliers({
       options: { latencyMs: o.sandboxLatencyMs ?? { min: 50, max: 250 } },
+      ...(o.sandboxStateDir ? { stateDir: o.sandboxStateDir } : {}),
     });
     sandboxUrls = sandbox.urls;
   }
@@ -186,6 +193,7 @@ export async function createRuntime(o: RuntimeOptions): Promise<Runtime> {
   const s = app.services;
   supplierMetrics.register(s.metrics.registry);
   const { booking, reservations: services } = deps;
+  const retention = retentionPolicy();
   const jobs = new JobRunner({
     db: database.db,
     clock,
@@ -196,9 +204,14 @@ export async function createRuntime(o: RuntimeOptions): Promise<Runtime> {
       ...ticketingJobHandlers(booking),
       ...reservationJobHandlers(services),
       ...search.jobHandlers,
+      ...retentionJobHandlers({ db: database.db, clock, log: logger, policy: retention }),
     },
   });
-  if (o.startJobs !== false) jobs.start();
+  if (o.startJobs !== false) {
+    jobs.start();
+    // One purge job per slot across every process on the database (docs/retention.md).
+    await scheduleRetention(database.db, retention, 'now', clock);
+  }
   registerRuntimeMetrics({
     registry: s.metrics.registry,
     database,

@@ -256,10 +256,16 @@ export class IdempotencyStore {
     await q.execute();
   }
 
-  /** Deletes keys past retention; returns how many. */
-  async purgeExpired(): Promise<number> {
+  /**
+   * Deletes keys past retention, at most `limit` per call so a backlog never holds a long lock (the
+   * retention job, jobs/retention.ts, drains the rest); returns how many.
+   */
+  async purgeExpired(limit = 5000): Promise<number> {
     const cutoff = new Date(this.#clock.now().getTime() - this.retentionMs);
-    const r = await sql`delete from idempotency_keys where created_at < ${cutoff}`.execute(this.#db);
+    const r = await sql`delete from idempotency_keys where ctid in (
+        select ctid from idempotency_keys where created_at < ${cutoff} limit ${limit} for update skip locked)`.execute(
+      this.#db,
+    );
     return Number(r.numAffectedRows ?? 0);
   }
 }

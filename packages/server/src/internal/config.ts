@@ -277,3 +277,51 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
   };
 }
+
+// --- retention (jobs/retention.ts, docs/retention.md) ---
+
+const RETENTION_HOUR = 3_600_000;
+const RETENTION_DAY = 24 * RETENTION_HOUR;
+/** The idempotency store's own retention (`IdempotencyStore`, default 24 h): keys older are expired there. */
+const IDEMPOTENCY_RETENTION_MS = RETENTION_DAY;
+
+export interface RetentionPolicy {
+  /** Finished (`done`) jobs, after they finished. */
+  jobsDoneMs: number;
+  /** `failed` jobs (the dead letters an operator may still look at), after they failed. */
+  jobsFailedMs: number;
+  /** Search sessions with their events and offers, after the search expired (until then: 410, after: 404). */
+  searchMs: number;
+  /** Idempotency keys, after they were made: the contract's 24 hours (the store forgets them then too). */
+  idempotencyMs: number;
+  /** Expired refresh tokens and access-token revocations, after they expired. */
+  expiredCredentialsMs: number;
+  /** Supplier and booking error logs, after they were written. */
+  errorLogsMs: number;
+  /** `.eml` files in the mail outbox (DATA_DIR/outbox), after they were written. */
+  outboxMs: number;
+  batchSize: number;
+  maxBatches: number;
+  intervalMs: number;
+}
+
+function positive(raw: string | undefined, fallback: number): number {
+  const n = Number(raw);
+  return raw !== undefined && raw.trim() !== '' && Number.isFinite(n) && n > 0 ? n : fallback;
+}
+
+/** The periods from the environment (README, configuration; docs/retention.md), with their defaults. */
+export function retentionPolicy(env: NodeJS.ProcessEnv = process.env): RetentionPolicy {
+  return {
+    jobsDoneMs: positive(env.RETENTION_JOBS_DONE_DAYS, 7) * RETENTION_DAY,
+    jobsFailedMs: positive(env.RETENTION_JOBS_FAILED_DAYS, 30) * RETENTION_DAY,
+    searchMs: positive(env.RETENTION_SEARCH_HOURS, 24) * RETENTION_HOUR,
+    idempotencyMs: IDEMPOTENCY_RETENTION_MS,
+    expiredCredentialsMs: positive(env.RETENTION_EXPIRED_CREDENTIALS_DAYS, 7) * RETENTION_DAY,
+    errorLogsMs: positive(env.RETENTION_ERROR_LOGS_DAYS, 30) * RETENTION_DAY,
+    outboxMs: positive(env.RETENTION_MAIL_OUTBOX_DAYS, 30) * RETENTION_DAY,
+    batchSize: Math.floor(positive(env.RETENTION_BATCH_SIZE, 1000)),
+    maxBatches: Math.floor(positive(env.RETENTION_MAX_BATCHES, 20)),
+    intervalMs: positive(env.RETENTION_INTERVAL_MINUTES, 60) * 60_000,
+  };
+}

@@ -29,6 +29,8 @@ export async function startSandboxSuppliers(
     basePort?: number;
     options?: EmulatorOptions;
     suppliers?: readonly MockSupplier[];
+    /** Keep the emulators' records here across restarts (one process at a time); default in memory. */
+    stateDir?: string;
   } = {},
 ): Promise<SandboxSuppliers> {
   const servers = await startMockServers({
@@ -36,6 +38,7 @@ export async function startSandboxSuppliers(
     basePort: opts.basePort ?? 0,
     options: { latencyMs: { min: 50, max: 250 }, ...opts.options },
     ...(opts.suppliers ? { suppliers: opts.suppliers } : {}),
+    ...(opts.stateDir ? { stateDir: opts.stateDir } : {}),
   });
   return { urls: servers.urls, close: servers.close };
 }

@@ -78,7 +78,10 @@ export function orderRoutes(r: Router, state: AmadeusState): HttpHandler[] {
         );
       const n = state.next('order');
       const rng = rngFor(seed, 'pnr', n, JSON.stringify(asArray(data.travelers).map((t) => t.name)));
-      const pnr = rng.code(6, 'ABCDEFGHJKLMNPQRSTUVWXYZ');
+      // A record locator names one booking for good: draw again while it is taken.
+      const taken = new Set([...state.orders.values()].map((o) => o.pnr));
+      let pnr = rng.code(6, 'ABCDEFGHJKLMNPQRSTUVWXYZ');
+      while (taken.has(pnr)) pnr = rng.code(6, 'ABCDEFGHJKLMNPQRSTUVWXYZ');
       const created = new Date(state.now());
       const id = Buffer.from(`${pnr}|${created.toISOString().slice(0, 10)}|${n}`).toString('base64url');
       const clientReference = clientReferenceOf(data, request.headers.get('x-client-reference'));

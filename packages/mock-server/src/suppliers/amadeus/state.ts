@@ -101,13 +101,15 @@ export interface AmadeusState {
   takeFault: (path: string) => { kind: FaultKind; when: 'before' | 'after' } | undefined;
   /** Monotonic per-instance counter for ids, ticket and EMD numbers. */
   next: (what: string) => number;
+  /** The counters behind `next`, by what they number (durable with the orders: numbers never repeat). */
+  counters: Map<string, number>;
   reset: () => void;
 }
 
 export function createAmadeusState(options: EmulatorOptions): AmadeusState {
   const faults: { kind: FaultKind; path: string; times: number; when: 'before' | 'after' }[] = [];
-  const counters = new Map<string, number>();
   const state: AmadeusState = {
+    counters: new Map(),
     options,
     now: options.clock ?? realClock,
     knobs: { priceDriftPercent: 0, ancillariesEnabled: true, tokenTtlSeconds: 1799 },
@@ -126,13 +128,13 @@ export function createAmadeusState(options: EmulatorOptions): AmadeusState {
       return { kind: f.kind, when: f.when };
     },
     next(what) {
-      const n = (counters.get(what) ?? 0) + 1;
-      counters.set(what, n);
+      const n = (state.counters.get(what) ?? 0) + 1;
+      state.counters.set(what, n);
       return n;
     },
     reset() {
       faults.length = 0;
-      counters.clear();
+      state.counters.clear();
       state.tokens.clear();
       state.orders.clear();
       state.transferOrders.clear();

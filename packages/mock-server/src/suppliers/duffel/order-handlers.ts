@@ -102,10 +102,14 @@ function createOrder(state: DuffelState, data: Wire): { rec: OrderRecord; trigge
   }
   const now = state.now();
   const rng = rngFor(state.seed, 'duffel-pnr', offer.id, now);
+  // A booking reference names one order for good: draw again while it is taken.
+  const taken = new Set([...state.orders.values()].map((r) => r.order.booking_reference));
+  let reference = rng.code(6, 'ABCDEFGHJKLMNPQRSTUVWXYZ');
+  while (taken.has(reference)) reference = rng.code(6, 'ABCDEFGHJKLMNPQRSTUVWXYZ');
   const order: Wire = {
     id: state.nextId('ord'),
     live_mode: false,
-    booking_reference: rng.code(6, 'ABCDEFGHJKLMNPQRSTUVWXYZ'),
+    booking_reference: reference,
     created_at: iso(now),
     synced_at: iso(now),
     owner: offer.owner,

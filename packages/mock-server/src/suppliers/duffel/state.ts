@@ -71,6 +71,8 @@ export interface DuffelState {
   /** How long a TIMEOUT trigger or `hang` fault keeps the caller waiting. */
   hangMs: number;
   nextId: (prefix: string) => string;
+  /** The counters behind `nextId`, per prefix (durable with the orders: ids never repeat). */
+  counters: Map<string, number>;
   /** Knob: the offer's price moves by `deltaMinor` (seen on GET and on order creation). */
   driftOffer: (offerId: string, deltaMinor: number) => void;
   /** Knob: a Stays rate's price moves by `deltaMinor` before it is quoted. */
@@ -96,8 +98,8 @@ export function createDuffelState(
   options: EmulatorOptions & { currency?: string; hangMs?: number },
 ): DuffelState {
   const seed = options.seed ?? 1;
-  const counters = new Map<string, number>();
   const state: DuffelState = {
+    counters: new Map(),
     now: options.clock ?? realClock,
     seed,
     currency: options.currency ?? 'GBP',
@@ -119,8 +121,8 @@ export function createDuffelState(
     hangMs: options.hangMs ?? 30_000,
     // Duffel ids look like `off_0000AEdGRhtp5AUUdJqMxo`: prefix, four zeros, 18 base62 characters.
     nextId(prefix: string): string {
-      const n = (counters.get(prefix) ?? 0) + 1;
-      counters.set(prefix, n);
+      const n = (state.counters.get(prefix) ?? 0) + 1;
+      state.counters.set(prefix, n);
       const h1 = hashString(`${seed}|${prefix}|${n}`);
       const h2 = hashString(`${n}|${prefix}|${seed}`);
       return `${prefix}_0000${base62(h1, 9)}${base62(h2, 9)}`;
@@ -139,7 +141,6 @@ export function createDuffelState(
     reset() {
       for (const v of Object.values(state)) if (v instanceof Map) v.clear();
       state.faults.length = 0;
-      counters.clear();
     },
   };
   return state;

@@ -247,7 +247,10 @@ export async function createBooking(
   const trigger = surnameTrigger([holder.surname]);
   const refused = refusedBooking(trigger, 'the transfer provider');
   if (refused) return refused;
-  const reference = `102-${String(1_000_000 + (hashString(`${options.seed ?? 42}:tr:${state.bookings.size + 1}`) % 8_999_999))}`;
+  // A reference names one booking for good: the next number while it is taken.
+  let reference = '';
+  for (let seq = state.bookings.size + 1; !reference || state.bookings.has(reference); seq++)
+    reference = `102-${String(1_000_000 + (hashString(`${options.seed ?? 42}:tr:${seq}`) % 8_999_999))}`;
   const booking: TransferBooking = {
     reference,
     clientReference,

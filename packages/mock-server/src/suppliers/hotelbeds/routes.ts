@@ -279,8 +279,10 @@ export async function createBooking(
   const trigger = surnameTrigger([holder.surname, ...paxes.map((p) => p.surname)]);
   const refused = refusedBooking(trigger, 'the hotel');
   if (refused) return refused;
-  const seq = state.bookings.size + 1;
-  const reference = `1-${String(3_000_000 + (hashString(`${options.seed ?? 42}:hb:${seq}`) % 6_999_999))}`;
+  // A reference names one booking for good: the next number while it is taken.
+  let reference = '';
+  for (let seq = state.bookings.size + 1; !reference || state.bookings.has(reference); seq++)
+    reference = `1-${String(3_000_000 + (hashString(`${options.seed ?? 42}:hb:${seq}`) % 6_999_999))}`;
   const booking: HotelBooking = {
     reference,
     clientReference,

@@ -152,9 +152,18 @@ export function bookingRoutes(ctx: Ctx) {
         return fail('ERBUK042', 'Booking rejected by the airline: UNABLE TO CONFIRM SEGMENTS (UC).');
       if (names.has('SERVERERROR')) return gatewayError(500);
       if (names.has('RESET')) return HttpResponse.error();
-      const n = ctx.state.bookings.size + 1;
-      const uniqueId = `MF${String(10_000_000 + (hashString(`${ctx.options.seed ?? 42}:${n}`) % 89_999_999))}`;
-      const pnr = hashString(uniqueId).toString(36).toUpperCase().padStart(6, 'X').slice(0, 6);
+      // The booking id and the airline PNR name one booking for good: the next number while either is taken.
+      const taken = new Set([...ctx.state.bookings.values()].map((b) => b.pnr));
+      let uniqueId = '';
+      let pnr = '';
+      for (
+        let n = ctx.state.bookings.size + 1;
+        !uniqueId || ctx.state.bookings.has(uniqueId) || taken.has(pnr);
+        n++
+      ) {
+        uniqueId = `MF${String(10_000_000 + (hashString(`${ctx.options.seed ?? 42}:${n}`) % 89_999_999))}`;
+        pnr = hashString(uniqueId).toString(36).toUpperCase().padStart(6, 'X').slice(0, 6);
+      }
       const booking: Booking = {
         uniqueId,
         conversationId: String(body.ConversationId ?? ''),

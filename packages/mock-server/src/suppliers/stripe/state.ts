@@ -168,6 +168,10 @@ export interface StripeState {
   newId: (prefix: string) => string;
   /** The test token or test PaymentMethod name each PaymentMethod was made from (its outcome). */
   methodSources: Map<string, string>;
+  /** How many ids `newId` has drawn: durable, so a restarted emulator never hands one out again. */
+  ids: number;
+  /** Continues the id sequence after `n` draws (loading a saved state). */
+  restoreIds: (n: number) => void;
   /** Forget everything (between tests). */
   reset: () => void;
 }
@@ -184,7 +188,16 @@ export function createStripeState(seed = 0): StripeState {
     idempotency: new Map(),
     methodSources: new Map(),
     // Stripe ids are a prefix, then "3" + 23 base62 characters for new-style objects.
-    newId: (prefix) => `${prefix}_3${rng.code(23, ID_ALPHABET)}`,
+    ids: 0,
+    newId: (prefix) => {
+      state.ids += 1;
+      return `${prefix}_3${rng.code(23, ID_ALPHABET)}`;
+    },
+    restoreIds(n): void {
+      rng = createRng(mulberry32(seed ^ 0x5712e));
+      state.ids = 0;
+      for (let i = 0; i < n; i++) state.newId('x');
+    },
     reset(): void {
       state.paymentIntents.clear();
       state.paymentMethods.clear();
@@ -193,6 +206,7 @@ export function createStripeState(seed = 0): StripeState {
       state.idempotency.clear();
       state.methodSources.clear();
       rng = createRng(mulberry32(seed ^ 0x5712e));
+      state.ids = 0;
     },
   };
   return state;

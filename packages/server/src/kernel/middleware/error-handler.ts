@@ -1,5 +1,6 @@
 import { isConnectionError, retryAfterOf } from '../../storage/connection-errors.ts';
 import { isStorageFull, STORAGE_FULL_RETRY_AFTER_SECONDS } from '../../storage/storage-faults.ts';
+import { LIVE_SUPPLIER_REF_INDEXES, uniqueViolation } from '../../storage/unique-violation.ts';
 import { HttpError, ValidationError } from '../errors.ts';
 
 export interface RenderedError {
@@ -46,6 +47,17 @@ export function knownError(err: unknown): HttpError | ValidationError | undefine
       'database_unavailable',
       'The database is unreachable right now; retry after Retry-After seconds (with the same Idempotency-Key).',
       { headers: { 'retry-after': String(seconds) }, cause: err },
+    );
+  }
+  const constraint = uniqueViolation(err);
+  if (constraint !== undefined && LIVE_SUPPLIER_REF_INDEXES.includes(constraint)) {
+    // The supplier answered with a reference (PNR) another live booking of ours already holds: nothing was
+    // written (the statement rolled back); the supplier's order needs an operator.
+    return new HttpError(
+      409,
+      'duplicate_supplier_reference',
+      'The supplier answered with a booking reference (PNR) that another live booking already holds; nothing was recorded. An operator must check this order with the supplier.',
+      { cause: err },
     );
   }
   return undefined;
