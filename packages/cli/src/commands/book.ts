@@ -10,6 +10,7 @@ import {
   FLIGHT_BOOKING_RULES,
   type FlightOffer,
   pollUntilSettled,
+  TravelApiError,
   unwrap,
 } from '@travel/sdk';
 import { Command } from 'commander';
@@ -17,7 +18,7 @@ import { action, examples, output, requireToken } from '../command-kit.ts';
 import type { Ctx, Deps } from '../context.ts';
 import { CliError, UsageError } from '../errors.ts';
 import { ExitCode } from '../exit-codes.ts';
-import { chooseIdempotencyKey, journalKey } from '../journal.ts';
+import { chooseIdempotencyKey, journalKey, replayNotice } from '../journal.ts';
 import { integer, oneOf, requireValue } from '../parse.ts';
 import { checkRequirements, loadPassengersFile, type Passenger, promptPassengers } from '../passengers.ts';
 import { confirmCheckedPrice } from '../price-check.ts';
@@ -122,7 +123,12 @@ async function gatherInputs(options: BookOptions, ctx: Ctx) {
   let passengers: Passenger[];
   if (options.passengersFile) {
     passengers = await loadPassengersFile(options.passengersFile);
-    checkRequirements(passengers, requirements, `--passengers ${options.passengersFile}`);
+    checkRequirements(
+      passengers,
+      requirements,
+      `--passengers ${options.passengersFile}`,
+      travelDate ? new Date(travelDate) : undefined,
+    );
   } else {
     const doc = requirements?.passengers.find((n) => n.identity_document);
     if (doc)
@@ -162,35 +168,18 @@ async function confirmPrice(ctx: Ctx, offerId: string, currency: string, yes: bo
   await confirmCheckedPrice(ctx, check, `offer ${offerId}`, yes);
 }
 
+/** The server refused the request outright (4xx other than a key still in use): nothing was booked. */
+const refused = (error: unknown) =>
+  error instanceof TravelApiError &&
+  error.status >= 400 &&
+  error.status < 500 &&
+  error.code !== 'idempotency_in_progress';
+
 export async function runBook(options: BookOptions, ctx: Ctx): Promise<void> {
   requireToken(ctx);
   const { io } = ctx;
   const input = await gatherInputs(options, ctx);
   if (io.interactive) await confirmPrice(ctx, input.offerId, input.currency, options.yes);
-
-  const entryKey = journalKey({
-    profile: ctx.profileName,
-    offerId: input.offerId,
-    currency: input.currency,
-    passengers: input.passengers,
-    reference: options.reference,
-  });
-  const choice = chooseIdempotencyKey(ctx.config, entryKey, {
-    explicit: options.idempotencyKey,
-    fresh: options.fresh,
-  });
-  if (choice.source === 'journal') {
-    io.err(
-      `Re-sending idempotency key ${choice.idempotencyKey} from ${choice.previous?.createdAt} (same offer, currency, travellers and reference): the server replays that booking. --new books again.`,
-    );
-  }
-  // Written before sending: if we crash mid-request, the next run still replays this key.
-  const entry = {
-    idempotencyKey: choice.idempotencyKey,
-    offerId: input.offerId,
-    createdAt: choice.previous?.createdAt ?? ctx.now().toISOString(),
-  };
-  ctx.config.setJournal(entryKey, entry);
 
   const body: CreateBookingRequest = {
     offer_id: input.offerId,
@@ -201,6 +190,21 @@ export async function runBook(options: BookOptions, ctx: Ctx): Promise<void> {
     ...(options.reference ? { client_ref: options.reference } : {}),
     ...(options.searchId ? { search_id: options.searchId } : {}),
   };
+  // The key covers the whole request: a corrected re-run is another request (a fresh key).
+  const entryKey = journalKey({ profile: ctx.profileName, body });
+  const choice = chooseIdempotencyKey(ctx.config, entryKey, {
+    explicit: options.idempotencyKey,
+    fresh: options.fresh,
+  });
+  if (choice.source === 'journal') io.err(replayNotice(choice));
+  // Written before sending: if we crash mid-request, the next run still replays this key.
+  const entry = {
+    idempotencyKey: choice.idempotencyKey,
+    offerId: input.offerId,
+    createdAt: choice.previous?.createdAt ?? ctx.now().toISOString(),
+  };
+  ctx.config.setJournal(entryKey, entry);
+
   const board = io.statusBoard(['booking']);
   board.update('booking', `creating (idempotency key ${choice.idempotencyKey})`);
   let result: Awaited<ReturnType<ReturnType<Ctx['client']>['bookings']['create']>>;
@@ -231,6 +235,8 @@ export async function runBook(options: BookOptions, ctx: Ctx): Promise<void> {
   } catch (error) {
     board.update('booking', 'failed', 'failed');
     board.stop();
+    // Refused (4xx): nothing was booked, so there is nothing to replay; the next run takes a fresh key.
+    if (refused(error)) ctx.config.deleteJournal(entryKey);
     throw error;
   }
   const booking = result.booking as Booking | undefined;
