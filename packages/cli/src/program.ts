@@ -155,7 +155,8 @@ export async function createProgram(deps: Deps, argv: readonly string[] = [], al
     .option('--base-url <url>', 'server URL (else TRAVEL_BASE_URL, the profile, http://localhost:8080)')
     .option('--json', 'print one JSON document on stdout')
     .option('-v, --verbose', 'print each HTTP exchange on stderr (tokens redacted)')
-    .showHelpAfterError('(run with --help for usage)');
+    .showHelpAfterError('(run with --help for usage)')
+    .addHelpText('after', '\nHelp topics:\n  travel help exit-codes\n  travel help environment\n');
   // Help is data (stdout); commander's own errors are hints (stderr). Both through io, so tests see them.
   const outputConfig = {
     writeOut: (text: string) => deps.io.out(text.replace(/\n$/, '')),
