@@ -58,6 +58,8 @@ export interface GlobalOptions {
   profile?: string;
   baseUrl?: string;
   json?: boolean;
+  /** A jq expression applied to the --json document (implies --json). */
+  jq?: string;
   verbose?: boolean;
 }
 
@@ -115,7 +117,7 @@ export function createContext(deps: Deps, globals: GlobalOptions): Ctx {
     ...deps,
     profileName,
     baseUrl,
-    json: Boolean(globals.json),
+    json: Boolean(globals.json || globals.jq),
     verbose,
     profile,
     credential,

@@ -76,3 +76,38 @@ describe('completion', () => {
     expect(io.stdout).toEqual(['flight']);
   });
 });
+
+describe('--jq', () => {
+  const me = { user_id: 7, email: 'ada@example.org', role: 'agent', company: { code: 'ACME' } };
+  const world = () => fakeWorld({ sdk: { auth: { me: async () => me } } as never });
+
+  it('filters the JSON document with a jq expression; strings print raw', async () => {
+    const { deps, io } = world();
+    expect(await main(['whoami', '--jq', '.user.email'], deps)).toBe(0);
+    expect(io.stdout).toEqual(['ada@example.org']);
+  });
+
+  it('non-strings print as JSON, one result per line', async () => {
+    const { deps, io } = world();
+    expect(await main(['--jq', '.user.user_id, .user.company', 'whoami'], deps)).toBe(0);
+    expect(io.stdout[0]).toBe('7');
+    expect(JSON.parse(io.stdout.slice(1).join('\n'))).toEqual({ code: 'ACME' });
+  });
+
+  it('a malformed expression is a usage error before any request', async () => {
+    let called = false;
+    const { deps, io } = fakeWorld({
+      sdk: {
+        auth: {
+          me: async () => {
+            called = true;
+            return me;
+          },
+        },
+      } as never,
+    });
+    expect(await main(['whoami', '--jq', '.['], deps)).toBe(ExitCode.usage);
+    expect(io.stderr.join('\n')).toMatch(/usage: --jq: .*syntax error/);
+    expect(called).toBe(false);
+  });
+});
