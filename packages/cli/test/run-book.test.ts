@@ -231,3 +231,13 @@ describe('runBook', () => {
     expect(io.stderr.join('\n')).toContain('The price changed from GBP 400.00 to GBP 410.00');
   });
 });
+
+describe('payment modes', () => {
+  it('are offered with a one-line explanation each', async () => {
+    const { paymentModeChoices, PAYMENT_MODES } = await import('../src/commands/book.ts');
+    const choices = paymentModeChoices();
+    expect(choices.map((c) => c.value)).toEqual([...PAYMENT_MODES]);
+    for (const c of choices) expect(c.name).toMatch(new RegExp(`^${c.value} +\\S.{20,}`));
+    expect(choices[0]?.name).toContain('then pay');
+  });
+});

@@ -183,7 +183,10 @@ describe.skipIf(!hasTmux || !url)('in a terminal (tmux)', () => {
     await session.waitFor('Contact phone');
     session.type('+447700900123');
     session.send('Enter');
-    await session.waitFor('Payment mode');
+    // Each payment mode with its one-line explanation.
+    const modes = await session.waitFor('PNR_ONLY');
+    expect(modes).toContain('PNR_FIRST     book now (seats held where the airline allows), then pay');
+    expect(modes).toContain('the agency settles with the supplier later');
     session.send('Enter');
     await session.waitFor(/Book for [A-Z]{3} \d+\.\d\d\?/, 30_000);
     session.send('Enter');
@@ -236,9 +239,11 @@ describe.skipIf(!hasTmux || !url)('in a terminal (tmux)', () => {
       prompt: 'Pick a transfer to book',
       screen: [/price\s+type\s+vehicle\s+provider\s+duration\s+supplier\s+quote/],
       guest: 'Lead passenger',
+      flight: 'EK2',
       booked: {
         passengers: [{ first_name: 'Ada', last_name: 'Lovelace' }],
         contact: { email: 'ada@example.org', phone: '+447700900123' },
+        flight_number: 'EK2',
       },
     },
   ];
@@ -256,6 +261,12 @@ describe.skipIf(!hasTmux || !url)('in a terminal (tmux)', () => {
     await session.waitFor(`${t.guest}: last name`);
     session.type('Lovelace');
     session.send('Enter');
+    if ('flight' in t && t.flight) {
+      // The arriving flight, asked with what it is for.
+      await session.waitFor('the driver tracks it and waits if it lands late');
+      session.type(t.flight);
+      session.send('Enter');
+    }
     const id = await contactPriceAndBook(session);
     session.kill();
 

@@ -27,6 +27,20 @@ import { bookingLines } from '../views/booking.ts';
 export const PAYMENT_MODES = ['PNR_FIRST', 'PAYMENT_FIRST', 'PNR_ONLY'] as const;
 type PaymentMode = (typeof PAYMENT_MODES)[number];
 
+/** What each payment mode does, one line each (the contract's `PaymentMode`), shown in the picker. */
+export const PAYMENT_MODE_HELP: Record<PaymentMode, string> = {
+  PNR_FIRST: 'book now (seats held where the airline allows), then pay: travel pay authorize',
+  PAYMENT_FIRST: 'the card is authorized first; the booking is made only once the money is held',
+  PNR_ONLY: 'book without any payment here: the agency settles with the supplier later',
+};
+
+export const paymentModeChoices = () =>
+  PAYMENT_MODES.map((m) => ({
+    name: `${m.padEnd(13)} ${PAYMENT_MODE_HELP[m]}`,
+    value: m,
+    description: PAYMENT_MODE_HELP[m],
+  }));
+
 export interface BookOptions {
   offerId: string | undefined;
   /** Known when coming from the search picker: passenger count and price without a revalidation. */
@@ -151,10 +165,7 @@ async function gatherInputs(options: BookOptions, ctx: Ctx) {
   const paymentMode =
     options.paymentMode ??
     (io.interactive
-      ? await prompter.select<PaymentMode>(
-          'Payment mode',
-          PAYMENT_MODES.map((m) => ({ name: m, value: m })),
-        )
+      ? await prompter.select<PaymentMode>('Payment mode', paymentModeChoices())
       : ((ctx.profile().payment_mode as PaymentMode | undefined) ?? 'PNR_FIRST'));
   const currency = options.currency ?? offer?.price.currency ?? ctx.profile().currency ?? 'USD';
   return { offerId, passengers, contactEmail, contactPhone, paymentMode, currency };
@@ -290,7 +301,10 @@ export function bookCommand(deps: Deps): Command {
     .option('--contact <email,phone>', 'contact email and phone in one flag')
     .option('--contact-email <email>', 'contact email')
     .option('--contact-phone <phone>', 'contact phone')
-    .option('--payment-mode <mode>', PAYMENT_MODES.join(' | '))
+    .option(
+      '--payment-mode <mode>',
+      `${PAYMENT_MODES.join(' | ')}: ${PAYMENT_MODES.map((m) => `${m} ${PAYMENT_MODE_HELP[m]}`).join('; ')}`,
+    )
     .option('--currency <CUR>', "booking currency (default: the offer's, read from the server)")
     .option('--reference <ref>', 'your reference (client_ref); part of the re-run journal key')
     .option('--search-id <id>', 'the search the offer came from')

@@ -60,7 +60,7 @@ export async function runTicketDocument(ref: string, pdf: string | undefined, ct
     return;
   }
   output(ctx, input.documents, () => {
-    for (const line of documentLines(doc)) ctx.io.out(line);
+    for (const line of documentLines(doc, ctx.io.columns)) ctx.io.out(line);
   });
 }
 

@@ -1,21 +1,82 @@
 /** Plain aligned columns; widths ignore ANSI colour codes so coloured cells still line up. */
 import { formatMoney, isCurrency } from '@travel/sdk';
+import { DEFAULT_TABLE_WIDTH } from './width.ts';
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching ANSI escape sequences is the point.
 const ANSI = /\x1b\[[0-9;]*m/g;
 
 const visibleLength = (text: string) => text.replace(ANSI, '').length;
 
-export function renderTable(headers: string[], rows: string[][]): string[] {
+const GAP = 2;
+/** A column is never squeezed below this (or its header's width, if wider). */
+const MIN_COLUMN = 8;
+/** Columns at most this wide are never squeezed. */
+const KEEP_WHOLE = 14;
+
+/** `text` cut into lines of at most `width` characters, at spaces where it can, mid-word where it must. */
+export function wrapCell(text: string, width: number): string[] {
+  const plain = text.replace(ANSI, '');
+  if (plain.length <= width) return [text];
+  const lines: string[] = [];
+  let line = '';
+  for (const word of plain.split(/\s+/).filter(Boolean)) {
+    let rest = word;
+    while (rest.length > 0) {
+      const room = line ? width - line.length - 1 : width;
+      if (rest.length <= room) {
+        line = line ? `${line} ${rest}` : rest;
+        rest = '';
+      } else if (line && rest.length <= width) {
+        lines.push(line);
+        line = '';
+      } else {
+        const cut = line ? room : width;
+        if (cut <= 0) {
+          lines.push(line);
+          line = '';
+          continue;
+        }
+        lines.push(line ? `${line} ${rest.slice(0, cut)}` : rest.slice(0, cut));
+        line = '';
+        rest = rest.slice(cut);
+      }
+    }
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+/**
+ * Aligned columns that fit `maxWidth` (the terminal's width, or 100): when the natural widths are wider,
+ * the widest columns give up room first (columns of at most 14 characters never; none below 8) and their cells wrap onto more lines
+ * (the rows stay whole: nothing is cut off). Widths ignore ANSI colour codes.
+ */
+export function renderTable(headers: string[], rows: string[][], maxWidth = DEFAULT_TABLE_WIDTH): string[] {
   const widths = headers.map((header, i) =>
     Math.max(visibleLength(header), ...rows.map((row) => visibleLength(row[i] ?? ''))),
   );
+  // Short columns (prices, codes, dates: at most 14 wide) keep their width; long ones give up room.
+  const floor = widths.map((w, i) => (w <= KEEP_WHOLE ? w : Math.max(MIN_COLUMN, visibleLength(headers[i] ?? ''))));
+  const total = () => widths.reduce((a, b) => a + b, 0) + GAP * Math.max(0, widths.length - 1);
+  while (total() > maxWidth) {
+    let widest = -1;
+    for (let i = 0; i < widths.length; i++)
+      if ((widths[i] ?? 0) > (floor[i] ?? 0) && (widest === -1 || (widths[i] ?? 0) > (widths[widest] ?? 0)))
+        widest = i;
+    if (widest === -1) break; // every column at its floor: the table stays wider than asked
+    widths[widest] = (widths[widest] ?? 0) - 1;
+  }
   const line = (cells: string[]) =>
     cells
       .map((cell, i) => cell + ' '.repeat(Math.max(0, (widths[i] ?? 0) - visibleLength(cell))))
-      .join('  ')
+      .join(' '.repeat(GAP))
       .trimEnd();
-  return [line(headers), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)];
+  const wrapped = (cells: string[]) => {
+    const parts = widths.map((w, i) => wrapCell(cells[i] ?? '', w));
+    const height = Math.max(1, ...parts.map((p) => p.length));
+    return Array.from({ length: height }, (_, k) => line(parts.map((p) => p[k] ?? '')));
+  };
+  return [...wrapped(headers), line(widths.map((w) => '-'.repeat(w))), ...rows.flatMap(wrapped)];
 }
 
 /** Nested values as indented `key: value` lines, for records without a dedicated view. */
