@@ -111,3 +111,17 @@ describe('--jq', () => {
     expect(called).toBe(false);
   });
 });
+
+describe('airport completion', () => {
+  it('sends two letters as typed and puts the codes that start with them first', async () => {
+    const queries: string[] = [];
+    const airports = async ({ query }: { query: string }) => {
+      queries.push(query);
+      return { items: [{ iata_code: 'LXA' }, { iata_code: 'LSW' }, { iata_code: 'LHR' }, { iata_code: 'LHE' }] };
+    };
+    const { deps, io } = fakeWorld({ sdk: { reference: { airports } } as never });
+    expect(await main(['__complete', 'search', 'flight', '--from', 'lh'], deps)).toBe(0);
+    expect(queries).toEqual(['lh']);
+    expect(io.stdout).toEqual(['LHR', 'LHE', 'LXA', 'LSW']);
+  });
+});
