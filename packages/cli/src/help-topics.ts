@@ -8,16 +8,28 @@ const EXIT_CODES: [number, string][] = [
   [ExitCode.ok, 'ok'],
   [ExitCode.failed, 'failed: the server said no (declined, rejected, validation), a smoke step failed'],
   [ExitCode.usage, 'usage: unknown command or option, a missing or malformed flag (the message names it)'],
-  [ExitCode.authentication, 'authentication: not logged in, session ended, bad token or API key (401), not allowed (403)'],
+  [
+    ExitCode.authentication,
+    'authentication: not logged in, session ended, bad token or API key (401), not allowed (403)',
+  ],
   [ExitCode.notFound, 'not found (404, an expired search 410, *_not_found codes)'],
   [ExitCode.conflict, 'conflict or refused transition (409; already_captured, not_cancellable, …)'],
-  [ExitCode.supplierPending, 'supplier pending: a booking the supplier has neither confirmed nor rejected (502)'],
+  [
+    ExitCode.supplierPending,
+    'supplier pending: a booking the supplier has neither confirmed nor rejected (502)',
+  ],
   [ExitCode.interrupted, 'interrupted: Ctrl-C at a prompt, a picker or during a stream (128 + SIGINT)'],
 ];
 
 const ENVIRONMENT: [string, string][] = [
-  ['TRAVEL_BASE_URL', 'server URL (wins over the profile; --base-url wins over it); default http://localhost:8080'],
-  ['TRAVEL_API_KEY', 'API key (tk_test_… / tk_live_…) sent as X-API-Key; wins over TRAVEL_TOKEN and the login'],
+  [
+    'TRAVEL_BASE_URL',
+    'server URL (wins over the profile; --base-url wins over it); default http://localhost:8080',
+  ],
+  [
+    'TRAVEL_API_KEY',
+    'API key (tk_test_… / tk_live_…) sent as X-API-Key; wins over TRAVEL_TOKEN and the login',
+  ],
   ['TRAVEL_TOKEN', 'bearer access token (wins over the stored login; never refreshed)'],
   ['TRAVEL_PROFILE', 'profile name (same as --profile; wins over `travel config use`)'],
   ['TRAVEL_CONFIG_DIR', 'where the config and journal files live (default: the platform config directory)'],
@@ -27,7 +39,10 @@ const ENVIRONMENT: [string, string][] = [
   ['TRAVEL_SMOKE_TAG', 'travel smoke: run tag (else the CI run id, or a timestamp)'],
   ['TRAVEL_DEBUG=1', 'same as --verbose'],
   ['NO_COLOR, TERM=dumb, FORCE_COLOR', 'colour off (any NO_COLOR value, TERM=dumb) or forced on'],
-  ['CI, TRAVEL_FORCE_TTY=1', 'CI turns prompts and spinners off even on a terminal; TRAVEL_FORCE_TTY=1 turns them back on'],
+  [
+    'CI, TRAVEL_FORCE_TTY=1',
+    'CI turns prompts and spinners off even on a terminal; TRAVEL_FORCE_TTY=1 turns them back on',
+  ],
   ['COLUMNS', 'table width when stdout is not a terminal (default 100); a terminal uses its own width'],
 ];
 

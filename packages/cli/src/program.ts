@@ -154,7 +154,10 @@ export async function createProgram(deps: Deps, argv: readonly string[] = [], al
     )
     .option('--base-url <url>', 'server URL (else TRAVEL_BASE_URL, the profile, http://localhost:8080)')
     .option('--json', 'print one JSON document on stdout')
-    .option('--jq <expression>', 'filter the JSON output with a jq expression (implies --json; strings print raw)')
+    .option(
+      '--jq <expression>',
+      'filter the JSON output with a jq expression (implies --json; strings print raw)',
+    )
     .option('-v, --verbose', 'print each HTTP exchange on stderr (tokens redacted)')
     .showHelpAfterError('(run with --help for usage)')
     .addHelpText('after', '\nHelp topics:\n  travel help exit-codes\n  travel help environment\n');

@@ -117,7 +117,7 @@ describe('what an offer requires of passengers', () => {
   });
 });
 
-describe('a passengers file by the server\'s rules', () => {
+describe("a passengers file by the server's rules", () => {
   // The CLI README's pax.json for an offer that requires documents, as written: no "type".
   const readme = [
     {
@@ -157,9 +157,9 @@ describe('a passengers file by the server\'s rules', () => {
       ],
     };
     const child = { first_name: 'Tim', last_name: 'Lovelace', gender: 'M', date_of_birth: '2020-01-01' };
-    expect(() =>
-      checkRequirements([child as never], childNeeds, 'pax.json', new Date('2026-12-20')),
-    ).toThrow(/passenger 1: document\.type/);
+    expect(() => checkRequirements([child as never], childNeeds, 'pax.json', new Date('2026-12-20'))).toThrow(
+      /passenger 1: document\.type/,
+    );
   });
 });
 

@@ -71,7 +71,9 @@ describe.skipIf(!url)('documents and views (process)', () => {
       expect(text.stdout).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/);
       expect(text.stdout).not.toContain('amount_minor');
       // The card that was charged, not the airline's CASH; the fare built up to the total; the agency.
-      expect(text.stdout).toMatch(/Form of payment\s+Payment card via Stripe \(\S+\): [A-Z]{3} [\d,.]+ charged/);
+      expect(text.stdout).toMatch(
+        /Form of payment\s+Payment card via Stripe \(\S+\): [A-Z]{3} [\d,.]+ charged/,
+      );
       expect(text.stdout).not.toMatch(/Form of payment\s+CASH/);
       expect(text.stdout).toMatch(
         /Fare calculation\s+[A-Z]{3} [\d,.]+ fare \+ [A-Z]{3} [\d,.]+ taxes and fees = [A-Z]{3} [\d,.]+/,

@@ -117,7 +117,9 @@ describe('airport completion', () => {
     const queries: string[] = [];
     const airports = async ({ query }: { query: string }) => {
       queries.push(query);
-      return { items: [{ iata_code: 'LXA' }, { iata_code: 'LSW' }, { iata_code: 'LHR' }, { iata_code: 'LHE' }] };
+      return {
+        items: [{ iata_code: 'LXA' }, { iata_code: 'LSW' }, { iata_code: 'LHR' }, { iata_code: 'LHE' }],
+      };
     };
     const { deps, io } = fakeWorld({ sdk: { reference: { airports } } as never });
     expect(await main(['__complete', 'search', 'flight', '--from', 'lh'], deps)).toBe(0);

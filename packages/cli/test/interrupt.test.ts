@@ -28,7 +28,13 @@ describe('Ctrl-C during a stream', () => {
   it('prints one line and exits 130', async () => {
     const dir = freshConfigDir();
     const child = spawn(process.execPath, [BIN, 'api', 'GET', '/api/v1/flight/getFare/stream/x'], {
-      env: { PATH: process.env.PATH ?? '', HOME: dir, TRAVEL_CONFIG_DIR: dir, TRAVEL_BASE_URL: base, TRAVEL_TOKEN: 't' },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: dir,
+        TRAVEL_CONFIG_DIR: dir,
+        TRAVEL_BASE_URL: base,
+        TRAVEL_TOKEN: 't',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

@@ -32,8 +32,14 @@ describe('book journal key', () => {
     ['offer', { offer_id: 'of_2' }],
     ['reference', { client_ref: 'r2' }],
     ['travellers', { passengers: [ada] }],
-    ['a passport expiry', { passengers: [{ ...ada, document: { ...ada.document, expiry: '2030-01-01' } }, alan] }],
-    ['a passport number', { passengers: [{ ...ada, document: { ...ada.document, number: 'P7654321' } }, alan] }],
+    [
+      'a passport expiry',
+      { passengers: [{ ...ada, document: { ...ada.document, expiry: '2030-01-01' } }, alan] },
+    ],
+    [
+      'a passport number',
+      { passengers: [{ ...ada, document: { ...ada.document, number: 'P7654321' } }, alan] },
+    ],
     ['the contact', { contact: { email: 'ada@example.org', phone: '+447700900999' } }],
     ['the payment mode', { payment_mode: 'PNR_ONLY' }],
     ['the travellers’ order (the server compares arrays in order)', { passengers: [alan, ada] }],

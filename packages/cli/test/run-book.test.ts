@@ -94,7 +94,13 @@ describe('runBook', () => {
       writeFileSync(
         file,
         JSON.stringify([
-          { first_name: 'Ada', last_name: 'Lovelace', gender: 'F', date_of_birth: '1985-12-10', document: { ...doc, expiry } },
+          {
+            first_name: 'Ada',
+            last_name: 'Lovelace',
+            gender: 'F',
+            date_of_birth: '1985-12-10',
+            document: { ...doc, expiry },
+          },
         ]),
       );
     write('2026-06-02');

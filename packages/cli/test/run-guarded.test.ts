@@ -70,7 +70,11 @@ describe('ticket void', () => {
   });
 
   it('--confirm stops before the PNR when the quote says it is not permitted', async () => {
-    const action = vi.fn(async () => ({ ...quote(false), permitted: false, determination: 'void_window_expired' }));
+    const action = vi.fn(async () => ({
+      ...quote(false),
+      permitted: false,
+      determination: 'void_window_expired',
+    }));
     const { ctx } = fakeWorld({ sdk: { tickets: { action } } as never, interactive: true });
     await expect(
       runTicketAction('X7KQ2M', 'void', { confirm: true, yes: false }, undefined, ctx),

@@ -34,7 +34,12 @@ describe('asynchronous ticketing', () => {
   });
 
   it('ticket status once issued points at the receipt; --json keeps the raw fields', async () => {
-    const status = vi.fn(async () => ({ booking_id: 3, issued: true, raw_status: '6', raw_status_text: 'Ticketed' }));
+    const status = vi.fn(async () => ({
+      booking_id: 3,
+      issued: true,
+      raw_status: '6',
+      raw_status_text: 'Ticketed',
+    }));
     const human = fakeWorld({ sdk: { tickets: { status } } as never });
     await runTicketStatus('3', human.ctx);
     expect(human.io.stdout).toEqual([
@@ -43,6 +48,9 @@ describe('asynchronous ticketing', () => {
     ]);
     const json = fakeWorld({ sdk: { tickets: { status } } as never, globals: { json: true } });
     await runTicketStatus('3', json.ctx);
-    expect(JSON.parse(json.io.stdout.join(''))).toMatchObject({ raw_status: '6', raw_status_text: 'Ticketed' });
+    expect(JSON.parse(json.io.stdout.join(''))).toMatchObject({
+      raw_status: '6',
+      raw_status_text: 'Ticketed',
+    });
   });
 });

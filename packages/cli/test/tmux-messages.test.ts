@@ -45,7 +45,10 @@ describe.skipIf(!hasTmux || !url || !agent)('what users read in a terminal (tmux
   it('ticket void --confirm shows the refund before asking for the PNR', async () => {
     if (!agent) return;
     const configDir = await loginDir(env, agent);
-    const flight = await ticketedFlight(env, configDir, 'amadeus', { days: 52, reference: `void-${Date.now()}` });
+    const flight = await ticketedFlight(env, configDir, 'amadeus', {
+      days: 52,
+      reference: `void-${Date.now()}`,
+    });
     session = startTmux(['ticket', 'void', String(flight.bookingId), '--confirm'], terminal(configDir), 100);
     const asking = await session.waitFor(`type ${flight.pnr} to go ahead`, 30_000);
     const before = asking.slice(0, asking.indexOf(`type ${flight.pnr}`));

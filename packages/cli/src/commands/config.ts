@@ -143,5 +143,10 @@ export function configCommand(deps: Deps): Command {
       'travel config use default',
     ),
   );
-  return examples(config, 'travel config list', 'travel config set company_code ACME', 'travel config use staging');
+  return examples(
+    config,
+    'travel config list',
+    'travel config set company_code ACME',
+    'travel config use staging',
+  );
 }

@@ -30,7 +30,10 @@ export async function runTicketIssue(ref: string, options: { capture: boolean },
       if (Array.isArray(data.tickets))
         for (const line of ticketIssueLines(data as TicketIssueResult)) ctx.io.out(line);
       else
-        for (const line of pendingTicketLines(data.booking_id ?? ref, data.raw_status_text ?? data.raw_status))
+        for (const line of pendingTicketLines(
+          data.booking_id ?? ref,
+          data.raw_status_text ?? data.raw_status,
+        ))
           ctx.io.out(line);
     },
   );
@@ -129,7 +132,10 @@ export async function runTicketAction(
     const quote = await client.tickets.action(ref, kind, query);
     for (const line of quoteLines(quote)) ctx.io.err(line);
     if (!quote.permitted)
-      throw new CliError(`the ${kind} is not permitted (${quote.determination}); nothing changed`, ExitCode.conflict);
+      throw new CliError(
+        `the ${kind} is not permitted (${quote.determination}); nothing changed`,
+        ExitCode.conflict,
+      );
   }
   await typeToConfirm(ctx, guard, await confirmationWord(ctx, ref), `${kind} the tickets of booking ${ref}`);
   const done = await client.tickets.action(ref, kind, { ...query, confirm: true });

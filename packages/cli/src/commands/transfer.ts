@@ -84,7 +84,10 @@ export async function runTransferBookOffer(offer: TransferOffer, ctx: Ctx) {
   const flight = (
     await ctx.prompter.input(
       'Arriving flight (e.g. EK2): the driver tracks it and waits if it lands late; leave empty when not met at an airport',
-      { validate: (v) => (v.trim() === '' || FLIGHT_NUMBER.test(v.trim().toUpperCase()) ? true : 'like EK2 or BA107') },
+      {
+        validate: (v) =>
+          v.trim() === '' || FLIGHT_NUMBER.test(v.trim().toUpperCase()) ? true : 'like EK2 or BA107',
+      },
     )
   )
     .trim()

@@ -50,7 +50,10 @@ export async function loadETicket(ctx: Ctx, ref: string): Promise<ETicketInput> 
  * How the fare was paid: the card payment the platform captured (the contract gives the provider and its
  * reference; no card brand or last digits), else what the airline recorded (CASH for an agency deposit).
  */
-export function formOfPayment(history: PaymentHistory | null | undefined, airline: string | undefined): string | undefined {
+export function formOfPayment(
+  history: PaymentHistory | null | undefined,
+  airline: string | undefined,
+): string | undefined {
   const charged = history?.payments.filter((p) => p.captured_minor > 0) ?? [];
   if (charged.length === 0) return airline;
   return charged

@@ -56,7 +56,9 @@ export function renderTable(headers: string[], rows: string[][], maxWidth = DEFA
     Math.max(visibleLength(header), ...rows.map((row) => visibleLength(row[i] ?? ''))),
   );
   // Short columns (prices, codes, dates: at most 14 wide) keep their width; long ones give up room.
-  const floor = widths.map((w, i) => (w <= KEEP_WHOLE ? w : Math.max(MIN_COLUMN, visibleLength(headers[i] ?? ''))));
+  const floor = widths.map((w, i) =>
+    w <= KEEP_WHOLE ? w : Math.max(MIN_COLUMN, visibleLength(headers[i] ?? '')),
+  );
   const total = () => widths.reduce((a, b) => a + b, 0) + GAP * Math.max(0, widths.length - 1);
   while (total() > maxWidth) {
     let widest = -1;

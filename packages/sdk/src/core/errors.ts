@@ -65,7 +65,8 @@ function issuesText(issues: unknown[]): string | undefined {
 
 function messageOf(init: ApiErrorInit): string {
   const fields = Array.isArray(init.detail) ? issuesText(init.detail) : undefined;
-  const detail = typeof init.detail === 'string' ? init.detail : fields ? `${init.code}: ${fields}` : init.code;
+  const detail =
+    typeof init.detail === 'string' ? init.detail : fields ? `${init.code}: ${fields}` : init.code;
   const id = init.requestId ? ` (request ${init.requestId})` : '';
   return init.status ? `${init.status} ${detail}${id}` : `${detail}${id}`;
 }
