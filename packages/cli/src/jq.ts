@@ -5,11 +5,8 @@
  * so no other run pays for it (see the README for the measured cost).
  */
 import { createRequire } from 'node:module';
+import type JqWeb from 'jq-web';
 import { CliError, UsageError } from './errors.ts';
-
-interface JqEngine {
-  raw(json: string, filter: string, flags?: string[]): string;
-}
 
 /** jq's message without the wrapper's `Non-zero exit code: N` line. */
 function jqMessage(error: unknown): { text: string; compile: boolean } {
@@ -27,7 +24,8 @@ function jqMessage(error: unknown): { text: string; compile: boolean } {
  * before any request is sent. Returns the filter: a value in, the output lines out.
  */
 export async function loadJq(expression: string): Promise<(value: unknown) => string[]> {
-  const engine = (await (createRequire(import.meta.url)('jq-web') as Promise<JqEngine>)) as JqEngine;
+  // Required, not imported: its CommonJS export is a promise, which an ESM namespace would await wrongly.
+  const engine = await (createRequire(import.meta.url)('jq-web') as typeof JqWeb);
   try {
     engine.raw('null', expression, ['-r']);
   } catch (error) {
