@@ -38,10 +38,13 @@ export function authResource(ctx: ClientContext) {
     async logout(body?: BodyOf<'/api/v1/auth/logout', 'post'>, options?: RequestOptions) {
       const refresh_token = body?.refresh_token ?? ctx.session.refreshToken;
       try {
-        if (!refresh_token) return undefined;
-        return await unwrap(
-          ctx.raw.POST('/api/v1/auth/logout', { body: { ...body, refresh_token }, ...ctx.init(options) }),
-        );
+        // Nothing to revoke (a fixed token, no body): only the local session ends.
+        if (refresh_token === undefined && body === undefined) return undefined;
+        // (Without a token, the body as given: the server names what is missing.)
+        const sent = (refresh_token === undefined ? body : { ...body, refresh_token }) as NonNullable<
+          typeof body
+        >;
+        return await unwrap(ctx.raw.POST('/api/v1/auth/logout', { body: sent, ...ctx.init(options) }));
       } finally {
         ctx.session.end();
       }
