@@ -12,6 +12,10 @@ const GAP = 2;
 const MIN_COLUMN = 8;
 /** Columns at most this wide are never squeezed. */
 const KEEP_WHOLE = 14;
+/** A word (no spaces) up to this long is cut across lines only when the table cannot fit otherwise. */
+const KEEP_WORD = 24;
+/** Below this width wrapping cannot help: a table is printed at its natural widths. */
+const NARROW = 60;
 
 /** `text` cut into lines of at most `width` characters, at spaces where it can, mid-word where it must. */
 export function wrapCell(text: string, width: number): string[] {
@@ -48,24 +52,38 @@ export function wrapCell(text: string, width: number): string[] {
 
 /**
  * Aligned columns that fit `maxWidth` (the terminal's width, or 100): when the natural widths are wider,
- * the widest columns give up room first (columns of at most 14 characters never; none below 8) and their cells wrap onto more lines
- * (the rows stay whole: nothing is cut off). Widths ignore ANSI colour codes.
+ * the widest columns give up room first and their cells wrap at spaces onto more lines (the rows stay
+ * whole: nothing is cut off). Columns of at most 14 characters are never cut, words of up to 24 only
+ * when the table cannot fit otherwise; on a pane narrower than 60 columns a table that cannot fit is
+ * printed at its natural widths. Widths ignore ANSI colour codes.
  */
 export function renderTable(headers: string[], rows: string[][], maxWidth = DEFAULT_TABLE_WIDTH): string[] {
   const widths = headers.map((header, i) =>
     Math.max(visibleLength(header), ...rows.map((row) => visibleLength(row[i] ?? ''))),
   );
-  // Short columns (prices, codes, dates: at most 14 wide) keep their width; long ones give up room.
-  const floor = widths.map((w, i) =>
-    w <= KEEP_WHOLE ? w : Math.max(MIN_COLUMN, visibleLength(headers[i] ?? '')),
-  );
-  const total = () => widths.reduce((a, b) => a + b, 0) + GAP * Math.max(0, widths.length - 1);
-  while (total() > maxWidth) {
+  // Short columns (prices, codes) keep their width; a longer one gives up room down to its header and
+  // its longest word (keys and references are not cut across lines), or, when that is still too wide,
+  // down to its header (or 8).
+  const floorOf = (keepWords: boolean) =>
+    widths.map((w, i) => {
+      if (w <= KEEP_WHOLE) return w;
+      const cells = keepWords ? [headers[i] ?? '', ...rows.map((r) => r[i] ?? '')] : [headers[i] ?? ''];
+      const longestWord = Math.max(
+        ...cells.flatMap((c) => c.replace(ANSI, '').split(/\s+/)).map((x) => Math.min(KEEP_WORD, x.length)),
+      );
+      return Math.min(w, Math.max(MIN_COLUMN, longestWord));
+    });
+  const total = (list: number[]) => list.reduce((a, b) => a + b, 0) + GAP * Math.max(0, list.length - 1);
+  const wordsKept = floorOf(true);
+  const floor = total(wordsKept) <= maxWidth ? wordsKept : floorOf(false);
+  // Too narrow even so (a 22-column pane): natural widths; the terminal wraps as it will.
+  const limit = total(floor) > maxWidth && maxWidth < NARROW ? Number.POSITIVE_INFINITY : maxWidth;
+  while (total(widths) > limit) {
     let widest = -1;
     for (let i = 0; i < widths.length; i++)
       if ((widths[i] ?? 0) > (floor[i] ?? 0) && (widest === -1 || (widths[i] ?? 0) > (widths[widest] ?? 0)))
         widest = i;
-    if (widest === -1) break; // every column at its floor: the table stays wider than asked
+    if (widest === -1) break;
     widths[widest] = (widths[widest] ?? 0) - 1;
   }
   const line = (cells: string[]) =>
