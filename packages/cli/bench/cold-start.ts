@@ -16,6 +16,9 @@ const targets = {
   'node -e 0': ['-e', '0'],
   'travel --help': [bin, '--help'],
   'travel --version': [bin, '--version'],
+  // The price of --jq (jq-web loads and compiles its WebAssembly only then), against the same run with --json.
+  'config get --json': [bin, 'config', 'get', 'base_url', '--json'],
+  'config get --jq': [bin, 'config', 'get', 'base_url', '--jq', '.value'],
 } as const;
 
 function once(args: readonly string[]): number {
@@ -42,7 +45,7 @@ for (const [name, xs] of samples) {
   const m = median(xs);
   const min = Math.min(...xs);
   console.log(
-    `${name.padEnd(18)} median ${m.toFixed(1).padStart(6)} ms  min ${min.toFixed(1).padStart(6)} ms  ratio ${(m / base).toFixed(2)}`,
+    `${name.padEnd(20)} median ${m.toFixed(1).padStart(6)} ms  min ${min.toFixed(1).padStart(6)} ms  ratio ${(m / base).toFixed(2)}`,
   );
 }
 const ratio = median(samples.get('travel --help') ?? []) / base;

@@ -18,8 +18,9 @@ export function action<TOptions>(
     const command = params.at(-1) as Command;
     const globals = command.optsWithGlobals() as GlobalOptions & TOptions;
     const args = params.slice(0, -2).map((a) => a as string);
+    if (globals.jq) globals.json = true;
     await deps.prepare?.();
-    const ctx = createContext(deps, globals);
+    const ctx = createContext(globals.jq ? await withJq(deps, globals.jq) : deps, globals);
     try {
       await handler(ctx, globals, args);
     } catch (error) {
@@ -28,6 +29,22 @@ export function action<TOptions>(
       throw error;
     }
   };
+}
+
+/**
+ * --jq: the run is a --json run whose one JSON document goes through the expression (loaded and compiled
+ * first: a bad expression fails before any request).
+ */
+async function withJq(deps: Deps, expression: string): Promise<Deps> {
+  const { loadJq } = await import('./jq.ts');
+  const filter = await loadJq(expression);
+  const io = deps.io;
+  const filtered = Object.assign(Object.create(io) as typeof io, {
+    json: (value: unknown) => {
+      for (const line of filter(value)) io.out(line);
+    },
+  });
+  return { ...deps, io: filtered };
 }
 
 /** Prints `data` as JSON with --json, else the human view (a generic record view by default). */

@@ -59,10 +59,16 @@ export interface ConfigStore {
   lock<T>(fn: () => Promise<T>): Promise<T>;
   getJournal(key: string): JournalEntry | undefined;
   setJournal(key: string, entry: JournalEntry): void;
+  /** Forgets a key whose request the server refused (nothing was booked with it). */
+  deleteJournal(key: string): void;
+  /** The profile `travel config use` chose (used when neither --profile nor TRAVEL_PROFILE is given). */
+  getCurrentProfile(): string | undefined;
+  setCurrentProfile(name: string): void;
 }
 
 interface Stored {
   profiles: Record<string, Profile>;
+  current_profile?: string;
 }
 
 /**
@@ -97,6 +103,9 @@ export function createConfStore(env: NodeJS.ProcessEnv): ConfigStore {
     // Journal keys are hashes: conf treats dots as paths, hex has none.
     getJournal: (key) => journal.get(key),
     setJournal: (key, entry) => journal.set(key, entry),
+    deleteJournal: (key) => journal.delete(key),
+    getCurrentProfile: () => settings.get('current_profile'),
+    setCurrentProfile: (name) => settings.set('current_profile', name),
   };
 }
 
@@ -104,6 +113,7 @@ export function createConfStore(env: NodeJS.ProcessEnv): ConfigStore {
 export function createMemoryStore(initial: Record<string, Profile> = {}): ConfigStore {
   const profiles: Record<string, Profile> = structuredClone(initial);
   const journal = new Map<string, JournalEntry>();
+  let current: string | undefined;
   return {
     path: '(memory)',
     getProfile: (name) => ({ ...profiles[name] }),
@@ -134,5 +144,10 @@ export function createMemoryStore(initial: Record<string, Profile> = {}): Config
     })(),
     getJournal: (key) => journal.get(key),
     setJournal: (key, entry) => void journal.set(key, entry),
+    deleteJournal: (key) => void journal.delete(key),
+    getCurrentProfile: () => current,
+    setCurrentProfile: (name) => {
+      current = name;
+    },
   };
 }

@@ -58,6 +58,8 @@ export interface GlobalOptions {
   profile?: string;
   baseUrl?: string;
   json?: boolean;
+  /** A jq expression applied to the --json document (implies --json). */
+  jq?: string;
   verbose?: boolean;
 }
 
@@ -83,7 +85,9 @@ export interface Ctx extends Deps {
 export const DEFAULT_BASE_URL = 'http://localhost:8080';
 
 export function createContext(deps: Deps, globals: GlobalOptions): Ctx {
-  const profileName = globals.profile || deps.env.TRAVEL_PROFILE || 'default';
+  // --profile, then TRAVEL_PROFILE, then the one `travel config use` chose, then "default".
+  const profileName =
+    globals.profile || deps.env.TRAVEL_PROFILE || deps.config.getCurrentProfile() || 'default';
   const profile = () => deps.config.getProfile(profileName);
   const baseUrl = globals.baseUrl || deps.env.TRAVEL_BASE_URL || profile().base_url || DEFAULT_BASE_URL;
   const verbose = Boolean(globals.verbose) || deps.env.TRAVEL_DEBUG === '1';
@@ -113,7 +117,7 @@ export function createContext(deps: Deps, globals: GlobalOptions): Ctx {
     ...deps,
     profileName,
     baseUrl,
-    json: Boolean(globals.json),
+    json: Boolean(globals.json || globals.jq),
     verbose,
     profile,
     credential,

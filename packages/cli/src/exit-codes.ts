@@ -9,6 +9,8 @@ export const ExitCode = {
   conflict: 5,
   /** The supplier has neither confirmed nor rejected yet (a 502 booking still pending). */
   supplierPending: 6,
+  /** Ctrl-C at a prompt, a picker or during a stream: 128 + SIGINT, as shells report it. */
+  interrupted: 130,
 } as const;
 
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];

@@ -5,6 +5,7 @@
 import { createRequire } from 'node:module';
 import type { ChalkInstance } from 'chalk';
 import { createSpinner, createStatusBoard, type Spinner, type StatusBoard } from './ui/status-board.ts';
+import { DEFAULT_TABLE_WIDTH } from './ui/width.ts';
 
 export interface IO {
   /** One line of data to stdout. */
@@ -18,6 +19,11 @@ export interface IO {
   /** stdin is a terminal (then a secret must come from a hidden prompt, never from echoed stdin). */
   readonly stdinIsTTY: boolean;
   readonly color: boolean;
+  /**
+   * How wide tables may be: the terminal's width when stdout is one, else COLUMNS when set, else 100
+   * (a pipe or a file has no width; 100 reads well in a log and in an e-mail).
+   */
+  readonly columns: number;
   /** Styles; all no-ops when colour is off. */
   readonly c: ChalkInstance;
   /** Live status lines on stderr (one per key); a silent board without a terminal. */
@@ -47,6 +53,14 @@ export function isInteractive(env: NodeJS.ProcessEnv, stdinIsTTY: boolean, stdou
   return stdinIsTTY && stdoutIsTTY;
 }
 
+/** See `IO.columns`. */
+export function tableWidth(env: NodeJS.ProcessEnv, stdout: { isTTY?: boolean; columns?: number }): number {
+  if (stdout.isTTY && stdout.columns && stdout.columns > 0) return stdout.columns;
+  const fromEnv = Number(env.COLUMNS);
+  if (Number.isInteger(fromEnv) && fromEnv > 0) return fromEnv;
+  return DEFAULT_TABLE_WIDTH;
+}
+
 export function createIO(streams: Streams, env: NodeJS.ProcessEnv): IO {
   const color = colorEnabled(env, Boolean(streams.stdout.isTTY));
   const interactive = isInteractive(env, Boolean(streams.stdin.isTTY), Boolean(streams.stdout.isTTY));
@@ -66,6 +80,9 @@ export function createIO(streams: Streams, env: NodeJS.ProcessEnv): IO {
     interactive,
     stdinIsTTY: Boolean(streams.stdin.isTTY),
     color,
+    get columns() {
+      return tableWidth(env, streams.stdout);
+    },
     get c() {
       return styles();
     },

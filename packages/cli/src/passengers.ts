@@ -50,14 +50,21 @@ export function missingFields(p: Passenger, needs: Needs | undefined): string[] 
   return missing;
 }
 
-/** A usage error naming, for each passenger of a file, what the offer requires and the file lacks. */
+/**
+ * A usage error naming, for each passenger of a file, what the offer requires and the file lacks. A
+ * passenger without `type` is checked as the type its date of birth makes on `travelDate` (the server
+ * derives it the same way).
+ */
 export function checkRequirements(
   passengers: Passenger[],
   requirements: Requirements | undefined,
   source: string,
+  travelDate?: Date,
 ) {
+  const typeOf = (p: Passenger): Passenger['type'] =>
+    p.type ?? (p.date_of_birth && travelDate ? passengerType(p.date_of_birth, travelDate) : 'ADT');
   const problems = passengers
-    .map((p, i) => ({ i, missing: missingFields(p, needsOf(requirements, p.type)) }))
+    .map((p, i) => ({ i, missing: missingFields(p, needsOf(requirements, typeOf(p))) }))
     .filter((x) => x.missing.length > 0);
   if (problems.length === 0) return;
   const needsDoc = requirements?.passengers.find((n) => n.identity_document);
@@ -69,20 +76,31 @@ export function checkRequirements(
   );
 }
 
-const REQUIRED = ['type', 'first_name', 'last_name', 'gender', 'date_of_birth'] as const;
+/** Without a saved traveller (`traveler_id`), the server needs these; `type` follows from the date of birth. */
+const REQUIRED = ['first_name', 'last_name', 'gender', 'date_of_birth'] as const;
+const TYPES = ['ADT', 'CHD', 'INF'];
 
-/** Checks the shape the CLI can check; the server validates the rest (422 names the field). */
+/**
+ * Checks the shape the CLI can check, by the server's rules: a passenger is a saved traveller
+ * (`traveler_id`) or names, gender and date of birth; `type` may be left out (the server derives it from
+ * the date of birth). The server validates the rest (422 names the field).
+ */
 export function validatePassengers(value: unknown, source: string): Passenger[] {
   const list = Array.isArray(value) ? value : (value as { passengers?: unknown })?.passengers;
   if (!Array.isArray(list) || list.length === 0) {
     throw new UsageError(`${source}: expected a JSON array of passengers (or { "passengers": [...] })`);
   }
   list.forEach((p, i) => {
-    for (const key of REQUIRED) {
-      if (!p || typeof p !== 'object' || typeof (p as Record<string, unknown>)[key] !== 'string') {
-        throw new UsageError(`${source}: passenger ${i + 1} lacks "${key}"`);
-      }
-    }
+    if (!p || typeof p !== 'object') throw new UsageError(`${source}: passenger ${i + 1} is not an object`);
+    const record = p as Record<string, unknown>;
+    if (record.type !== undefined && !TYPES.includes(record.type as string))
+      throw new UsageError(`${source}: passenger ${i + 1}: "type" must be one of ${TYPES.join(', ')}`);
+    if (typeof record.traveler_id === 'number') return;
+    const missing = REQUIRED.filter((key) => typeof record[key] !== 'string');
+    if (missing.length > 0)
+      throw new UsageError(
+        `${source}: passenger ${i + 1} lacks ${missing.map((k) => `"${k}"`).join(', ')} (or a saved traveller's "traveler_id")`,
+      );
   });
   return list as Passenger[];
 }

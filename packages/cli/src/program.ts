@@ -125,7 +125,7 @@ export const COMMANDS: readonly (readonly [string, string, Loader])[] = [
 ];
 
 /** Global options that take a value (their value is not the command name). */
-const VALUE_OPTIONS = new Set(['--profile', '--base-url']);
+const VALUE_OPTIONS = new Set(['--profile', '--base-url', '--jq']);
 
 /** The command an argv dispatches to: its first word that is neither an option nor an option's value. */
 export function commandWord(argv: readonly string[]): string | undefined {
@@ -154,8 +154,13 @@ export async function createProgram(deps: Deps, argv: readonly string[] = [], al
     )
     .option('--base-url <url>', 'server URL (else TRAVEL_BASE_URL, the profile, http://localhost:8080)')
     .option('--json', 'print one JSON document on stdout')
+    .option(
+      '--jq <expression>',
+      'filter the JSON output with a jq expression (implies --json; strings print raw)',
+    )
     .option('-v, --verbose', 'print each HTTP exchange on stderr (tokens redacted)')
-    .showHelpAfterError('(run with --help for usage)');
+    .showHelpAfterError('(run with --help for usage)')
+    .addHelpText('after', '\nHelp topics:\n  travel help exit-codes\n  travel help environment\n');
   // Help is data (stdout); commander's own errors are hints (stderr). Both through io, so tests see them.
   const outputConfig = {
     writeOut: (text: string) => deps.io.out(text.replace(/\n$/, '')),

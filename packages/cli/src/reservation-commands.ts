@@ -150,7 +150,7 @@ export async function runReservationVoucher<TBody, TBooking>(
     return;
   }
   output(ctx, booking, () => {
-    for (const line of documentLines(doc)) ctx.io.out(line);
+    for (const line of documentLines(doc, ctx.io.columns)) ctx.io.out(line);
   });
 }
 
@@ -233,7 +233,9 @@ export async function runBookingsList(options: ListOptions, ctx: Ctx): Promise<v
     },
     () => {
       if (result.items.length === 0) ctx.io.out('no bookings');
-      else for (const line of renderTable(LIST_HEADERS, result.items.map(listCells))) ctx.io.out(line);
+      else
+        for (const line of renderTable(LIST_HEADERS, result.items.map(listCells), ctx.io.columns))
+          ctx.io.out(line);
       ctx.io.err(pageHint(result));
     },
   );
@@ -378,7 +380,8 @@ export async function followReservationSearch<TOffer extends Offer>(
   const shown = offers.slice(0, options.limit);
   const price = priceColumns(shown);
   const rows = shown.map((o, i) => [String(i + 1), ...price.cells(o), ...view.cells(o)]);
-  for (const line of renderTable(['#', ...price.headers, ...view.headers], rows)) ctx.io.out(line);
+  for (const line of renderTable(['#', ...price.headers, ...view.headers], rows, ctx.io.columns))
+    ctx.io.out(line);
   const summary = `${offers.length} offers, search ${search.searchId} (${result.status})`;
   if (options.mode !== 'interactive' || shown.length === 0) {
     ctx.io.err(`${summary}; ${view.bookHint}`);

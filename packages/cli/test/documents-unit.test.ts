@@ -3,7 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { quoteHotelCancellation } from '../src/commands/hotel.ts';
 import { documentLines, localDateTime } from '../src/documents/model.ts';
 import { hotelVoucher, policyFeeAt, policyLines } from '../src/documents/vouchers.ts';
-import { checkRequirements, missingFields, type Requirements } from '../src/passengers.ts';
+import {
+  checkRequirements,
+  missingFields,
+  type Requirements,
+  validatePassengers,
+} from '../src/passengers.ts';
 import { hotelBooking } from './helpers/data.ts';
 
 describe('local times', () => {
@@ -109,6 +114,52 @@ describe('what an offer requires of passengers', () => {
       /--passengers pax\.json: the offer requires passenger 1: document\.type, document\.number, document\.expiry, document\.issuing_country \(an identity document: passport/,
     );
     expect(() => checkRequirements([ada], undefined, 'x')).not.toThrow();
+  });
+});
+
+describe("a passengers file by the server's rules", () => {
+  // The CLI README's pax.json for an offer that requires documents, as written: no "type".
+  const readme = [
+    {
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      gender: 'F',
+      date_of_birth: '1985-12-10',
+      document: { type: 'passport', number: '502135326', expiry: '2034-01-01', issuing_country: 'GB' },
+    },
+  ];
+
+  it('accepts a passenger without "type" (the server derives it) and a saved traveller by id', () => {
+    expect(validatePassengers(readme, 'pax.json')).toHaveLength(1);
+    expect(validatePassengers([{ traveler_id: 7 }], 'pax.json')).toHaveLength(1);
+  });
+
+  it('still names what is missing, and refuses an unknown type', () => {
+    expect(() => validatePassengers([{ first_name: 'Ada' }], 'pax.json')).toThrow(
+      'pax.json: passenger 1 lacks "last_name", "gender", "date_of_birth"',
+    );
+    expect(() => validatePassengers([{ ...readme[0], type: 'ADULT' }], 'pax.json')).toThrow(
+      '"type" must be one of ADT, CHD, INF',
+    );
+  });
+
+  it('checks the requirements of the type the date of birth makes on the travel date', () => {
+    const childNeeds: Requirements = {
+      passengers: [
+        {
+          passenger_type: 'CHD',
+          identity_document: true,
+          document_types: ['passport'],
+          date_of_birth: true,
+          nationality: false,
+          phone: false,
+        },
+      ],
+    };
+    const child = { first_name: 'Tim', last_name: 'Lovelace', gender: 'M', date_of_birth: '2020-01-01' };
+    expect(() => checkRequirements([child as never], childNeeds, 'pax.json', new Date('2026-12-20'))).toThrow(
+      /passenger 1: document\.type/,
+    );
   });
 });
 

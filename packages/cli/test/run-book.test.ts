@@ -74,6 +74,49 @@ describe('runBook', () => {
     expect(keys[4]).toBe('ci-job-7');
   });
 
+  it('a corrected re-run after a refusal sends a fresh key, and a refused key is forgotten', async () => {
+    const { ValidationError } = await import('@travel/sdk');
+    let calls = 0;
+    const create = vi.fn(async (_body: unknown, o: { idempotencyKey: string }) => {
+      calls++;
+      if (calls === 1)
+        throw new ValidationError({
+          status: 400,
+          code: 'invalid_passenger',
+          detail: 'the travel document expires before the journey ends',
+        });
+      return confirmed(o.idempotencyKey);
+    });
+    const { ctx, io } = fakeWorld({ sdk: { bookings: { create } } as never });
+    const doc = { type: 'passport', number: 'P1234567', expiry: '2026-06-02', issuing_country: 'GB' };
+    const file = join(dir, 'pax-doc.json');
+    const write = (expiry: string) =>
+      writeFileSync(
+        file,
+        JSON.stringify([
+          {
+            first_name: 'Ada',
+            last_name: 'Lovelace',
+            gender: 'F',
+            date_of_birth: '1985-12-10',
+            document: { ...doc, expiry },
+          },
+        ]),
+      );
+    write('2026-06-02');
+    await expect(runBook(flags({ passengersFile: file }), ctx)).rejects.toThrow();
+    write('2030-01-01');
+    await runBook(flags({ passengersFile: file }), ctx);
+    const keys = create.mock.calls.map((c) => c[1].idempotencyKey);
+    expect(keys[1]).not.toBe(keys[0]);
+    expect(io.stderr.join('\n')).not.toContain('Re-sending');
+    // The same (still wrong) request again also takes a fresh key: the refused one was forgotten.
+    write('2026-06-02');
+    calls = 0;
+    await expect(runBook(flags({ passengersFile: file }), ctx)).rejects.toThrow();
+    expect(create.mock.calls[2]?.[1].idempotencyKey).not.toBe(keys[0]);
+  });
+
   it('a 502 is polled with a visible line until the supplier confirms', async () => {
     const create = vi.fn(async (_b: unknown, _o: unknown) => ({
       outcome: 'pending',
@@ -192,5 +235,15 @@ describe('runBook', () => {
     await expect(runBook(flags(), ctx)).rejects.toThrow('not booked');
     expect(create).not.toHaveBeenCalled();
     expect(io.stderr.join('\n')).toContain('The price changed from GBP 400.00 to GBP 410.00');
+  });
+});
+
+describe('payment modes', () => {
+  it('are offered with a one-line explanation each', async () => {
+    const { paymentModeChoices, PAYMENT_MODES } = await import('../src/commands/book.ts');
+    const choices = paymentModeChoices();
+    expect(choices.map((c) => c.value)).toEqual([...PAYMENT_MODES]);
+    for (const c of choices) expect(c.name).toMatch(new RegExp(`^${c.value} +\\S.{20,}`));
+    expect(choices[0]?.name).toContain('then pay');
   });
 });

@@ -21,7 +21,12 @@ describe('ticket void', () => {
   it.each([
     ['no --confirm: quote only', { confirm: false, yes: false }, [], [{}]],
     ['--confirm --yes: done', { confirm: true, yes: true }, [], [{ confirm: true }]],
-    ['--confirm on a terminal: typed PNR', { confirm: true, yes: false }, ['x7kq2m'], [{ confirm: true }]],
+    [
+      '--confirm on a terminal: quote, typed PNR, done',
+      { confirm: true, yes: false },
+      ['x7kq2m'],
+      [{}, { confirm: true }],
+    ],
   ])('%s', async (_name, guard, answers, queries) => {
     const action = vi.fn(async (_id: string, _k: string, q: { confirm?: boolean }) =>
       quote(Boolean(q.confirm)),
@@ -45,7 +50,36 @@ describe('ticket void', () => {
     await expect(
       runTicketAction('X7KQ2M', 'void', { confirm: true, yes: false }, undefined, ctx),
     ).rejects.toThrow('nothing changed');
-    expect(action).not.toHaveBeenCalled();
+    expect(action.mock.calls.map((c) => (c as unknown[])[2])).toEqual([{}]);
+  });
+
+  it('--confirm shows the refund and the fee before asking for the PNR', async () => {
+    const action = vi.fn(async (_id: string, _k: string, q: { confirm?: boolean }) => ({
+      ...quote(Boolean(q.confirm)),
+      fee: { currency: 'GBP', amount_minor: 1_500 },
+    }));
+    const { ctx, io } = fakeWorld({ sdk: { tickets: { action } } as never, interactive: true });
+    let onScreen = '';
+    ctx.prompter.input = async () => {
+      onScreen = io.stderr.join('\n');
+      return 'X7KQ2M';
+    };
+    await runTicketAction('X7KQ2M', 'void', { confirm: true, yes: false }, undefined, ctx);
+    expect(onScreen).toContain('refund GBP 450.00');
+    expect(onScreen).toContain('fee GBP 15.00');
+  });
+
+  it('--confirm stops before the PNR when the quote says it is not permitted', async () => {
+    const action = vi.fn(async () => ({
+      ...quote(false),
+      permitted: false,
+      determination: 'void_window_expired',
+    }));
+    const { ctx } = fakeWorld({ sdk: { tickets: { action } } as never, interactive: true });
+    await expect(
+      runTicketAction('X7KQ2M', 'void', { confirm: true, yes: false }, undefined, ctx),
+    ).rejects.toThrow('not permitted (void_window_expired)');
+    expect(action).toHaveBeenCalledTimes(1);
   });
 
   it('reissue only ever quotes, even with --confirm', async () => {

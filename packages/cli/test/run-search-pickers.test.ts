@@ -180,6 +180,7 @@ describe('search transport: the picker books', () => {
       cheap,
       'Ada',
       'Lovelace',
+      'ek2',
       'ada@example.org',
       '+447700900123',
       true,
@@ -189,6 +190,7 @@ describe('search transport: the picker books', () => {
       'Pick a transfer to book',
       'Lead passenger: first name',
       'Lead passenger: last name',
+      'Arriving flight (e.g. EK2): the driver tracks it and waits if it lands late; leave empty when not met at an airport',
       'Contact email',
       'Contact phone',
       'Book for EUR 40.00?',
@@ -202,6 +204,7 @@ describe('search transport: the picker books', () => {
       provider: 'hotelbeds_transfers',
       passengers: [{ first_name: 'Ada', last_name: 'Lovelace' }],
       contact: { email: 'ada@example.org', phone: '+447700900123' },
+      flight_number: 'EK2',
     });
     expect(io.stdout).toContain('transfer 31  confirmed  conf HBT-123  ref TR-1');
     expect(io.stdout.join('\n')).not.toContain(longQuote);
@@ -210,9 +213,13 @@ describe('search transport: the picker books', () => {
   it('without a terminal: the table shortens long quote ids, the hint points at --json', async () => {
     const { ctx, io, sdk } = world([]);
     await runTransportSearch(transportOptions('plain'), ctx);
+    // 100 columns without a terminal: the quote column wraps onto a second line instead of overflowing.
     expect(io.stdout[2]).toMatch(
-      /^1\s+EUR 40\.00\s+PRIVATE\s+Car Standard\s+Hotelbeds\s+0h 25m\s+hotelbeds_transfers\s+q_x{22}…$/,
+      /^1\s+EUR 40\.00\s+PRIVATE\s+Car Standard\s+Hotelbeds\s+0h 25m\s+hotelbeds_transfers\s+q_x+$/,
     );
+    expect(io.stdout[3]).toMatch(/^\s+x*…$/);
+    expect(`${io.stdout[2]?.split(/\s+/).at(-1)}${io.stdout[3]?.trim()}`).toMatch(/^q_x{22}…$/);
+    for (const line of io.stdout) expect(line.length).toBeLessThanOrEqual(100);
     expect(io.stderr.at(-1)).toContain('full quotes in --json');
     expect(sdk.transfers.book).not.toHaveBeenCalled();
   });

@@ -75,31 +75,16 @@ describe.skipIf(!hasTmux || !url)('in a terminal (tmux)', () => {
     expect(await session.waitFor('[exit 0]')).toContain(`${admin.email} (super_admin)`);
   });
 
-  it('--confirm on a terminal asks to type the PNR; a wrong one changes nothing', async () => {
+  it('--confirm quotes before it asks: a refused quote (bad token) ends before any PNR prompt', async () => {
+    // (The PNR typed after the quote, right and wrong: tmux-messages.test.ts and run-guarded.test.ts.)
     const configDir = freshConfigDir();
     session = startTmux(['ticket', 'void', 'X7KQ2M', '--confirm'], {
       ...baseEnv(configDir),
       TRAVEL_TOKEN: 'x',
     });
-    await session.waitFor('type X7KQ2M to go ahead');
-    session.type('ABC123');
-    session.send('Enter');
-    const screen = await session.waitFor(/\[exit \d\]/);
-    expect(screen).toContain('nothing changed');
-    expect(screen).toContain('[exit 1]');
-  });
-
-  it('typing the PNR goes ahead (here: to the server, which rejects the bad token with exit 3)', async () => {
-    const configDir = freshConfigDir();
-    session = startTmux(['ticket', 'void', 'X7KQ2M', '--confirm'], {
-      ...baseEnv(configDir),
-      TRAVEL_TOKEN: 'x',
-    });
-    await session.waitFor('type X7KQ2M to go ahead');
-    session.type('x7kq2m');
-    session.send('Enter');
     const screen = await session.waitFor(/\[exit \d\]/);
     expect(screen).toMatch(/status=401/);
+    expect(screen).not.toContain('to go ahead');
     expect(screen).toContain('[exit 3]');
   });
 
@@ -183,7 +168,10 @@ describe.skipIf(!hasTmux || !url)('in a terminal (tmux)', () => {
     await session.waitFor('Contact phone');
     session.type('+447700900123');
     session.send('Enter');
-    await session.waitFor('Payment mode');
+    // Each payment mode with its one-line explanation.
+    const modes = await session.waitFor('PNR_ONLY');
+    expect(modes).toContain('PNR_FIRST     book now (seats held where the airline allows), then pay');
+    expect(modes).toContain('the agency settles with the supplier later');
     session.send('Enter');
     await session.waitFor(/Book for [A-Z]{3} \d+\.\d\d\?/, 30_000);
     session.send('Enter');
@@ -236,9 +224,11 @@ describe.skipIf(!hasTmux || !url)('in a terminal (tmux)', () => {
       prompt: 'Pick a transfer to book',
       screen: [/price\s+type\s+vehicle\s+provider\s+duration\s+supplier\s+quote/],
       guest: 'Lead passenger',
+      flight: 'EK2',
       booked: {
         passengers: [{ first_name: 'Ada', last_name: 'Lovelace' }],
         contact: { email: 'ada@example.org', phone: '+447700900123' },
+        flight_number: 'EK2',
       },
     },
   ];
@@ -256,6 +246,12 @@ describe.skipIf(!hasTmux || !url)('in a terminal (tmux)', () => {
     await session.waitFor(`${t.guest}: last name`);
     session.type('Lovelace');
     session.send('Enter');
+    if ('flight' in t && t.flight) {
+      // The arriving flight, asked with what it is for.
+      await session.waitFor('the driver tracks it and waits if it lands late');
+      session.type(t.flight);
+      session.send('Enter');
+    }
     const id = await contactPriceAndBook(session);
     session.kill();
 

@@ -104,6 +104,21 @@ describe('error mapping: code first, status second', () => {
     expect(error.code).toBe('validation_error');
   });
 
+  it('names the field(s) in the message of a 422, not only in issues', () => {
+    const detail = [
+      { loc: ['query', 'query'], msg: 'String should have at least 2 characters', type: 'string_too_short' },
+      { loc: ['body', 'passengers', 0, 'document'], msg: 'Field required', type: 'missing' },
+    ];
+    const error = createApiError({ status: 422, body: { detail, request_id: 'req_1' } });
+    expect(error.message).toContain('query.query: String should have at least 2 characters');
+    expect(error.message).toContain('body.passengers.0.document: Field required');
+    const many = createApiError({
+      status: 422,
+      body: { detail: [1, 2, 3, 4, 5].map((i) => ({ loc: ['body', `f${i}`], msg: 'bad', type: 'x' })) },
+    });
+    expect(many.message).toContain('body.f3: bad; and 2 more');
+  });
+
   it('maps errors of real calls, with the request id from the body or the header', async () => {
     server.use(
       http.get(`${BASE}/api/v1/bookings/:id`, () => apiError(404, 'booking_not_found')),

@@ -195,6 +195,23 @@ describe('a session the SDK keeps alive', () => {
     expect(rec.seen.filter((s) => s.path !== '/api/v1/auth/refresh')).toHaveLength(0);
   });
 
+  it('auth.logout() needs no argument, revokes the refresh token and does not log in again by itself', async () => {
+    const { travel, rec } = client({ auth: { email: server.agent.email, password: server.agent.password } });
+    await travel.auth.me();
+    expect(rec.logins()).toBe(1);
+    await travel.auth.logout();
+    const logout = rec.seen.find((s) => s.path === '/api/v1/auth/logout');
+    expect(logout?.status).toBe(200);
+    const error = await travel.auth.me().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SessionEndedError);
+    expect((error as SessionEndedError).code).toBe('logged_out');
+    expect(rec.logins()).toBe(1);
+    expect(rec.seen.filter((s) => s.path === '/api/v1/auth/me')).toHaveLength(1);
+    // An explicit login starts a new session.
+    await travel.auth.login(server.agent);
+    await expect(travel.auth.me()).resolves.toMatchObject({ email: server.agent.email });
+  });
+
   it('a fixed token (the old `token` option) is never renewed: the 401 stands', async () => {
     const login = createTravelClient({ baseUrl: server.url });
     const session = (await login.auth.login(server.agent)) as { access_token: string };

@@ -10,6 +10,7 @@ import {
   FLIGHT_BOOKING_RULES,
   type FlightOffer,
   pollUntilSettled,
+  TravelApiError,
   unwrap,
 } from '@travel/sdk';
 import { Command } from 'commander';
@@ -17,7 +18,7 @@ import { action, examples, output, requireToken } from '../command-kit.ts';
 import type { Ctx, Deps } from '../context.ts';
 import { CliError, UsageError } from '../errors.ts';
 import { ExitCode } from '../exit-codes.ts';
-import { chooseIdempotencyKey, journalKey } from '../journal.ts';
+import { chooseIdempotencyKey, journalKey, replayNotice } from '../journal.ts';
 import { integer, oneOf, requireValue } from '../parse.ts';
 import { checkRequirements, loadPassengersFile, type Passenger, promptPassengers } from '../passengers.ts';
 import { confirmCheckedPrice } from '../price-check.ts';
@@ -25,6 +26,20 @@ import { bookingLines } from '../views/booking.ts';
 
 export const PAYMENT_MODES = ['PNR_FIRST', 'PAYMENT_FIRST', 'PNR_ONLY'] as const;
 type PaymentMode = (typeof PAYMENT_MODES)[number];
+
+/** What each payment mode does, one line each (the contract's `PaymentMode`), shown in the picker. */
+export const PAYMENT_MODE_HELP: Record<PaymentMode, string> = {
+  PNR_FIRST: 'book now (seats held where the airline allows), then pay: travel pay authorize',
+  PAYMENT_FIRST: 'the card is authorized first; the booking is made only once the money is held',
+  PNR_ONLY: 'book without any payment here: the agency settles with the supplier later',
+};
+
+export const paymentModeChoices = () =>
+  PAYMENT_MODES.map((m) => ({
+    name: `${m.padEnd(13)} ${PAYMENT_MODE_HELP[m]}`,
+    value: m,
+    description: PAYMENT_MODE_HELP[m],
+  }));
 
 export interface BookOptions {
   offerId: string | undefined;
@@ -122,7 +137,12 @@ async function gatherInputs(options: BookOptions, ctx: Ctx) {
   let passengers: Passenger[];
   if (options.passengersFile) {
     passengers = await loadPassengersFile(options.passengersFile);
-    checkRequirements(passengers, requirements, `--passengers ${options.passengersFile}`);
+    checkRequirements(
+      passengers,
+      requirements,
+      `--passengers ${options.passengersFile}`,
+      travelDate ? new Date(travelDate) : undefined,
+    );
   } else {
     const doc = requirements?.passengers.find((n) => n.identity_document);
     if (doc)
@@ -145,10 +165,7 @@ async function gatherInputs(options: BookOptions, ctx: Ctx) {
   const paymentMode =
     options.paymentMode ??
     (io.interactive
-      ? await prompter.select<PaymentMode>(
-          'Payment mode',
-          PAYMENT_MODES.map((m) => ({ name: m, value: m })),
-        )
+      ? await prompter.select<PaymentMode>('Payment mode', paymentModeChoices())
       : ((ctx.profile().payment_mode as PaymentMode | undefined) ?? 'PNR_FIRST'));
   const currency = options.currency ?? offer?.price.currency ?? ctx.profile().currency ?? 'USD';
   return { offerId, passengers, contactEmail, contactPhone, paymentMode, currency };
@@ -162,35 +179,18 @@ async function confirmPrice(ctx: Ctx, offerId: string, currency: string, yes: bo
   await confirmCheckedPrice(ctx, check, `offer ${offerId}`, yes);
 }
 
+/** The server refused the request outright (4xx other than a key still in use): nothing was booked. */
+const refused = (error: unknown) =>
+  error instanceof TravelApiError &&
+  error.status >= 400 &&
+  error.status < 500 &&
+  error.code !== 'idempotency_in_progress';
+
 export async function runBook(options: BookOptions, ctx: Ctx): Promise<void> {
   requireToken(ctx);
   const { io } = ctx;
   const input = await gatherInputs(options, ctx);
   if (io.interactive) await confirmPrice(ctx, input.offerId, input.currency, options.yes);
-
-  const entryKey = journalKey({
-    profile: ctx.profileName,
-    offerId: input.offerId,
-    currency: input.currency,
-    passengers: input.passengers,
-    reference: options.reference,
-  });
-  const choice = chooseIdempotencyKey(ctx.config, entryKey, {
-    explicit: options.idempotencyKey,
-    fresh: options.fresh,
-  });
-  if (choice.source === 'journal') {
-    io.err(
-      `Re-sending idempotency key ${choice.idempotencyKey} from ${choice.previous?.createdAt} (same offer, currency, travellers and reference): the server replays that booking. --new books again.`,
-    );
-  }
-  // Written before sending: if we crash mid-request, the next run still replays this key.
-  const entry = {
-    idempotencyKey: choice.idempotencyKey,
-    offerId: input.offerId,
-    createdAt: choice.previous?.createdAt ?? ctx.now().toISOString(),
-  };
-  ctx.config.setJournal(entryKey, entry);
 
   const body: CreateBookingRequest = {
     offer_id: input.offerId,
@@ -201,6 +201,21 @@ export async function runBook(options: BookOptions, ctx: Ctx): Promise<void> {
     ...(options.reference ? { client_ref: options.reference } : {}),
     ...(options.searchId ? { search_id: options.searchId } : {}),
   };
+  // The key covers the whole request: a corrected re-run is another request (a fresh key).
+  const entryKey = journalKey({ profile: ctx.profileName, body });
+  const choice = chooseIdempotencyKey(ctx.config, entryKey, {
+    explicit: options.idempotencyKey,
+    fresh: options.fresh,
+  });
+  if (choice.source === 'journal') io.err(replayNotice(choice));
+  // Written before sending: if we crash mid-request, the next run still replays this key.
+  const entry = {
+    idempotencyKey: choice.idempotencyKey,
+    offerId: input.offerId,
+    createdAt: choice.previous?.createdAt ?? ctx.now().toISOString(),
+  };
+  ctx.config.setJournal(entryKey, entry);
+
   const board = io.statusBoard(['booking']);
   board.update('booking', `creating (idempotency key ${choice.idempotencyKey})`);
   let result: Awaited<ReturnType<ReturnType<Ctx['client']>['bookings']['create']>>;
@@ -231,6 +246,8 @@ export async function runBook(options: BookOptions, ctx: Ctx): Promise<void> {
   } catch (error) {
     board.update('booking', 'failed', 'failed');
     board.stop();
+    // Refused (4xx): nothing was booked, so there is nothing to replay; the next run takes a fresh key.
+    if (refused(error)) ctx.config.deleteJournal(entryKey);
     throw error;
   }
   const booking = result.booking as Booking | undefined;
@@ -284,7 +301,10 @@ export function bookCommand(deps: Deps): Command {
     .option('--contact <email,phone>', 'contact email and phone in one flag')
     .option('--contact-email <email>', 'contact email')
     .option('--contact-phone <phone>', 'contact phone')
-    .option('--payment-mode <mode>', PAYMENT_MODES.join(' | '))
+    .option(
+      '--payment-mode <mode>',
+      `${PAYMENT_MODES.join(' | ')}: ${PAYMENT_MODES.map((m) => `${m} ${PAYMENT_MODE_HELP[m]}`).join('; ')}`,
+    )
     .option('--currency <CUR>', "booking currency (default: the offer's, read from the server)")
     .option('--reference <ref>', 'your reference (client_ref); part of the re-run journal key')
     .option('--search-id <id>', 'the search the offer came from')

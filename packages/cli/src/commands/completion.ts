@@ -89,13 +89,17 @@ export async function completeValues(
   if (option.long && AIRPORT_OPTIONS.has(option.long)) {
     if (partial.length < 2) return [];
     try {
+      // What the user typed goes to the server as is (two letters are enough for the contract); codes that
+      // start with it come first (`LH` → LHR before an airport whose name matches), the server's order after.
       const found = await ctx.client().reference.airports({ query: partial });
-      return found.items
+      const codes = found.items
         .map(
           (a) =>
             (a as { iata_code?: string; code?: string }).iata_code ?? (a as { code?: string }).code ?? '',
         )
         .filter(Boolean);
+      const typed = partial.toUpperCase();
+      return [...codes.filter((c) => c.startsWith(typed)), ...codes.filter((c) => !c.startsWith(typed))];
     } catch {
       return [];
     }

@@ -1,4 +1,4 @@
-/** `travel config get|set|list`: per-profile settings (base URL, company and user code, defaults). */
+/** `travel config get|set|list|use`: per-profile settings (base URL, company and user code, defaults). */
 import { Command } from 'commander';
 import { keyPrefix } from '../api-key.ts';
 import { action, examples, output } from '../command-kit.ts';
@@ -87,6 +87,22 @@ export async function runConfigList(ctx: Ctx): Promise<void> {
   });
 }
 
+/**
+ * `travel config use <profile>`: the profile later runs use when neither --profile nor TRAVEL_PROFILE
+ * names one (like `gh auth switch`). The profile must exist, or be "default".
+ */
+export async function runConfigUse(name: string, ctx: Ctx): Promise<void> {
+  const known = Object.keys(ctx.config.listProfiles());
+  if (name !== 'default' && !known.includes(name))
+    throw new UsageError(
+      `no profile "${name}"; known: ${[...new Set(['default', ...known])].join(', ')} (create one with \`travel --profile ${name} login\` or \`config set\`)`,
+    );
+  ctx.config.setCurrentProfile(name);
+  output(ctx, { current: name }, () => ctx.io.err(`Now using profile "${name}".`));
+  if (ctx.env.TRAVEL_PROFILE && ctx.env.TRAVEL_PROFILE !== name)
+    ctx.io.err(`Note: TRAVEL_PROFILE=${ctx.env.TRAVEL_PROFILE} is set in this shell and wins over it.`);
+}
+
 export function configCommand(deps: Deps): Command {
   const config = new Command('config').description('read and change per-profile settings');
   config.addCommand(
@@ -117,5 +133,20 @@ export function configCommand(deps: Deps): Command {
       'travel config list',
     ),
   );
-  return examples(config, 'travel config list', 'travel config set company_code ACME');
+  config.addCommand(
+    examples(
+      new Command('use')
+        .argument('<profile>', 'a profile name (see `travel config list`)')
+        .description('make a profile the current one (used without --profile / TRAVEL_PROFILE)')
+        .action(action(deps, (ctx, _o, [name]) => runConfigUse(name ?? '', ctx))),
+      'travel config use staging',
+      'travel config use default',
+    ),
+  );
+  return examples(
+    config,
+    'travel config list',
+    'travel config set company_code ACME',
+    'travel config use staging',
+  );
 }

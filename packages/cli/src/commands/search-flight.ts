@@ -211,7 +211,7 @@ export async function runFlightSearch(options: FlightSearchOptions, ctx: Ctx): P
     ctx.io.err(`no offers (search ${result.search_id}, ${result.status})`);
     return;
   }
-  for (const line of offerTable(shown)) ctx.io.out(line);
+  for (const line of offerTable(shown, ctx.io.columns)) ctx.io.out(line);
   ctx.io.err(`${result.offers.length} offers, search ${result.search_id} (${result.status})`);
   if (options.mode !== 'interactive') return;
   const picked = await ctx.prompter.select<FlightOffer | null>('Pick an offer to book', [

@@ -13,8 +13,8 @@ import { CliError } from '../errors.ts';
 import { ExitCode } from '../exit-codes.ts';
 import { confirmationWord, type Guard, parseGuard, typeToConfirm } from '../guard.ts';
 import { bookingRef } from '../parse.ts';
-import { money, renderRecord } from '../ui/table.ts';
-import { ticketIssueLines } from '../views/ticket.ts';
+import { money } from '../ui/table.ts';
+import { pendingTicketLines, ticketIssueLines, ticketStatusLines } from '../views/ticket.ts';
 
 type TicketIssueResult = components['schemas']['TicketIssueResult'];
 
@@ -25,18 +25,26 @@ export async function runTicketIssue(ref: string, options: { capture: boolean },
     ctx,
     { ...(result.data as object), idempotency_key: result.idempotencyKey, request_id: result.requestId },
     () => {
-      // A 202 (issuance still in process) has no tickets yet: its answer is shown as the server gave it.
-      const data = result.data as Partial<TicketIssueResult>;
+      // A 202 (issuance still in process) may have no tickets yet: explained in words with the next step.
+      const data = result.data as Partial<TicketIssueResult> & { raw_status_text?: string };
       if (Array.isArray(data.tickets))
         for (const line of ticketIssueLines(data as TicketIssueResult)) ctx.io.out(line);
-      else for (const line of renderRecord(data)) ctx.io.out(line);
+      else
+        for (const line of pendingTicketLines(
+          data.booking_id ?? ref,
+          data.raw_status_text ?? data.raw_status,
+        ))
+          ctx.io.out(line);
     },
   );
 }
 
 export async function runTicketStatus(ref: string, ctx: Ctx): Promise<void> {
   requireToken(ctx);
-  output(ctx, await ctx.client().tickets.status(ref));
+  const status = await ctx.client().tickets.status(ref);
+  output(ctx, status, () => {
+    for (const line of ticketStatusLines(status)) ctx.io.out(line);
+  });
 }
 
 /** The e-ticket receipt on the terminal, or with `pdf` as a PDF file (its path on stdout). */
@@ -55,7 +63,7 @@ export async function runTicketDocument(ref: string, pdf: string | undefined, ct
     return;
   }
   output(ctx, input.documents, () => {
-    for (const line of documentLines(doc)) ctx.io.out(line);
+    for (const line of documentLines(doc, ctx.io.columns)) ctx.io.out(line);
   });
 }
 
@@ -118,6 +126,16 @@ export async function runTicketAction(
     });
     if (kind !== 'reissue') ctx.io.err(`Nothing changed. Pass --confirm to ${kind}.`);
     return;
+  }
+  // What will happen first (refund, fee, where the money goes), then the PNR to type.
+  if (!guard.yes) {
+    const quote = await client.tickets.action(ref, kind, query);
+    for (const line of quoteLines(quote)) ctx.io.err(line);
+    if (!quote.permitted)
+      throw new CliError(
+        `the ${kind} is not permitted (${quote.determination}); nothing changed`,
+        ExitCode.conflict,
+      );
   }
   await typeToConfirm(ctx, guard, await confirmationWord(ctx, ref), `${kind} the tickets of booking ${ref}`);
   const done = await client.tickets.action(ref, kind, { ...query, confirm: true });

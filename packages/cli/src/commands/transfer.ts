@@ -19,6 +19,8 @@ import {
 import { transferBookingLines } from '../views/reservation.ts';
 
 const PROVIDERS = ['hotelbeds_transfers', 'amadeus_transfers'] as const;
+/** The contract's pattern for `flight_number`. */
+const FLIGHT_NUMBER = /^[A-Z0-9]{2}[0-9]{1,4}[A-Z]?$/;
 
 export interface TransferBookOptions {
   quoteId: string;
@@ -79,6 +81,17 @@ export async function runTransferBookOffer(offer: TransferOffer, ctx: Ctx) {
   const nonEmpty = (v: string) => (v.trim() ? true : 'required');
   const first_name = (await ctx.prompter.input('Lead passenger: first name', { validate: nonEmpty })).trim();
   const last_name = (await ctx.prompter.input('Lead passenger: last name', { validate: nonEmpty })).trim();
+  const flight = (
+    await ctx.prompter.input(
+      'Arriving flight (e.g. EK2): the driver tracks it and waits if it lands late; leave empty when not met at an airport',
+      {
+        validate: (v) =>
+          v.trim() === '' || FLIGHT_NUMBER.test(v.trim().toUpperCase()) ? true : 'like EK2 or BA107',
+      },
+    )
+  )
+    .trim()
+    .toUpperCase();
   const contact = await promptContact(ctx);
   const check = await ctx.client().transfers.quote({ quote_id: offer.quote_id, provider: offer.supplier });
   await confirmCheckedPrice(ctx, check, `the ${offer.provider_name} transfer`, false);
@@ -89,6 +102,7 @@ export async function runTransferBookOffer(offer: TransferOffer, ctx: Ctx) {
       provider: offer.supplier,
       passengers: [{ first_name, last_name }],
       contact,
+      ...(flight ? { flight_number: flight } : {}),
     },
     undefined,
     ctx,

@@ -10,6 +10,8 @@ import { type DocumentModel, labelled, localDate, localDateTime } from './model.
 type TicketDocuments = ResponseOf<'/api/v1/bookings/{booking_id}/ticket/document', 'get'>;
 type Baggage = ResponseOf<'/api/v1/bookings/{booking_id}/baggage', 'get'>;
 type Airport = components['schemas']['AirportSuggestion'];
+type PaymentHistory = components['schemas']['PaymentHistory'];
+type Company = components['schemas']['Company'];
 
 export interface ETicketInput {
   documents: TicketDocuments;
@@ -17,13 +19,21 @@ export interface ETicketInput {
   baggage: Baggage | null;
   /** Airport name and time zone by IATA code (missing codes are shown bare). */
   airports: Map<string, Pick<Airport, 'name' | 'city' | 'timezone'>>;
+  /** The booking's payments (the real form of payment); null when they cannot be read. */
+  payments?: PaymentHistory | null;
+  /** The issuing agency (the caller's company profile); null for a caller without one. */
+  agency?: Pick<Company, 'company_name' | 'contact_email' | 'contact_phone' | 'iata_number'> | null;
 }
 
 /** Everything the receipt shows, read with the caller's credential (airports and baggage are best effort). */
 export async function loadETicket(ctx: Ctx, ref: string): Promise<ETicketInput> {
   const client = ctx.client();
   const [documents, booking] = await Promise.all([client.tickets.document(ref), client.bookings.get(ref)]);
-  const baggage = await client.bookings.bags.allowances(ref).catch(() => null);
+  const [baggage, payments, agency] = await Promise.all([
+    client.bookings.bags.allowances(ref).catch(() => null),
+    client.payments.history(ref).catch(() => null),
+    client.company.profile.get().catch(() => null),
+  ]);
   const codes = [...new Set(booking.flights.flatMap((f) => [f.origin, f.destination]))];
   const airports = new Map<string, Pick<Airport, 'name' | 'city' | 'timezone'>>();
   await Promise.all(
@@ -33,8 +43,30 @@ export async function loadETicket(ctx: Ctx, ref: string): Promise<ETicketInput> 
       if (hit) airports.set(code, hit);
     }),
   );
-  return { documents, booking, baggage, airports };
+  return { documents, booking, baggage, airports, payments, agency };
 }
+
+/**
+ * How the fare was paid: the card payment the platform captured (the contract gives the provider and its
+ * reference; no card brand or last digits), else what the airline recorded (CASH for an agency deposit).
+ */
+export function formOfPayment(
+  history: PaymentHistory | null | undefined,
+  airline: string | undefined,
+): string | undefined {
+  const charged = history?.payments.filter((p) => p.captured_minor > 0) ?? [];
+  if (charged.length === 0) return airline;
+  return charged
+    .map(
+      (p) =>
+        `Payment card via ${p.provider === 'stripe' ? 'Stripe' : p.provider}${p.provider_payment_ref ? ` (${p.provider_payment_ref})` : ''}: ${money(p.captured_minor, p.currency)} charged${p.refunded_minor > 0 ? `, ${money(p.refunded_minor, p.currency)} refunded` : ''}`,
+    )
+    .join('; ');
+}
+
+/** The airline's fare calculation line when it is one (not the bare total a supplier sometimes sends). */
+const realFareCalculation = (text: string | null | undefined) =>
+  text && /[A-Z]{3}/.test(text) ? text : undefined;
 
 function bags(a: { cabin_bags: number; checked_bags: number; checked_bag_weight_kg: number | null }): string {
   const cabin = `${a.cabin_bags} cabin bag${a.cabin_bags === 1 ? '' : 's'}`;
@@ -46,7 +78,7 @@ function bags(a: { cabin_bags: number; checked_bags: number; checked_bag_weight_
 }
 
 export function eTicketDocument(input: ETicketInput): DocumentModel {
-  const { documents, booking, baggage, airports } = input;
+  const { documents, booking, baggage, airports, payments, agency } = input;
   const place = (code: string) => {
     const a = airports.get(code);
     return a ? `${code} ${a.name}` : code;
@@ -75,6 +107,12 @@ export function eTicketDocument(input: ETicketInput): DocumentModel {
       ['Booking', `flight ${booking.booking_id}`],
       ['Issued', issued ? localDate(issued) : undefined],
       ['Issuing agent (IATA)', tickets[0]?.issuing_iata_number],
+      [
+        'Travel agency',
+        agency
+          ? [agency.company_name, agency.contact_email, agency.contact_phone].filter(Boolean).join(', ')
+          : undefined,
+      ],
     ]),
     sections: [
       {
@@ -125,8 +163,12 @@ export function eTicketDocument(input: ETicketInput): DocumentModel {
           ['Taxes and fees', money(pricing.taxes_minor, pricing.currency)],
           ['Extra bags', pricing.bags_minor ? money(pricing.bags_minor, pricing.currency) : undefined],
           ['Total', money(pricing.total_minor, pricing.currency)],
-          ['Form of payment', tickets[0]?.form_of_payment],
-          ['Fare calculation', tickets[0]?.fare_calculation],
+          ['Form of payment', formOfPayment(payments, tickets[0]?.form_of_payment ?? undefined)],
+          [
+            'Fare calculation',
+            `${money(fare, pricing.currency)} fare + ${money(pricing.taxes_minor, pricing.currency)} taxes and fees${pricing.bags_minor ? ` + ${money(pricing.bags_minor, pricing.currency)} bags` : ''} = ${money(pricing.total_minor, pricing.currency)}`,
+          ],
+          ['Airline fare calculation', realFareCalculation(tickets[0]?.fare_calculation)],
         ]),
       },
       {

@@ -27,12 +27,12 @@ export interface DocumentModel {
 }
 
 /** The document as terminal lines: title, references, then each section with its table or lines. */
-export function documentLines(doc: DocumentModel): string[] {
+export function documentLines(doc: DocumentModel, width?: number): string[] {
   const out = [doc.title, '='.repeat(doc.title.length), ...pairLines(doc.subtitle)];
   for (const section of doc.sections) {
     out.push('', section.heading, '-'.repeat(section.heading.length));
     if (section.pairs) out.push(...pairLines(section.pairs));
-    if (section.table) out.push(...renderTable(section.table.headers, section.table.rows));
+    if (section.table) out.push(...renderTable(section.table.headers, section.table.rows, width));
     if (section.lines) out.push(...section.lines);
   }
   if (doc.notes.length > 0) out.push('', ...doc.notes);

@@ -28,7 +28,7 @@ export function offerSummary(offer: FlightOffer): string {
     .join('/')}  ${offer.supplier}`;
 }
 
-export function offerTable(offers: FlightOffer[]): string[] {
+export function offerTable(offers: FlightOffer[], width?: number): string[] {
   const price = priceColumns(offers);
   return renderTable(
     ['#', ...price.headers, 'carriers', 'stops', 'duration', 'supplier', 'refundable', 'offer'],
@@ -42,5 +42,6 @@ export function offerTable(offers: FlightOffer[]): string[] {
       offer.refundable ? 'yes' : 'no',
       offer.offer_id,
     ]),
+    width,
   );
 }

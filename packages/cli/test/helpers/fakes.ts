@@ -14,7 +14,7 @@ export interface FakeIO extends IO {
   stdin: string;
 }
 
-export function fakeIO(options: { interactive?: boolean; stdin?: string } = {}): FakeIO {
+export function fakeIO(options: { interactive?: boolean; stdin?: string; columns?: number } = {}): FakeIO {
   const io: FakeIO = {
     stdout: [],
     stderr: [],
@@ -26,6 +26,7 @@ export function fakeIO(options: { interactive?: boolean; stdin?: string } = {}):
     interactive: options.interactive ?? false,
     stdinIsTTY: options.interactive ?? false,
     color: false,
+    columns: options.columns ?? 100,
     c: new Chalk({ level: 0 }),
     statusBoard(keys) {
       const lines: Record<string, { text: string; state: LineState }> = {};

@@ -50,8 +50,23 @@ export class TravelApiError extends Error {
   }
 }
 
+/** `loc: msg` per issue (at most three, then how many more), so a message alone names the field(s). */
+function issuesText(issues: unknown[]): string | undefined {
+  const lines = issues.flatMap((i) => {
+    const issue = i as Partial<ValidationIssue> | null;
+    if (!issue || typeof issue.msg !== 'string') return [];
+    const loc = Array.isArray(issue.loc) ? issue.loc.join('.') : '';
+    return [loc ? `${loc}: ${issue.msg}` : issue.msg];
+  });
+  if (lines.length === 0) return undefined;
+  const more = lines.length > 3 ? `; and ${lines.length - 3} more` : '';
+  return lines.slice(0, 3).join('; ') + more;
+}
+
 function messageOf(init: ApiErrorInit): string {
-  const detail = typeof init.detail === 'string' ? init.detail : init.code;
+  const fields = Array.isArray(init.detail) ? issuesText(init.detail) : undefined;
+  const detail =
+    typeof init.detail === 'string' ? init.detail : fields ? `${init.code}: ${fields}` : init.code;
   const id = init.requestId ? ` (request ${init.requestId})` : '';
   return init.status ? `${init.status} ${detail}${id}` : `${detail}${id}`;
 }

@@ -138,6 +138,30 @@ export class Session {
     }
   }
 
+  /** The refresh token the session holds (what `auth.logout()` revokes when none is passed). */
+  get refreshToken(): string | undefined {
+    return this.#refresh;
+  }
+
+  /**
+   * After `auth.logout()`: forgets the tokens, and the session stays ended (`SessionEndedError`, code
+   * `logged_out`, without a request) until `auth.login()`: a client made with `{ email, password }` does
+   * not log in again by itself.
+   */
+  end(): void {
+    this.setAccessToken(undefined);
+    this.#ended = new SessionEndedError({
+      status: 401,
+      code: 'logged_out',
+      detail: 'Logged out; call auth.login() to start a new session.',
+    });
+  }
+
+  /** Before `auth.login()`: a session ended by a logout may start again (the login sends no token). */
+  reopen(): void {
+    this.#ended = undefined;
+  }
+
   /** Sets a bare access token (`auth.login()` of old, or `undefined` after a logout). */
   setAccessToken(token: string | undefined): void {
     if (token === undefined) {

@@ -16,6 +16,7 @@ export function authResource(ctx: ClientContext) {
      * itself from then on (`onTokens` of `auth: { … }` hears of each new pair).
      */
     async login(body: BodyOf<'/api/v1/auth/login', 'post'>, options?: RequestOptions) {
+      ctx.session.reopen();
       const data = await unwrap(ctx.raw.POST('/api/v1/auth/login', { body, ...ctx.init(options) }));
       await ctx.session.store(data);
       return data;
@@ -26,12 +27,26 @@ export function authResource(ctx: ClientContext) {
       await ctx.session.store(data);
       return data;
     },
-    /** POST /api/v1/auth/logout, then forget the session (even if the server call fails). */
-    async logout(body: BodyOf<'/api/v1/auth/logout', 'post'>, options?: RequestOptions) {
+    /**
+     * POST /api/v1/auth/logout with the refresh token the client holds (or the one passed), then forget
+     * the session even if the server call fails. Later calls fail with `SessionEndedError` (`logged_out`)
+     * until `auth.login()`; a client made with `{ email, password }` does not log in again by itself.
+     *
+     * @example
+     * await travel.auth.logout();
+     */
+    async logout(body?: BodyOf<'/api/v1/auth/logout', 'post'>, options?: RequestOptions) {
+      const refresh_token = body?.refresh_token ?? ctx.session.refreshToken;
       try {
-        return await unwrap(ctx.raw.POST('/api/v1/auth/logout', { body, ...ctx.init(options) }));
+        // Nothing to revoke (a fixed token, no body): only the local session ends.
+        if (refresh_token === undefined && body === undefined) return undefined;
+        // (Without a token, the body as given: the server names what is missing.)
+        const sent = (refresh_token === undefined ? body : { ...body, refresh_token }) as NonNullable<
+          typeof body
+        >;
+        return await unwrap(ctx.raw.POST('/api/v1/auth/logout', { body: sent, ...ctx.init(options) }));
       } finally {
-        ctx.session.setAccessToken(undefined);
+        ctx.session.end();
       }
     },
     register: (body: BodyOf<'/api/v1/auth/register', 'post'>, options?: RequestOptions) =>
