@@ -3,7 +3,7 @@
  * Do not edit: declare a code on the operations that return it (contract/paths/*.ts) and regenerate.
  */
 
-/** Every error `code` an operation of the contract declares (147). */
+/** Every error `code` an operation of the contract declares (149). */
 export const errorCodes = [
   'account_inactive',
   'account_suspended',
@@ -55,6 +55,7 @@ export const errorCodes = [
   'hotel_booking_not_found',
   'idempotency_in_progress',
   'idempotency_key_reused',
+  'impersonation_not_allowed',
   'insufficient_role',
   'internal_error',
   'invalid_api_key',
@@ -92,6 +93,7 @@ export const errorCodes = [
   'not_cancellable',
   'not_captured',
   'not_found',
+  'not_impersonating',
   'not_implemented',
   'not_reconcilable',
   'not_supported_by_provider',

@@ -496,6 +496,30 @@ export class AuthService {
   }
 
   /**
+   * Ends the caller's impersonation: the token's `jti` goes on the denylist until it expires. Every
+   * process reads an impersonation token's denylist entry fresh (no cache), so the next request with it
+   * answers 401 wherever it lands. Audited with both identities.
+   */
+  async endImpersonation(ctx: RequestContext) {
+    const a = ctx.auth;
+    if (!a?.impersonatorId || !a.token)
+      throw badRequest('not_impersonating', 'This access token is not an impersonation token.');
+    const { token, impersonatorId, userId, companyId } = a;
+    const body = { ended: true, user_id: userId, impersonator_id: impersonatorId };
+    return ctx.transaction(async (trx) => {
+      await this.#d.principals.revoke({ tokenId: token.id }, token.expiresAt, 'impersonation ended', trx);
+      await writeAudit(trx, ctx, {
+        entity: 'user',
+        entityId: userId,
+        action: 'impersonation_ended',
+        changes: { impersonator_id: impersonatorId },
+        companyId,
+      });
+      return { status: 200, body };
+    });
+  }
+
+  /**
    * Revokes a session: every refresh token of the family, and a denylist row for its `sid` that lives
    * as long as any access token issued in it can (the longest access-token lifetime), in one
    * transaction.
