@@ -198,6 +198,15 @@ export function passwordHashConcurrency(env: NodeJS.ProcessEnv = process.env): n
 }
 
 /**
+ * `PASSWORD_HASH_QUEUE_PER_CLIENT`: password checks one client address may have waiting for a hash slot
+ * (default 32); more are refused at once with 429 (the queue is bounded and fair per address).
+ */
+export function passwordHashQueuePerClient(env: NodeJS.ProcessEnv = process.env): number {
+  const n = Number(env.PASSWORD_HASH_QUEUE_PER_CLIENT);
+  return Number.isInteger(n) && n >= 1 ? n : 32;
+}
+
+/**
  * The job's first look after the intent (`MONEY_RECONCILE_DELAY_MS`, default 5000). While the owning request
  * is alive the job only waits (runner backoff); it settles at once when the owner is gone.
  */
