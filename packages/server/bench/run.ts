@@ -90,9 +90,8 @@ const flood = spawnSync(process.execPath, [fileURLToPath(new URL('./login-flood.
   stdio: ['ignore', 'pipe', 'inherit'],
 });
 process.stdout.write(flood.stdout);
-const floodLine = /login-flood: other address login worst (\d+) ms .*?\((target < \d+ ms: [^)]+)\); (.+)/.exec(
-  flood.stdout,
-);
+const floodLine =
+  /login-flood: other address login worst (\d+) ms .*?\((target < \d+ ms: [^)]+)\); (.+)/.exec(flood.stdout);
 rows.push({
   bench: 'login-flood',
   case: '100 parallel bad logins from one address; another address logs in',

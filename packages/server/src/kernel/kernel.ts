@@ -2,8 +2,10 @@ import type { Logger as PinoLogger } from 'pino';
 import type { IdempotencyStore } from '../idempotency/idempotency-store.ts';
 import type { RateRule } from '../internal/config.ts';
 import type { TokenService } from '../internal/tokens.ts';
+import { NO_PROXY, type TrustProxy } from '../internal/trust-proxy.ts';
 import type { RateLimitStore } from '../rate-limit/rate-limit-store.ts';
 import type { Db } from '../storage/schema.ts';
+import { resolveClientAddress } from './client-address.ts';
 import { compose, type Middleware, type Step } from './compose.ts';
 import type { Exchange, KernelRequest, RequestUrl } from './context.ts';
 import { listOperations, type OpenApiDoc, type Operation } from './contract.ts';
@@ -55,6 +57,8 @@ export interface KernelOptions {
   responseValidation?: ResponseValidationMode;
   /** Called with each violation found (after logging), in `log` and `strict` modes. */
   onResponseViolation?: (v: ResponseViolation) => void;
+  /** TRUST_PROXY: which forwarded addresses to believe (`ctx.ip` is the client's); none by default. */
+  trustProxy?: TrustProxy;
 }
 
 export interface RequestInfo {
@@ -329,7 +333,10 @@ export function createKernel(o: KernelOptions): Kernel {
    * The exchange and the handler's context for one request; log, headers, signal and the response
    * header record made when read.
    */
-  function exchange(input: DispatchInput): KernelExchange {
+  const trust = o.trustProxy ?? NO_PROXY;
+  function exchange(raw: DispatchInput): KernelExchange {
+    const input =
+      trust.kind === 'none' ? raw : { ...raw, ip: resolveClientAddress(raw.ip, raw.request.headers, trust) };
     const cors = o.cors ? o.cors.responseHeaderList(input.request.headers.get('origin')) : NO_HEADERS;
     const ex = new KernelExchange(input.request, input.url, cors);
     ex.ctx = new KernelContext(input, o.logger, ex, makeTransaction);
