@@ -152,6 +152,9 @@ function normalizeHeaders(merged: Record<string, unknown>): Record<string, strin
   return out;
 }
 
+/** At most 100 characters of client input in an answer (a 404 names the path, never all of it). */
+const clip = (s: string) => (s.length > 100 ? `${s.slice(0, 100)}…` : s);
+
 const isEmpty = (o: object) => {
   for (const _ in o) return false;
   return true;
@@ -346,7 +349,7 @@ export function createKernel(o: KernelOptions): Kernel {
   /** OPTIONS on a known path: 204 with `Allow`, plus the CORS preflight answer for an allowed origin. */
   function options(ex: Exchange): HandlerResult {
     const allow = router.allowed(ex.url.pathname);
-    if (allow.length === 0) throw notFound('not_found', `No such path: ${ex.url.pathname}`);
+    if (allow.length === 0) throw notFound('not_found', `No such path: ${clip(ex.url.pathname)}`);
     const preflight = o.cors?.preflightHeaders(ex.request.headers.get('origin'), allow);
     return { status: 204, headers: { allow: allow.join(', '), ...preflight } };
   }
@@ -395,7 +398,20 @@ export function createKernel(o: KernelOptions): Kernel {
     const match = router.find(method === 'HEAD' ? 'GET' : method, ex.url.pathname);
     if (!match) {
       const allow = router.allowed(ex.url.pathname);
-      if (allow.length === 0) throw notFound('not_found', `No such path: ${ex.url.pathname}`);
+      if (allow.length === 0) {
+        // A contract path whose parameter cannot be read (bad percent-encoding, longer than any id):
+        // that operation's declared 422, naming the parameter, without echoing it.
+        const shaped = router.shape(method === 'HEAD' ? 'GET' : method, ex.url.pathname);
+        if (shaped) {
+          ex.operation = shaped.operation;
+          ex.route = shaped.operation.path;
+          ex.ctx.operationId = shaped.operation.operationId;
+          throw new ValidationError([
+            { loc: ['path', shaped.param], msg: 'The path parameter cannot be read', type: 'value_error' },
+          ]);
+        }
+        throw notFound('not_found', `No such path: ${clip(ex.url.pathname)}`);
+      }
       throw new HttpError(405, 'method_not_allowed', `${ex.request.method} is not allowed here.`, {
         headers: { allow: allow.join(', ') },
       });

@@ -349,7 +349,12 @@ export async function createFuzzWorld(doc: OpenApiDoc): Promise<FuzzWorld> {
     const out: Violation[] = [];
     const pathname = new URL(`http://travel.test${req.path}`).pathname;
     const routed = router.lookup(req.method, pathname);
-    const op = routed.kind === 'found' ? routed.match.operation : undefined;
+    // A path of the contract's shape whose parameter the radix router cannot read is that operation's.
+    const shaped =
+      routed.kind === 'not_found'
+        ? router.shape(req.method === 'HEAD' ? 'GET' : req.method, pathname)
+        : undefined;
+    const op = routed.kind === 'found' ? routed.match.operation : shaped?.operation;
     const opId = op?.operationId ?? target.operationId;
     const add = (kind: Violation['kind'], message: string) =>
       out.push({
@@ -362,6 +367,10 @@ export async function createFuzzWorld(doc: OpenApiDoc): Promise<FuzzWorld> {
 
     for (const s of secrets)
       if (res.text.includes(s)) add('secret_leak', `body contains a secret (${s.slice(0, 4)}…)`);
+    // An error never echoes unbounded input (issue 28: a 404 once echoed a 5,000-character path).
+    const tail = req.path.length > 1000 ? req.path.slice(-500) : undefined;
+    if (res.status >= 400 && tail && res.text.includes(tail))
+      add('error_shape', 'error body echoes the whole of a long request path');
     if (res.status >= 400 && STACK_RE.test(res.text))
       add('stack_trace', 'error body looks like a stack trace');
 

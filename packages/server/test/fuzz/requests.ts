@@ -264,7 +264,7 @@ export function fixedCases(
     out.push(base({ auth: a }));
   // Invalid path params.
   for (const p of pathParams(op)) {
-    for (const v of ['abc', 'ZZZ9ZZ', '0', '99999999999999999999', '\u0000']) {
+    for (const v of ['abc', 'ZZZ9ZZ', '0', '99999999999999999999', '\u0000', 'x'.repeat(5000)]) {
       out.push(base({ path: fillPath(op, { ...validParams, [p.name]: v }) }));
     }
   }
