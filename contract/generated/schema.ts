@@ -3744,7 +3744,9 @@ export interface components {
             /** @example 1 */
             id: number;
             name: string;
+            /** @description IATA designator: two letters or digits. */
             iata_code: string | null;
+            /** @description ICAO designator: three letters; null when the airline has none or the data set holds a malformed one. */
             icao_code: string | null;
             country: string | null;
             match_type: components["schemas"]["MatchType"];
@@ -3760,6 +3762,7 @@ export interface components {
             id: number;
             name: string;
             iata_code: string;
+            /** @description ICAO location indicator: four letters or digits; null when unknown or malformed in the data set. */
             icao_code: string | null;
             city: string | null;
             country: string | null;
