@@ -317,7 +317,7 @@ const defs: OpDef[] = [
     operationId: 'companyInviteStaff',
     summary: 'Invite a staff member',
     description:
-      'Emails an invitation with a join link. Only a company admin in their own session (not an API key, not an impersonation token): the invitation creates a credential.',
+      'Emails an invitation with a join link. Only a company admin in their own session (not an API key, not an impersonation token): the invitation creates a credential. An address that already belongs to a member of this company is 400 `email_already_registered`; an address with an account anywhere else gets the answer a new address gets (its owner is mailed instead, and no invitation is made), so the call tells nothing about other tenants.',
     roles: ADMIN,
     credentials: 'own_session',
     body: ref('StaffInviteRequest'),
