@@ -127,12 +127,15 @@ export class AuthService {
       return this.#alreadyRegistered(input, email, role, companyId);
     };
     if (exists) {
-      await hashPassword(input.password); // the same cost as a real registration
+      // the same cost as a real registration
+      await this.#hashed(() => hashPassword(input.password, undefined, { client: ctx.ip }));
       return alreadyRegistered();
     }
 
     const id = newId();
-    const passwordHash = await hashPassword(input.password);
+    const passwordHash = await this.#hashed(() =>
+      hashPassword(input.password, undefined, { client: ctx.ip }),
+    );
     const user = await this.#d.db
       .transaction()
       .execute(async (trx) => {
