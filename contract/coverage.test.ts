@@ -147,6 +147,7 @@ describe('operations', () => {
         'GET /api/v1/company/bookings/{booking_id}/timeline',
         'POST /api/v1/auth/logout',
         'POST /api/v1/auth/refresh',
+        'POST /api/v1/auth/impersonation/end',
       ].sort(),
     );
   });
@@ -199,11 +200,15 @@ describe('operations', () => {
 });
 
 describe('security and roles', () => {
-  /** Where API keys work (issue 16): what a company user may call, except their own account and key management. */
+  /**
+   * Where API keys work (issue 16): what a company user may call, except their own account, key
+   * management and staff changes (issue 28: a key never creates, promotes or re-activates a principal).
+   */
   const takesApiKey = (o: Op): boolean => {
     if (PUBLIC.has(o.key) || o.op.tags[0] === 'auth') return false;
     if (o.path.startsWith('/api/v1/company/api-keys'))
       return o.key === 'GET /api/v1/company/api-keys/current';
+    if (o.path.startsWith('/api/v1/company/staff/')) return false;
     const roles = o.op['x-roles'] as string[] | undefined;
     return !roles || roles.includes('company_admin') || roles.includes('company_staff');
   };
@@ -248,6 +253,11 @@ describe('security and roles', () => {
         expect(codes403, o.key).not.toContain('api_key_not_allowed');
         expect(o.op.responses['429']?.['x-error-codes'], o.key).toContain('rate_limited');
       } else expect(codes403, o.key).toContain('api_key_not_allowed');
+      expect(o.op['x-credential-policy'], o.key).toBe(
+        takesApiKey(o) ? 'api_key' : o.op['x-credential-policy'] === 'own_session' ? 'own_session' : 'person',
+      );
+      if (o.op['x-credential-policy'] === 'own_session')
+        expect(codes403, o.key).toContain('impersonation_not_allowed');
     }
   });
 

@@ -41,6 +41,17 @@ export interface OpDef {
    * account (tag `auth`); see `acceptsApiKeys`.
    */
   apiKey?: boolean;
+  /**
+   * `x-credential-policy` (issue 28), the one rule of what credentials may call the operation:
+   * - `api_key` (derived when the operation accepts API keys): a person's token, an impersonation token
+   *   or an API key;
+   * - `person`: a person's token (own or impersonated), never a key: the operation governs principals
+   *   (staff, roles, keys) and a key's authority is bounded by what keys may do;
+   * - `own_session`: only a person acting in their own session, never a key nor an impersonation token:
+   *   the operation creates a credential or gives a principal power (invitations, promotions, API keys).
+   * Default: `api_key` where keys are accepted, else `person`.
+   */
+  credentials?: CredentialPolicy;
   parameters?: Json[];
   /** Request body schema (JSON). */
   body?: Schema;
@@ -62,6 +73,8 @@ export interface OpDef {
   database?: boolean;
 }
 
+export type CredentialPolicy = 'api_key' | 'person' | 'own_session';
+
 export interface BuiltOp {
   path: string;
   method: Method;
@@ -80,6 +93,10 @@ const SUSPENDED_CODES = ['account_suspended', 'company_suspended'];
  * account (tag `auth`: profile, password, sessions).
  */
 export function acceptsApiKeys(def: OpDef, tag: string): boolean {
+  if (def.credentials !== undefined && def.credentials !== 'api_key') {
+    if (def.apiKey) throw new Error(`${def.operationId}: apiKey with credentials ${def.credentials}`);
+    return false;
+  }
   if (def.apiKey !== undefined) return def.apiKey;
   if (def.auth === 'none' || (def.tag ?? tag) === 'auth') return false;
   if (def.auth === 'user') return true;
@@ -127,12 +144,15 @@ export function op(def: OpDef, tag: string): BuiltOp {
     }
   };
   const apiKey = authenticated && acceptsApiKeys(def, tag);
+  if (def.credentials === 'api_key' && !apiKey)
+    throw new Error(`${def.operationId}: credentials api_key on an operation that takes no API key`);
   if (authenticated) add(401, [...AUTH_CODES, ...API_KEY_CODES, ...(def.extraCodes?.[401] ?? [])]);
   if (authenticated) {
     const codes = [...SUSPENDED_CODES];
     if (def.roles?.length) codes.unshift('insufficient_role');
     if (def.tenant) codes.push('tenant_mismatch');
     if (!apiKey) codes.push('api_key_not_allowed');
+    if (def.credentials === 'own_session') codes.push('impersonation_not_allowed');
     add(403, [...codes, ...(def.extraCodes?.[403] ?? [])]);
   }
   if (isWrite) add(409, ['idempotency_in_progress']);
@@ -176,6 +196,7 @@ export function op(def: OpDef, tag: string): BuiltOp {
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(requestBody ? { requestBody } : {}),
     responses: sorted,
+    ...(authenticated ? { 'x-credential-policy': apiKey ? 'api_key' : (def.credentials ?? 'person') } : {}),
     ...(def.roles?.length ? { 'x-roles': def.roles } : {}),
     ...(def.tenant ? { 'x-tenant': true } : {}),
     ...(isWrite ? { 'x-idempotency': def.idem ? 'required' : 'optional' } : {}),

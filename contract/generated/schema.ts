@@ -144,6 +144,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/auth/impersonation/end": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End an impersonation
+         * @description Addition (not in the spec). Called with an impersonation token: that token answers 401 `invalid_token` from the next request on, in every server process. An impersonation also ends by itself when the impersonator is suspended, deactivated or no longer a super_admin (checked on every request, in every process). Called with any other token: 400 `not_impersonating`.
+         */
+        post: operations["endImpersonation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/flight/getFare": {
         parameters: {
             query?: never;
@@ -2494,7 +2514,7 @@ export interface paths {
         put?: never;
         /**
          * Invite a staff member
-         * @description Emails an invitation with a join link.
+         * @description Emails an invitation with a join link. Only a company admin in their own session (not an API key, not an impersonation token): the invitation creates a credential. An address that already belongs to a member of this company is 400 `email_already_registered`; an address with an account anywhere else gets the answer a new address gets (its owner is mailed instead, and no invitation is made), so the call tells nothing about other tenants.
          */
         post: operations["companyInviteStaff"];
         delete?: never;
@@ -2516,7 +2536,10 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Update a staff member */
+        /**
+         * Update a staff member
+         * @description Only a company admin in their own session (not an API key, not an impersonation token): a role change gives a principal power.
+         */
         patch: operations["companyUpdateStaff"];
         trace?: never;
     };
@@ -2529,7 +2552,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Deactivate a staff member */
+        /**
+         * Deactivate a staff member
+         * @description A company admin (not an API key: keys do not manage staff).
+         */
         post: operations["companyDeactivateStaff"];
         delete?: never;
         options?: never;
@@ -2583,7 +2609,7 @@ export interface paths {
         put?: never;
         /**
          * Create an API key
-         * @description A key for servers and CI: send it as `X-API-Key: tk_…` or `Authorization: Bearer tk_…` on any operation that lists `apiKeyAuth`. The secret is in this response only. Needs a company admin’s access token (not a key).
+         * @description A key for servers and CI: send it as `X-API-Key: tk_…` or `Authorization: Bearer tk_…` on any operation that lists `apiKeyAuth`. The secret is in this response only. Needs a company admin’s access token in their own session (not a key, not an impersonation token).
          */
         post: operations["companyCreateApiKey"];
         delete?: never;
@@ -3758,7 +3784,9 @@ export interface components {
             /** @example 1 */
             id: number;
             name: string;
+            /** @description IATA designator: two letters or digits. */
             iata_code: string | null;
+            /** @description ICAO designator: three letters; null when the airline has none or the data set holds a malformed one. */
             icao_code: string | null;
             country: string | null;
             match_type: components["schemas"]["MatchType"];
@@ -3774,6 +3802,7 @@ export interface components {
             id: number;
             name: string;
             iata_code: string;
+            /** @description ICAO location indicator: four letters or digits; null when unknown or malformed in the data set. */
             icao_code: string | null;
             city: string | null;
             country: string | null;
@@ -5232,6 +5261,13 @@ export interface components {
         };
         LogoutResult: {
             revoked: boolean;
+        };
+        ImpersonationEnded: {
+            ended: boolean;
+            /** @description The impersonated user. */
+            user_id: string;
+            /** @description The super_admin who impersonated. */
+            impersonator_id: string;
         };
         User: {
             user_id: string;
@@ -7242,6 +7278,128 @@ export interface operations {
                 };
             };
             /** @description A dependency is unreachable: the database (`database_unavailable`), its disk is full (`storage_full`: nothing was written) or the supplier (`supplier_unavailable`, nothing was done); retry after `Retry-After` seconds with the same Idempotency-Key. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    endImpersonation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. When given, a retry with the same key returns the original result without repeating the effect. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description No fields. Send `{}` with `Content-Type: application/json` (required on every POST). */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmptyObject"];
+            };
+        };
+        responses: {
+            /** @description Ended. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImpersonationEnded"];
+                };
+            };
+            /** @description The request was understood but the operation failed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, malformed or expired bearer token. */
+            401: {
+                headers: {
+                    /** @description The authentication scheme to use: `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Authenticated, but not allowed (role, tenant or suspended account). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running; retry later for its result. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The POST or PATCH body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request validation error. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description The request headers exceed the size limit (16 KiB in total); nothing was read or done. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal error; nothing was committed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A dependency is unreachable: the database (`database_unavailable`) or the supplier (`supplier_unavailable`, nothing was done); retry after `Retry-After` seconds with the same Idempotency-Key. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -23193,17 +23351,6 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
             /** @description The request headers exceed the size limit (16 KiB in total); nothing was read or done. */
             431: {
                 headers: {
@@ -23335,17 +23482,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description The request headers exceed the size limit (16 KiB in total); nothing was read or done. */
@@ -23480,17 +23616,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
-            /** @description Rate limit exceeded; retry after `Retry-After` seconds. */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description The request headers exceed the size limit (16 KiB in total); nothing was read or done. */

@@ -528,6 +528,7 @@ const defs: OpDef[] = [
     path: '/api/v1/admin/users/{user_id}',
     operationId: 'adminUpdateUser',
     summary: 'Update a user',
+    credentials: 'own_session',
     tenant: true,
     parameters: [userId()],
     body: ref('AdminUserUpdateRequest'),
@@ -542,6 +543,7 @@ const defs: OpDef[] = [
     path: '/api/v1/admin/users/{user_id}/impersonate',
     operationId: 'adminImpersonateUser',
     summary: 'Impersonate a user (debugging)',
+    credentials: 'own_session',
     description:
       'Returns a short-lived token acting as the user: it expires after 15 minutes (or the ordinary access-token lifetime when that is shorter; `expires_in` says which) and cannot be refreshed. Fully audited, including every action taken with the token.',
     tenant: true,

@@ -101,11 +101,11 @@ const defs: OpDef[] = [
     operationId: 'companyCreateApiKey',
     summary: 'Create an API key',
     description:
-      'A key for servers and CI: send it as `X-API-Key: tk_…` or `Authorization: Bearer tk_…` on any operation that lists `apiKeyAuth`. The secret is in this response only. Needs a company admin’s access token (not a key).',
+      'A key for servers and CI: send it as `X-API-Key: tk_…` or `Authorization: Bearer tk_…` on any operation that lists `apiKeyAuth`. The secret is in this response only. Needs a company admin’s access token in their own session (not a key, not an impersonation token).',
     auth: 'role',
     roles: ['company_admin'],
     tenant: true,
-    apiKey: false,
+    credentials: 'own_session',
     addition: true,
     body: ref('ApiKeyCreateRequest'),
     responses: {

@@ -114,6 +114,18 @@ const defs: OpDef[] = [
     body: ref('RefreshRequest'),
     responses: ok('LogoutResult', 'Revoked.'),
   },
+  {
+    method: 'post',
+    path: '/api/v1/auth/impersonation/end',
+    operationId: 'endImpersonation',
+    summary: 'End an impersonation',
+    description:
+      'Addition (not in the spec). Called with an impersonation token: that token answers 401 `invalid_token` from the next request on, in every server process. An impersonation also ends by itself when the impersonator is suspended, deactivated or no longer a super_admin (checked on every request, in every process). Called with any other token: 400 `not_impersonating`.',
+    auth: 'user',
+    addition: true,
+    responses: ok('ImpersonationEnded', 'Ended.'),
+    errors: badRequest('not_impersonating'),
+  },
 ];
 
 export const authOps = surface('auth', defs);

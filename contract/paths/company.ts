@@ -328,8 +328,10 @@ const defs: OpDef[] = [
     path: '/api/v1/company/staff/invite',
     operationId: 'companyInviteStaff',
     summary: 'Invite a staff member',
-    description: 'Emails an invitation with a join link.',
+    description:
+      'Emails an invitation with a join link. Only a company admin in their own session (not an API key, not an impersonation token): the invitation creates a credential. An address that already belongs to a member of this company is 400 `email_already_registered`; an address with an account anywhere else gets the answer a new address gets (its owner is mailed instead, and no invitation is made), so the call tells nothing about other tenants.',
     roles: ADMIN,
+    credentials: 'own_session',
     body: ref('StaffInviteRequest'),
     responses: {
       201: { description: 'Invited.', content: { 'application/json': { schema: ref('StaffInvitation') } } },
@@ -341,7 +343,10 @@ const defs: OpDef[] = [
     path: '/api/v1/company/staff/{staff_id}',
     operationId: 'companyUpdateStaff',
     summary: 'Update a staff member',
+    description:
+      'Only a company admin in their own session (not an API key, not an impersonation token): a role change gives a principal power.',
     roles: ADMIN,
+    credentials: 'own_session',
     parameters: [idParam('staff_id', 'staff member', 32)],
     body: ref('StaffUpdateRequest'),
     responses: ok('StaffMember', 'The updated staff member.'),
@@ -352,7 +357,9 @@ const defs: OpDef[] = [
     path: '/api/v1/company/staff/{staff_id}/deactivate',
     operationId: 'companyDeactivateStaff',
     summary: 'Deactivate a staff member',
+    description: 'A company admin (not an API key: keys do not manage staff).',
     roles: ADMIN,
+    credentials: 'person',
     parameters: [idParam('staff_id', 'staff member', 32)],
     responses: ok('StaffMember', 'Deactivated.'),
     errors: {

@@ -119,6 +119,11 @@ export const schemas: Record<string, Json> = {
   }),
   RefreshRequest: input({ refresh_token: str({ minLength: 1, maxLength: 2048 }) }, ['refresh_token']),
   LogoutResult: obj({ revoked: bool() }),
+  ImpersonationEnded: obj({
+    ended: bool(),
+    user_id: str({ description: 'The impersonated user.' }),
+    impersonator_id: str({ description: 'The super_admin who impersonated.' }),
+  }),
   User: obj({
     user_id: str(),
     email: str({ format: 'email' }),

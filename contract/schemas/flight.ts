@@ -320,8 +320,16 @@ export const schemas: Record<string, Json> = {
   AirlineSuggestion: obj({
     id: int(),
     name: str(),
-    iata_code: nullable(str({ pattern: '^[A-Z0-9]{2}$' })),
-    icao_code: nullable(str({ pattern: '^[A-Z]{3}$' })),
+    iata_code: nullable(
+      str({ pattern: '^[A-Z0-9]{2}$', description: 'IATA designator: two letters or digits.' }),
+    ),
+    icao_code: nullable(
+      str({
+        pattern: '^[A-Z]{3}$',
+        description:
+          'ICAO designator: three letters; null when the airline has none or the data set holds a malformed one.',
+      }),
+    ),
     country: nullable(str()),
     match_type: ref('MatchType'),
     similarity_score: num({ minimum: 0, maximum: 1 }),
@@ -334,7 +342,13 @@ export const schemas: Record<string, Json> = {
     id: int(),
     name: str(),
     iata_code: str({ pattern: '^[A-Z]{3}$' }),
-    icao_code: nullable(str({ pattern: '^[A-Z0-9]{4}$' })),
+    icao_code: nullable(
+      str({
+        pattern: '^[A-Z0-9]{4}$',
+        description:
+          'ICAO location indicator: four letters or digits; null when unknown or malformed in the data set.',
+      }),
+    ),
     city: nullable(str()),
     country: nullable(str()),
     latitude: num({ minimum: -90, maximum: 90 }),

@@ -10,6 +10,7 @@ export const OPERATIONS: readonly (readonly [string, string, string, Idempotency
   ['GET', '/api/v1/auth/me', 'getCurrentUser', 'none'],
   ['POST', '/api/v1/auth/refresh', 'refreshToken', 'optional'],
   ['POST', '/api/v1/auth/logout', 'logout', 'optional'],
+  ['POST', '/api/v1/auth/impersonation/end', 'endImpersonation', 'optional'],
   ['POST', '/api/v1/flight/getFare', 'searchFlights', 'optional'],
   ['GET', '/api/v1/flight/offers/{offer_id}', 'getFlightOffer', 'none'],
   ['GET', '/api/v1/flight/getFare/stream/{search_id}', 'streamFlightOffers', 'none'],

@@ -37,6 +37,7 @@ export const SURFACE: Record<keyof operations, SurfaceEntry> = {
   getCurrentUser: { method: 'auth.me()', call: (t, o) => t.auth.me(o) },
   refreshToken: { method: 'auth.refresh({ refresh_token })', call: (t, o) => t.auth.refresh(body, o) },
   logout: { method: 'auth.logout({ refresh_token })', call: (t, o) => t.auth.logout(body, o) },
+  endImpersonation: { method: 'auth.endImpersonation()', call: (t, o) => t.auth.endImpersonation(o) },
   // flights
   searchFlights: { method: 'flights.search(body)', call: (t, o) => t.flights.search(body, o) },
   getFlightOffer: { method: 'flights.offer(offerId)', call: (t, o) => t.flights.offer('off-1', o) },

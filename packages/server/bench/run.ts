@@ -83,6 +83,24 @@ rows.push(
       },
 );
 
+// Issue 28: a flood of bad logins from one address against one correct login from another.
+console.log('\n== login flood (bench/login-flood.ts)');
+const flood = spawnSync(process.execPath, [fileURLToPath(new URL('./login-flood.ts', import.meta.url))], {
+  encoding: 'utf8',
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+process.stdout.write(flood.stdout);
+const floodLine =
+  /login-flood: other address login worst (\d+) ms .*?\((target < \d+ ms: [^)]+)\); (.+)/.exec(flood.stdout);
+rows.push({
+  bench: 'login-flood',
+  case: '100 parallel bad logins from one address; another address logs in',
+  throughput: '',
+  p50: '',
+  p99: floodLine ? `${floodLine[1]} ms (worst)` : '',
+  note: floodLine ? `${floodLine[2]}; ${floodLine[3]}` : `FAILED (${flood.status})`,
+});
+
 console.log('\n== HTTP throughput (bench/http.ts)');
 const http =
   process.env.BENCH_QUICK === '1' ? [] : await httpBench({ profile: process.argv.includes('--profile') });

@@ -159,6 +159,7 @@ export function createApp(deps: AppDeps): App {
     metrics,
     cors: corsPolicy(config.corsOrigins),
     responseValidation: config.responseValidation,
+    trustProxy: config.trustProxy,
     ...(deps.onResponseViolation ? { onResponseViolation: deps.onResponseViolation } : {}),
   });
   return { handle: kernel.handle, kernel, services: { ...shared, auth, metrics }, runMaintenance };

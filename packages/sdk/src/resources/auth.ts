@@ -54,6 +54,9 @@ export function authResource(ctx: ClientContext) {
     verifyEmail: (query: QueryOf<'/api/v1/auth/verify-email', 'get'>, options?: RequestOptions) =>
       unwrap(ctx.raw.GET('/api/v1/auth/verify-email', { params: { query }, ...ctx.init(options) })),
     me: (options?: RequestOptions) => unwrap(ctx.raw.GET('/api/v1/auth/me', { ...ctx.init(options) })),
+    /** POST /api/v1/auth/impersonation/end: ends the impersonation token this client calls with. */
+    endImpersonation: (options?: RequestOptions) =>
+      unwrap(ctx.raw.POST('/api/v1/auth/impersonation/end', { body: {}, ...ctx.init(options) })),
     /** GET /join: the HTML page an invitation e-mail links to (as text), where the invitee sets a password. */
     invitationPage: (query: QueryOf<'/join', 'get'>, options?: RequestOptions) =>
       unwrap(ctx.raw.GET('/join', { params: { query }, parseAs: 'text', ...ctx.init(options) })),

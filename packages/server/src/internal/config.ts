@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseTrustProxy, type TrustProxy } from './trust-proxy.ts';
 
 /** A fixed window: at most `limit` hits per `windowSeconds`. Env syntax `limit/windowSeconds`, e.g. `5/300`. */
 export interface RateRule {
@@ -56,6 +57,8 @@ export interface Config {
     /** RATE_LIMIT_API_KEY: every request made with one API key, across processes. */
     apiKey: RateRule;
   };
+  /** TRUST_PROXY / TRUST_PROXY_HEADER: which forwarded client addresses to believe (`client-address.ts`). */
+  trustProxy: TrustProxy;
   http: {
     keepAliveTimeoutMs: number;
     headersTimeoutMs: number;
@@ -87,6 +90,14 @@ const rule = (env: NodeJS.ProcessEnv, name: string, fallback: RateRule): RateRul
   if (!m) throw new ConfigError(`${name} must look like "limit/windowSeconds", got "${raw}"`);
   return { limit: Number(m[1]), windowSeconds: Math.max(1, Number(m[2])) };
 };
+
+function trustProxy(env: NodeJS.ProcessEnv): TrustProxy {
+  try {
+    return parseTrustProxy(env.TRUST_PROXY, env.TRUST_PROXY_HEADER);
+  } catch (err) {
+    throw new ConfigError((err as Error).message);
+  }
+}
 
 const generatedKeys = new WeakSet<JwtKey>();
 
@@ -200,6 +211,15 @@ export function passwordHashConcurrency(env: NodeJS.ProcessEnv = process.env): n
 }
 
 /**
+ * `PASSWORD_HASH_QUEUE_PER_CLIENT`: password checks one client address may have waiting for a hash slot
+ * (default 32); more are refused at once with 429 (the queue is bounded and fair per address).
+ */
+export function passwordHashQueuePerClient(env: NodeJS.ProcessEnv = process.env): number {
+  const n = Number(env.PASSWORD_HASH_QUEUE_PER_CLIENT);
+  return Number.isInteger(n) && n >= 1 ? n : 32;
+}
+
+/**
  * The job's first look after the intent (`MONEY_RECONCILE_DELAY_MS`, default 5000). While the owning request
  * is alive the job only waits (runner backoff); it settles at once when the owner is gone.
  */
@@ -269,6 +289,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       stream: rule(env, 'RATE_LIMIT_STREAM', { limit: 120, windowSeconds: 60 }),
       apiKey: rule(env, 'RATE_LIMIT_API_KEY', { limit: 600, windowSeconds: 60 }),
     },
+    trustProxy: trustProxy(env),
     http: {
       keepAliveTimeoutMs: int(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 65_000),
       headersTimeoutMs: int(env, 'HTTP_HEADERS_TIMEOUT_MS', 66_000),

@@ -1,7 +1,8 @@
 import * as crypto from 'node:crypto';
 import { randomBytes, scrypt as scryptCb, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
-import { environment, passwordHashConcurrency } from './config.ts';
+import { environment, passwordHashConcurrency, passwordHashQueuePerClient } from './config.ts';
+import { FairGate } from './hash-gate.ts';
 
 const scrypt = promisify(scryptCb) as (pw: string, salt: Buffer, len: number, o: object) => Promise<Buffer>;
 const KEY_LEN = 32;
@@ -60,43 +61,32 @@ export function hashMemoryBytes(p: PasswordParams): number {
 
 /**
  * At most `PASSWORD_HASH_CONCURRENCY` (default 2) hashes run at once in this process; the others wait
- * in line. A burst of logins then costs at most that many times `hashMemoryBytes` (256 MiB for scrypt
- * N=2^17, 38 MiB for argon2id) instead of one hash's memory per concurrent request.
+ * in line, one lane per client address served in turn (`FairGate`). A burst of logins then costs at most
+ * that many times `hashMemoryBytes` (256 MiB for scrypt N=2^17, 38 MiB for argon2id) instead of one
+ * hash's memory per concurrent request, and a flood from one address delays another only boundedly.
  */
-class Semaphore {
-  #free: number;
-  readonly #waiting: (() => void)[] = [];
-  constructor(n: number) {
-    this.#free = Math.max(1, n);
-  }
-  async run<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.#free > 0) this.#free--;
-    else await new Promise<void>((resolve) => this.#waiting.push(resolve));
-    try {
-      return await fn();
-    } finally {
-      const next = this.#waiting.shift();
-      if (next) next();
-      else this.#free++;
-    }
-  }
-  get waiting(): number {
-    return this.#waiting.length;
-  }
-}
-
-const concurrency = () => passwordHashConcurrency();
-let gate: Semaphore | undefined;
+let gate: FairGate | undefined;
 const slots = () => {
-  gate ??= new Semaphore(concurrency());
+  gate ??= new FairGate(passwordHashConcurrency(), passwordHashQueuePerClient());
   return gate;
 };
 
 /** How many hash computations wait for a slot right now (tests, metrics). */
 export const passwordHashesWaiting = () => slots().waiting;
 
-async function derive(password: string, salt: Buffer, len: number, p: PasswordParams): Promise<Buffer> {
-  return slots().run(() => {
+/** Whose hash it is: the client address (its lane in the queue); work of no client shares one lane. */
+export interface HashOptions {
+  client?: string;
+}
+
+async function derive(
+  password: string,
+  salt: Buffer,
+  len: number,
+  p: PasswordParams,
+  o: HashOptions = {},
+): Promise<Buffer> {
+  return slots().run(o.client ?? '', () => {
     if (p.alg === 'scrypt') {
       // maxmem must exceed 128·N·r (node's default, 32 MiB, refuses N=2^17).
       return scrypt(password, salt, len, { N: p.n, r: p.r, p: p.p, maxmem: 2 * hashMemoryBytes(p) });
@@ -115,10 +105,11 @@ const b64 = (b: Buffer) => b.toString('base64url');
 export async function hashPassword(
   password: string,
   params: PasswordParams | number = currentPasswordParams(),
+  o: HashOptions = {},
 ): Promise<string> {
   const p: PasswordParams = typeof params === 'number' ? { alg: 'scrypt', n: params, r: 8, p: 1 } : params;
   const salt = randomBytes(16);
-  const key = await derive(password, salt, KEY_LEN, p);
+  const key = await derive(password, salt, KEY_LEN, p, o);
   return p.alg === 'scrypt'
     ? `scrypt$${p.n}$${p.r}$${p.p}$${b64(salt)}$${b64(key)}`
     : `argon2id$m=${p.m},t=${p.t},p=${p.p}$${b64(salt)}$${b64(key)}`;
@@ -146,10 +137,14 @@ export function parseHash(
   return undefined;
 }
 
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+export async function verifyPassword(
+  password: string,
+  stored: string,
+  o: HashOptions = {},
+): Promise<boolean> {
   const parsed = parseHash(stored);
   if (!parsed || parsed.hash.length === 0) return false;
-  const key = await derive(password, parsed.salt, parsed.hash.length, parsed.params);
+  const key = await derive(password, parsed.salt, parsed.hash.length, parsed.params, o);
   return key.length === parsed.hash.length && timingSafeEqual(key, parsed.hash);
 }
 

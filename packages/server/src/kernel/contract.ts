@@ -35,8 +35,32 @@ export interface Operation {
   /** The 200 response is `text/event-stream`. */
   sse: boolean;
   addition: boolean;
+  /**
+   * `x-credential-policy` (issue 28): which credentials may call it. `api_key`: keys and people;
+   * `person`: people (their own session or an impersonation), no key; `own_session`: a person in their
+   * own session only. Read from the contract, else derived from `security` (apiKeyAuth: `api_key`).
+   */
+  credentialPolicy: CredentialPolicy;
   responses: Record<string, unknown>;
   raw: Record<string, unknown>;
+}
+
+export type CredentialPolicy = 'api_key' | 'person' | 'own_session';
+const POLICIES: readonly string[] = ['api_key', 'person', 'own_session'];
+
+/**
+ * The operation's credential policy; its declared security must agree (a contract listing apiKeyAuth on
+ * an operation whose policy refuses keys, or the reverse, does not start).
+ */
+function credentialPolicyOf(op: Record<string, unknown>, id: string, security: Record<string, string[]>[]) {
+  const keys = security.some((s) => 'apiKeyAuth' in s || 'apiKeyBearerAuth' in s);
+  const declared = op['x-credential-policy'];
+  if (declared === undefined) return keys ? 'api_key' : 'person';
+  if (typeof declared !== 'string' || !POLICIES.includes(declared))
+    throw new Error(`${id}: unknown x-credential-policy ${String(declared)}`);
+  if ((declared === 'api_key') !== keys)
+    throw new Error(`${id}: x-credential-policy ${declared} disagrees with its security (apiKeyAuth)`);
+  return declared as CredentialPolicy;
 }
 
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
@@ -100,6 +124,7 @@ export function listOperations(doc: OpenApiDoc): Operation[] {
         idempotency: idem === 'required' || idem === 'optional' ? idem : undefined,
         sse: op['x-sse'] === true || (okContent !== undefined && 'text/event-stream' in okContent),
         addition: op['x-addition'] === true,
+        credentialPolicy: credentialPolicyOf(op, operationId, security),
         responses,
         raw: op,
       });

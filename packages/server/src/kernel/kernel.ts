@@ -2,10 +2,12 @@ import type { Logger as PinoLogger } from 'pino';
 import type { IdempotencyStore } from '../idempotency/idempotency-store.ts';
 import type { RateRule } from '../internal/config.ts';
 import type { TokenService } from '../internal/tokens.ts';
+import { NO_PROXY, type TrustProxy } from '../internal/trust-proxy.ts';
 import { CallScope, runInScope } from '../observability/call-scope.ts';
 import { tracer } from '../observability/tracing.ts';
 import type { RateLimitStore } from '../rate-limit/rate-limit-store.ts';
 import type { Db } from '../storage/schema.ts';
+import { resolveClientAddress } from './client-address.ts';
 import { compose, type Middleware, type Step } from './compose.ts';
 import type { Exchange, KernelRequest, RequestUrl } from './context.ts';
 import { listOperations, type OpenApiDoc, type Operation } from './contract.ts';
@@ -58,6 +60,8 @@ export interface KernelOptions {
   responseValidation?: ResponseValidationMode;
   /** Called with each violation found (after logging), in `log` and `strict` modes. */
   onResponseViolation?: (v: ResponseViolation) => void;
+  /** TRUST_PROXY: which forwarded addresses to believe (`ctx.ip` is the client's); none by default. */
+  trustProxy?: TrustProxy;
 }
 
 export interface RequestInfo {
@@ -150,6 +154,9 @@ function normalizeHeaders(merged: Record<string, unknown>): Record<string, strin
   }
   return out;
 }
+
+/** At most 100 characters of client input in an answer (a 404 names the path, never all of it). */
+const clip = (s: string) => (s.length > 100 ? `${s.slice(0, 100)}…` : s);
 
 const isEmpty = (o: object) => {
   for (const _ in o) return false;
@@ -332,7 +339,10 @@ export function createKernel(o: KernelOptions): Kernel {
    * The exchange and the handler's context for one request; log, headers, signal and the response
    * header record made when read.
    */
-  function exchange(input: DispatchInput): KernelExchange {
+  const trust = o.trustProxy ?? NO_PROXY;
+  function exchange(raw: DispatchInput): KernelExchange {
+    const input =
+      trust.kind === 'none' ? raw : { ...raw, ip: resolveClientAddress(raw.ip, raw.request.headers, trust) };
     const cors = o.cors ? o.cors.responseHeaderList(input.request.headers.get('origin')) : NO_HEADERS;
     const ex = new KernelExchange(input.request, input.url, cors);
     ex.ctx = new KernelContext(input, o.logger, ex, makeTransaction);
@@ -342,7 +352,7 @@ export function createKernel(o: KernelOptions): Kernel {
   /** OPTIONS on a known path: 204 with `Allow`, plus the CORS preflight answer for an allowed origin. */
   function options(ex: Exchange): HandlerResult {
     const allow = router.allowed(ex.url.pathname);
-    if (allow.length === 0) throw notFound('not_found', `No such path: ${ex.url.pathname}`);
+    if (allow.length === 0) throw notFound('not_found', `No such path: ${clip(ex.url.pathname)}`);
     const preflight = o.cors?.preflightHeaders(ex.request.headers.get('origin'), allow);
     return { status: 204, headers: { allow: allow.join(', '), ...preflight } };
   }
@@ -391,7 +401,20 @@ export function createKernel(o: KernelOptions): Kernel {
     const match = router.find(method === 'HEAD' ? 'GET' : method, ex.url.pathname);
     if (!match) {
       const allow = router.allowed(ex.url.pathname);
-      if (allow.length === 0) throw notFound('not_found', `No such path: ${ex.url.pathname}`);
+      if (allow.length === 0) {
+        // A contract path whose parameter cannot be read (bad percent-encoding, longer than any id):
+        // that operation's declared 422, naming the parameter, without echoing it.
+        const shaped = router.shape(method === 'HEAD' ? 'GET' : method, ex.url.pathname);
+        if (shaped) {
+          ex.operation = shaped.operation;
+          ex.route = shaped.operation.path;
+          ex.ctx.operationId = shaped.operation.operationId;
+          throw new ValidationError([
+            { loc: ['path', shaped.param], msg: 'The path parameter cannot be read', type: 'value_error' },
+          ]);
+        }
+        throw notFound('not_found', `No such path: ${clip(ex.url.pathname)}`);
+      }
       throw new HttpError(405, 'method_not_allowed', `${ex.request.method} is not allowed here.`, {
         headers: { allow: allow.join(', ') },
       });

@@ -69,8 +69,9 @@ export class PrincipalStore {
     return this.#cache.get<Principal | null>(`principal:${userId}`);
   }
 
-  async get(userId: string): Promise<Principal | undefined> {
-    const hit = this.cachedNow(userId);
+  /** `fresh`: read the database even when cached (impersonation: both principals on every request). */
+  async get(userId: string, opts?: { fresh?: boolean }): Promise<Principal | undefined> {
+    const hit = opts?.fresh ? undefined : this.cachedNow(userId);
     if (hit !== undefined) return hit ?? undefined;
     const key = `principal:${userId}`;
     const row = await this.#db
@@ -127,8 +128,8 @@ export class PrincipalStore {
    * like the principal (`ttlMs`, AUTH_STATUS_CACHE_MS): the process that revokes sees it at once
    * (`revoke` writes its own cache), every other process within `ttlMs`.
    */
-  async isRevoked(t: TokenRef): Promise<boolean> {
-    const known = this.revokedNow(t);
+  async isRevoked(t: TokenRef, opts?: { fresh?: boolean }): Promise<boolean> {
+    const known = opts?.fresh ? undefined : this.revokedNow(t);
     if (known !== undefined) return known;
     const keys = [`jti:${t.tokenId}`, ...(t.sessionId ? [`sid:${t.sessionId}`] : [])];
     const rows = await revocations(this.#db)

@@ -35,6 +35,8 @@ export class Router {
    * static path is what the radix router would match first too).
    */
   readonly #static = new Map<string, Map<string, RouteMatch>>();
+  /** Templates with parameters, split into segments: segments -> method -> operation (`shape`). */
+  readonly #templates = new Map<string[], Map<string, Operation>>();
 
   constructor(operations: Operation[]) {
     const paths = new Set(operations.map((op) => op.path));
@@ -47,7 +49,13 @@ export class Router {
       }
       byMethod.set(op.method.toUpperCase(), { operation: op, params: NO_PARAMS });
     };
+    const templates = new Map<string, Map<string, Operation>>();
     for (const op of operations) {
+      if (op.path.includes('{')) {
+        const byMethod = templates.get(op.path) ?? new Map<string, Operation>();
+        byMethod.set(op.method.toUpperCase(), op);
+        templates.set(op.path, byMethod);
+      }
       this.#fmw.on(op.method as 'GET', toRadix(op.path), () => {}, { operation: op });
       addStatic(op.path, op);
       const bare = op.path.slice(0, -1);
@@ -59,6 +67,7 @@ export class Router {
       set.add(op.method);
       this.#methodsByPath.set(op.path, set);
     }
+    for (const [path, byMethod] of templates) this.#templates.set(path.split('/'), byMethod);
   }
 
   /** The operation `method` `path` routes to, or undefined (then `allowed` tells 404 from 405). */
@@ -76,6 +85,32 @@ export class Router {
       if (v !== undefined) params[k] = v;
     }
     return { operation, params };
+  }
+
+  /**
+   * The operation whose path template `path` has the shape of (same segments, its literal ones equal)
+   * when the radix router could not route it: a parameter it cannot read (malformed percent-encoding,
+   * longer than any id). The kernel answers that operation's 422 naming the parameter, instead of an
+   * undeclared 404. Only asked on a miss.
+   */
+  shape(method: string, path: string): { operation: Operation; param: string } | undefined {
+    const parts = path.split('/');
+    for (const [template, ops] of this.#templates) {
+      if (template.length !== parts.length) continue;
+      let param: string | undefined;
+      let fits = true;
+      for (let i = 0; i < template.length && fits; i++) {
+        const t = template[i] as string;
+        const p = parts[i] as string;
+        if (t.startsWith('{')) {
+          if (p === '') fits = false;
+          else param ??= t.slice(1, -1);
+        } else if (t !== p) fits = false;
+      }
+      const operation = fits && param ? ops.get(method) : undefined;
+      if (operation && param) return { operation, param };
+    }
+    return undefined;
   }
 
   lookup(method: string, path: string): RouteLookup {

@@ -26,6 +26,8 @@ export interface AuthContext {
   companyCode?: string | null;
   /** Set when an admin acts through an impersonation token. */
   impersonatorId?: string;
+  /** The access token's own id (`jti`) and expiry, when the caller sent one (ending an impersonation). */
+  token?: { id: string; expiresAt: Date };
   /** Set when the caller authenticated with an API key (issue 16): its id, written into audit rows. The
    * key acts as its creator (`userId`) with the key's role. */
   apiKeyId?: string;

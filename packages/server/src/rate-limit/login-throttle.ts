@@ -7,6 +7,8 @@ import type { Db } from '../storage/schema.ts';
 interface LoginFailuresTable {
   bucket: string;
   failures: number;
+  /** Attempts reserved and being evaluated (migration 0130). */
+  pending: number;
   last_failed_at: Date | string;
   blocked_until: Date | string | null;
   expires_at: Date | string;
@@ -18,6 +20,20 @@ export interface Block {
   retryAfterSeconds: number;
 }
 
+/** A reservation's answer: go ahead (evaluate the password), or 429 after this many seconds. */
+export type Reservation = { ok: true } | { ok: false; retryAfterSeconds: number };
+
+/** How long an address an account logged in from stays exempt from that address's block. */
+const KNOWN_CLIENT_DAYS = 30;
+
+/** The progressive block after the `failures`-th failure: window/16 doubling up to the window (≥ 1 s). */
+function blockUntil(now: Date, rule: RateRule, failures: number): Date | null {
+  const over = failures - rule.limit;
+  if (over < 0) return null;
+  const delayMs = Math.min(rule.windowSeconds * 1000, ((rule.windowSeconds * 1000) / 16) * 2 ** over);
+  return new Date(now.getTime() + Math.max(1000, delayMs));
+}
+
 /**
  * Throttles credential guessing by counting FAILURES only, so a correct password never costs anything
  * and nobody can lock someone else out:
@@ -26,7 +42,12 @@ export interface Block {
  * - `rule.limit` failures are free; from then on every further failure blocks the bucket for a delay
  *   that doubles, `window/16, window/8, …` up to `rule.windowSeconds` (progressive delay);
  * - a bucket is forgotten `rule.windowSeconds` after its last failure, and a success clears the
- *   account bucket of that client.
+ *   account bucket of that client;
+ * - a login reserves its attempt in both buckets BEFORE the password hash runs (`reserve`), so
+ *   concurrent guesses count at once and never overrun the limit, and gives it back when the password
+ *   was right (`release`) or turns it into a failure (`failed`);
+ * - `known:<email>|ip:<address>` rows remember for 30 days that the account logged in from that
+ *   address: such a login is exempt from the address's own block (only its account bucket applies).
  * A blocked bucket answers 429 with Retry-After to that client only: the account's owner, from another
  * address, logs in as usual. Shared by every process through the database.
  */
@@ -58,13 +79,151 @@ export class LoginThrottle {
     return worst;
   }
 
+  /**
+   * Reserves one attempt BEFORE the password is checked, atomically (a row lock on the bucket, so it
+   * holds under any concurrency and across processes): granted while confirmed failures plus attempts
+   * still being evaluated stay under the limit, and, once past it, one at a time each time the
+   * progressive block lapses; otherwise refused (not counted). `force` always grants (a client the
+   * account is known from, exempt from its address's block), still counting the attempt. Settle every
+   * granted reservation with `failed` or `release`.
+   */
+  async reserve(bucket: string, rule: RateRule, opts: { force?: boolean } = {}): Promise<Reservation> {
+    const now = this.#clock.now();
+    const expires = new Date(now.getTime() + rule.windowSeconds * 1000);
+    return this.#db.transaction().execute(async (trx) => {
+      const t = failuresDb(trx);
+      await t
+        .insertInto('login_failures')
+        .values({
+          bucket,
+          failures: 0,
+          pending: 0,
+          last_failed_at: now,
+          blocked_until: null,
+          expires_at: expires,
+        })
+        .onConflict((oc) => oc.column('bucket').doNothing())
+        .execute();
+      const row = await t
+        .selectFrom('login_failures')
+        .select(['failures', 'pending', 'blocked_until', 'expires_at'])
+        .where('bucket', '=', bucket)
+        .forUpdate()
+        .executeTakeFirstOrThrow();
+      const lapsed = new Date(row.expires_at) <= now;
+      const failures = lapsed ? 0 : Number(row.failures);
+      const pending = lapsed ? 0 : Number(row.pending);
+      const blocked = !lapsed && row.blocked_until ? new Date(row.blocked_until) : null;
+      const isBlocked = blocked !== null && blocked > now;
+      const granted =
+        opts.force === true ||
+        (!isBlocked && (failures + pending < rule.limit || (failures >= rule.limit && pending === 0)));
+      if (!granted) {
+        const retryAfterSeconds = isBlocked
+          ? Math.max(1, Math.ceil(((blocked as Date).getTime() - now.getTime()) / 1000))
+          : 1;
+        return { ok: false as const, retryAfterSeconds };
+      }
+      await t
+        .updateTable('login_failures')
+        .set({
+          failures,
+          pending: pending + 1,
+          blocked_until: isBlocked ? blocked : null,
+          expires_at: lapsed || new Date(row.expires_at) < expires ? expires : new Date(row.expires_at),
+        })
+        .where('bucket', '=', bucket)
+        .execute();
+      return { ok: true as const };
+    });
+  }
+
+  /** A reserved attempt failed: it becomes a counted failure (and may start or extend the block). */
+  async failed(bucket: string, rule: RateRule): Promise<void> {
+    const now = this.#clock.now();
+    const expires = new Date(now.getTime() + rule.windowSeconds * 1000);
+    const row = await failuresDb(this.#db)
+      .insertInto('login_failures')
+      .values({
+        bucket,
+        failures: 1,
+        pending: 0,
+        last_failed_at: now,
+        blocked_until: null,
+        expires_at: expires,
+      })
+      .onConflict((oc) =>
+        oc.column('bucket').doUpdateSet({
+          failures: sql<number>`login_failures.failures + 1`,
+          pending: sql<number>`greatest(login_failures.pending - 1, 0)`,
+          last_failed_at: now,
+          expires_at: expires,
+        }),
+      )
+      .returning('failures')
+      .executeTakeFirstOrThrow();
+    const until = blockUntil(now, rule, Number(row.failures));
+    if (until) {
+      await failuresDb(this.#db)
+        .updateTable('login_failures')
+        .set({ blocked_until: sql<Date>`greatest(coalesce(blocked_until, ${until}), ${until})` })
+        .where('bucket', '=', bucket)
+        .execute();
+    }
+  }
+
+  /** A reserved attempt did not fail (right password, or it never ran): its reservation is given back. */
+  async release(bucket: string): Promise<void> {
+    await failuresDb(this.#db)
+      .updateTable('login_failures')
+      .set({ pending: sql<number>`greatest(pending - 1, 0)` })
+      .where('bucket', '=', bucket)
+      .execute();
+  }
+
+  /** Remembers that `client` logged in to `account` (exempt from that client's address block for 30 days). */
+  async remember(account: string, client: string): Promise<void> {
+    const now = this.#clock.now();
+    const expires = new Date(now.getTime() + KNOWN_CLIENT_DAYS * 86_400_000);
+    await failuresDb(this.#db)
+      .insertInto('login_failures')
+      .values({
+        bucket: knownBucket(account, client),
+        failures: 0,
+        pending: 0,
+        last_failed_at: now,
+        blocked_until: null,
+        expires_at: expires,
+      })
+      .onConflict((oc) => oc.column('bucket').doUpdateSet({ expires_at: expires }))
+      .execute();
+  }
+
+  /** Whether `account` logged in from `client` within the last 30 days. */
+  async known(account: string, client: string): Promise<boolean> {
+    const row = await failuresDb(this.#db)
+      .selectFrom('login_failures')
+      .select('bucket')
+      .where('bucket', '=', knownBucket(account, client))
+      .where('expires_at', '>', this.#clock.now())
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   /** Counts one failure; returns the failures counted in the bucket so far. */
   async fail(bucket: string, rule: RateRule): Promise<number> {
     const now = this.#clock.now();
     const expires = new Date(now.getTime() + rule.windowSeconds * 1000);
     const row = await failuresDb(this.#db)
       .insertInto('login_failures')
-      .values({ bucket, failures: 1, last_failed_at: now, blocked_until: null, expires_at: expires })
+      .values({
+        bucket,
+        failures: 1,
+        pending: 0,
+        last_failed_at: now,
+        blocked_until: null,
+        expires_at: expires,
+      })
       .onConflict((oc) =>
         oc.column('bucket').doUpdateSet({
           failures: sql<number>`case when login_failures.expires_at <= ${now} then 1 else login_failures.failures + 1 end`,
@@ -76,10 +235,8 @@ export class LoginThrottle {
       .returning('failures')
       .executeTakeFirstOrThrow();
     const failures = Number(row.failures);
-    const over = failures - rule.limit;
-    if (over >= 0) {
-      const delayMs = Math.min(rule.windowSeconds * 1000, ((rule.windowSeconds * 1000) / 16) * 2 ** over);
-      const until = new Date(now.getTime() + Math.max(1000, delayMs));
+    const until = blockUntil(now, rule, failures);
+    if (until) {
       await failuresDb(this.#db)
         .updateTable('login_failures')
         .set({ blocked_until: sql<Date>`greatest(coalesce(blocked_until, ${until}), ${until})` })
@@ -102,3 +259,5 @@ export class LoginThrottle {
     return Number(r.numDeletedRows ?? 0);
   }
 }
+
+const knownBucket = (account: string, client: string) => `known:${account}|ip:${client}`;

@@ -17,6 +17,7 @@ import { param, prepared } from '../storage/prepared.ts';
 import type { Db } from '../storage/schema.ts';
 import type { GdsConfigStore, GdsSettings } from '../suppliers/gds-config.ts';
 import { SupplierError } from '../suppliers/ports/errors.ts';
+import { refOwner } from '../suppliers/signed-refs.ts';
 import type { CircuitBreakerRegistry } from './circuit-breaker.ts';
 import { type LogEvent, realTimers, type Timers } from './event-log.ts';
 import type { Committed, SearchNotifier } from './notifier.ts';
@@ -423,7 +424,7 @@ export class SearchEngine {
       plan.map(async (supplier) => {
         const cfg = settings[supplier.name] as GdsSettings;
         const [{ outcome, offers }, markup, fx] = await Promise.all([
-          this.#call(spec, supplier, request, cfg, stop).then((r) => {
+          this.#call(spec, supplier, request, cfg, stop, refOwner(by)).then((r) => {
             mark(id, 'answer', supplier.name);
             return r;
           }),
@@ -519,6 +520,7 @@ export class SearchEngine {
     request: Record<string, unknown>,
     cfg: GdsSettings,
     stop: AbortSignal,
+    owner: string,
   ): Promise<{ outcome: SupplierOutcome; offers: unknown[] }> {
     const breaker = this.#d.breakers.get(supplier.name);
     if (!breaker.canPass()) return { outcome: 'skipped', offers: [] };
@@ -533,7 +535,7 @@ export class SearchEngine {
     const t0 = performance.now();
     try {
       const query = spec.query(request, cfg.max_results);
-      const offers = await raceAbort(supplier.search(query, { signal: ac.signal }), ac.signal);
+      const offers = await raceAbort(supplier.search(query, { signal: ac.signal, owner }), ac.signal);
       breaker.onSuccess();
       this.#d.stats.record(supplier.name, { latency_ms: performance.now() - t0, outcome: 'success' });
       return { outcome: 'completed', offers };

@@ -23,7 +23,26 @@ process.env.PASSWORD_SCRYPT_N ??= '1024';
 
 export const ROLES: readonly Role[] = ['super_admin', 'company_admin', 'company_staff', 'customer'];
 
-export type AuthKind = Role | 'none' | 'garbage' | 'wrong_scheme' | 'unknown_user';
+/**
+ * Callers: a person of each role, no or broken credentials, an API key of each role a key may have
+ * (`key_company_staff`, `key_company_admin`), and a company admin impersonated by a super_admin.
+ */
+export type AuthKind =
+  | Role
+  | 'none'
+  | 'garbage'
+  | 'wrong_scheme'
+  | 'unknown_user'
+  | 'key_company_staff'
+  | 'key_company_admin'
+  | 'impersonation';
+
+/** The credential callers (issue 28): the fuzzer checks the operation's `x-credential-policy` for them. */
+export const CREDENTIAL_CALLERS: readonly AuthKind[] = [
+  'key_company_staff',
+  'key_company_admin',
+  'impersonation',
+];
 
 /** One request as the fuzzer builds it; `raw` bodies are sent verbatim. */
 export interface FuzzRequest {
@@ -56,6 +75,7 @@ export interface Violation {
     | 'stack_trace'
     | 'secret_leak'
     | 'undeclared_code'
+    | 'credential_policy'
     | 'crash';
   message: string;
   request: string;
@@ -65,6 +85,10 @@ export interface Violation {
 export interface Tokens {
   role: Record<Role, string>;
   unknownUser: string;
+  /** API keys of the fresh company, one per role a key may have. */
+  key: Record<'company_staff' | 'company_admin', string>;
+  /** An impersonation token of the fresh company's admin. */
+  impersonation: string;
 }
 
 export interface FuzzWorld {
@@ -120,6 +144,12 @@ function authHeader(auth: AuthKind, tokens: Tokens): string | undefined {
       return 'Basic YWRtaW46YWRtaW4=';
     case 'unknown_user':
       return `Bearer ${tokens.unknownUser}`;
+    case 'key_company_staff':
+      return `Bearer ${tokens.key.company_staff}`;
+    case 'key_company_admin':
+      return `Bearer ${tokens.key.company_admin}`;
+    case 'impersonation':
+      return `Bearer ${tokens.impersonation}`;
     default:
       return `Bearer ${tokens.role[auth]}`;
   }
@@ -221,10 +251,12 @@ export async function createFuzzWorld(doc: OpenApiDoc): Promise<FuzzWorld> {
     const code = `FZ${++seq}`;
     const company = await seedCompany(database.db, 'FZ', code);
     const role = {} as Record<Role, string>;
+    const ids = {} as Record<Role, string>;
     for (const r of ROLES) {
       const id = `fz-${seq}-${r}`;
       const email = `${tag.toLowerCase().replace(/[^a-z0-9]/g, '')}-${seq}-${r}@fuzz.test`;
       const companyId = r === 'company_admin' || r === 'company_staff' ? company.id : null;
+      ids[r] = id;
       role[r] = (
         await seedUser(database.db, app.services.tokens, {
           role: r,
@@ -242,7 +274,31 @@ export async function createFuzzWorld(doc: OpenApiDoc): Promise<FuzzWorld> {
       role: 'super_admin',
       companyId: null,
     });
-    return { role, unknownUser };
+    const keys = app.services.principals.apiKeys;
+    if (!keys) throw new Error('the fuzz world has no API key store');
+    const key = {} as Tokens['key'];
+    for (const r of ['company_staff', 'company_admin'] as const) {
+      key[r] = (
+        await keys.create({
+          companyId: company.id,
+          createdBy: ids.company_admin,
+          name: `fuzz ${r}`,
+          role: r,
+          expiresAt: null,
+        })
+      ).secret;
+    }
+    const impersonation = await app.services.tokens.signAccess(
+      {
+        userId: ids.company_admin,
+        email: `${tag.toLowerCase().replace(/[^a-z0-9]/g, '')}-${seq}-company_admin@fuzz.test`,
+        role: 'company_admin',
+        companyId: company.id,
+        impersonatorId: ids.super_admin,
+      },
+      900,
+    );
+    return { role, unknownUser, key, impersonation };
   };
 
   const send = async (req: FuzzRequest, tokens: Tokens, ip: string): Promise<FuzzResponse> => {
@@ -293,7 +349,12 @@ export async function createFuzzWorld(doc: OpenApiDoc): Promise<FuzzWorld> {
     const out: Violation[] = [];
     const pathname = new URL(`http://travel.test${req.path}`).pathname;
     const routed = router.lookup(req.method, pathname);
-    const op = routed.kind === 'found' ? routed.match.operation : undefined;
+    // A path of the contract's shape whose parameter the radix router cannot read is that operation's.
+    const shaped =
+      routed.kind === 'not_found'
+        ? router.shape(req.method === 'HEAD' ? 'GET' : req.method, pathname)
+        : undefined;
+    const op = routed.kind === 'found' ? routed.match.operation : shaped?.operation;
     const opId = op?.operationId ?? target.operationId;
     const add = (kind: Violation['kind'], message: string) =>
       out.push({
@@ -306,6 +367,10 @@ export async function createFuzzWorld(doc: OpenApiDoc): Promise<FuzzWorld> {
 
     for (const s of secrets)
       if (res.text.includes(s)) add('secret_leak', `body contains a secret (${s.slice(0, 4)}…)`);
+    // An error never echoes unbounded input (issue 28: a 404 once echoed a 5,000-character path).
+    const tail = req.path.length > 1000 ? req.path.slice(-500) : undefined;
+    if (res.status >= 400 && tail && res.text.includes(tail))
+      add('error_shape', 'error body echoes the whole of a long request path');
     if (res.status >= 400 && STACK_RE.test(res.text))
       add('stack_trace', 'error body looks like a stack trace');
 
@@ -346,6 +411,21 @@ export async function createFuzzWorld(doc: OpenApiDoc): Promise<FuzzWorld> {
     }
 
     const code = typeof errorBody?.code === 'string' ? errorBody.code : undefined;
+    // x-credential-policy (issue 28): a key only where `api_key`, an impersonation never where `own_session`.
+    const isKey = req.auth === 'key_company_staff' || req.auth === 'key_company_admin';
+    const refused =
+      !op.public &&
+      ((isKey && op.credentialPolicy !== 'api_key') ||
+        (req.auth === 'impersonation' && op.credentialPolicy === 'own_session'));
+    if (refused && res.status < 400)
+      add('credential_policy', `${req.auth} on ${op.credentialPolicy} answered ${res.status}`);
+    if (
+      refused &&
+      res.status === 403 &&
+      code !== 'api_key_not_allowed' &&
+      code !== 'impersonation_not_allowed'
+    )
+      add('credential_policy', `${req.auth} on ${op.credentialPolicy} answered 403 ${code ?? ''}`);
     const declared = op.responses[String(res.status)] ?? op.responses[`${String(res.status)[0]}XX`];
     if (res.status >= 500) {
       const allowed =

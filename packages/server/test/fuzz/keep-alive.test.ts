@@ -91,6 +91,8 @@ describe('contract fuzz over keep-alive connections', () => {
         {
           role: {} as Tokens['role'],
           unknownUser: '',
+          key: { company_staff: '', company_admin: '' },
+          impersonation: '',
         },
       ),
       'GET /health/ after the cases',

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import type { Operation, ParameterSpec } from '../../src/kernel/contract.ts';
 import type { AuthKind, FuzzRequest } from './harness.ts';
-import { ROLES } from './harness.ts';
+import { CREDENTIAL_CALLERS, ROLES } from './harness.ts';
 import { NASTY_STRINGS, type SchemaArbitraries, withOwnKey } from './schema-arb.ts';
 
 /** Path segments that are wrong for any id: non-numeric, negative, huge, a PNR that does not exist. */
@@ -68,7 +68,14 @@ export function bestAuth(op: Operation): AuthKind {
 
 function authArb(op: Operation): fc.Arbitrary<AuthKind> {
   const allowed = (op.roles?.length ? op.roles : ROLES) as AuthKind[];
-  const others: AuthKind[] = ['none', 'garbage', 'wrong_scheme', 'unknown_user', ...ROLES];
+  const others: AuthKind[] = [
+    'none',
+    'garbage',
+    'wrong_scheme',
+    'unknown_user',
+    ...ROLES,
+    ...CREDENTIAL_CALLERS,
+  ];
   return fc.oneof(
     { weight: op.public ? 2 : 8, arbitrary: fc.constantFrom(...allowed) },
     { weight: 2, arbitrary: fc.constantFrom(...others) },
@@ -245,12 +252,19 @@ export function fixedCases(
   });
 
   const out: FuzzRequest[] = [];
-  // Every caller: none, broken tokens, and a token of each role.
-  for (const a of ['none', 'garbage', 'wrong_scheme', 'unknown_user', ...ROLES] as AuthKind[])
+  // Every caller: none, broken tokens, a token of each role, a key of each key role, an impersonation.
+  for (const a of [
+    'none',
+    'garbage',
+    'wrong_scheme',
+    'unknown_user',
+    ...ROLES,
+    ...CREDENTIAL_CALLERS,
+  ] as AuthKind[])
     out.push(base({ auth: a }));
   // Invalid path params.
   for (const p of pathParams(op)) {
-    for (const v of ['abc', 'ZZZ9ZZ', '0', '99999999999999999999', '\u0000']) {
+    for (const v of ['abc', 'ZZZ9ZZ', '0', '99999999999999999999', '\u0000', 'x'.repeat(5000)]) {
       out.push(base({ path: fillPath(op, { ...validParams, [p.name]: v }) }));
     }
   }

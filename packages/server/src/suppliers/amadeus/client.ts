@@ -72,9 +72,11 @@ function guardedHttp(supplier: SupplierName, baseUrl: string, ssl: boolean) {
         throw new SupplierError(supplier, 'invalid_request', `Refused a ${supplier} request off its host`, {
           supplierCode: UNSAFE_URL,
         });
-      supplierUrl(supplier, baseUrl, String(o.path ?? '/'));
+      // The SDK knows only host and port: the request goes where the guard resolved it, under the whole
+      // base URL (its path included: behind a path-routed gateway the credentials reach this API only).
+      const url = supplierUrl(supplier, baseUrl, String(o.path ?? '/'));
       const mod = require(ssl ? 'node:https' : 'node:http') as typeof nodeHttp;
-      return mod.request({ ...o, protocol: ssl ? 'https:' : 'http:' });
+      return mod.request({ ...o, path: `${url.pathname}${url.search}`, protocol: ssl ? 'https:' : 'http:' });
     },
   };
 }

@@ -15,6 +15,11 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Idempotency key to forward where the supplier supports one (Duffel, Stripe). */
   idempotencyKey?: string;
+  /**
+   * Who the call is for (`refOwner`: the caller's company, else the user): the signed references a
+   * search hands out (hotel rate_key, transfer quote_id) are bound to it, and taken back only from it.
+   */
+  owner?: string;
 }
 
 /**

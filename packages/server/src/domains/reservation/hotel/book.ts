@@ -16,6 +16,7 @@ import { bookingRefusals, bookReservation, type ReservationKind } from '../book.
 import type { ReservationDomainDeps } from '../deps.ts';
 import { HOTEL_KIND } from '../kind.ts';
 import type { ReservationEvent } from '../state-machine.ts';
+import { callFor } from '../supplier-call.ts';
 import { json } from '../tables.ts';
 import { checkRate, hotelSupplier } from './check-rate.ts';
 import { validateGuests } from './guests.ts';
@@ -57,7 +58,7 @@ export async function bookHotel(
   const body = ctx.body;
   const supplier = hotelSupplier(deps, body.provider, 'invalid_rate_key');
   return bookReservation(deps, ctx, hotelReservations(deps), async () => {
-    const check = await checkRate(supplier, body.rate_key, ctx.signal, RECHECK_CODES, ctx.log);
+    const check = await checkRate(supplier, body.rate_key, callFor(ctx), RECHECK_CODES, ctx.log);
     if (!check.available) throw badRequest('sold_out', 'The rate is no longer available.');
     // Charged in the currency the search showed, at the rate locked with its offer.
     const seen = await findShownOffer(deps.db, body.provider, 'rate_key', body.rate_key, ctx.auth?.userId);
@@ -110,7 +111,7 @@ export async function bookHotel(
             ...(body.special_requests ? { special_requests: body.special_requests } : {}),
             client_reference: clientReference,
           },
-          { signal: ctx.signal, idempotencyKey: clientReference },
+          { ...callFor(ctx), idempotencyKey: clientReference },
         ),
     };
   });

@@ -3,8 +3,10 @@ import type { ErrorCode } from '../../../kernel/errors.ts';
 import type { Logger, OperationContext } from '../../../kernel/types.ts';
 import { findShownOffer, recheckHotel } from '../../../search/shown-offer.ts';
 import { type CodeMap, configured, mapped } from '../../../suppliers/http-errors.ts';
+import type { CallOptions } from '../../../suppliers/ports/errors.ts';
 import type { HotelRateCheck, HotelSupplier } from '../../../suppliers/ports/hotel.ts';
 import type { ReservationDomainDeps } from '../deps.ts';
+import { callFor } from '../supplier-call.ts';
 
 const CHECK_CODES: CodeMap = {
   not_found: [404, 'rate_not_found'],
@@ -22,16 +24,16 @@ export const hotelSupplier = (
 export const checkRate = (
   supplier: HotelSupplier,
   rateKey: string,
-  signal: AbortSignal,
+  call: CallOptions,
   codes: CodeMap = CHECK_CODES,
   log?: Logger,
-): Promise<HotelRateCheck> => mapped(() => supplier.checkRate(rateKey, { signal }), codes, log);
+): Promise<HotelRateCheck> => mapped(() => supplier.checkRate(rateKey, call), codes, log);
 
 /** The contract's `HotelRateCheck`: the offer as re-checked, `previous_total_minor` what it was. */
 export async function checkHotelRate(deps: ReservationDomainDeps, ctx: OperationContext<'checkHotelRate'>) {
   const body = ctx.body;
   const supplier = hotelSupplier(deps, body.provider, 'unsupported_provider');
-  const check = await checkRate(supplier, body.rate_key, ctx.signal, CHECK_CODES, ctx.log);
+  const check = await checkRate(supplier, body.rate_key, callFor(ctx), CHECK_CODES, ctx.log);
   const seen = await findShownOffer(deps.db, body.provider, 'rate_key', body.rate_key, ctx.auth?.userId);
   // In the currency the search showed, at the rate locked with its offer (search/shown-offer.ts).
   const r = recheckHotel(seen, check.offer, check.previous_total_minor, check.price_changed);

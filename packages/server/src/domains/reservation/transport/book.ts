@@ -15,6 +15,7 @@ import { bookingRefusals, bookReservation, type ReservationKind } from '../book.
 import type { ReservationDomainDeps } from '../deps.ts';
 import { TRANSPORT_KIND } from '../kind.ts';
 import type { ReservationEvent } from '../state-machine.ts';
+import { callFor } from '../supplier-call.ts';
 import { json } from '../tables.ts';
 import { quote, transferSupplier } from './quote.ts';
 import { transportBookingView } from './view.ts';
@@ -56,7 +57,7 @@ export async function bookTransport(
   const body = ctx.body;
   const supplier = transferSupplier(deps, body.provider, 'invalid_quote');
   return bookReservation(deps, ctx, transportReservations(deps), async () => {
-    const q = await quote(supplier, body.quote_id, ctx.signal, REQUOTE_CODES, ctx.log);
+    const q = await quote(supplier, body.quote_id, callFor(ctx), REQUOTE_CODES, ctx.log);
     if (!q.available) throw badRequest('sold_out', 'The transfer is no longer available.');
     // Charged in the currency the search showed, at the rate locked with its offer.
     const seen = await findShownOffer(deps.db, body.provider, 'quote_id', body.quote_id, ctx.auth?.userId);
@@ -109,7 +110,7 @@ export async function bookTransport(
             ...(body.special_requests ? { special_requests: body.special_requests } : {}),
             client_reference: clientReference,
           },
-          { signal: ctx.signal, idempotencyKey: clientReference },
+          { ...callFor(ctx), idempotencyKey: clientReference },
         ),
     };
   });

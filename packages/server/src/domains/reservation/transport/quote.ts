@@ -3,8 +3,11 @@ import type { ErrorCode } from '../../../kernel/errors.ts';
 import type { Logger, OperationContext } from '../../../kernel/types.ts';
 import { findShownOffer, recheckTransfer } from '../../../search/shown-offer.ts';
 import { type CodeMap, configured, mapped } from '../../../suppliers/http-errors.ts';
+import type { CallOptions } from '../../../suppliers/ports/errors.ts';
 import type { TransferOffer, TransferSupplier } from '../../../suppliers/ports/transfer.ts';
+
 import type { ReservationDomainDeps } from '../deps.ts';
+import { callFor } from '../supplier-call.ts';
 
 const QUOTE_CODES: CodeMap = {
   not_found: [404, 'quote_not_found'],
@@ -22,16 +25,16 @@ export const transferSupplier = (
 export const quote = (
   supplier: TransferSupplier,
   quoteId: string,
-  signal: AbortSignal,
+  call: CallOptions,
   codes: CodeMap = QUOTE_CODES,
   log?: Logger,
 ): Promise<{ available: boolean; offer: TransferOffer; price_changed: boolean }> =>
-  mapped(() => supplier.quote(quoteId, { signal }), codes, log);
+  mapped(() => supplier.quote(quoteId, call), codes, log);
 
 export async function quoteTransport(deps: ReservationDomainDeps, ctx: OperationContext<'quoteTransport'>) {
   const body = ctx.body;
   const supplier = transferSupplier(deps, body.provider, 'unsupported_provider');
-  const q = await quote(supplier, body.quote_id, ctx.signal, QUOTE_CODES, ctx.log);
+  const q = await quote(supplier, body.quote_id, callFor(ctx), QUOTE_CODES, ctx.log);
   const seen = await findShownOffer(deps.db, body.provider, 'quote_id', body.quote_id, ctx.auth?.userId);
   // The port reports only that the price moved; the previous total is the one the search stored, and the
   // quote is shown in the search's currency at the rate locked with its offer (search/shown-offer.ts).
