@@ -3,7 +3,7 @@
  * Do not edit: declare a code on the operations that return it (contract/paths/*.ts) and regenerate.
  */
 
-/** Every error `code` an operation of the contract declares (149). */
+/** Every error `code` an operation of the contract declares (151). */
 export const errorCodes = [
   'account_inactive',
   'account_suspended',

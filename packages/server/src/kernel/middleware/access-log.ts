@@ -1,4 +1,5 @@
 import type { Logger as PinoLogger } from 'pino';
+import { clientAddress } from '../client-address.ts';
 import type { Exchange } from '../context.ts';
 import type { HttpMetrics } from '../metrics.ts';
 
@@ -6,7 +7,6 @@ import type { HttpMetrics } from '../metrics.ts';
  * The client's address as the access log shows it: the socket's peer for now. When the kernel learns
  * TRUST_PROXY (the forwarded-for chain behind a trusted proxy), this is the one place to read it from.
  */
-export const clientAddress = (ex: Exchange): string => ex.ctx.ip;
 
 /**
  * One structured log line and one metrics observation for a finished request, with latency, who called
@@ -31,7 +31,7 @@ export function recordAccess(ex: Exchange, metrics: HttpMetrics | undefined, roo
     user_id: a ? a.userId : null,
     company_id: a ? a.companyId : null,
     api_key_id: a?.apiKeyId ?? null,
-    ip: clientAddress(ex),
+    ip: clientAddress(ex.ctx), // after TRUST_PROXY
     user_agent: ex.request.headers.get('user-agent'),
     trace_id: ex.span ? ex.span.traceId : undefined,
   };
