@@ -68,7 +68,7 @@ export const COMMANDS: readonly (readonly [string, string, Loader])[] = [
   ],
   [
     'booking',
-    'flight bookings: show, list, cancel',
+    'flight bookings: show, list, timeline, cancel',
     async (d) => (await import('./commands/booking.ts')).bookingCommand(d),
   ],
   [

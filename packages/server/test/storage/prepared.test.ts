@@ -43,13 +43,16 @@ afterEach(async () => {
 });
 
 let seq = 0;
-async function insertBooking(db: Db, o: { pnr: string; userId: string; companyId: number | null }) {
+async function insertBooking(
+  db: Db,
+  o: { pnr: string; userId: string; companyId: number | null; status?: 'confirmed' | 'cancelled' },
+) {
   seq += 1;
   const r = await bookingDb(db)
     .insertInto('flight_bookings')
     .values({
       pnr: o.pnr,
-      status: 'confirmed',
+      status: o.status ?? 'confirmed',
       payment_mode: 'PNR_FIRST',
       supplier: 'duffel',
       supplier_order_ref: `ord_${seq}`,
@@ -88,7 +91,9 @@ async function reference(db: Db, id: number) {
     .selectAll()
     .where('id', '=', id)
     .executeTakeFirst();
-  return toRow(r as never);
+  // Migration 0110's marker of an old duplicate is a column no booking read selects (nothing reads it).
+  const { supplier_ref_duplicate_of: _marker, ...row } = r as Record<string, unknown>;
+  return toRow(row as never);
 }
 
 const preparedNames = async (db: Db) =>
@@ -97,7 +102,8 @@ const preparedNames = async (db: Db) =>
 describe('prepared booking lookups', () => {
   it('answer what the query builder answers: by id, by PNR (the newest), for update, and the view', async () => {
     const { db } = await database();
-    const older = await insertBooking(db, { pnr: 'QX7P2K', userId: 'u1', companyId: 4 });
+    // A PNR is held by one live booking at a time (migration 0110): the older one was cancelled.
+    const older = await insertBooking(db, { pnr: 'QX7P2K', userId: 'u1', companyId: 4, status: 'cancelled' });
     const newer = await insertBooking(db, { pnr: 'QX7P2K', userId: 'u1', companyId: 4 });
     const other = await insertBooking(db, { pnr: 'ZZ9Z9Z', userId: 'u2', companyId: null });
 
@@ -235,7 +241,7 @@ describe('coalesced booking reads', () => {
     const { db } = await database();
     const a = await insertBooking(db, { pnr: 'CA1AAA', userId: 'u1', companyId: 1 });
     const b = await insertBooking(db, { pnr: 'CB2BBB', userId: 'u2', companyId: 2 });
-    const older = await insertBooking(db, { pnr: 'CC3CCC', userId: 'u3', companyId: 3 });
+    const older = await insertBooking(db, { pnr: 'CC3CCC', userId: 'u3', companyId: 3, status: 'cancelled' });
     const newer = await insertBooking(db, { pnr: 'CC3CCC', userId: 'u3', companyId: 3 });
     const view = async (id: number) => JSON.stringify(bookingView(await reference(db, id)));
     const { seen } = statements(db);
