@@ -9118,7 +9118,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Cancellation pending: the provider may have cancelled but its answer was lost (timeout, reset, 5xx). The body carries booking_id and the status as it stands; a reconciliation job asks the provider and settles it within seconds to minutes. Poll the booking; a repeated cancel asks the provider again and never cancels twice. */
+            /** @description Cancellation pending: the provider (hotel, transport or flight supplier) may have cancelled but its answer was lost (timeout, reset, 5xx). The body carries booking_id and the status as it stands; a reconciliation job asks the provider and settles it within seconds to minutes. Poll the booking; a repeated cancel asks the provider again and never cancels twice. */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -10471,7 +10471,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Cancellation pending: the provider may have cancelled but its answer was lost (timeout, reset, 5xx). The body carries booking_id and the status as it stands; a reconciliation job asks the provider and settles it within seconds to minutes. Poll the booking; a repeated cancel asks the provider again and never cancels twice. */
+            /** @description Cancellation pending: the provider (hotel, transport or flight supplier) may have cancelled but its answer was lost (timeout, reset, 5xx). The body carries booking_id and the status as it stands; a reconciliation job asks the provider and settles it within seconds to minutes. Poll the booking; a repeated cancel asks the provider again and never cancels twice. */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -11682,6 +11682,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Cancellation pending: the provider (hotel, transport or flight supplier) may have cancelled but its answer was lost (timeout, reset, 5xx). The body carries booking_id and the status as it stands; a reconciliation job asks the provider and settles it within seconds to minutes. Poll the booking; a repeated cancel asks the provider again and never cancels twice. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PendingCancellationError"];
                 };
             };
             /** @description A dependency is unreachable: the database (`database_unavailable`) or the supplier (`supplier_unavailable`, nothing was done); retry after `Retry-After` seconds with the same Idempotency-Key. */

@@ -1,6 +1,14 @@
 import { bool, errorResponse, flightBookingIdParam, queryParam, ref, str } from '../lib.ts';
 import { type OpDef, surface } from '../op.ts';
-import { badRequest, bookingPending, moneyInProgress, notFound, notSupported, ok } from './shared.ts';
+import {
+  badRequest,
+  bookingPending,
+  cancellationPending,
+  moneyInProgress,
+  notFound,
+  notSupported,
+  ok,
+} from './shared.ts';
 
 const bookingNotFound = () => notFound('booking_not_found');
 /** 400s of operations on an offer: `currency_mismatch` carries `offer_currency` (OfferError). */
@@ -136,6 +144,7 @@ const defs: OpDef[] = [
       ...badRequest('cancellation_failed', 'invalid_booking_state', 'void_failed', 'refund_failed'),
       ...bookingNotFound(),
       ...moneyInProgress(),
+      ...cancellationPending(),
     },
   },
   {

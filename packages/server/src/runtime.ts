@@ -33,6 +33,7 @@ import type { Mailer } from './mail/mailer.ts';
 import { registerRuntimeMetrics } from './runtime-metrics.ts';
 import { createSearchService, type SearchService } from './search/service.ts';
 import type { Database } from './storage/database.ts';
+import { loadInstallation } from './storage/installation.ts';
 import type { Db } from './storage/schema.ts';
 import { createSupplierRegistry, type SupplierRegistry } from './suppliers/registry.ts';
 import { type SandboxSuppliers, startSandboxSuppliers } from './suppliers/sandbox.ts';
@@ -148,7 +149,14 @@ export async function createRuntime(o: RuntimeOptions): Promise<Runtime> {
     orphanGraceMs: tuning.searchOrphanGraceMs,
   });
   const deps: AggregateDeps = {
-    booking: { db: database.db, clock, mailer: o.mailer, logger, suppliers: bookingSuppliers(suppliers) },
+    booking: {
+      db: database.db,
+      clock,
+      mailer: o.mailer,
+      logger,
+      suppliers: bookingSuppliers(suppliers),
+      installation: await loadInstallation(database.db),
+    },
     reservations: { db: database.db, clock, suppliers, logger },
   };
   const app = createApp({

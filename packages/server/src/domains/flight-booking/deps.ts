@@ -1,6 +1,7 @@
 import type { Clock } from '../../internal/clock.ts';
 import type { Logger } from '../../kernel/types.ts';
 import type { Mailer } from '../../mail/mailer.ts';
+import type { Installation } from '../../storage/installation.ts';
 import type { Db } from '../../storage/schema.ts';
 import type { BookingSuppliers } from './suppliers.ts';
 
@@ -11,4 +12,6 @@ export interface BookingDeps {
   mailer: Mailer;
   suppliers: BookingSuppliers;
   logger?: Logger;
+  /** This database's installation: prefixes the payment provider's idempotency keys (payment/psp-keys.ts). */
+  installation?: Installation;
 }
