@@ -15,7 +15,6 @@ import {
   answerRetry,
   beginOp,
   failOp,
-  findOp,
   IN_PROGRESS,
   isAmbiguous,
   type MoneyOp,

@@ -42,6 +42,7 @@ import { type BookingRow, findBooking, loadBooking, transition, updateBooking } 
 import { flightSupplierOf, supplierFailure } from '../suppliers.ts';
 import { json } from '../tables.ts';
 import { shownQuote } from '../ticket-quote.ts';
+import { pendingActionBody, priorTicketAction, type TicketAction } from './action-retry.ts';
 import {
   FOLLOW_UP_LIMIT_MS,
   type FollowUpPayload,
@@ -604,6 +605,13 @@ export class TicketingService {
     const action = ctx.params.action;
     const confirm = ctx.query.confirm === true;
     const note = ctx.query.note;
+    // A retry of a confirmed action whose request died: the settled truth first (reconciliation may have
+    // moved the booking already), never the state check that the action itself changed.
+    const settled =
+      confirm && action !== 'reissue'
+        ? await priorTicketAction(this.#d.db, ctx, b, action as TicketAction, (op) => this.reconcileOp(op))
+        : undefined;
+    if (settled) return settled;
     if (!b.supplier_order_ref || !['ticketed', 'confirmed', 'paid'].includes(b.status)) {
       throw badRequest('not_ticketed', `A booking in status ${b.status} has no ticket to ${action}.`);
     }
@@ -621,31 +629,7 @@ export class TicketingService {
     const supplier = flightSupplierOf(this.#d.suppliers, b.supplier);
     const raise = confirm && action !== 'reissue';
     const kind: OpKind = action === 'void' ? 'ticket_void' : 'ticket_refund';
-    const pendingBody = (status: BookingStatus) => ({
-      booking_id: b.id,
-      action,
-      confirmed: true,
-      permitted: true,
-      determination: 'pending_confirmation',
-      message: `The supplier did not confirm the ${action} (its answer was lost). It is being settled with the supplier; the booking follows the ticket document once it shows the ${action}. Do not raise it again.`,
-      booking_status: status,
-    });
-    if (raise) {
-      // A retry of a confirmed action whose request died: never raised twice.
-      const prior = await answerRetry({
-        db: this.#d.db,
-        ctx,
-        bookingId: b.id,
-        kind,
-        settle: (op) => this.reconcileOp(op),
-        answer: async (_d, op) => recordedAnswer(op) ?? null,
-        pending: async (d) => ({
-          status: 200,
-          body: pendingBody(((await findBooking(d, b.id)) as BookingRow).status),
-        }),
-      });
-      if (prior && 'answer' in prior) return prior.answer.body as ReturnType<typeof pendingBody>;
-    }
+    const pendingBody = (status: BookingStatus) => pendingActionBody(b.id, action, status);
     // A confirmed void or refund moves the tickets: one at a time per booking, written ahead.
     const op = raise
       ? (
