@@ -75,7 +75,8 @@ export type MoneyGate =
   | 'amadeus-issue'
   | 'duffel-pay'
   | 'amadeus-cancel'
-  | 'duffel-cancel';
+  | 'duffel-cancel'
+  | 'amadeus-ticket-action';
 
 export interface FaultEmulators {
   urls: Partial<Record<MockSupplier, string>>;
@@ -108,6 +109,7 @@ const MONEY_GATE_ROUTES: Array<{
   { on: 'duffel', path: '/air/payments', gate: 'duffel-pay' },
   { on: 'amadeus', path: '/v1/booking/flight-orders/:id', gate: 'amadeus-cancel', method: 'delete' },
   { on: 'duffel', path: '/air/order_cancellations/:id/actions/confirm', gate: 'duffel-cancel' },
+  { on: 'amadeus', path: '/v1/booking/flight-orders/:id/ticket-actions', gate: 'amadeus-ticket-action' },
 ];
 
 export async function startFaultEmulators(): Promise<FaultEmulators> {
