@@ -50,6 +50,7 @@ import {
   TICKET_FOLLOW_UP_QUEUE,
 } from './follow-up.ts';
 import { saveTickets, storedTickets } from './store.ts';
+import { queueUnticketed, UNTICKETED_QUEUE, unticketedHandler } from './unticketed.ts';
 
 /** Who moves the booking: the caller of a read endpoint, or the follow-up job (null: system). */
 type Actor = RequestContext | null;
@@ -92,6 +93,8 @@ export interface TicketPayments {
    * for the answer (payment/ticket-settlement.ts).
    */
   settleTicketChange(bookingId: number, ctx?: RequestContext | null): Promise<unknown>;
+  /** Refunds the whole capture of a booking left `paid` without a ticket (payment/unticketed-refund.ts). */
+  refundUnticketed(bookingId: number, reason: string): Promise<unknown>;
   /** What a confirmed action the consolidator still works on will give back (nothing moved yet). */
   projectedSettlement(
     db: Db,
@@ -219,7 +222,12 @@ export class TicketingService {
           'ticketing settled from the supplier state',
         );
         result = { issued: true, raw_status: probe.raw_status, tickets: probe.tickets };
-      } else if (isAmbiguous(err) || (err instanceof SupplierError && err.kind === 'unavailable' && !probe)) {
+      } else if (
+        isAmbiguous(err) ||
+        // Our own abort (shutdown grace over, client gone) says nothing about what the supplier did.
+        ctx.signal?.aborted ||
+        (err instanceof SupplierError && err.kind === 'unavailable' && !probe)
+      ) {
         return this.#pending(
           ctx,
           op,
@@ -228,6 +236,7 @@ export class TicketingService {
         );
       } else {
         await failOp(db, clock, op.id, `ticket: ${(err as Error).message}`);
+        if (b.status === 'paid') await queueUnticketed(db, clock, b.id, 'the supplier refused the issuance');
         return supplierFailure(err, { failed: 'ticketing_failed', unsupported: 'ticketing_failed' });
       }
     }
@@ -369,6 +378,12 @@ export class TicketingService {
    * entry, the booking left as it is); a ticket void/refund follows the document; an op of another kind
    * that is still open after its request died is closed as abandoned.
    */
+  /** The follow-up of a captured booking left without a ticket (unticketed.ts). */
+  unticketed(job: Job): Promise<void> {
+    const probe = (b: BookingRow) => this.#probeIssued(b);
+    return unticketedHandler(this.#d, probe, (id, why) => this.#payments.refundUnticketed(id, why))(job);
+  }
+
   async reconcileMoney(job: Job): Promise<void> {
     const { db, clock } = this.#d;
     const { op_id } = job.payload as { op_id: number };
@@ -451,6 +466,9 @@ export class TicketingService {
         await settleOp(trx, op.id, 'failed', clock.now(), {
           outcome: 'reconciled: no tickets at the supplier',
         });
+        // Captured without a ticket: the follow-up tickets it (if the supplier did after all) or refunds.
+        if ((await findBooking(trx, b.id))?.status === 'paid')
+          await queueUnticketed(trx, clock, b.id, 'ticketing_unconfirmed');
         // Nothing was ticketed: a same-key retry runs anew instead of replaying "pending".
         await rewritePendingAnswer(trx, op, null);
       });
@@ -841,6 +859,7 @@ export function ticketingJobs(t: TicketingService): Record<string, JobHandler> {
   return {
     [TICKET_FOLLOW_UP_QUEUE]: (job) => t.followUp(job),
     [MONEY_RECONCILE_QUEUE]: (job) => t.reconcileMoney(job),
+    [UNTICKETED_QUEUE]: (job) => t.unticketed(job),
   };
 }
 
