@@ -76,7 +76,9 @@ export type MoneyGate =
   | 'duffel-pay'
   | 'amadeus-cancel'
   | 'duffel-cancel'
-  | 'amadeus-ticket-action';
+  | 'amadeus-ticket-action'
+  | 'stripe-cancel'
+  | 'stripe-refund';
 
 export interface FaultEmulators {
   urls: Partial<Record<MockSupplier, string>>;
@@ -110,6 +112,8 @@ const MONEY_GATE_ROUTES: Array<{
   { on: 'amadeus', path: '/v1/booking/flight-orders/:id', gate: 'amadeus-cancel', method: 'delete' },
   { on: 'duffel', path: '/air/order_cancellations/:id/actions/confirm', gate: 'duffel-cancel' },
   { on: 'amadeus', path: '/v1/booking/flight-orders/:id/ticket-actions', gate: 'amadeus-ticket-action' },
+  { on: 'stripe', path: '/v1/payment_intents/:id/cancel', gate: 'stripe-cancel' },
+  { on: 'stripe', path: '/v1/refunds', gate: 'stripe-refund' },
 ];
 
 export async function startFaultEmulators(): Promise<FaultEmulators> {
