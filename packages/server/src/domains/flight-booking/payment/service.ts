@@ -39,6 +39,7 @@ import {
 import { canTransition } from '../state-machine.ts';
 import { type BookingRow, findBooking, loadBooking, transition } from '../store.ts';
 import { bookingDb } from '../tables.ts';
+import { queueUnticketed } from '../unticketed-queue.ts';
 import { reconcileCancel } from './cancel-settle.ts';
 import { pspKey } from './psp-keys.ts';
 import { isLivePayment, nextPaymentState } from './state-machine.ts';
@@ -691,6 +692,9 @@ export class PaymentService {
       }
       const pay = await this.recordMovement(trx, op.booking_id, plan, r, this.#now);
       await settleOp(trx, op.id, 'done', this.#now, { outcome: `reconciled: ${pay.state}` });
+      // A ticket's capture settled here: the tickets were never asked for, the card is taken (unticketed).
+      if (op.kind === 'ticket' && (await findBooking(trx, op.booking_id))?.status === 'paid')
+        await queueUnticketed(trx, this.#d.clock, op.booking_id, 'the ticket request died after its capture');
       await rewritePendingAnswer(trx, fresh, await this.#settledAnswer(trx, fresh, plan, r.amount, pay));
     });
   }

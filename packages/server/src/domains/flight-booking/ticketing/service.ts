@@ -42,6 +42,7 @@ import { type BookingRow, findBooking, loadBooking, transition, updateBooking } 
 import { flightSupplierOf, supplierFailure } from '../suppliers.ts';
 import { json } from '../tables.ts';
 import { shownQuote } from '../ticket-quote.ts';
+import { queueUnticketed, UNTICKETED_QUEUE } from '../unticketed-queue.ts';
 import { pendingActionBody, priorTicketAction, type TicketAction } from './action-retry.ts';
 import {
   FOLLOW_UP_LIMIT_MS,
@@ -50,7 +51,7 @@ import {
   TICKET_FOLLOW_UP_QUEUE,
 } from './follow-up.ts';
 import { saveTickets, storedTickets } from './store.ts';
-import { queueUnticketed, UNTICKETED_QUEUE, unticketedHandler } from './unticketed.ts';
+import { unticketedHandler } from './unticketed.ts';
 
 /** Who moves the booking: the caller of a read endpoint, or the follow-up job (null: system). */
 type Actor = RequestContext | null;

@@ -13,37 +13,13 @@
  * `unticketed_refunded`). A booking that moved on meanwhile (ticketed by a retry, cancelled) is left alone.
  */
 import { writeAudit } from '../../../audit/audit-log.ts';
-import type { Clock } from '../../../internal/clock.ts';
-import { envNumber } from '../../../internal/config.ts';
-import { enqueue, type Job, type JobHandler } from '../../../jobs/runner.ts';
-import type { Db } from '../../../storage/schema.ts';
+import type { Job, JobHandler } from '../../../jobs/runner.ts';
 import type { TicketDocument } from '../../../suppliers/ports/flight.ts';
 import type { BookingDeps } from '../deps.ts';
 import { inFlightOp } from '../money-ops.ts';
 import { canTransition } from '../state-machine.ts';
 import { type BookingRow, findBooking, transition } from '../store.ts';
 import { saveTickets } from './store.ts';
-
-export const UNTICKETED_QUEUE = 'ticketing.unticketed';
-const MAX_ATTEMPTS = 20;
-
-export const unticketedDelayMs = () => envNumber('UNTICKETED_REFUND_DELAY_MS', 600_000);
-
-/** Queues the follow-up of a captured booking left without a ticket, in the caller's transaction. */
-export async function queueUnticketed(db: Db, clock: Clock, bookingId: number, reason: string) {
-  const now = clock.now();
-  await enqueue(
-    db,
-    UNTICKETED_QUEUE,
-    { booking_id: bookingId, reason },
-    {
-      dedupeKey: `${UNTICKETED_QUEUE}:${bookingId}:${now.getTime()}`,
-      maxAttempts: MAX_ATTEMPTS,
-      runAt: new Date(now.getTime() + unticketedDelayMs()),
-    },
-    clock,
-  );
-}
 
 type Probe = (b: BookingRow) => Promise<{ issued: boolean; raw_status: string; tickets: TicketDocument[] }>;
 
