@@ -266,7 +266,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   500: 'Internal error; nothing was committed.',
   501: 'Not supported by the booking’s provider.',
   502: 'The supplier did not confirm or reject in time.',
-  503: 'A dependency is unreachable: the database (`database_unavailable`), its disk is full (`storage_full`: nothing was written) or the supplier (`supplier_unavailable`, nothing was done); retry after `Retry-After` seconds with the same Idempotency-Key.',
+  503: 'A dependency is unreachable: the database (`database_unavailable`), its disk is full (`storage_full`: nothing was written) or the supplier (`supplier_unavailable`, nothing was done), or the server is draining for shutdown and starts no new effect (`server_draining`, nothing was done); retry after `Retry-After` seconds with the same Idempotency-Key.',
 };
 
 /** An error response whose body is `ErrorResponse` (or the given schema), listing its stable codes. */

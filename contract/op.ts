@@ -176,6 +176,9 @@ export function op(def: OpDef, tag: string): BuiltOp {
   add(431, ['request_header_fields_too_large']);
   add(500, ['internal_error']);
   if (def.database !== false) add(503, ['database_unavailable', 'storage_full']);
+  // Every effectful operation: a server draining for shutdown starts no new effect (Retry-After; another
+  // instance, or this one restarted, takes the same Idempotency-Key).
+  if (def.method !== 'get') add(503, ['server_draining']);
 
   const sorted: Record<string, Json> = {};
   for (const key of Object.keys(responses).sort()) sorted[key] = responses[key] as Json;

@@ -3,7 +3,7 @@
  * Do not edit: declare a code on the operations that return it (contract/paths/*.ts) and regenerate.
  */
 
-/** Every error `code` an operation of the contract declares (151). */
+/** Every error `code` an operation of the contract declares (152). */
 export const errorCodes = [
   'account_inactive',
   'account_suspended',
@@ -130,6 +130,7 @@ export const errorCodes = [
   'seat_unavailable',
   'seats_unsupported',
   'segment_not_found',
+  'server_draining',
   'sold_out',
   'ssr_not_available',
   'staff_inactive',

@@ -3,6 +3,7 @@ import { type OpDef, surface } from '../op.ts';
 import {
   badRequest,
   bookingPending,
+  cancellationPending,
   duplicateSupplierReference,
   moneyInProgress,
   notFound,
@@ -146,6 +147,7 @@ const defs: OpDef[] = [
       ...badRequest('cancellation_failed', 'invalid_booking_state', 'void_failed', 'refund_failed'),
       ...bookingNotFound(),
       ...moneyInProgress(),
+      ...cancellationPending(),
     },
   },
   {

@@ -48,11 +48,11 @@ export const paymentPending = (): Record<string, Json> => ({
   ),
 });
 
-/** 502 cancellation pending (hotel and transport cancel): the provider's answer was lost. */
+/** 502 cancellation pending (hotel, transport and flight booking cancel): the provider's answer was lost. */
 export const cancellationPending = (): Record<string, Json> => ({
   502: errorResponse(502, ['cancellation_pending'], {
     description:
-      'Cancellation pending: the provider may have cancelled but its answer was lost (timeout, reset, 5xx). The body carries booking_id and the status as it stands; a reconciliation job asks the provider and settles it within seconds to minutes. Poll the booking; a repeated cancel asks the provider again and never cancels twice.',
+      'Cancellation pending: the provider (hotel, transport or flight supplier) may have cancelled but its answer was lost (timeout, reset, 5xx). The body carries booking_id and the status as it stands; a reconciliation job asks the provider and settles it within seconds to minutes, and the answer stored under the Idempotency-Key becomes the settled one. Poll the booking or retry with the same key: a repeated cancel asks the provider again, never cancels twice, and cancels anew once the call window (BOOKING_CALL_WINDOW_SECONDS) shows the earlier call never reached the provider.',
     schema: ref('PendingCancellationError'),
   }),
 });

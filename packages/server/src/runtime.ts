@@ -36,6 +36,7 @@ import { SupplierMetrics } from './observability/supplier-metrics.ts';
 import { registerRuntimeMetrics } from './runtime-metrics.ts';
 import { createSearchService, type SearchService } from './search/service.ts';
 import type { Database } from './storage/database.ts';
+import { loadInstallation } from './storage/installation.ts';
 import type { Db } from './storage/schema.ts';
 import { createSupplierRegistry, type SupplierRegistry } from './suppliers/registry.ts';
 import { type SandboxSuppliers, startSandboxSuppliers } from './suppliers/sandbox.ts';
@@ -174,6 +175,7 @@ export async function createRuntime(o: RuntimeOptions): Promise<Runtime> {
       logger,
       suppliers: bookingSuppliers(suppliers),
       supplierCalls,
+      installation: await loadInstallation(database.db),
     },
     reservations: { db: database.db, clock, suppliers, logger },
   };

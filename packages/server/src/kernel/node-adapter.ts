@@ -280,6 +280,7 @@ export function serve(kernel: Kernel, opts: ServeOptions): Promise<RunningServer
         signal: ac.signal,
       });
       settleUnreadBody(req, res, drainLimit);
+      if (kernel.shuttingDown.aborted && !res.headersSent) res.setHeader('connection', 'close');
       await writeResponse(res, response);
     } catch {
       fail(res);
@@ -305,6 +306,8 @@ export function serve(kernel: Kernel, opts: ServeOptions): Promise<RunningServer
 
   /** The kernel's reply to `res`: a JSON answer at once (in this turn when the reply is), else streamed. */
   const writeReply = (req: IncomingMessage, res: ServerResponse, reply: Reply): void => {
+    // Draining: the keep-alive socket closes after this answer, so no new request follows on it.
+    if (kernel.shuttingDown.aborted && !res.headersSent) res.setHeader('connection', 'close');
     try {
       settleUnreadBody(req, res, drainLimit);
       if ('response' in reply) {
@@ -384,6 +387,7 @@ export function serve(kernel: Kernel, opts: ServeOptions): Promise<RunningServer
   };
 
   const server = createServer((req, res) => {
+    if (kernel.shuttingDown.aborted && draining(req, res)) return;
     const dispatch = kernel.dispatch;
     if (dispatch) viaDispatch(dispatch, req, res);
     else if (FORBIDDEN.has(req.method ?? 'GET')) {
@@ -445,4 +449,32 @@ export function serve(kernel: Kernel, opts: ServeOptions): Promise<RunningServer
       });
     });
   });
+}
+
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * A request that arrives while the server drains for shutdown (on a keep-alive socket opened before):
+ * its answer closes the socket (`Connection: close`), and an effectful one is refused before any
+ * supplier or payment call, 503 `server_draining` with Retry-After, since it could not be finished within
+ * the grace. Reads are still answered. Returns whether the request was answered here.
+ */
+function draining(req: IncomingMessage, res: ServerResponse): boolean {
+  res.setHeader('connection', 'close');
+  if (READS.has(req.method ?? 'GET')) return false;
+  req.resume();
+  res.writeHead(503, {
+    'content-type': 'application/json',
+    'retry-after': '5',
+    'x-content-type-options': 'nosniff',
+  });
+  res.end(
+    JSON.stringify({
+      detail:
+        'The server is shutting down and starts no new operation; retry shortly with the same Idempotency-Key.',
+      code: 'server_draining',
+      request_id: mintRequestId(),
+    }),
+  );
+  return true;
 }

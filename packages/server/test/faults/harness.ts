@@ -69,7 +69,16 @@ export interface SupplierOrder {
 }
 
 /** The gated money routes: Stripe's create and capture, and the suppliers' ticket issuance. */
-export type MoneyGate = 'stripe-create' | 'stripe-capture' | 'amadeus-issue' | 'duffel-pay';
+export type MoneyGate =
+  | 'stripe-create'
+  | 'stripe-capture'
+  | 'amadeus-issue'
+  | 'duffel-pay'
+  | 'amadeus-cancel'
+  | 'duffel-cancel'
+  | 'amadeus-ticket-action'
+  | 'stripe-cancel'
+  | 'stripe-refund';
 
 export interface FaultEmulators {
   urls: Partial<Record<MockSupplier, string>>;
@@ -82,17 +91,29 @@ export interface FaultEmulators {
   stripe: StripeState;
   /** Ticketing effects at the supplier for one order: Amadeus tickets issued, Duffel payments taken. */
   ticketing(supplier: 'amadeus' | 'duffel', pnr: string): { tickets: number; payments: number };
+  /** Whether the supplier holds the order as cancelled (Amadeus CANCELLED, Duffel cancelled_at). */
+  cancelled(supplier: 'amadeus' | 'duffel', pnr: string): boolean;
   close(): Promise<void>;
 }
 
 type AnyState = { orders?: Map<string, any>; bookings?: Map<string, any> };
 
 /** Route patterns (MSW) each gate sits in front of, per emulator. */
-const MONEY_GATE_ROUTES: Array<{ on: 'stripe' | 'amadeus' | 'duffel'; path: string; gate: MoneyGate }> = [
+const MONEY_GATE_ROUTES: Array<{
+  on: 'stripe' | 'amadeus' | 'duffel';
+  path: string;
+  gate: MoneyGate;
+  method?: 'post' | 'delete';
+}> = [
   { on: 'stripe', path: '/v1/payment_intents', gate: 'stripe-create' },
   { on: 'stripe', path: '/v1/payment_intents/:id/capture', gate: 'stripe-capture' },
   { on: 'amadeus', path: '/v1/booking/flight-orders/:id/issuance', gate: 'amadeus-issue' },
   { on: 'duffel', path: '/air/payments', gate: 'duffel-pay' },
+  { on: 'amadeus', path: '/v1/booking/flight-orders/:id', gate: 'amadeus-cancel', method: 'delete' },
+  { on: 'duffel', path: '/air/order_cancellations/:id/actions/confirm', gate: 'duffel-cancel' },
+  { on: 'amadeus', path: '/v1/booking/flight-orders/:id/ticket-actions', gate: 'amadeus-ticket-action' },
+  { on: 'stripe', path: '/v1/payment_intents/:id/cancel', gate: 'stripe-cancel' },
+  { on: 'stripe', path: '/v1/refunds', gate: 'stripe-refund' },
 ];
 
 export async function startFaultEmulators(): Promise<FaultEmulators> {
@@ -134,7 +155,7 @@ export async function startFaultEmulators(): Promise<FaultEmulators> {
       const gate = moneyGates[r.gate];
       mine.push(gate);
       handlers.push(
-        http.post(`${served.url}${r.path}`, async () => {
+        http[r.method ?? 'post'](`${served.url}${r.path}`, async () => {
           await gate.pass();
           return undefined;
         }),
@@ -178,6 +199,15 @@ export async function startFaultEmulators(): Promise<FaultEmulators> {
       const o = [...(states.duffel.orders?.values() ?? [])].find((x) => x.order.booking_reference === pnr);
       // A payment object names no order: the order's own payment status says whether it was paid.
       return { tickets: o?.order.documents?.length ?? 0, payments: o?.order.payment_status?.paid_at ? 1 : 0 };
+    },
+    cancelled(s, pnr) {
+      if (s === 'amadeus')
+        return [...(states.amadeus.orders?.values() ?? [])].some(
+          (x) => x.pnr === pnr && x.status === 'CANCELLED',
+        );
+      return [...(states.duffel.orders?.values() ?? [])].some(
+        (x) => x.order.booking_reference === pnr && !!x.order.cancelled_at,
+      );
     },
     async close() {
       await Promise.all(closers.map((c) => c()));

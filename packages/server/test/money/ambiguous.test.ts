@@ -4,7 +4,7 @@
  * `money.reconcile` job (run here on the world's manual clock) settles it by asking the provider by
  * reference. A supplier answer proving the tickets exist settles as ticketed at once.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { bookingDb } from '../../src/domains/flight-booking/tables.ts';
 import { check } from '../booking/checks.ts';
 import { SANDBOX_ROUTES } from '../booking/harness.ts';
@@ -159,6 +159,11 @@ describe('ticketing', () => {
   });
 
   it('Duffel 500 before paying: 202 pending (no stored failure), then given up with an audit entry; a retry tickets', async () => {
+    // The retry comes before the unticketed follow-up would refund the capture (test/money/unticketed.test.ts).
+    process.env.UNTICKETED_REFUND_DELAY_MS = String(24 * 3_600_000);
+    onTestFinished(() => {
+      delete process.env.UNTICKETED_REFUND_DELAY_MS;
+    });
     const b = await authorized(ctx.w, 'duffel');
     ctx.w.mocks.states.duffel?.injectFault({
       method: 'POST',

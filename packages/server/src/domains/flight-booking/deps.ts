@@ -2,6 +2,7 @@ import type { Clock } from '../../internal/clock.ts';
 import type { Logger } from '../../kernel/types.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import type { SupplierCallStore } from '../../observability/supplier-call-store.ts';
+import type { Installation } from '../../storage/installation.ts';
 import type { Db } from '../../storage/schema.ts';
 import type { BookingSuppliers } from './suppliers.ts';
 
@@ -14,4 +15,6 @@ export interface BookingDeps {
   logger?: Logger;
   /** The supplier calls recorded per booking (its timeline); absent in worlds built without a runtime. */
   supplierCalls?: SupplierCallStore;
+  /** This database's installation: prefixes the payment provider's idempotency keys (payment/psp-keys.ts). */
+  installation?: Installation;
 }

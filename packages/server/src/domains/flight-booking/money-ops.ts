@@ -340,7 +340,7 @@ export async function opsOf(db: Db, bookingId: number): Promise<MoneyOp[]> {
 }
 
 /**
- * A settled op rewrites the pending answer (202) stored under its owner's Idempotency-Key, so a same-key
+ * A settled op rewrites the pending answer (202, or a cancel's 502) stored under its owner's Idempotency-Key, so a same-key
  * retry gets the settled truth instead of "pending" forever: `answer` is what the request would have
  * answered had the provider's answer arrived. `null` means nothing happened at the provider: the stored
  * pending answer is dropped and a same-key retry runs anew (contracts §3: a response that committed no
@@ -358,7 +358,7 @@ export async function rewritePendingAnswer(
       .deleteFrom('idempotency_keys')
       .where('scope', '=', op.owner_scope)
       .where('status', '=', 'completed')
-      .where('response_status', '=', 202)
+      .where('response_status', 'in', PENDING_STATUSES)
       .execute();
     return;
   }
@@ -367,9 +367,12 @@ export async function rewritePendingAnswer(
     .set({ response_status: answer.status, response_body: json(answer.body) })
     .where('scope', '=', op.owner_scope)
     .where('status', '=', 'completed')
-    .where('response_status', '=', 202)
+    .where('response_status', 'in', PENDING_STATUSES)
     .execute();
 }
+
+/** The stored answers that say "pending": 202 (money), 502 (a cancel whose supplier answer was lost). */
+const PENDING_STATUSES = [202, 502];
 
 /**
  * Keeps on the op what its request would have answered (`detail.answer`; null: nothing happened, a retry

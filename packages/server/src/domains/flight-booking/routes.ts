@@ -43,6 +43,7 @@ import {
   settleTicketChange,
   ticketSettlementJobHandlers,
 } from './payment/ticket-settlement.ts';
+import { refundUnticketed } from './payment/unticketed-refund.ts';
 import { PricingService } from './pricing.ts';
 import { BookingService } from './service.ts';
 import { loadBooking } from './store.ts';
@@ -69,6 +70,7 @@ function ticketPayments(d: BookingDeps, payments: PaymentService): TicketPayment
     recordMovement: (trx, id, plan, r, now) => payments.recordMovement(trx, id, plan as MovePlan, r, now),
     reconcile: (op) => payments.reconcile(op),
     settleTicketChange: (id, ctx) => settleTicketChange(d, payments, id, ctx ?? null),
+    refundUnticketed: (id, reason) => refundUnticketed(d, payments, id, reason),
     projectedSettlement: (db, b, quote) => projectedSettlement(db, b, quote),
     queueTicketSettlement: (trx, id) => queueTicketSettlement(trx, d.clock, id),
   };

@@ -26,7 +26,7 @@ import type { Job, JobHandler } from '../../jobs/runner.ts';
 import { badRequest, type ErrorCode, HttpError } from '../../kernel/errors.ts';
 import { effectReference } from '../../kernel/middleware/idempotency.ts';
 import { errorResult } from '../../kernel/reply.ts';
-import type { HandlerResult, RequestContext } from '../../kernel/types.ts';
+import type { HandlerResult, JsonResult, RequestContext } from '../../kernel/types.ts';
 import { inBookingCurrency } from '../../search/exchange.ts';
 import type { Db } from '../../storage/schema.ts';
 import { type CodeMap, logSupplierError, sentenceFor } from '../../suppliers/http-errors.ts';
@@ -35,6 +35,7 @@ import { visibleOrNotFound } from './access.ts';
 import type { ReservationDeps, ReservationRow } from './book.ts';
 import type { BookingKind } from './kind.ts';
 import { getRow } from './queries.ts';
+import { rewriteStoredPending } from './settled-answer.ts';
 import type { ReservationStatus } from './state-machine.ts';
 import { nextStatus } from './state-machine.ts';
 import { dropCancelCheck, enqueueCancelCheck, moveStatus, runCancelCheckAt } from './status-change.ts';
@@ -102,11 +103,17 @@ export async function cancelReservation(
   const id = Number(ctx.params.booking_id);
   const db = serviceDb(d.db);
   const row = visibleOrNotFound(ctx, k.kind, await getRow(db, k.kind, id), owner) as ReservationRow;
-  if (row.cancel_requested_at) return resumeCancel(d, ctx, k, id);
+  const scope = effectReference(ctx)?.scope ?? null;
+  if (row.cancel_requested_at) {
+    const resumed = await resumeCancel(d, ctx, k, id);
+    if (resumed) return resumed;
+    return cancelReservation(d, ctx, k, owner);
+  }
+  // A same-key retry of a cancel that reconciliation settled after its request died: that cancellation.
+  if (row.status === 'cancelled' && scope && row.cancel_scope === scope) return cancelledAnswer(row);
   nextStatus(k.kind)(row.status as ReservationStatus, 'cancel');
   if (!row.supplier_booking_ref || !reachable(k, row))
     throw badRequest('cancellation_failed', 'The provider booking cannot be reached for cancellation.');
-  const scope = effectReference(ctx)?.scope ?? null;
   const now = d.clock.now();
   const wrote = await db.transaction().execute(async (trx) => {
     const locked = await getRow(trx, k.kind, id, true);
@@ -129,7 +136,7 @@ export async function cancelReservation(
     return true;
   });
   // Another request wrote its intent between our read and our lock: the booking as that one left it.
-  if (!wrote) return resumeCancel(d, ctx, k, id);
+  if (!wrote) return (await resumeCancel(d, ctx, k, id)) ?? cancelReservation(d, ctx, k, owner);
 
   let outcome: ProviderCancellation | SupplierError;
   try {
@@ -143,13 +150,18 @@ export async function cancelReservation(
   return ctx.transaction((trx) => settleCancel(d, ctx, k, serviceDb(trx), id, outcome));
 }
 
-/** A cancel while an intent is pending: the provider is asked how the booking stands, never cancelled twice. */
+/**
+ * A cancel while an intent is pending: the provider is asked how the booking stands, never cancelled twice.
+ * Still held by the provider once the call window since the intent has passed, and its request gone (the
+ * middleware let this one in): the earlier call never cancelled it. The intent is withdrawn on the record
+ * and undefined returned: the caller cancels anew, so the client's cancel is carried out, not dropped.
+ */
 async function resumeCancel(
   d: ReservationDeps,
   ctx: RequestContext,
   k: CancelKind,
   id: number,
-): Promise<HandlerResult> {
+): Promise<HandlerResult | undefined> {
   const row = (await getRow(serviceDb(d.db), k.kind, id)) as ReservationRow;
   let status: string | null = null;
   if (row.cancel_requested_at && reachable(k, row)) {
@@ -158,6 +170,33 @@ async function resumeCancel(
     } catch (err) {
       ctx.log.warn({ err, booking_id: id }, 'provider status on a pending cancellation failed');
     }
+  }
+  const asked = row.cancel_requested_at ? new Date(row.cancel_requested_at as Date | string).getTime() : 0;
+  const owner = row.cancel_scope as string | null;
+  const ownerGone = !owner || !(await isLeaseHeld(d.db, owner, d.clock.now()));
+  if (status && status !== 'cancelled' && ownerGone && d.clock.now().getTime() >= asked + callWindowMs()) {
+    const withdrawn = await serviceDb(d.db)
+      .transaction()
+      .execute(async (trx) => {
+        const locked = (await getRow(trx, k.kind, id, true)) as ReservationRow;
+        if (String(locked.cancel_requested_at) !== String(row.cancel_requested_at)) return false;
+        await trx
+          .updateTable(table(k))
+          .set({ ...CLEAR, updated_at: d.clock.now() })
+          .where('id', '=', id)
+          .execute();
+        await dropCancelCheck(trx, k.kind, id, d.clock.now());
+        await writeAudit(trx as unknown as Db, ctx, {
+          entity: k.kind.entity,
+          entityId: id,
+          action: 'cancel_withdrawn',
+          reason: `the provider still holds the booking (${status}): the earlier cancel never reached it; cancelling anew`,
+          changes: { status: locked.status },
+          companyId: locked.company_id,
+        });
+        return true;
+      });
+    if (withdrawn) return undefined;
   }
   return ctx.transaction((trx) =>
     settleCancel(d, ctx, k, serviceDb(trx), id, status === 'cancelled' ? 'found_cancelled' : 'unknown'),
@@ -262,7 +301,8 @@ async function markCancelled(
     ctx,
     action: 'cancelled',
     ...(ctx ? {} : { reason: 'Reconciliation: the provider reports the booking cancelled.' }),
-    set: { ...CLEAR, cancellation_fee: money ? json(money.fee) : null },
+    // The asking request's scope stays: its same-key retry is answered with this cancellation.
+    set: { cancel_requested_at: null, cancellation_fee: money ? json(money.fee) : null },
     details: {
       ...(money ? { fee: money.fee, refund: money.refund } : { fee: 'unknown' }),
       payment: noCardPayment({ currency: row.currency as string }),
@@ -282,7 +322,7 @@ const noCardPayment = (row: { currency: string }) => ({
   status: 'not_charged',
 });
 
-function cancelledAnswer(row: ReservationRow): HandlerResult {
+function cancelledAnswer(row: ReservationRow): JsonResult {
   const fee = parseJson<Money | null>(row.cancellation_fee) ?? null;
   const total = { currency: row.currency as string, amount_minor: Number(row.total_minor) };
   const body: Record<string, unknown> = {
@@ -306,7 +346,7 @@ function cancellationPending(ctx: RequestContext, row: ReservationRow): HandlerR
     new HttpError(
       502,
       'cancellation_pending',
-      'The provider has not confirmed the cancellation yet; it is being settled with the provider. Poll the booking; do not retry.',
+      'The provider has not confirmed the cancellation yet; it is being settled with the provider. Poll the booking, or retry with the same Idempotency-Key: a retry asks the provider, cancels at most once, and cancels anew if the earlier call never reached it.',
       { extra: { booking_id: row.id, status: row.status } },
     ),
     ctx,
@@ -332,7 +372,8 @@ export function cancelCheck(d: ReservationDeps, k: CancelKind): JobHandler {
       if (!locked.cancel_requested_at) return;
       const now = d.clock.now();
       if (status === 'cancelled') {
-        await markCancelled(trx, k, locked, d.clock, null, k.feeAt(locked, asked));
+        const after = await markCancelled(trx, k, locked, d.clock, null, k.feeAt(locked, asked));
+        await rewriteStoredPending(trx, locked.cancel_scope as string | null, cancelledAnswer(after));
         return;
       }
       await trx
@@ -340,6 +381,7 @@ export function cancelCheck(d: ReservationDeps, k: CancelKind): JobHandler {
         .set({ ...CLEAR, updated_at: now })
         .where('id', '=', id)
         .execute();
+      await rewriteStoredPending(trx, locked.cancel_scope as string | null, null);
       await writeAudit(trx as unknown as Db, null, {
         entity: k.kind.entity,
         entityId: id,

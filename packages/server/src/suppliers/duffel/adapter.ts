@@ -196,9 +196,13 @@ export class DuffelFlightAdapter implements FlightSupplier {
 
   async cancelOrder(orderRef: string, opts?: CallOptions) {
     const order = await this.order(orderRef, opts);
-    const quote = await this.run(opts, (d) => d.orderCancellations.create({ order_id: orderRef }));
-    const done = await this.run(opts, (d) => d.orderCancellations.confirm(quote.data.id), true);
     const currency = asCurrency(order.total_currency);
+    // Already cancelled (a repeated cancel whose first answer was lost): its confirmed cancellation is the
+    // supplier's record of it, refund included; nothing is cancelled twice.
+    const done = order.cancelled_at
+      ? await this.#confirmedCancellation(orderRef, opts)
+      : await this.#cancelNow(orderRef, opts);
+    if (!done) return { cancelled: true };
     const refund = toMinor(done.data.refund_amount, currency);
     const paid = !order.payment_status.awaiting_payment;
     return {
@@ -206,6 +210,17 @@ export class DuffelFlightAdapter implements FlightSupplier {
       refund: { currency, amount_minor: refund },
       fee: { currency, amount_minor: paid ? toMinor(order.total_amount, currency) - refund : 0 },
     };
+  }
+
+  async #cancelNow(orderRef: string, opts?: CallOptions) {
+    const quote = await this.run(opts, (d) => d.orderCancellations.create({ order_id: orderRef }));
+    return this.run(opts, (d) => d.orderCancellations.confirm(quote.data.id), true);
+  }
+
+  async #confirmedCancellation(orderRef: string, opts?: CallOptions) {
+    const list = await this.run(opts, (d) => d.orderCancellations.list({ order_id: orderRef }));
+    const hit = list.data.find((c) => c.confirmed_at);
+    return hit ? { data: hit } : null;
   }
 
   async addNotes(

@@ -6,7 +6,7 @@
 import type Stripe from 'stripe';
 import type { CallOptions, Currency } from '../ports/errors.ts';
 import type { PaymentProvider, ProviderPayment } from '../ports/payment.ts';
-import { createStripeClient, type StripeConfig, withSignal } from './client.ts';
+import { createStripeClient, PSP_CALL_DEADLINE_MS, type StripeConfig, withSignal } from './client.ts';
 import { toProviderPayment, toSupplierError } from './mapper.ts';
 
 export type StripeAdapterConfig = StripeConfig;
@@ -19,9 +19,11 @@ const EXPAND = ['latest_charge'];
 export class StripeAdapter implements PaymentProvider {
   readonly name = 'stripe' as const;
   private readonly stripe: Stripe;
+  private readonly totalMs: number;
 
   constructor(config: StripeAdapterConfig) {
     this.stripe = createStripeClient(config);
+    this.totalMs = config.totalTimeoutMs ?? PSP_CALL_DEADLINE_MS;
   }
 
   authorize(
@@ -135,11 +137,14 @@ export class StripeAdapter implements PaymentProvider {
     });
   }
 
+  /** One provider call, its retries included, bounded by the total deadline as well as the caller's signal. */
   private async call<T>(effect: boolean, opts: CallOptions, fn: () => Promise<T>): Promise<T> {
+    const deadline = AbortSignal.timeout(this.totalMs);
+    const signal = opts.signal ? AbortSignal.any([opts.signal, deadline]) : deadline;
     try {
-      return await withSignal(opts.signal, fn);
+      return await withSignal(signal, fn);
     } catch (err) {
-      throw toSupplierError(err, effect, opts.signal?.aborted === true);
+      throw toSupplierError(err, effect, signal.aborted);
     }
   }
 }

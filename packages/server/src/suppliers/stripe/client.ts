@@ -20,7 +20,16 @@ export interface StripeConfig {
    * retry never moves money twice. Default 2 (Stripe's own default).
    */
   maxNetworkRetries?: number;
+  /**
+   * The whole call, every attempt and retry included, in ms. Default 20 s (PSP_CALL_DEADLINE_MS): inside
+   * the SDK's documented 30 s per-attempt client deadline, so a provider that hangs is answered in time
+   * (an effect whose answer did not come is 202 pending and settled by reconciliation), instead of after
+   * three 30 s attempts.
+   */
+  totalTimeoutMs?: number;
 }
+
+export const PSP_CALL_DEADLINE_MS = 20_000;
 
 /** Carries the caller's AbortSignal into the shared fetch wrapper for one call. */
 const callSignal = new AsyncLocalStorage<AbortSignal | undefined>();

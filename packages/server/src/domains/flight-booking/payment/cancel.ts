@@ -6,8 +6,8 @@
  * payment answer leaves the movement pending on the op and the `money.reconcile` job settles it; the
  * booking is cancelled either way. A concurrent cancel or money operation loses with 409 / 400.
  */
-import { writeAudit } from '../../../audit/audit-log.ts';
-import { badRequest, conflict } from '../../../kernel/errors.ts';
+import { conflict, HttpError } from '../../../kernel/errors.ts';
+import { errorResult } from '../../../kernel/reply.ts';
 import type { HandlerResult, RequestContext } from '../../../kernel/types.ts';
 import type { Db } from '../../../storage/schema.ts';
 import type { BookingDeps } from '../deps.ts';
@@ -15,17 +15,18 @@ import {
   answerRetry,
   beginOp,
   failOp,
-  findOp,
   IN_PROGRESS,
+  isAmbiguous,
   type MoneyOp,
+  markPending,
   recordedAnswer,
-  settleOp,
 } from '../money-ops.ts';
-import { canTransition, nextStatus } from '../state-machine.ts';
-import { type BookingRow, findBooking, loadBooking, transition } from '../store.ts';
+import { nextStatus } from '../state-machine.ts';
+import { type BookingRow, findBooking, loadBooking } from '../store.ts';
 import { flightSupplierOf, supplierFailure } from '../suppliers.ts';
+import { cancelAtSupplier, finishCancel, type SupplierCancel } from './cancel-settle.ts';
 import type { PaymentService } from './service.ts';
-import { findPaymentById, latestPayment } from './store.ts';
+import { findPaymentById } from './store.ts';
 
 export async function cancelBooking(
   d: BookingDeps,
@@ -63,81 +64,35 @@ export async function cancelBooking(
       return null;
     },
   });
-  const currency = b0.pricing.currency as never;
-  let supplierRefund: number | null = null;
-  let supplierFee = 0;
+  let sc: SupplierCancel = { refund: null, fee: 0 };
   if (b0.supplier_order_ref) {
     const supplier = flightSupplierOf(d.suppliers, b0.supplier);
     try {
-      const c = await supplier.cancelOrder(b0.supplier_order_ref, { signal: ctx.signal });
-      if (!c.cancelled) throw badRequest('cancellation_failed', 'The supplier did not cancel the order.');
-      supplierRefund = c.refund?.amount_minor ?? null;
-      supplierFee = c.fee?.amount_minor ?? 0;
+      sc = await cancelAtSupplier(supplier, b0.supplier_order_ref, ctx.signal);
     } catch (err) {
+      // The supplier may have cancelled (timeout, reset, 5xx, our own abort): the job asks it.
+      if (isAmbiguous(err) || ctx.signal?.aborted) {
+        await markPending(db, clock, op.id, `cancel: ${(err as Error).message}`);
+        return cancellationPending(ctx, b0);
+      }
       await failOp(db, clock, op.id, `cancel: ${(err as Error).message}`);
       return supplierFailure(err, { failed: 'cancellation_failed', unsupported: 'cancellation_failed' });
     }
   }
-  const p = await latestPayment(db, b0.id);
-  let write: ((trx: Db) => Promise<unknown>) | undefined;
-  let refund = 0;
-  let fee = supplierFee;
-  // What the job needs to answer for this cancel if its request dies before answering.
-  op.detail = { ...op.detail, fee_minor: supplierFee };
-  if (p?.state === 'AUTHORIZED')
-    write = await payments.moveWithin(
-      op,
-      b0,
-      'void',
-      undefined,
-      'booking cancelled',
-      `bk${b0.id}:cancel:void`,
-    );
-  else if (p && (p.state === 'CAPTURED' || p.state === 'SETTLED')) {
-    const refundable = p.captured_minor - p.refunded_minor;
-    // Before ticketing the supplier was never paid: the whole capture goes back. After, what it returns.
-    refund =
-      b0.status === 'ticketed' && supplierRefund !== null ? Math.min(refundable, supplierRefund) : refundable;
-    fee = refundable - refund;
-    op.detail = { ...op.detail, fee_minor: fee };
-    if (refund > 0)
-      write = await payments.moveWithin(
-        op,
-        b0,
-        'refund',
-        refund,
-        'booking cancelled',
-        `bk${b0.id}:cancel:refund`,
-      );
-  }
-  return ctx.transaction(async (trx) => {
-    const now = clock.now();
-    const fresh = (await findBooking(trx, b0.id, { forUpdate: true })) as BookingRow;
-    let b = canTransition(fresh.status, 'cancel') ? await transition(trx, fresh, 'cancel', now) : fresh;
-    if (write) await write(trx);
-    b = (await findBooking(trx, b.id)) as BookingRow;
-    const cur = await findOp(trx, op.id, true);
-    const pending = cur?.status === 'pending';
-    if (!pending) await settleOp(trx, op.id, 'done', now, { outcome: b.status });
-    await writeAudit(trx, ctx, {
-      entity: 'booking',
-      entityId: b.id,
-      action: 'cancelled',
-      ...(pending ? { reason: 'payment movement pending at the provider' } : {}),
-      changes: { from: b0.status, to: b.status, refund_minor: refund, fee_minor: fee },
-      companyId: b.company_id,
-    });
-    return {
-      status: 200,
-      body: {
-        booking_id: b.id,
-        status: b.status,
-        cancelled: true,
-        refund: p ? { currency, amount_minor: refund } : null,
-        cancellation_fee: { currency, amount_minor: fee },
-      },
-    };
-  });
+  return finishCancel(d, payments, op, b0, sc, ctx);
+}
+
+/** 502: the supplier's answer to the cancel was lost; the op stays in flight and its job asks the supplier. */
+function cancellationPending(ctx: RequestContext, b: BookingRow): HandlerResult {
+  return errorResult(
+    new HttpError(
+      502,
+      'cancellation_pending',
+      'The supplier has not confirmed the cancellation yet; it is being settled with the supplier. Poll the booking; a same-key retry answers the outcome.',
+      { extra: { booking_id: b.id, status: b.status } },
+    ),
+    ctx,
+  );
 }
 
 /** A cancel's answer from the rows: the booking as it stands and the op's payment movement. */

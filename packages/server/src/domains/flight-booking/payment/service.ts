@@ -39,6 +39,9 @@ import {
 import { canTransition } from '../state-machine.ts';
 import { type BookingRow, findBooking, loadBooking, transition } from '../store.ts';
 import { bookingDb } from '../tables.ts';
+import { queueUnticketed } from '../unticketed-queue.ts';
+import { reconcileCancel } from './cancel-settle.ts';
+import { pspKey } from './psp-keys.ts';
 import { isLivePayment, nextPaymentState } from './state-machine.ts';
 import {
   findPaymentById,
@@ -62,7 +65,10 @@ export interface MovePlan {
   payment: PaymentRow;
   amount: number;
   reason: string | null;
+  /** Our key; the provider gets it prefixed with the installation (psp-keys.ts). */
   key: string;
+  /** When the op was written (settling an old op): one written before the installation keeps a bare key. */
+  writtenAt?: Date;
 }
 
 const FAILED_CODE: Record<Movement, ErrorCode> = {
@@ -112,7 +118,7 @@ export class PaymentService {
     const { db, clock } = this.#d;
     const b0 = await loadBooking(db, ctx, ctx.params.booking_id);
     const body = ctx.body;
-    const key = `bk${b0.id}:authorize:${idemKey(ctx)}`;
+    const key = pspKey(this.#d, `bk${b0.id}:authorize:${idemKey(ctx)}`);
     const ref = referenceOf(key);
     const provider = this.#d.suppliers.payments();
     // A retry of a request that died: the truth about its intent, or the intent itself, taken over (the
@@ -182,6 +188,8 @@ export class PaymentService {
       },
       detail: (pay) => ({ payment_id: pay.id, detail: { intent_ref: ref } }),
     }));
+    // An adopted intent keeps the key and reference it was first sent with.
+    const sent = { key: op.reference, ref: String(op.detail.intent_ref ?? ref) };
     await faultPoint('authorize:before-provider');
     let p: ProviderPayment;
     try {
@@ -191,9 +199,9 @@ export class PaymentService {
           amount_minor: body.amount_minor,
           currency: body.currency,
           description: `Flight booking ${b.pnr ?? b.id}`,
-          metadata: { booking_id: String(b.id), intent_ref: ref },
+          metadata: { booking_id: String(b.id), intent_ref: sent.ref },
         },
-        { idempotencyKey: key, signal: ctx.signal },
+        { idempotencyKey: sent.key, signal: ctx.signal },
       );
     } catch (err) {
       if (isAmbiguous(err)) {
@@ -234,12 +242,12 @@ export class PaymentService {
     const after = afterAuthorized ? await afterAuthorized(b) : undefined;
     if (after?.voided) {
       await provider.void(p.payment_ref, 'supplier rejected the booking', {
-        idempotencyKey: `${key}:void`,
+        idempotencyKey: `${sent.key}:void`,
       });
     }
     return ctx.transaction(async (trx) => {
       const now = this.#now;
-      let pay = await this.#settleAuthorized(trx, pending, key, p, now);
+      let pay = await this.#settleAuthorized(trx, pending, sent.key, p, now);
       let booking = (await findBooking(trx, b.id, { forUpdate: true })) as BookingRow;
       if (after) booking = await after.apply(trx, booking, now);
       if (after?.voided) {
@@ -418,7 +426,7 @@ export class PaymentService {
   async callMovement(plan: MovePlan, signal?: AbortSignal): Promise<MoveResult> {
     const provider = this.#d.suppliers.payments();
     const ref = plan.payment.provider_payment_ref as string;
-    const opts = { idempotencyKey: plan.key, ...(signal ? { signal } : {}) };
+    const opts = { idempotencyKey: pspKey(this.#d, plan.key, plan.writtenAt), ...(signal ? { signal } : {}) };
     try {
       if (plan.kind === 'capture') {
         const r = await provider.capture(ref, plan.amount, opts);
@@ -637,6 +645,8 @@ export class PaymentService {
     const { db } = this.#d;
     if (op.kind === 'authorize') return this.#reconcileAuthorize(op);
     const movement = op.detail.movement as Movement | undefined;
+    // A cancel that died before its payment step: the supplier's word on the order decides (cancel-settle.ts).
+    if (op.kind === 'cancel' && !movement) return reconcileCancel(this.#d, this, op);
     if (!movement || op.payment_id === null) {
       // An op that died before its movement was planned (cancel before the payment step): nothing moved.
       await settleOp(db, op.id, 'failed', this.#now, { outcome: 'abandoned before the payment movement' });
@@ -651,6 +661,7 @@ export class PaymentService {
       amount: Number(op.detail.amount_minor),
       reason: (op.detail.reason as string | null) ?? null,
       key,
+      writtenAt: op.created_at,
     };
     // The same call with the same Idempotency-Key: the provider replays what it did, or does it once now.
     const r = await this.callMovement(plan);
@@ -681,6 +692,9 @@ export class PaymentService {
       }
       const pay = await this.recordMovement(trx, op.booking_id, plan, r, this.#now);
       await settleOp(trx, op.id, 'done', this.#now, { outcome: `reconciled: ${pay.state}` });
+      // A ticket's capture settled here: the tickets were never asked for, the card is taken (unticketed).
+      if (op.kind === 'ticket' && (await findBooking(trx, op.booking_id))?.status === 'paid')
+        await queueUnticketed(trx, this.#d.clock, op.booking_id, 'the ticket request died after its capture');
       await rewritePendingAnswer(trx, fresh, await this.#settledAnswer(trx, fresh, plan, r.amount, pay));
     });
   }

@@ -42,6 +42,8 @@ import { type BookingRow, findBooking, loadBooking, transition, updateBooking } 
 import { flightSupplierOf, supplierFailure } from '../suppliers.ts';
 import { json } from '../tables.ts';
 import { shownQuote } from '../ticket-quote.ts';
+import { queueUnticketed, UNTICKETED_QUEUE } from '../unticketed-queue.ts';
+import { pendingActionBody, priorTicketAction, type TicketAction } from './action-retry.ts';
 import {
   FOLLOW_UP_LIMIT_MS,
   type FollowUpPayload,
@@ -49,6 +51,7 @@ import {
   TICKET_FOLLOW_UP_QUEUE,
 } from './follow-up.ts';
 import { saveTickets, storedTickets } from './store.ts';
+import { unticketedHandler } from './unticketed.ts';
 
 /** Who moves the booking: the caller of a read endpoint, or the follow-up job (null: system). */
 type Actor = RequestContext | null;
@@ -91,6 +94,8 @@ export interface TicketPayments {
    * for the answer (payment/ticket-settlement.ts).
    */
   settleTicketChange(bookingId: number, ctx?: RequestContext | null): Promise<unknown>;
+  /** Refunds the whole capture of a booking left `paid` without a ticket (payment/unticketed-refund.ts). */
+  refundUnticketed(bookingId: number, reason: string): Promise<unknown>;
   /** What a confirmed action the consolidator still works on will give back (nothing moved yet). */
   projectedSettlement(
     db: Db,
@@ -218,7 +223,12 @@ export class TicketingService {
           'ticketing settled from the supplier state',
         );
         result = { issued: true, raw_status: probe.raw_status, tickets: probe.tickets };
-      } else if (isAmbiguous(err) || (err instanceof SupplierError && err.kind === 'unavailable' && !probe)) {
+      } else if (
+        isAmbiguous(err) ||
+        // Our own abort (shutdown grace over, client gone) says nothing about what the supplier did.
+        ctx.signal?.aborted ||
+        (err instanceof SupplierError && err.kind === 'unavailable' && !probe)
+      ) {
         return this.#pending(
           ctx,
           op,
@@ -227,6 +237,7 @@ export class TicketingService {
         );
       } else {
         await failOp(db, clock, op.id, `ticket: ${(err as Error).message}`);
+        if (b.status === 'paid') await queueUnticketed(db, clock, b.id, 'the supplier refused the issuance');
         return supplierFailure(err, { failed: 'ticketing_failed', unsupported: 'ticketing_failed' });
       }
     }
@@ -368,6 +379,12 @@ export class TicketingService {
    * entry, the booking left as it is); a ticket void/refund follows the document; an op of another kind
    * that is still open after its request died is closed as abandoned.
    */
+  /** The follow-up of a captured booking left without a ticket (unticketed.ts). */
+  unticketed(job: Job): Promise<void> {
+    const probe = (b: BookingRow) => this.#probeIssued(b);
+    return unticketedHandler(this.#d, probe, (id, why) => this.#payments.refundUnticketed(id, why))(job);
+  }
+
   async reconcileMoney(job: Job): Promise<void> {
     const { db, clock } = this.#d;
     const { op_id } = job.payload as { op_id: number };
@@ -450,6 +467,9 @@ export class TicketingService {
         await settleOp(trx, op.id, 'failed', clock.now(), {
           outcome: 'reconciled: no tickets at the supplier',
         });
+        // Captured without a ticket: the follow-up tickets it (if the supplier did after all) or refunds.
+        if ((await findBooking(trx, b.id))?.status === 'paid')
+          await queueUnticketed(trx, clock, b.id, 'ticketing_unconfirmed');
         // Nothing was ticketed: a same-key retry runs anew instead of replaying "pending".
         await rewritePendingAnswer(trx, op, null);
       });
@@ -604,6 +624,13 @@ export class TicketingService {
     const action = ctx.params.action;
     const confirm = ctx.query.confirm === true;
     const note = ctx.query.note;
+    // A retry of a confirmed action whose request died: the settled truth first (reconciliation may have
+    // moved the booking already), never the state check that the action itself changed.
+    const settled =
+      confirm && action !== 'reissue'
+        ? await priorTicketAction(this.#d.db, ctx, b, action as TicketAction, (op) => this.reconcileOp(op))
+        : undefined;
+    if (settled) return settled;
     if (!b.supplier_order_ref || !['ticketed', 'confirmed', 'paid'].includes(b.status)) {
       throw badRequest('not_ticketed', `A booking in status ${b.status} has no ticket to ${action}.`);
     }
@@ -621,31 +648,7 @@ export class TicketingService {
     const supplier = flightSupplierOf(this.#d.suppliers, b.supplier);
     const raise = confirm && action !== 'reissue';
     const kind: OpKind = action === 'void' ? 'ticket_void' : 'ticket_refund';
-    const pendingBody = (status: BookingStatus) => ({
-      booking_id: b.id,
-      action,
-      confirmed: true,
-      permitted: true,
-      determination: 'pending_confirmation',
-      message: `The supplier did not confirm the ${action} (its answer was lost). It is being settled with the supplier; the booking follows the ticket document once it shows the ${action}. Do not raise it again.`,
-      booking_status: status,
-    });
-    if (raise) {
-      // A retry of a confirmed action whose request died: never raised twice.
-      const prior = await answerRetry({
-        db: this.#d.db,
-        ctx,
-        bookingId: b.id,
-        kind,
-        settle: (op) => this.reconcileOp(op),
-        answer: async (_d, op) => recordedAnswer(op) ?? null,
-        pending: async (d) => ({
-          status: 200,
-          body: pendingBody(((await findBooking(d, b.id)) as BookingRow).status),
-        }),
-      });
-      if (prior && 'answer' in prior) return prior.answer.body as ReturnType<typeof pendingBody>;
-    }
+    const pendingBody = (status: BookingStatus) => pendingActionBody(b.id, action, status);
     // A confirmed void or refund moves the tickets: one at a time per booking, written ahead.
     const op = raise
       ? (
@@ -857,6 +860,7 @@ export function ticketingJobs(t: TicketingService): Record<string, JobHandler> {
   return {
     [TICKET_FOLLOW_UP_QUEUE]: (job) => t.followUp(job),
     [MONEY_RECONCILE_QUEUE]: (job) => t.reconcileMoney(job),
+    [UNTICKETED_QUEUE]: (job) => t.unticketed(job),
   };
 }
 
