@@ -202,7 +202,7 @@ async function main() {
 
   let stopping = false;
   /**
-   * SIGTERM: stop accepting and polling, end streams with their final event, let in-flight requests
+   * SIGTERM: turn readiness 503 and keep serving for READINESS_DRAIN_MS; then stop accepting and polling, end streams with their final event, let in-flight requests
    * finish for SHUTDOWN_GRACE_MS; then abort their supplier calls (ctx.signal) and give them a moment to
    * record the outcome and answer; then close what is left, stop the search engine, and only then close
    * the database, so no handler loses it mid-transaction. Whatever still holds the event loop (a supplier
@@ -217,9 +217,15 @@ async function main() {
       log.error({ resources: process.getActiveResourcesInfo() }, 'shutdown overran grace + 1 s; exiting');
       process.exit(process.exitCode ?? 1);
     }, grace + 950).unref();
-    log.info({ signal, grace_ms: grace }, 'draining');
+    // Readiness first: /health/ready answers 503 while the listener still serves, for READINESS_DRAIN_MS
+    // (within the grace), so a load balancer stops routing here before connections are refused.
+    app.startDraining();
+    const drainMs = signal === 'SIGTERM' ? Math.min(config.http.readinessDrainMs, grace) : 0;
+    log.info({ signal, grace_ms: grace, readiness_drain_ms: drainMs }, 'draining');
     clearInterval(maintenance);
     const jobsStopped = runtime.jobs.stop({ graceMs: grace });
+    if (drainMs > 0) await new Promise((r) => setTimeout(r, drainMs));
+    log.info({ ms: Date.now() - t0 }, 'closing the listener');
     const closed = new Promise<void>((r) => server.server.close(() => r()));
     server.server.closeIdleConnections();
     app.kernel.shutdown();
