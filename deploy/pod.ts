@@ -32,12 +32,15 @@ export interface Compose {
 
 /** `${VAR}`, `${VAR:-default}` and `${VAR-default}` from `env`, as compose interpolates. */
 export function interpolate(text: string, env: Record<string, string | undefined>): string {
-  return text.replace(/\$\{(\w+)(?:(:?-)([^}]*))?\}/g, (_m, name: string, op: string | undefined, def = '') => {
-    const v = env[name];
-    if (op === ':-') return v ? v : def;
-    if (op === '-') return v ?? def;
-    return v ?? '';
-  });
+  return text.replace(
+    /\$\{(\w+)(?:(:?-)([^}]*))?\}/g,
+    (_m, name: string, op: string | undefined, def = '') => {
+      const v = env[name];
+      if (op === ':-') return v ? v : def;
+      if (op === '-') return v ?? def;
+      return v ?? '';
+    },
+  );
 }
 
 export function loadCompose(file: string, env: Record<string, string | undefined>): Compose {
@@ -113,7 +116,10 @@ export class Pod {
    */
   create(ports: Record<number, number>): void {
     const hosts = Object.keys(this.compose.services).flatMap((s) => ['--add-host', `${s}:127.0.0.1`]);
-    const publish = Object.entries(ports).flatMap(([inside, outside]) => ['-p', `127.0.0.1:${outside}:${inside}`]);
+    const publish = Object.entries(ports).flatMap(([inside, outside]) => [
+      '-p',
+      `127.0.0.1:${outside}:${inside}`,
+    ]);
     podman(['pod', 'create', '--name', this.name, ...hosts, ...publish]);
     for (const v of this.compose.volumes) podman(['volume', 'create', `${this.name}-${v}`]);
   }
@@ -167,18 +173,24 @@ export class Pod {
   /** The service's compose healthcheck (`CMD …`) passes inside its container. */
   async healthy(service: string, timeoutMs: number): Promise<void> {
     const test = this.compose.services[service]?.healthcheck?.test;
-    if (!test || test[0] !== 'CMD') throw new Error(`${service} has no CMD healthcheck`);
+    if (test?.[0] !== 'CMD') throw new Error(`${service} has no CMD healthcheck`);
     await until(`${service} healthy`, timeoutMs, () => {
       if (this.state(service).status !== 'running') throw new Error(`${service} is not running`);
-      return podman(['exec', this.container(service), ...test.slice(1)], { check: false, quiet: true }).status === 0;
+      return (
+        podman(['exec', this.container(service), ...test.slice(1)], { check: false, quiet: true }).status ===
+        0
+      );
     });
   }
 
   state(service: string): { status: string; exitCode: number } {
-    const r = podman(['inspect', this.container(service), '--format', '{{.State.Status}} {{.State.ExitCode}}'], {
-      check: false,
-      quiet: true,
-    });
+    const r = podman(
+      ['inspect', this.container(service), '--format', '{{.State.Status}} {{.State.ExitCode}}'],
+      {
+        check: false,
+        quiet: true,
+      },
+    );
     const [status = 'missing', code = '-1'] = r.stdout.split(' ');
     return { status, exitCode: Number(code) };
   }
@@ -191,6 +203,7 @@ export class Pod {
   /** Removes the pod, its containers and its volumes. */
   down(): void {
     podman(['pod', 'rm', '-f', '-t', '0', this.name], { check: false, quiet: true });
-    for (const v of this.compose.volumes) podman(['volume', 'rm', '-f', `${this.name}-${v}`], { check: false, quiet: true });
+    for (const v of this.compose.volumes)
+      podman(['volume', 'rm', '-f', `${this.name}-${v}`], { check: false, quiet: true });
   }
 }

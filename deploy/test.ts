@@ -21,7 +21,8 @@ const started = Date.now();
 const cache = process.env.OCI_CACHE || '/var/cache/oci-local';
 process.env.CONTAINERS_CONF ||= join(cache, 'containers.conf');
 const image = 'localhost/travel:deploy-test';
-const commit = spawnSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8' }).stdout.trim() || 'unknown';
+const commit =
+  spawnSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8' }).stdout.trim() || 'unknown';
 let passed = 0;
 let failed = 0;
 const ok = (name: string, cond: boolean, detail = '') => {
@@ -46,14 +47,29 @@ const freePort = () =>
 
 // 1. Images: the local stand-ins for the official bases, then ours.
 time('base images', () => {
-  const r = spawnSync('bash', [join(root, 'deploy/local/base-images.sh')], { stdio: 'inherit', env: process.env });
+  const r = spawnSync('bash', [join(root, 'deploy/local/base-images.sh')], {
+    stdio: 'inherit',
+    env: process.env,
+  });
   if (r.status !== 0) throw new Error('deploy/local/base-images.sh failed');
 });
 time('image build', () => {
   const r = spawnSync(
     'podman',
-    ['build', '--format', 'docker', '--layers', '--pull=never', '--build-arg', 'BASE=localhost/node-local:24-bookworm-slim',
-      '--build-arg', `COMMIT=${commit}`, '-t', image, '.'],
+    [
+      'build',
+      '--format',
+      'docker',
+      '--layers',
+      '--pull=never',
+      '--build-arg',
+      'BASE=localhost/node-local:24-bookworm-slim',
+      '--build-arg',
+      `COMMIT=${commit}`,
+      '-t',
+      image,
+      '.',
+    ],
     { cwd: root, stdio: ['ignore', process.env.DEPLOY_TEST_VERBOSE ? 'inherit' : 'ignore', 'inherit'] },
   );
   if (r.status !== 0) throw new Error('podman build failed');
@@ -82,7 +98,11 @@ for (let attempt = 0; ; attempt++) {
     if (attempt === 3 || !String(err).includes('address already in use')) throw err;
   }
 }
-const [proxy, a, b] = [ports[8080], ports[8081], ports[8082]].map((p) => `http://127.0.0.1:${p}`) as [string, string, string];
+const [proxy, a, b] = [ports[8080], ports[8081], ports[8082]].map((p) => `http://127.0.0.1:${p}`) as [
+  string,
+  string,
+  string,
+];
 
 try {
   const t = Date.now();
@@ -106,36 +126,63 @@ process.exit(failed === 0 ? 0 : 1);
 
 async function checks(): Promise<void> {
   // Healthy: the image's own HEALTHCHECK (liveness) and readiness, on both; the build is the one we made.
-  for (const [svc, url] of [['api-1', a], ['api-2', b]] as const) {
+  for (const [svc, url] of [
+    ['api-1', a],
+    ['api-2', b],
+  ] as const) {
     const hc = podman(['healthcheck', 'run', pod.container(svc)], { check: false });
     const ready = await fetch(`${url}/health/ready`);
     const health = (await (await fetch(`${url}/health/`)).json()) as { build?: { commit?: string } };
-    ok(`${svc}: HEALTHCHECK passes, /health/ready 200, /health/ names commit ${commit.slice(0, 12)}`,
+    ok(
+      `${svc}: HEALTHCHECK passes, /health/ready 200, /health/ names commit ${commit.slice(0, 12)}`,
       hc.status === 0 && ready.status === 200 && health.build?.commit === commit,
-      `healthcheck ${hc.status} ${hc.stderr}; ready ${ready.status}; build ${JSON.stringify(health.build)}`);
+      `healthcheck ${hc.status} ${hc.stderr}; ready ${ready.status}; build ${JSON.stringify(health.build)}`,
+    );
   }
-  const info = (await (await fetch(`${proxy}/`)).json()) as { version?: string; build?: { version?: string } };
-  ok('GET / through the proxy names the API version and the build apart', info.version === '1.0.0' && !!info.build?.version,
-    JSON.stringify(info));
+  const info = (await (await fetch(`${proxy}/`)).json()) as {
+    version?: string;
+    build?: { version?: string };
+  };
+  ok(
+    'GET / through the proxy names the API version and the build apart',
+    info.version === '1.0.0' && !!info.build?.version,
+    JSON.stringify(info),
+  );
 
   // A search started on one replica, read and booked on the other.
   const onA = new Client(a);
   await onA.login();
   const onB = new Client(b);
   onB.token = onA.token;
-  const search = await onA.req('POST', '/api/v1/flight/getFare', { body: oneWaySearch('LHR', 'DXB', futureDate(60)) });
+  const search = await onA.req('POST', '/api/v1/flight/getFare', {
+    body: oneWaySearch('LHR', 'DXB', futureDate(60)),
+  });
   const batch = await onB.req('GET', `/api/v1/flight/getFare/batch/${search.body.searchId}?timeout=30`);
-  const offers = ((batch.body?.results_by_gds?.amadeus ?? []) as { offer_id: string; lcc: boolean; validating_carrier?: string; price: { currency: string } }[])
-    .filter((o) => !o.lcc && o.validating_carrier !== 'W6');
-  ok('a search started on api-1 is read on api-2', search.status === 202 && batch.status === 200 && offers.length > 0,
-    `search ${search.status}, batch ${batch.status} ${JSON.stringify(batch.body).slice(0, 300)}`);
+  const offers = (
+    (batch.body?.results_by_gds?.amadeus ?? []) as {
+      offer_id: string;
+      lcc: boolean;
+      validating_carrier?: string;
+      price: { currency: string };
+    }[]
+  ).filter((o) => !o.lcc && o.validating_carrier !== 'W6');
+  ok(
+    'a search started on api-1 is read on api-2',
+    search.status === 202 && batch.status === 200 && offers.length > 0,
+    `search ${search.status}, batch ${batch.status} ${JSON.stringify(batch.body).slice(0, 300)}`,
+  );
   const offer = offers[0];
   if (!offer) return;
   const booked = await onB.createPnr(offer, `deploy-${process.pid}-0`);
   const seen = await onA.req('GET', `/api/v1/bookings/${booked.body?.booking_id}`);
-  ok('its offer is booked on api-2 and the booking read on api-1',
-    booked.status === 200 && booked.body.status === 'confirmed' && seen.status === 200 && seen.body.pnr === booked.body.pnr,
-    `createPnr ${booked.status} ${JSON.stringify(booked.body).slice(0, 300)}; read ${seen.status}`);
+  ok(
+    'its offer is booked on api-2 and the booking read on api-1',
+    booked.status === 200 &&
+      booked.body.status === 'confirmed' &&
+      seen.status === 200 &&
+      seen.body.pnr === booked.body.pnr,
+    `createPnr ${booked.status} ${JSON.stringify(booked.body).slice(0, 300)}; read ${seen.status}`,
+  );
 
   // SIGTERM to api-1 with three bookings in flight on it.
   const doneAt: number[] = [];
@@ -157,7 +204,9 @@ async function checks(): Promise<void> {
   const traffic = (async () => {
     while (!stopped) {
       for (const c of [viaProxy, onB]) {
-        const r = await c.req('GET', `/api/v1/bookings/${booked.body.booking_id}`).catch((e: Error) => ({ status: 0, body: e.message }));
+        const r = await c
+          .req('GET', `/api/v1/bookings/${booked.body.booking_id}`)
+          .catch((e: Error) => ({ status: 0, body: e.message }));
         if (r.status === 200) served += 1;
         else failures.push(`${c.url}: ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`);
       }
@@ -165,7 +214,9 @@ async function checks(): Promise<void> {
   })();
   const t0 = Date.now();
   const stop = new Promise<number>((done) => {
-    spawn('podman', ['stop', '-t', '20', pod.container('api-1')], { stdio: 'ignore' }).on('exit', () => done(Date.now() - t0));
+    spawn('podman', ['stop', '-t', '20', pod.container('api-1')], { stdio: 'ignore' }).on('exit', () =>
+      done(Date.now() - t0),
+    );
   });
   // Readiness first: 503 from api-1 while its listener still answers (liveness 200 on a new connection).
   let notReadyWhileUp = false;
@@ -180,19 +231,32 @@ async function checks(): Promise<void> {
   ok('on SIGTERM api-1 answers /health/ready 503 before its listener closes', notReadyWhileUp);
   const results = await Promise.all(inFlight);
   const after = doneAt.filter((d) => d > drainSeenAt).length;
-  ok(`the three bookings in flight on api-1 all complete, confirmed (${after} finished after the drain began)`,
+  ok(
+    `the three bookings in flight on api-1 all complete, confirmed (${after} finished after the drain began)`,
     results.every((r) => r.status === 200 && r.body.status === 'confirmed') && after > 0,
-    results.map((r) => `${r.status} ${JSON.stringify(r.body).slice(0, 120)}`).join('; '));
+    results.map((r) => `${r.status} ${JSON.stringify(r.body).slice(0, 120)}`).join('; '),
+  );
   const ms = await stop;
   stopped = true;
   await traffic;
   const state = pod.state('api-1');
-  ok(`api-1 exits 0 within its grace (${ms} ms; drain 2000 + grace 10000 + 1000)`,
-    state.status === 'exited' && state.exitCode === 0 && ms < 13_000, JSON.stringify(state));
-  ok(`the proxy and api-2 kept serving during the drain (${served} requests, none failed)`,
-    failures.length === 0 && served > 0, failures.slice(0, 5).join('\n    '));
-  const again = await viaProxy.req('POST', '/api/v1/flight/getFare', { body: oneWaySearch('LHR', 'DXB', futureDate(61)) });
+  ok(
+    `api-1 exits 0 within its grace (${ms} ms; drain 2000 + grace 10000 + 1000)`,
+    state.status === 'exited' && state.exitCode === 0 && ms < 13_000,
+    JSON.stringify(state),
+  );
+  ok(
+    `the proxy and api-2 kept serving during the drain (${served} requests, none failed)`,
+    failures.length === 0 && served > 0,
+    failures.slice(0, 5).join('\n    '),
+  );
+  const again = await viaProxy.req('POST', '/api/v1/flight/getFare', {
+    body: oneWaySearch('LHR', 'DXB', futureDate(61)),
+  });
   const read = await viaProxy.req('GET', `/api/v1/flight/getFare/batch/${again.body?.searchId}?timeout=30`);
-  ok('after api-1 is gone, a search through the proxy runs on api-2', again.status === 202 && read.status === 200,
-    `${again.status} ${read.status}`);
+  ok(
+    'after api-1 is gone, a search through the proxy runs on api-2',
+    again.status === 202 && read.status === 200,
+    `${again.status} ${read.status}`,
+  );
 }
