@@ -7,6 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { environment } from './config.ts';
 
 export interface BuildInfo {
   version: string;
@@ -32,7 +33,7 @@ function gitCommit(): string | undefined {
 
 /** The build as this process sees it; `env` and `git` are for tests. */
 export function readBuildInfo(
-  env: Record<string, string | undefined> = process.env,
+  env: Record<string, string | undefined> = environment(),
   git: () => string | undefined = gitCommit,
 ): BuildInfo {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
