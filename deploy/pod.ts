@@ -16,7 +16,7 @@ import { parse } from 'yaml';
 interface Service {
   image: string;
   command?: string[];
-  environment?: Record<string, string | number | boolean>;
+  environment?: Record<string, string | number | boolean | null>;
   volumes?: string[];
   ports?: string[];
   depends_on?: string[] | Record<string, { condition?: string }>;
@@ -125,7 +125,14 @@ export class Pod {
   }
 
   #runArgs(service: string, s: Service): string[] {
-    const env = Object.entries(s.environment ?? {}).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
+    // A key without a value takes the caller's, or is left unset (as compose does).
+    const env = Object.entries(s.environment ?? {}).flatMap(([k, v]) =>
+      v === null || v === undefined
+        ? process.env[k]
+          ? ['-e', `${k}=${process.env[k]}`]
+          : []
+        : ['-e', `${k}=${v}`],
+    );
     const volumes = (s.volumes ?? []).flatMap((v) => {
       const [src = '', ...rest] = v.split(':');
       const local = src.startsWith('.') || isAbsolute(src);

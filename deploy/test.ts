@@ -85,6 +85,17 @@ const compose = loadCompose(join(root, 'compose.yaml'), {
   MOCK_LATENCY_MS: '400-700',
   LOG_LEVEL: 'warn',
 });
+// A run killed before its cleanup leaves its pod behind: remove those first (ours only, by name).
+for (const stale of podman([
+  'pod',
+  'ls',
+  '--filter',
+  'name=^travel-deploy-',
+  '--format',
+  '{{.Name}}',
+]).stdout.split('\n')) {
+  if (stale) new Pod(stale, compose).down();
+}
 const pod = new Pod(`travel-deploy-${process.pid}`, compose);
 let ports: Record<number, number> = {};
 for (let attempt = 0; ; attempt++) {
