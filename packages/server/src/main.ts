@@ -204,8 +204,9 @@ async function main() {
   /**
    * SIGTERM: turn readiness 503 and keep serving for READINESS_DRAIN_MS; then stop accepting and polling,
    * end streams with their final event, let in-flight requests finish (SHUTDOWN_GRACE_MS from the signal);
-   * then abort their supplier calls (ctx.signal) and give them a moment to record the outcome and answer; then close what is left, stop the search engine, and only then close
-   * the database, so no handler loses it mid-transaction. Whatever still holds the event loop (a supplier
+   * then abort their supplier calls (ctx.signal) and give them a moment to record the outcome and answer;
+   * then close what is left, stop the search engine, and only then close the database, so no handler
+   * loses it mid-transaction. Whatever still holds the event loop (a supplier
    * socket that ignores its abort) cannot keep the process past grace + 1 s.
    */
   const stop = async (signal: string) => {
