@@ -53,6 +53,10 @@ time('base images', () => {
   });
   if (r.status !== 0) throw new Error('deploy/local/base-images.sh failed');
 });
+const previous = podman(['image', 'inspect', image, '--format', '{{.Id}}'], {
+  check: false,
+  quiet: true,
+}).stdout;
 time('image build', () => {
   const r = spawnSync(
     'podman',
@@ -73,6 +77,13 @@ time('image build', () => {
     { cwd: root, stdio: ['ignore', process.env.DEPLOY_TEST_VERBOSE ? 'inherit' : 'ignore', 'inherit'] },
   );
   if (r.status !== 0) throw new Error('podman build failed');
+  // The image the last run built, now untagged: removed so runs do not pile up images (its cached layers
+  // that this build reused stay, as parents of the new one).
+  const now = podman(['image', 'inspect', image, '--format', '{{.Id}}'], {
+    check: false,
+    quiet: true,
+  }).stdout;
+  if (previous && previous !== now) podman(['rmi', previous], { check: false, quiet: true });
 });
 
 // 2. The stack, from compose.yaml, with the local images and a supplier latency that keeps a booking
