@@ -73,6 +73,8 @@ const PUBLIC = new Set([
   'POST /admin/cache/clear',
   'POST /admin/maintenance/run',
   // additions
+  'GET /health/live',
+  'GET /health/ready',
   'GET /openapi.json',
   'GET /docs',
   'GET /metrics',
@@ -131,6 +133,8 @@ describe('operations', () => {
     ).toEqual(
       [
         'GET /docs',
+        'GET /health/live',
+        'GET /health/ready',
         'GET /join',
         'GET /api/v1/flight/offers/{offer_id}',
         'GET /api/v1/hotel/bookings/{booking_id}/cancellation-quote',

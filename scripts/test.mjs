@@ -97,6 +97,15 @@ if (existsSync(join(root, 'packages/cli/dist/bin.js')) && existsSync(join(root, 
   check('travel smoke against a sandbox server', 'node', ['scripts/smoke.mjs']);
 }
 
+// The deploy test: the image from ./Containerfile, compose.yaml's stack as one podman pod, two replicas,
+// a SIGTERM under load (deploy/test.ts). Needs podman and root; .ci/run installs podman on CI.
+const podman = spawnSync('podman', ['--version'], { stdio: 'ignore' }).status === 0;
+if (podman && process.getuid?.() === 0) {
+  check('deploy: image, compose stack, two replicas, SIGTERM (podman)', 'node', ['deploy/test.ts']);
+} else {
+  process.stdout.write('\n(no podman, or not root: the deploy test was skipped; .ci/run installs podman)\n');
+}
+
 process.stdout.write(`\n${failures.length ? `failed: ${failures.join('; ')}\n` : ''}`);
 process.stdout.write(`${passed} passed, ${failed} failed\n`);
 process.exit(failed === 0 ? 0 : 1);

@@ -3037,6 +3037,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/health/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness probe
+         * @description Addition (not in the spec): 200 while the process answers at all, whatever the database does. Wire it as the liveness probe; a database outage must not restart the process.
+         */
+        get: operations["getLiveness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/health/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness probe
+         * @description Addition (not in the spec): 200 when the database answers, every migration this build knows is applied and the process is not draining; else 503 with the same body. On SIGTERM it turns 503 at once, READINESS_DRAIN_MS before the listener closes, so a load balancer stops sending traffic first.
+         */
+        get: operations["getReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/metrics/cache": {
         parameters: {
             query?: never;
@@ -6233,8 +6273,41 @@ export interface components {
                 database: components["schemas"]["ComponentHealth"];
                 cache: components["schemas"]["ComponentHealth"];
             };
+            build: components["schemas"]["BuildInfo"];
             /** Format: date-time */
             timestamp: string;
+        };
+        /** @description Which build of the server answered. The API version is the contract’s `info.version`. */
+        BuildInfo: {
+            /** @description The server build’s version (its package version), not the API version. */
+            version: string;
+            /** @description The source commit the build was made from: set at image build (`ARG COMMIT`), else `git rev-parse HEAD` of the checkout, else `unknown`. */
+            commit: string;
+        };
+        Liveness: {
+            /** @enum {string} */
+            status: "ok";
+            uptime_seconds: number;
+        };
+        /** @description Ready only when the database answers, migrations are current and the process is not draining. */
+        Readiness: {
+            /** @enum {string} */
+            status: "ready" | "not_ready";
+            checks: {
+                /**
+                 * @description A query reached the database.
+                 * @enum {string}
+                 */
+                database: "ok" | "down";
+                /**
+                 * @description current: every migration this build knows is applied (a newer build’s extra ones are allowed); unknown while the database is down.
+                 * @enum {string}
+                 */
+                migrations: "current" | "pending" | "unknown";
+                /** @description The process received SIGTERM and is handing its traffic over. */
+                draining: boolean;
+            };
+            build: components["schemas"]["BuildInfo"];
         };
         SystemHealth: {
             status: components["schemas"]["HealthStatus"];
@@ -6303,7 +6376,9 @@ export interface components {
         };
         ApiInfo: {
             name: string;
+            /** @description The API version: the contract’s `info.version`, as /docs shows it. */
             version: string;
+            build: components["schemas"]["BuildInfo"];
             environment: string;
             docs_url: string;
             openapi_url: string;
@@ -26561,6 +26636,109 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Health"];
+                };
+            };
+        };
+    };
+    getLiveness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The process answers. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Liveness"];
+                };
+            };
+            /** @description Request validation error. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description The request headers exceed the size limit (16 KiB in total); nothing was read or done. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal error; nothing was committed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready to take traffic. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            /** @description Request validation error. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description The request headers exceed the size limit (16 KiB in total); nothing was read or done. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal error; nothing was committed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not ready: database down, migrations pending, or draining. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
                 };
             };
         };

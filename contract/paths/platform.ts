@@ -37,6 +37,35 @@ const defs: OpDef[] = [
   health('/api/v1/health/health', 'getApiHealthAlias', ' (alias)'),
   {
     method: 'get',
+    path: '/health/live',
+    operationId: 'getLiveness',
+    summary: 'Liveness probe',
+    description:
+      'Addition (not in the spec): 200 while the process answers at all, whatever the database does. Wire it as the liveness probe; a database outage must not restart the process.',
+    auth: 'none',
+    addition: true,
+    database: false,
+    responses: ok('Liveness', 'The process answers.'),
+  },
+  {
+    method: 'get',
+    path: '/health/ready',
+    operationId: 'getReadiness',
+    summary: 'Readiness probe',
+    description:
+      'Addition (not in the spec): 200 when the database answers, every migration this build knows is applied and the process is not draining; else 503 with the same body. On SIGTERM it turns 503 at once, READINESS_DRAIN_MS before the listener closes, so a load balancer stops sending traffic first.',
+    auth: 'none',
+    addition: true,
+    database: false,
+    responses: {
+      ...ok('Readiness', 'Ready to take traffic.'),
+      503: jsonResponse('Not ready: database down, migrations pending, or draining.', {
+        $ref: '#/components/schemas/Readiness',
+      }),
+    },
+  },
+  {
+    method: 'get',
     path: '/metrics/cache',
     database: false,
     operationId: 'getCacheMetrics',

@@ -249,8 +249,41 @@ export const schemas: Record<string, Json> = {
   Health: obj({
     status: ref('HealthStatus'),
     components: obj({ database: ref('ComponentHealth'), cache: ref('ComponentHealth') }),
+    build: ref('BuildInfo'),
     timestamp: dateTime(),
   }),
+  BuildInfo: obj(
+    {
+      version: str({ description: 'The server build’s version (its package version), not the API version.' }),
+      commit: str({
+        description:
+          'The source commit the build was made from: set at image build (`ARG COMMIT`), else `git rev-parse HEAD` of the checkout, else `unknown`.',
+      }),
+    },
+    { description: 'Which build of the server answered. The API version is the contract’s `info.version`.' },
+  ),
+  Liveness: obj({
+    status: strEnum(['ok']),
+    uptime_seconds: num({ minimum: 0 }),
+  }),
+  Readiness: obj(
+    {
+      status: strEnum(['ready', 'not_ready']),
+      checks: obj({
+        database: strEnum(['ok', 'down'], { description: 'A query reached the database.' }),
+        migrations: strEnum(['current', 'pending', 'unknown'], {
+          description:
+            'current: every migration this build knows is applied (a newer build’s extra ones are allowed); unknown while the database is down.',
+        }),
+        draining: bool({ description: 'The process received SIGTERM and is handing its traffic over.' }),
+      }),
+      build: ref('BuildInfo'),
+    },
+    {
+      description:
+        'Ready only when the database answers, migrations are current and the process is not draining.',
+    },
+  ),
   SystemHealth: obj({
     status: ref('HealthStatus'),
     version: str(),
@@ -304,7 +337,8 @@ export const schemas: Record<string, Json> = {
   }),
   ApiInfo: obj({
     name: str(),
-    version: str(),
+    version: str({ description: 'The API version: the contract’s `info.version`, as /docs shows it.' }),
+    build: ref('BuildInfo'),
     environment: str(),
     docs_url: str(),
     openapi_url: str(),

@@ -183,6 +183,8 @@ export const OPERATIONS: readonly (readonly [string, string, string, Idempotency
   ['GET', '/health/health', 'getHealthAlias', 'none'],
   ['GET', '/api/v1/health/', 'getApiHealth', 'none'],
   ['GET', '/api/v1/health/health', 'getApiHealthAlias', 'none'],
+  ['GET', '/health/live', 'getLiveness', 'none'],
+  ['GET', '/health/ready', 'getReadiness', 'none'],
   ['GET', '/metrics/cache', 'getCacheMetrics', 'none'],
   ['GET', '/metrics/combined', 'getCombinedMetrics', 'none'],
   ['GET', '/metrics/redis', 'getCacheStoreMetrics', 'none'],

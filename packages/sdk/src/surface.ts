@@ -591,6 +591,8 @@ export const SURFACE: Record<keyof operations, SurfaceEntry> = {
   // the service
   getApiInfo: { method: 'service.info()', call: (t, o) => t.service.info(o) },
   getHealth: { method: 'service.health()', call: (t, o) => t.service.health(o) },
+  getLiveness: { method: 'service.live()', call: (t, o) => t.service.live(o) },
+  getReadiness: { method: 'service.ready()', call: (t, o) => t.service.ready(o) },
   getHealthAlias: {
     method: 'service.healthAliases.health()',
     call: (t, o) => t.service.healthAliases.health(o),

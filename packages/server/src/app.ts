@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import pino, { type Logger as PinoLogger } from 'pino';
+import { Gauge } from 'prom-client';
 import { TtlCache } from './cache/ttl-cache.ts';
 import { authRoutes } from './domains/auth/routes.ts';
 import { AuthService } from './domains/auth/service.ts';
@@ -7,6 +8,7 @@ import { auditApiKeyMoneyUse } from './domains/company/api-keys-audit.ts';
 import { platformRoutes } from './domains/platform/routes.ts';
 import { IdempotencyStore } from './idempotency/idempotency-store.ts';
 import { ApiKeyStore } from './internal/api-keys.ts';
+import { type BuildInfo, buildInfo } from './internal/build-info.ts';
 import type { Clock } from './internal/clock.ts';
 import { systemClock } from './internal/clock.ts';
 import { type Config, leaseSecondsFromEnv } from './internal/config.ts';
@@ -22,6 +24,7 @@ import { type HandlerTable, handlerTable, type Routes } from './kernel/types.ts'
 import type { Mailer } from './mail/mailer.ts';
 import { RateLimitStore } from './rate-limit/rate-limit-store.ts';
 import type { Database } from './storage/database.ts';
+import { pendingMigrations } from './storage/migrate.ts';
 import type { Db } from './storage/schema.ts';
 
 export interface AppDeps {
@@ -62,12 +65,9 @@ export interface App {
   services: SharedServices & { auth: AuthService; metrics: HttpMetrics };
   /** Purges expired idempotency keys, rate counters and cache entries. */
   runMaintenance(): Promise<{ cacheKeys: number; idempotencyKeys: number; searches: number }>;
+  /** SIGTERM's first step: /health/ready answers 503 from now on (main.ts, before the listener closes). */
+  startDraining(): void;
 }
-
-/** The server package's version. */
-export const serverVersion = (
-  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
-).version;
 
 /** The composition root: builds the shared services once and mounts every domain's routes. */
 export function createApp(deps: AppDeps): App {
@@ -119,6 +119,10 @@ export function createApp(deps: AppDeps): App {
     return { cacheKeys, idempotencyKeys, searches: 0 };
   };
 
+  const build = buildInfo();
+  const apiVersion = String(doc.info?.version ?? 'unknown');
+  registerBuildInfo(metrics, build, apiVersion);
+  let draining = false;
   let kernel: Kernel | undefined;
   const routes: HandlerTable = {
     // METRICS_TOKEN, when set, guards /metrics and /metrics/* (kernel/middleware/auth.ts).
@@ -130,9 +134,12 @@ export function createApp(deps: AppDeps): App {
           metrics,
           pingDatabase: () => database.ping(),
           storageFull: () => database.storage().full,
+          pendingMigrations: () => pendingMigrations(db as never),
+          draining: () => draining,
+          build,
           databaseKind: database.kind,
           contractJson,
-          version: serverVersion,
+          apiVersion,
           startedAt: Date.now(),
           inFlight: () => kernel?.inFlight() ?? 0,
           runMaintenance,
@@ -162,5 +169,23 @@ export function createApp(deps: AppDeps): App {
     trustProxy: config.trustProxy,
     ...(deps.onResponseViolation ? { onResponseViolation: deps.onResponseViolation } : {}),
   });
-  return { handle: kernel.handle, kernel, services: { ...shared, auth, metrics }, runMaintenance };
+  return {
+    handle: kernel.handle,
+    kernel,
+    services: { ...shared, auth, metrics },
+    runMaintenance,
+    startDraining: () => {
+      draining = true;
+    },
+  };
+}
+
+/** `travel_build_info{version,commit,api_version,node} 1`: which build answers, for dashboards and alerts. */
+function registerBuildInfo(metrics: HttpMetrics, build: BuildInfo, apiVersion: string): void {
+  new Gauge({
+    name: 'travel_build_info',
+    help: 'Always 1; the labels say which build of the server this is (build version, commit, API version, Node)',
+    labelNames: ['version', 'commit', 'api_version', 'node'],
+    registers: [metrics.registry],
+  }).set({ version: build.version, commit: build.commit, api_version: apiVersion, node: process.version }, 1);
 }

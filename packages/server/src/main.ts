@@ -3,7 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MOCK_SUPPLIERS, type MockSupplier } from '@travel/mock-server';
 import pino from 'pino';
-import { serverVersion } from './app.ts';
+import { buildInfo } from './internal/build-info.ts';
 import { ConfigError, environment, loadConfig, retentionPolicy } from './internal/config.ts';
 import { sandboxJwtKey } from './internal/tokens.ts';
 import type { Kernel } from './kernel/kernel.ts';
@@ -126,7 +126,7 @@ async function main() {
     return;
   }
   // OpenTelemetry, only when OTEL_* asks for it (nothing of the SDK is loaded otherwise).
-  await startTracing(environment(), { serviceVersion: serverVersion, log });
+  await startTracing(environment(), { serviceVersion: buildInfo().version, log });
   // The embedded database lives in this process: its control socket (pnpm backup) is also DATA_DIR's
   // lock, taken before the database is opened, so no second server or restore runs on it meanwhile.
   let control: ControlServer | undefined;
@@ -248,10 +248,11 @@ async function main() {
 
   let stopping = false;
   /**
-   * SIGTERM: stop accepting and polling, end streams with their final event, let in-flight requests
-   * finish for SHUTDOWN_GRACE_MS; then abort their supplier calls (ctx.signal) and give them a moment to
-   * record the outcome and answer; then close what is left, stop the search engine, and only then close
-   * the database, so no handler loses it mid-transaction. Whatever still holds the event loop (a supplier
+   * SIGTERM: turn readiness 503 and keep serving for READINESS_DRAIN_MS; then stop accepting and polling,
+   * end streams with their final event, let in-flight requests finish (SHUTDOWN_GRACE_MS from the signal);
+   * then abort their supplier calls (ctx.signal) and give them a moment to record the outcome and answer;
+   * then close what is left, stop the search engine, and only then close the database, so no handler
+   * loses it mid-transaction. Whatever still holds the event loop (a supplier
    * socket that ignores its abort) cannot keep the process past grace + 1 s.
    */
   const stop = async (signal: string) => {
@@ -263,9 +264,15 @@ async function main() {
       log.error({ resources: process.getActiveResourcesInfo() }, 'shutdown overran grace + 1 s; exiting');
       process.exit(process.exitCode ?? 1);
     }, grace + 950).unref();
-    log.info({ signal, grace_ms: grace }, 'draining');
+    // Readiness first: /health/ready answers 503 while the listener still serves, for READINESS_DRAIN_MS
+    // (within the grace), so a load balancer stops routing here before connections are refused.
+    app.startDraining();
+    const drainMs = signal === 'SIGTERM' ? Math.min(config.http.readinessDrainMs, grace) : 0;
+    log.info({ signal, grace_ms: grace, readiness_drain_ms: drainMs }, 'draining');
     clearInterval(maintenance);
     const jobsStopped = runtime.jobs.stop({ graceMs: grace });
+    if (drainMs > 0) await new Promise((r) => setTimeout(r, drainMs));
+    log.info({ ms: Date.now() - t0 }, 'closing the listener');
     const closed = new Promise<void>((r) => server.server.close(() => r()));
     server.server.closeIdleConnections();
     app.kernel.shutdown();

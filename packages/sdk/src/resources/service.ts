@@ -18,8 +18,12 @@ export function serviceResource(ctx: ClientContext) {
   return {
     /** API name, version and links. */
     info: (options?: RequestOptions) => unwrap(raw.GET('/', { ...ctx.init(options) })),
-    /** Liveness and readiness (no token needed). */
+    /** The aggregated check: database and cache, and which build answers (no token needed). */
     health: (options?: RequestOptions) => unwrap(raw.GET('/health/', { ...ctx.init(options) })),
+    /** Liveness: the process answers, whatever the database does. */
+    live: (options?: RequestOptions) => unwrap(raw.GET('/health/live', { ...ctx.init(options) })),
+    /** Readiness: database reachable, migrations current, not draining (503 otherwise). */
+    ready: (options?: RequestOptions) => unwrap(raw.GET('/health/ready', { ...ctx.init(options) })),
     /** The same check under the legacy aliases, for load balancers configured with them. */
     healthAliases: {
       health: (options?: RequestOptions) => unwrap(raw.GET('/health/health', { ...ctx.init(options) })),

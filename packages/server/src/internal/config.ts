@@ -64,6 +64,8 @@ export interface Config {
     headersTimeoutMs: number;
     requestTimeoutMs: number;
     shutdownGraceMs: number;
+    /** On SIGTERM, how long /health/ready answers 503 before the listener closes (within the grace). */
+    readinessDrainMs: number;
   };
 }
 
@@ -295,6 +297,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       headersTimeoutMs: int(env, 'HTTP_HEADERS_TIMEOUT_MS', 66_000),
       requestTimeoutMs: int(env, 'HTTP_REQUEST_TIMEOUT_MS', 0),
       shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 10_000),
+      readinessDrainMs: int(env, 'READINESS_DRAIN_MS', 0),
     },
   };
 }

@@ -144,3 +144,25 @@ export async function migrationStatus(db: Kysely<unknown>): Promise<readonly Mig
   }
   return status;
 }
+
+let knownNames: Promise<string[]> | undefined;
+
+/**
+ * The migrations this build knows that the database has not applied (readiness: "migrations current").
+ * A database ahead of this build (a newer release migrated it first) is current for it. Throws when the
+ * database cannot be read.
+ */
+export async function pendingMigrations(db: Kysely<unknown>): Promise<string[]> {
+  knownNames ??= loadMigrations().then((m) => [...m.keys()]);
+  const known = await knownNames;
+  let applied: Set<string>;
+  try {
+    const { rows } = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
+    applied = new Set(rows.map((r) => r.name));
+  } catch (err) {
+    // No record table yet: nothing applied (a database that answers, with every migration pending).
+    if ((err as { code?: string }).code === '42P01') applied = new Set();
+    else throw err;
+  }
+  return known.filter((name) => !applied.has(name));
+}

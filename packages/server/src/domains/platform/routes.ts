@@ -12,6 +12,8 @@
  *   GET  /docs → getApiDocs
  *   GET  /health/ → getHealth
  *   GET  /health/health → getHealthAlias
+ *   GET  /health/live → getLiveness
+ *   GET  /health/ready → getReadiness
  *   GET  /metrics → getPrometheusMetrics
  *   GET  /metrics/cache → getCacheMetrics
  *   GET  /metrics/combined → getCombinedMetrics
@@ -26,9 +28,10 @@ import { notModified, StaticDocument } from '../../kernel/compression.ts';
 import { forbidden, HttpError } from '../../kernel/errors.ts';
 import type { HttpMetrics } from '../../kernel/metrics.ts';
 import { constantResult } from '../../kernel/reply.ts';
-import type { HandlerResult, RawResult, RequestContext, Routes } from '../../kernel/types.ts';
+import type { RawResult, RequestContext, Routes } from '../../kernel/types.ts';
 import { CURRENCIES } from '../../suppliers/ports/errors.ts';
 import { docsPage } from './docs-page.ts';
+import { type HealthDeps, healthHandlers } from './health.ts';
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 32);
 
@@ -45,18 +48,15 @@ async function staticResult(
   return { status: 200, headers: all, raw: rep.body };
 }
 
-export interface PlatformDeps {
+export interface PlatformDeps extends HealthDeps {
   config: Pick<Config, 'sandbox' | 'searchTtlSeconds'>;
   cache: TtlCache;
   metrics: HttpMetrics;
-  pingDatabase(): Promise<number>;
-  /** Writes fail for want of disk space: the database is reachable but `degraded`. */
-  storageFull(): boolean;
   databaseKind: 'pglite' | 'postgres';
   /** The contract, served verbatim. */
   contractJson: string;
-  version: string;
-  startedAt: number;
+  /** The API version (the contract's info.version); the build's own is `build`. */
+  apiVersion: string;
   inFlight(): number;
   /** Purges expired keys, counters and cache entries. */
   runMaintenance(): Promise<{ cacheKeys: number; idempotencyKeys: number; searches: number }>;
@@ -71,25 +71,6 @@ const round = (ms: number) => Math.round(ms * 100) / 100;
 export function platformRoutes(d: PlatformDeps): Routes {
   let contract: StaticDocument | undefined;
   let docs: StaticDocument | undefined;
-  const health = async (): Promise<HandlerResult> => {
-    let database: { status: 'ok' | 'degraded' | 'down'; latency_ms: number | null };
-    try {
-      const latency = round(await d.pingDatabase());
-      database = { status: d.storageFull() ? 'degraded' : 'ok', latency_ms: latency };
-    } catch {
-      database = { status: 'down', latency_ms: null };
-    }
-    const t0 = performance.now();
-    d.cache.set('health:probe', 1, 1000);
-    d.cache.get('health:probe');
-    const cache = { status: 'ok' as const, latency_ms: round(performance.now() - t0) };
-    const status = database.status;
-    return {
-      status: status === 'down' ? 503 : 200,
-      body: { status, components: { database, cache }, timestamp: new Date().toISOString() },
-      headers: { 'cache-control': 'no-store' },
-    };
-  };
   const cacheMetrics = () => {
     const s = d.cache.stats();
     return {
@@ -124,7 +105,8 @@ export function platformRoutes(d: PlatformDeps): Routes {
     status: 200,
     body: {
       name: 'Travel Service API',
-      version: d.version,
+      version: d.apiVersion,
+      build: d.build,
       environment: d.config.sandbox ? 'sandbox' : 'live',
       docs_url: '/docs',
       openapi_url: '/openapi.json',
@@ -135,10 +117,7 @@ export function platformRoutes(d: PlatformDeps): Routes {
   return {
     // The same answer for the life of the process: returned as it is (no promise), serialized once.
     getApiInfo: () => apiInfo,
-    getHealth: health,
-    getHealthAlias: health,
-    getApiHealth: health,
-    getApiHealthAlias: health,
+    ...healthHandlers(d),
     getCacheMetrics: async () => ({ status: 200, body: cacheMetrics() }),
     getCacheStoreMetrics: async () => ({ status: 200, body: storeMetrics() }),
     getCombinedMetrics: async () => {
@@ -164,7 +143,7 @@ export function platformRoutes(d: PlatformDeps): Routes {
       status: 200,
       body: {
         app_name: 'Travel Service',
-        version: d.version,
+        version: d.apiVersion,
         environment: d.config.sandbox ? 'sandbox' : 'live',
         api_prefix: '/api/v1',
         currencies: [...CURRENCIES],

@@ -1,5 +1,6 @@
 import type * as nodeHttp from 'node:http';
 import { createRequire } from 'node:module';
+import { buildTag } from '../../internal/build-info.ts';
 import type { CallOptions, SupplierName } from '../ports/errors.ts';
 import { SupplierError } from '../ports/errors.ts';
 import { supplierUrl, UNSAFE_URL } from '../supplier-url.ts';
@@ -118,6 +119,9 @@ export class AmadeusClient {
       port: Number(url.port || (ssl ? 443 : 80)),
       ssl,
       logLevel: 'silent',
+      // Appended to the SDK's User-Agent: `amadeus-node/… node/… travel-server/0.1.0+<commit>`.
+      customAppId: 'travel-server',
+      customAppVersion: buildTag(),
       // The client reads options as `options[key] || env || default`, so `ssl: false` falls back to true and
       // it would speak TLS to a plain-HTTP emulator. Its documented `http` option lets us hand it node:http
       // (or node:https), behind the supplier URL guard.

@@ -1,4 +1,5 @@
 import { Duffel, DuffelError } from '@duffel/api';
+import { buildTag } from '../../internal/build-info.ts';
 import {
   type CallOptions,
   SupplierError,
@@ -31,7 +32,8 @@ export function createDuffel(config: DuffelClientConfig, supplier: SupplierName 
   // The client resolves relative paths (`air/orders`) against basePath: keep a trailing slash so a path
   // prefix (`http://host/duffel`) survives URL resolution.
   const basePath = config.baseUrl.endsWith('/') ? config.baseUrl : `${config.baseUrl}/`;
-  const duffel = new Duffel({ token: config.token, basePath });
+  // `source` ends the client's User-Agent: `Duffel/v2 duffel_api_javascript/… source/travel-server@0.1.0+<commit>`.
+  const duffel = new Duffel({ token: config.token, basePath, source: `travel-server@${buildTag()}` });
   // Every resource path (ids interpolated unencoded by the client) passes the supplier URL guard.
   const transport = (duffel as unknown as { client: DuffelTransport }).client;
   const send = transport.request;

@@ -5,6 +5,7 @@
  */
 
 import { createHash } from 'node:crypto';
+import { userAgent } from '../../internal/build-info.ts';
 import { toMinor as moneyToMinor } from '../../internal/money.ts';
 import {
   type CallOptions,
@@ -48,7 +49,12 @@ export class HotelbedsClient {
   private headers(): Record<string, string> {
     const t = Math.floor((this.config.now ?? Date.now)() / 1000);
     const sig = createHash('sha256').update(`${this.config.apiKey}${this.config.secret}${t}`).digest('hex');
-    return { 'Api-key': this.config.apiKey, 'X-Signature': sig, Accept: 'application/json' };
+    return {
+      'Api-key': this.config.apiKey,
+      'X-Signature': sig,
+      Accept: 'application/json',
+      'User-Agent': userAgent(),
+    };
   }
 
   /**

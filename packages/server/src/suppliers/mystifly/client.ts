@@ -3,6 +3,7 @@
  * per-call deadline, and the mapping of every failure to a SupplierError. OnePoint reports business
  * errors inside HTTP 200 bodies (`Success: false, Errors: [{ Code, Message }]`).
  */
+import { userAgent } from '../../internal/build-info.ts';
 import { type CallOptions, SupplierError, type SupplierErrorKind } from '../ports/errors.ts';
 import { supplierUrl } from '../supplier-url.ts';
 
@@ -137,7 +138,7 @@ export class MystiflyClient {
   ): Promise<OnePointEnvelope> {
     const timeout = AbortSignal.timeout(this.config.timeoutMs ?? 30_000);
     const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
-    const headers: Record<string, string> = { accept: 'application/json' };
+    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': userAgent() };
     if (method === 'POST') headers['content-type'] = 'application/json';
     if (token) headers.authorization = `Bearer ${token}`;
     const url = supplierUrl('mystifly', this.config.baseUrl, path);

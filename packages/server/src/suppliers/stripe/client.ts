@@ -5,6 +5,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import Stripe from 'stripe';
+import { buildTag } from '../../internal/build-info.ts';
 import { assertSupplierUrl } from '../supplier-url.ts';
 
 export interface StripeConfig {
@@ -54,6 +55,8 @@ export function createStripeClient(config: StripeConfig): Stripe {
     maxNetworkRetries: config.maxNetworkRetries ?? 2,
     // No telemetry header: nothing about our traffic leaves for Stripe beyond the calls themselves.
     telemetry: false,
+    // Stripe's User-Agent carries it: `… travel-server/0.1.0+<commit>`.
+    appInfo: { name: 'travel-server', version: buildTag() },
   });
 }
 
