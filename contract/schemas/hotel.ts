@@ -116,7 +116,7 @@ export const schemas: Record<string, Json> = {
         minLength: 2,
         maxLength: 100,
         description:
-          'City name, IATA city/airport code, or "lat,lon". A code or city the reference data does not know (or coordinates out of range) is 422 `unknown_location` with loc ["body","destination"].',
+          'City name, IATA city code (LON, NYC, TYO, …) or airport code, or "lat,lon". A city name means the most populous city of that name (London: London GB, not London, Ontario; Portland: Portland, Oregon); former names are understood (Bombay, Peking, Saigon). To choose another city of the same name add its country or region after a comma: an ISO 3166-1 alpha-2 code, a country name, a region or US state ("London, CA", "Portland, Maine", "Portland, US-ME", "Birmingham, AL"), or send its IATA code. Free text whose last comma-separated part is a city ("Dubai Marina, Dubai") means that city. A code or city the reference data does not know (or coordinates out of range, or a qualifier no city of that name has) is 422 `unknown_location` with loc ["body","destination"].',
       }),
       check_in: date(),
       check_out: date({ description: 'After check_in.' }),
@@ -320,7 +320,7 @@ export const schemas: Record<string, Json> = {
         minLength: 2,
         maxLength: 200,
         description:
-          'IATA airport code, "lat,lon", or a free-text address or hotel name. Three capital letters are read as an IATA code: an unknown one (or coordinates out of range) is 422 `unknown_location` naming the field.',
+          'IATA airport code (an IATA city code such as LON means its main airport, LHR), "lat,lon", a city name (its centre; the same rules as a hotel destination: the most populous city of the name unless a country or region follows a comma), or a free-text address or hotel name. Three letters are read as an IATA code: an unknown one (or coordinates out of range) is 422 `unknown_location` naming the field.',
       }),
       dropoff_location: str({
         minLength: 2,

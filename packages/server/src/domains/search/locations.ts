@@ -52,8 +52,8 @@ export class Locations {
   }
 
   /**
-   * A transfer point or hotel destination: three letters are a code (as the suppliers read them),
-   * "lat,lon" coordinates (in range), anything else free text (an address, a hotel or city name).
+   * A transfer point: three letters are a code (as the suppliers read them), "lat,lon" coordinates (in
+   * range), a city name its centre (`reference/places.ts`), anything else free text (an address, a hotel).
    */
   place(value: string): Place | UnknownPlace {
     const t = value.trim();
@@ -67,6 +67,15 @@ export class Locations {
         return { unknown: `${t} is not a place on Earth (latitude -90 to 90, longitude -180 to 180).` };
       return { kind: 'coordinates', latitude, longitude, timezone: this.nearestZone(latitude, longitude) };
     }
+    // A city name is that city's centre (as the transfer adapters send it), in the city's zone.
+    const city = destinations().resolve(t);
+    if (!('unknown' in city) && !city.partial)
+      return {
+        kind: 'coordinates',
+        latitude: city.latitude,
+        longitude: city.longitude,
+        timezone: city.timezone ?? this.nearestZone(city.latitude, city.longitude),
+      };
     return { kind: 'text', timezone: null };
   }
 }
