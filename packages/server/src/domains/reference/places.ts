@@ -62,6 +62,7 @@ interface RawCity {
   timezone: string;
 }
 
+const require = createRequire(import.meta.url);
 const COORDINATES = /^\s*(-?\d+(?:\.\d+)?)\s*,\s*(-?\d+(?:\.\d+)?)\s*$/;
 const CODE = /^[A-Za-z]{3}$/;
 
@@ -70,7 +71,7 @@ export class Destinations {
   readonly #airports: Map<string, Airport>;
 
   constructor(airports: readonly Airport[] = loadAirports()) {
-    const raw = createRequire(import.meta.url)('city-timezones/data/cityMap.json') as RawCity[];
+    const raw = require('city-timezones/data/cityMap.json') as RawCity[];
     for (const r of raw) {
       if (!/^[A-Z]{2}$/.test(r.iso2)) continue;
       const city: City = {
