@@ -3856,6 +3856,34 @@ export interface components {
              * @description After this the search answers 410.
              */
             expires_at: string;
+            /** @description Hotel searches only: the place the destination was read as, which every provider searches. */
+            destination?: components["schemas"]["ResolvedDestination"];
+        };
+        DestinationCity: {
+            name: string;
+            /** @description ISO 3166-1 alpha-2. */
+            country: string;
+            /** @description State, province or region, when the data has one. */
+            region: string | null;
+        };
+        /** @description The place a hotel search reads its destination as. */
+        ResolvedDestination: {
+            /**
+             * @description `city_code` an IATA city code (LON), `airport` an IATA airport code (hotels around the city it serves), `city` a city name, `coordinates` "lat,lon".
+             * @enum {string}
+             */
+            kind: "city_code" | "airport" | "city" | "coordinates";
+            /** @description The city (for coordinates: the coordinates as sent). */
+            name: string;
+            /** @description ISO 3166-1 alpha-2; null for coordinates. */
+            country: string | null;
+            region: string | null;
+            latitude: number;
+            longitude: number;
+            /** @description The IATA code the destination was given as. */
+            code: string | null;
+            /** @description Other cities of the same name, most populous first. To search one of them, send its name with its country or region after a comma ("London, CA", "Portland, Maine"). */
+            alternatives: components["schemas"]["DestinationCity"][];
         };
         HotelRoomRequest: {
             /** @default 2 */
