@@ -34,6 +34,13 @@ describe('airport search by city code and former name', () => {
     expect(codes(query)[0]).toBe(code);
   });
 
+  it('of two cities of one name, the airport of the more populous comes first', () => {
+    expect(codes('birmingham')[0]).toBe('BHX');
+    expect(codes('birmingham')).toContain('BHM');
+    expect(codes('london')[0]).toBe('LHR');
+    expect(codes('london', 20)).toContain('YXU');
+  });
+
   it('rome ranks Fiumicino before Ciampino', () => {
     const got = codes('rome');
     expect(got.indexOf('FCO')).toBe(0);

@@ -122,6 +122,12 @@ export class Destinations {
     else this.#byName.set(key, [city]);
   }
 
+  /** Population of the city of this name in this country (0 when the city list has none). */
+  population(name: string, country: string): number {
+    const c = this.#named(name).find((x) => x.country === country);
+    return c && c.population > 0 ? c.population : 0;
+  }
+
   /** Cities of a name (former names included), most populous first. */
   cities(name: string): PlaceRef[] {
     return this.#named(name).map(ref);

@@ -15,6 +15,7 @@ import { countryKey, filterKey, isoCode } from './countries.ts';
 import { type Airline, type Airport, loadAirlines, loadAirportImportance, loadAirports } from './data.ts';
 import { GeoIndex } from './geo.ts';
 import { normalize } from './normalize.ts';
+import { type Destinations, destinations } from './places.ts';
 import { MATCH_TYPES, type MatchType, TextIndex, TYPE_GROUP } from './text-index.ts';
 
 export interface AirportSearchParams {
@@ -88,6 +89,7 @@ export function createReferenceIndex(
   airlines: readonly Airline[] = loadAirlines(),
   /** IATA code -> `class * 100_000 + runway_ft` (see `loadAirportImportance`); empty: no importance. */
   importance: ReadonlyMap<string, number> = new Map(),
+  places: Pick<Destinations, 'population'> = destinations(),
 ): ReferenceIndex {
   const cities = cityNames(airports);
   const maxImportance = Math.max(1, ...importance.values());
@@ -101,6 +103,10 @@ export function createReferenceIndex(
     })),
   );
   const apMain = Uint8Array.from(airports, (a) => (MAIN_AIRPORTS.has(a.iata_code) ? 1 : 0));
+  // Cities of one name: the most populous first (Birmingham GB before Birmingham, Alabama), by millions.
+  const apCity = Float64Array.from(airports, (a) =>
+    a.city ? Math.floor(places.population(a.city, isoCode(a.country) ?? '') / 1_000_000) : 0,
+  );
   const apCountry = airports.map((a) => countryKey(a.country));
   const apWeight = Uint8Array.from(airports, (a) => (/\binternational\b/i.test(a.name) ? 1 : 0));
   const apRank = nameRanks(airports);
@@ -165,6 +171,7 @@ export function createReferenceIndex(
           (score[y] as number) - (score[x] as number) ||
           (apMain[y] as number) - (apMain[x] as number) ||
           (apClass[y] as number) - (apClass[x] as number) ||
+          (apCity[y] as number) - (apCity[x] as number) ||
           (apWeight[y] as number) - (apWeight[x] as number) ||
           inName(y) - inName(x) ||
           (apImportance[y] as number) - (apImportance[x] as number) ||
