@@ -1,8 +1,10 @@
 /**
  * Airport and airline search over the in-memory index (see text-index.ts for the matching tiers).
  *
- * Ranking: by `similarity_score`, then (airports) by importance from a shipped data source (OurAirports'
- * class: large, medium, other; `loadAirportImportance`), then names containing "International", then an
+ * Ranking: by `similarity_score`, then (airports) the main airport of an IATA city code (ROM: FCO before
+ * CIA), then importance from a shipped data source (OurAirports' class: large, medium, other;
+ * `loadAirportImportance`), then the population of the airport's city in millions (`places.ts`: Birmingham
+ * GB before Birmingham, Alabama), then names containing "International", then an
  * airport whose name holds the query as words before one that only lies in that place (Dubai
  * International before Al Maktoum, city Dubai), then the longest runway, then name. With `near_lat` + `near_lon`, results
  * are ranked by distance within three groups: code matches, name/city matches, typo matches; so a nearby
