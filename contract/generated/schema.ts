@@ -293,7 +293,7 @@ export interface paths {
         };
         /**
          * Airport suggestions
-         * @description Ranked airport suggestions matching name, exact IATA/ICAO code, city, or typo-tolerant text. near_lat/near_lon are our documented addition to the spec’s parameters: give both to rank by distance and fill distance_km.
+         * @description Ranked airport suggestions matching name, exact IATA/ICAO code, IATA city code, city (today’s or a former name), the first two letters of the IATA code, or typo-tolerant text. Among equal matches the main airport of a city code comes first (rome: FCO before CIA), then larger airports. near_lat/near_lon are our documented addition to the spec’s parameters: give both to rank by distance and fill distance_km.
          */
         get: operations["searchAirports"];
         put?: never;
@@ -3816,7 +3816,7 @@ export interface components {
             rules: components["schemas"]["FareRule"][];
         };
         /**
-         * @description Why the suggestion matched, best first: `iata` / `icao` the query is its IATA / ICAO code; `prefix` every query word matches a word and the query begins its name, city or an alias; `token` every query word matches a word somewhere (exactly or as a prefix); `fuzzy` at least one word matched only within a small edit distance (a typo).
+         * @description Why the suggestion matched, best first: `iata` / `icao` the query is its IATA / ICAO code, or (`iata`) the IATA city code of the city it serves; `prefix` a two-character query begins its IATA code, or every query word matches a word and the query begins its name, city or an alias; `token` every query word matches a word somewhere (exactly or as a prefix); `fuzzy` at least one word matched only within a small edit distance (a typo).
          * @enum {string}
          */
         MatchType: "iata" | "icao" | "prefix" | "token" | "fuzzy";
@@ -3896,6 +3896,34 @@ export interface components {
              * @description After this the search answers 410.
              */
             expires_at: string;
+            /** @description Hotel searches only: the place the destination was read as, which every provider searches. */
+            destination?: components["schemas"]["ResolvedDestination"];
+        };
+        DestinationCity: {
+            name: string;
+            /** @description ISO 3166-1 alpha-2. */
+            country: string;
+            /** @description State, province or region, when the data has one. */
+            region: string | null;
+        };
+        /** @description The place a hotel search reads its destination as. */
+        ResolvedDestination: {
+            /**
+             * @description `city_code` an IATA city code (LON), `airport` an IATA airport code (hotels around the city it serves), `city` a city name, `coordinates` "lat,lon".
+             * @enum {string}
+             */
+            kind: "city_code" | "airport" | "city" | "coordinates";
+            /** @description The city (for coordinates: the coordinates as sent). */
+            name: string;
+            /** @description ISO 3166-1 alpha-2; null for coordinates. */
+            country: string | null;
+            region: string | null;
+            latitude: number;
+            longitude: number;
+            /** @description The IATA code the destination was given as. */
+            code: string | null;
+            /** @description Other cities of the same name, most populous first. To search one of them, send its name with its country or region after a comma ("London, CA", "Portland, Maine"). */
+            alternatives: components["schemas"]["DestinationCity"][];
         };
         HotelRoomRequest: {
             /** @default 2 */
@@ -3925,7 +3953,7 @@ export interface components {
          *     }
          */
         HotelSearchRequest: {
-            /** @description City name, IATA city/airport code, or "lat,lon". A code or city the reference data does not know (or coordinates out of range) is 422 `unknown_location` with loc ["body","destination"]. */
+            /** @description City name, IATA city code (LON, NYC, TYO, …) or airport code, or "lat,lon". A city name means the most populous city of that name (London: London GB, not London, Ontario; Portland: Portland, Oregon); former names are understood (Bombay, Peking, Saigon). To choose another city of the same name add its country or region after a comma: an ISO 3166-1 alpha-2 code, a country name, a region or US state ("London, CA", "Portland, Maine", "Portland, US-ME", "Birmingham, AL"), or send its IATA code. Free text whose last comma-separated part is a city ("Dubai Marina, Dubai") means that city. A code or city the reference data does not know (or coordinates out of range, or a qualifier no city of that name has) is 422 `unknown_location` with loc ["body","destination"]. */
             destination: string;
             /** Format: date */
             check_in: string;
@@ -4205,7 +4233,7 @@ export interface components {
          *     }
          */
         TransportSearchRequest: {
-            /** @description IATA airport code, "lat,lon", or a free-text address or hotel name. Three capital letters are read as an IATA code: an unknown one (or coordinates out of range) is 422 `unknown_location` naming the field. */
+            /** @description IATA airport code (an IATA city code such as LON means its main airport, LHR), "lat,lon", a city name (its centre; the same rules as a hotel destination: the most populous city of the name unless a country or region follows a comma), or a free-text address or hotel name. Three letters are read as an IATA code: an unknown one (or coordinates out of range) is 422 `unknown_location` naming the field. */
             pickup_location: string;
             /** @description As pickup_location. */
             dropoff_location: string;
@@ -8089,7 +8117,7 @@ export interface operations {
     searchAirlines: {
         parameters: {
             query: {
-                /** @description Name, IATA/ICAO code, city (airports) or typo-tolerant text. */
+                /** @description Name, IATA/ICAO code, city (airports) or typo-tolerant text. Airports also match an IATA city code (NYC: JFK, LGA), a former city name (Bombay, Peking, Saigon, Calcutta) and, for a two-character query, the start of their IATA code (DX: DXB), most important first. */
                 query: string;
                 limit?: number;
                 /** @description Only this country (name or ISO code). */
@@ -8164,7 +8192,7 @@ export interface operations {
     searchAirports: {
         parameters: {
             query: {
-                /** @description Name, IATA/ICAO code, city (airports) or typo-tolerant text. */
+                /** @description Name, IATA/ICAO code, city (airports) or typo-tolerant text. Airports also match an IATA city code (NYC: JFK, LGA), a former city name (Bombay, Peking, Saigon, Calcutta) and, for a two-character query, the start of their IATA code (DX: DXB), most important first. */
                 query: string;
                 limit?: number;
                 /** @description Only this country (name or ISO code). */

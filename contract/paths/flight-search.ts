@@ -109,7 +109,8 @@ const flightDefs: OpDef[] = [
 const referenceParams = () => [
   queryParam('query', str({ minLength: 2, maxLength: 50 }), {
     required: true,
-    description: 'Name, IATA/ICAO code, city (airports) or typo-tolerant text.',
+    description:
+      'Name, IATA/ICAO code, city (airports) or typo-tolerant text. Airports also match an IATA city code (NYC: JFK, LGA), a former city name (Bombay, Peking, Saigon, Calcutta) and, for a two-character query, the start of their IATA code (DX: DXB), most important first.',
   }),
   queryParam('limit', int({ minimum: 1, maximum: 50, default: 10 })),
   queryParam('country', str({ maxLength: 100 }), { description: 'Only this country (name or ISO code).' }),
@@ -133,7 +134,7 @@ const referenceDefs: OpDef[] = [
     operationId: 'searchAirports',
     summary: 'Airport suggestions',
     description:
-      'Ranked airport suggestions matching name, exact IATA/ICAO code, city, or typo-tolerant text. near_lat/near_lon are our documented addition to the spec’s parameters: give both to rank by distance and fill distance_km.',
+      'Ranked airport suggestions matching name, exact IATA/ICAO code, IATA city code, city (today’s or a former name), the first two letters of the IATA code, or typo-tolerant text. Among equal matches the main airport of a city code comes first (rome: FCO before CIA), then larger airports. near_lat/near_lon are our documented addition to the spec’s parameters: give both to rank by distance and fill distance_km.',
     auth: 'none',
     rateLimited: true,
     parameters: [

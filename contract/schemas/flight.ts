@@ -315,7 +315,7 @@ export const schemas: Record<string, Json> = {
   // --- reference -----------------------------------------------------------------------------------
   MatchType: strEnum(['iata', 'icao', 'prefix', 'token', 'fuzzy'], {
     description:
-      'Why the suggestion matched, best first: `iata` / `icao` the query is its IATA / ICAO code; `prefix` every query word matches a word and the query begins its name, city or an alias; `token` every query word matches a word somewhere (exactly or as a prefix); `fuzzy` at least one word matched only within a small edit distance (a typo).',
+      'Why the suggestion matched, best first: `iata` / `icao` the query is its IATA / ICAO code, or (`iata`) the IATA city code of the city it serves; `prefix` a two-character query begins its IATA code, or every query word matches a word and the query begins its name, city or an alias; `token` every query word matches a word somewhere (exactly or as a prefix); `fuzzy` at least one word matched only within a small edit distance (a typo).',
   }),
   AirlineSuggestion: obj({
     id: int(),

@@ -13,6 +13,7 @@ import {
   nullable,
   num,
   obj,
+  objReq,
   page,
   ref,
   str,
@@ -88,7 +89,7 @@ export const schemas: Record<string, Json> = {
         'The money side of a hotel or transport cancellation. The platform takes card payments for flight bookings only (`/bookings/{booking_id}/authorize`); a hotel or transport booking is not charged through it, so its cancellation refunds nothing here: the fee and the `refund` figure are what the provider keeps and does not keep. The same answer is recorded in the booking’s audit trail (`cancelled`, details.payment).',
     },
   ),
-  SearchInitiation: obj(
+  SearchInitiation: objReq(
     {
       search_id: str(),
       status: ref('SearchStatus'),
@@ -97,8 +98,41 @@ export const schemas: Record<string, Json> = {
       batch_url: str({ description: 'Wait-for-all batch endpoint.' }),
       results_url: str({ description: 'Paginated, filterable results endpoint (poll).' }),
       expires_at: dateTime({ description: 'After this the search answers 410.' }),
+      destination: ref('ResolvedDestination', {
+        description:
+          'Hotel searches only: the place the destination was read as, which every provider searches.',
+      }),
     },
+    ['search_id', 'status', 'stream_url', 'stream_by_provider_url', 'batch_url', 'results_url', 'expires_at'],
     { description: 'Hotel and transport search initiation (202).' },
+  ),
+  DestinationCity: obj({
+    name: str(),
+    country: str({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2.' }),
+    region: nullable(str({ description: 'State, province or region, when the data has one.' })),
+  }),
+  ResolvedDestination: obj(
+    {
+      kind: strEnum(['city_code', 'airport', 'city', 'coordinates'], {
+        description:
+          '`city_code` an IATA city code (LON), `airport` an IATA airport code (hotels around the city it serves), `city` a city name, `coordinates` "lat,lon".',
+      }),
+      name: str({ description: 'The city (for coordinates: the coordinates as sent).' }),
+      country: nullable(
+        str({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2; null for coordinates.' }),
+      ),
+      region: nullable(str()),
+      latitude: num({ minimum: -90, maximum: 90 }),
+      longitude: num({ minimum: -180, maximum: 180 }),
+      code: nullable(
+        str({ pattern: '^[A-Z]{3}$', description: 'The IATA code the destination was given as.' }),
+      ),
+      alternatives: arr(ref('DestinationCity'), {
+        description:
+          'Other cities of the same name, most populous first. To search one of them, send its name with its country or region after a comma ("London, CA", "Portland, Maine").',
+      }),
+    },
+    { description: 'The place a hotel search reads its destination as.' },
   ),
   // --- hotel ----------------------------------------------------------------------------------------
   HotelRoomRequest: input(
@@ -116,7 +150,7 @@ export const schemas: Record<string, Json> = {
         minLength: 2,
         maxLength: 100,
         description:
-          'City name, IATA city/airport code, or "lat,lon". A code or city the reference data does not know (or coordinates out of range) is 422 `unknown_location` with loc ["body","destination"].',
+          'City name, IATA city code (LON, NYC, TYO, …) or airport code, or "lat,lon". A city name means the most populous city of that name (London: London GB, not London, Ontario; Portland: Portland, Oregon); former names are understood (Bombay, Peking, Saigon). To choose another city of the same name add its country or region after a comma: an ISO 3166-1 alpha-2 code, a country name, a region or US state ("London, CA", "Portland, Maine", "Portland, US-ME", "Birmingham, AL"), or send its IATA code. Free text whose last comma-separated part is a city ("Dubai Marina, Dubai") means that city. A code or city the reference data does not know (or coordinates out of range, or a qualifier no city of that name has) is 422 `unknown_location` with loc ["body","destination"].',
       }),
       check_in: date(),
       check_out: date({ description: 'After check_in.' }),
@@ -320,7 +354,7 @@ export const schemas: Record<string, Json> = {
         minLength: 2,
         maxLength: 200,
         description:
-          'IATA airport code, "lat,lon", or a free-text address or hotel name. Three capital letters are read as an IATA code: an unknown one (or coordinates out of range) is 422 `unknown_location` naming the field.',
+          'IATA airport code (an IATA city code such as LON means its main airport, LHR), "lat,lon", a city name (its centre; the same rules as a hotel destination: the most populous city of the name unless a country or region follows a comma), or a free-text address or hotel name. Three letters are read as an IATA code: an unknown one (or coordinates out of range) is 422 `unknown_location` naming the field.',
       }),
       dropoff_location: str({
         minLength: 2,

@@ -32,6 +32,30 @@ describe('hotel search', () => {
     user_code: 'u1@agency.test',
   });
 
+  it('says which city a name was read as, with the other cities of that name; a qualifier picks one', async () => {
+    const search = async (destination: string) => {
+      const r = await routes.searchHotels!(ctx({ body: { ...body(), destination } }));
+      return (r as { body: { destination: unknown } }).body.destination;
+    };
+    expect(await search('London')).toMatchObject({
+      kind: 'city',
+      name: 'London',
+      country: 'GB',
+      code: null,
+      alternatives: expect.arrayContaining([expect.objectContaining({ name: 'London', country: 'CA' })]),
+    });
+    expect(await search('London, CA')).toMatchObject({ country: 'CA', region: 'Ontario' });
+    expect(await search('LON')).toMatchObject({ kind: 'city_code', code: 'LON', country: 'GB' });
+    expect(await search('bombay')).toMatchObject({ name: 'Mumbai', country: 'IN' });
+    await expect(
+      routes.searchHotels!(ctx({ body: { ...body(), destination: 'London, FR' } })),
+    ).rejects.toMatchObject({
+      status: 422,
+      code: 'unknown_location',
+      issues: [expect.objectContaining({ loc: ['body', 'destination'] })],
+    });
+  });
+
   it('answers 202 with the three URLs, then streams hotel_offer, status_update and done', async () => {
     const r = await routes.searchHotels!(ctx({ body: body() }));
     expect(r.status).toBe(202);

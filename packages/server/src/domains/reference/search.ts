@@ -1,8 +1,10 @@
 /**
  * Airport and airline search over the in-memory index (see text-index.ts for the matching tiers).
  *
- * Ranking: by `similarity_score`, then (airports) by importance from a shipped data source (OurAirports'
- * class: large, medium, other; `loadAirportImportance`), then names containing "International", then an
+ * Ranking: by `similarity_score`, then (airports) the main airport of an IATA city code (ROM: FCO before
+ * CIA), then importance from a shipped data source (OurAirports' class: large, medium, other;
+ * `loadAirportImportance`), then the population of the airport's city in millions (`places.ts`: Birmingham
+ * GB before Birmingham, Alabama), then names containing "International", then an
  * airport whose name holds the query as words before one that only lies in that place (Dubai
  * International before Al Maktoum, city Dubai), then the longest runway, then name. With `near_lat` + `near_lon`, results
  * are ranked by distance within three groups: code matches, name/city matches, typo matches; so a nearby
@@ -10,10 +12,12 @@
  * `limit`.
  */
 
-import { countryKey, filterKey } from './countries.ts';
+import { CITY_CODES, FORMER_NAMES } from './city-codes.ts';
+import { countryKey, filterKey, isoCode } from './countries.ts';
 import { type Airline, type Airport, loadAirlines, loadAirportImportance, loadAirports } from './data.ts';
 import { GeoIndex } from './geo.ts';
 import { normalize } from './normalize.ts';
+import { type Destinations, destinations } from './places.ts';
 import { MATCH_TYPES, type MatchType, TextIndex, TYPE_GROUP } from './text-index.ts';
 
 export interface AirportSearchParams {
@@ -87,13 +91,23 @@ export function createReferenceIndex(
   airlines: readonly Airline[] = loadAirlines(),
   /** IATA code -> `class * 100_000 + runway_ft` (see `loadAirportImportance`); empty: no importance. */
   importance: ReadonlyMap<string, number> = new Map(),
+  places: Pick<Destinations, 'population'> = destinations(),
 ): ReferenceIndex {
+  const cities = cityNames(airports);
+  const maxImportance = Math.max(1, ...importance.values());
   const apIndex = new TextIndex(
     airports.map((a) => ({
-      fields: a.city ? [a.name, a.city] : [a.name],
+      fields: [a.name, ...(a.city ? [a.city] : []), ...(cities.former.get(a.id) ?? [])],
       iata: a.iata_code,
       icao: a.icao_code,
+      cityCode: cities.code.get(a.id) ?? null,
+      weight: (importance.get(a.iata_code) ?? 0) / maxImportance,
     })),
+  );
+  const apMain = Uint8Array.from(airports, (a) => (MAIN_AIRPORTS.has(a.iata_code) ? 1 : 0));
+  // Cities of one name: the most populous first (Birmingham GB before Birmingham, Alabama), by millions.
+  const apCity = Float64Array.from(airports, (a) =>
+    a.city ? Math.floor(places.population(a.city, isoCode(a.country) ?? '') / 1_000_000) : 0,
   );
   const apCountry = airports.map((a) => countryKey(a.country));
   const apWeight = Uint8Array.from(airports, (a) => (/\binternational\b/i.test(a.name) ? 1 : 0));
@@ -157,7 +171,9 @@ export function createReferenceIndex(
         limit,
         (x, y) =>
           (score[y] as number) - (score[x] as number) ||
+          (apMain[y] as number) - (apMain[x] as number) ||
           (apClass[y] as number) - (apClass[x] as number) ||
+          (apCity[y] as number) - (apCity[x] as number) ||
           (apWeight[y] as number) - (apWeight[x] as number) ||
           inName(y) - inName(x) ||
           (apImportance[y] as number) - (apImportance[x] as number) ||
@@ -192,6 +208,41 @@ export function createReferenceIndex(
       return { items, total: docs.length };
     },
   };
+}
+
+/** The main airport of each IATA metropolitan code (ROM: FCO, not Ciampino), ranked first among equals. */
+const MAIN_AIRPORTS = new Set(Object.values(CITY_CODES).map((c) => c[2]));
+
+/**
+ * By airport id: the metropolitan code of its city (the city and country of that code's main airport), and
+ * the city's former names (Bombay for BOM, Peking for PEK), so a search finds either.
+ */
+function cityNames(airports: readonly Airport[]): {
+  code: Map<number, string>;
+  former: Map<number, string[]>;
+} {
+  const key = (a: Airport) => (a.city ? `${normalize(a.city)}|${isoCode(a.country) ?? a.country}` : '');
+  const byIata = new Map(airports.map((a) => [a.iata_code, a]));
+  const metro = new Map<string, string>();
+  for (const [code, [, , main]] of Object.entries(CITY_CODES)) {
+    const a = byIata.get(main);
+    if (a && !byIata.has(code)) metro.set(key(a), code);
+  }
+  const formerOf = new Map<string, string[]>();
+  for (const [former, [now, country]] of Object.entries(FORMER_NAMES)) {
+    const k = `${normalize(now)}|${country}`;
+    formerOf.set(k, [...(formerOf.get(k) ?? []), former]);
+  }
+  const code = new Map<number, string>();
+  const former = new Map<number, string[]>();
+  for (const a of airports) {
+    const k = key(a);
+    const m = metro.get(k);
+    if (m) code.set(a.id, m);
+    const f = formerOf.get(k);
+    if (f) former.set(a.id, f);
+  }
+  return { code, former };
 }
 
 /** Position of each row in (name, id) order, so tie-breaks compare integers instead of strings. */

@@ -3,7 +3,10 @@
  * touches only the posting lists of the tokens it matches, so it answers in microseconds on the full data.
  *
  * Matching tiers, best first (the tier decides `match_type`; the score orders within and across tiers):
- * - `iata` / `icao`: the whole query equals a code (score 1 / 0.97).
+ * - `iata` / `icao`: the whole query equals a code (score 1 / 0.97), or the IATA metropolitan code of the
+ *   city an airport serves (`iata`, 0.99: NYC finds JFK and LGA).
+ * - `prefix` by code: a two-character query is the start of a three-letter IATA code (DX: DXB),
+ *   0.85..0.95 by the document's `weight` (importance), so LH puts LHR first.
  * - `prefix`: every query token matches a document token exactly or as a prefix, and the whole normalised
  *   query is a prefix of a field (name, city, alias): 0.80..0.95, higher when the query covers more of it.
  * - `token`: every query token matches a token (exactly or as a prefix) somewhere: 0.55..0.75.
@@ -25,6 +28,10 @@ export interface IndexedDoc {
   fields: string[];
   iata: string | null;
   icao: string | null;
+  /** The IATA metropolitan code of the city the document serves (NYC for JFK and LGA). */
+  cityCode?: string | null;
+  /** 0..1: orders documents found by the first two letters of their IATA code (airport importance). */
+  weight?: number;
 }
 
 export interface Hits {
@@ -68,6 +75,10 @@ export class TextIndex {
   private readonly fieldNorms: string[][];
   private readonly codeIata = new Map<string, number[]>();
   private readonly codeIcao = new Map<string, number[]>();
+  private readonly codeCity = new Map<string, number[]>();
+  /** Two-character prefixes of three-letter IATA codes, with the score each document gets for one. */
+  private readonly codePrefix = new Map<string, number[]>();
+  private readonly weight: Float64Array;
   private readonly vocabId = new Map<string, number>();
   private readonly vocab: string[] = [];
   private readonly postings: Int32Array[] = [];
@@ -98,10 +109,13 @@ export class TextIndex {
   constructor(docs: readonly IndexedDoc[]) {
     this.size = docs.length;
     this.fieldNorms = docs.map((d) => d.fields.map(normalize).filter((f) => f !== ''));
+    this.weight = Float64Array.from(docs, (d) => Math.min(1, Math.max(0, d.weight ?? 0)));
     const lists: number[][] = [];
     docs.forEach((d, i) => {
       if (d.iata) push(this.codeIata, d.iata.toUpperCase(), i);
       if (d.icao) push(this.codeIcao, d.icao.toUpperCase(), i);
+      if (d.cityCode) push(this.codeCity, d.cityCode.toUpperCase(), i);
+      if (d.iata?.length === 3) push(this.codePrefix, d.iata.slice(0, 2).toUpperCase(), i);
       const seen = new Set<string>();
       for (const f of this.fieldNorms[i] ?? []) {
         for (const t of f.split(' ')) {
@@ -171,8 +185,12 @@ export class TextIndex {
     const code = query.replace(/\s+/g, '').toUpperCase();
     if (/^[A-Z0-9]{2,4}$/.test(code)) {
       for (const d of this.codeIata.get(code) ?? []) this.add(docs, d, TYPE_IATA, 1, accept);
+      for (const d of this.codeCity.get(code) ?? []) this.add(docs, d, TYPE_IATA, 0.99, accept);
       for (const d of this.codeIcao.get(code) ?? []) this.add(docs, d, TYPE_ICAO, 0.97, accept);
     }
+    if (/^[A-Z0-9]{2}$/.test(code))
+      for (const d of this.codePrefix.get(code) ?? [])
+        this.add(docs, d, TYPE_PREFIX, round4(0.85 + 0.1 * (this.weight[d] as number)), accept);
     const qn = normalize(query);
     if (qn === '') return { docs, score, type };
     const tokens = qn.split(' ');

@@ -36,6 +36,7 @@ import { resultsPage } from '../../search/results-page.ts';
 import type { SearchService } from '../../search/service.ts';
 import { type OwnUserCode, readableSession } from '../../search/session-store.ts';
 import type { Vertical } from '../../search/tables.ts';
+import { destinations } from '../reference/places.ts';
 import { offerRoutes } from './offer-routes.ts';
 import { ownCodes, validateFlightSearch, validateHotelSearch, validateTransportSearch } from './validate.ts';
 
@@ -54,6 +55,22 @@ const BASE: Record<Vertical, string> = {
   hotel: '/api/v1/hotel/search',
   transport: '/api/v1/transport/search',
 };
+
+/** The place a (validated) hotel destination is read as, as the 202 reports it. */
+function resolvedDestination(value: string) {
+  const p = destinations().resolve(value);
+  if ('unknown' in p) return undefined;
+  return {
+    kind: p.kind,
+    name: p.name,
+    country: p.country || null,
+    region: p.region,
+    latitude: p.latitude,
+    longitude: p.longitude,
+    code: p.code,
+    alternatives: p.alternatives,
+  };
+}
 
 function caller(ctx: RequestContext) {
   if (!ctx.auth) throw unauthorized('not_authenticated', 'Authentication required.');
@@ -193,7 +210,8 @@ export function searchRoutes(s: SearchService): Routes {
 
     searchHotels: async (ctx) => {
       const r = await start(ctx, 'hotel');
-      return { status: 202, body: initiation('hotel', r.id, r.status, r.expires_at) };
+      const destination = resolvedDestination(String(ctx.body.destination));
+      return { status: 202, body: { ...initiation('hotel', r.id, r.status, r.expires_at), destination } };
     },
     streamHotelOffers: stream('hotel'),
     streamHotelOffersByProvider: grouped('hotel'),

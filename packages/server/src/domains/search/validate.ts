@@ -14,6 +14,7 @@ import {
 } from '../../kernel/errors.ts';
 import type { RequestContext } from '../../kernel/types.ts';
 import type { OwnUserCode } from '../../search/session-store.ts';
+import { destinations } from '../reference/places.ts';
 import { locations } from './locations.ts';
 import { transportSearchInput } from './transport-input.ts';
 
@@ -122,16 +123,10 @@ export function validateHotelSearch(b: Body, now: Date): void {
   const nights = (Date.parse(co) - Date.parse(ci)) / 86_400_000;
   if (nights > 30) throw badRequest('invalid_search', 'At most 30 nights per search.');
   const destination = String(b.destination ?? '');
-  const place = locations().place(destination);
-  const unknown =
-    'unknown' in place
-      ? place.unknown
-      : place.kind === 'text' && !locations().knownCity(destination)
-        ? `${destination.trim()} is not a city we know; use a city name, an IATA city or airport code, or "lat,lon".`
-        : null;
-  if (unknown)
+  const place = destinations().resolve(destination);
+  if ('unknown' in place)
     throw new ValidationError(
-      [{ loc: ['body', 'destination'], msg: unknown, type: 'unknown_location' }],
+      [{ loc: ['body', 'destination'], msg: place.unknown, type: 'unknown_location' }],
       'unknown_location',
     );
 }

@@ -1,15 +1,24 @@
 import { percentOf } from '../../internal/money.ts';
 import { arr, obj, s, toMinor, type Wire } from '../amadeus/mapper.ts';
+import { geoText, transferPoint } from '../destination.ts';
 import type { Currency } from '../ports/errors.ts';
 import type { SupplierTransferBooking, TransferOffer, TransferSearchQuery } from '../ports/transfer.ts';
 
 /** Maps Amadeus Transfer Search/Booking/Management shapes to the transfer port. */
 
-/** IATA code, "lat,lon", or free text (address / hotel name), as the port allows. */
+/**
+ * IATA code (a city code: its main airport), "lat,lon" or a city name (its centre, as a geo code), or free
+ * text (address / hotel name) with the city and country it names when one of its parts is a city.
+ */
 export function locationFields(side: 'start' | 'end', value: string): Wire {
-  if (/^[A-Z]{3}$/.test(value)) return { [`${side}LocationCode`]: value };
-  if (/^-?\d+(\.\d+)?,\s*-?\d+(\.\d+)?$/.test(value)) return { [`${side}GeoCode`]: value.replace(/\s/g, '') };
-  return { [`${side}AddressLine`]: value, [`${side}Name`]: value };
+  const p = transferPoint(value);
+  if (p.kind === 'iata') return { [`${side}LocationCode`]: p.code };
+  if (p.kind === 'geo') return { [`${side}GeoCode`]: geoText(p) };
+  return {
+    [`${side}AddressLine`]: p.text,
+    [`${side}Name`]: p.text,
+    ...(p.city ? { [`${side}CityName`]: p.city.name, [`${side}CountryCode`]: p.city.country } : {}),
+  };
 }
 
 export function searchBody(q: TransferSearchQuery): Wire {

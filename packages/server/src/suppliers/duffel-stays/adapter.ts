@@ -40,8 +40,6 @@ export class DuffelStaysAdapter implements HotelSupplier {
 
   async search(query: HotelSearchQuery, opts?: CallOptions): Promise<HotelOffer[]> {
     const at = geocode(query.destination);
-    if (!at)
-      throw new SupplierError('duffel_stays', 'invalid_request', `Unknown destination ${query.destination}`);
     const guests = query.rooms.flatMap((r) => [
       ...Array.from({ length: r.adults }, () => ({ type: 'adult' as const })),
       ...Array.from({ length: r.children }, (_, i) => ({

@@ -1,5 +1,6 @@
 /** TransferSupplier over Hotelbeds Transfers: availability by route, bookings by rateKey, cancellation. */
 
+import { geoText, transferPoint } from '../destination.ts';
 import { clientRef } from '../hotelbeds/adapter.ts';
 import { HotelbedsClient, type HotelbedsConfig, policies, toMinor } from '../hotelbeds/client.ts';
 import type { CallOptions, Currency } from '../ports/errors.ts';
@@ -64,11 +65,12 @@ const PLACE_CODE: Record<PlaceType, RegExp> = {
 };
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/;
 
+/** An airport (a city code: its main airport), a city name as its centre's GPS point, else ATLAS text. */
 function endpoint(location: string): Place {
-  const t = location.trim();
-  if (/^[A-Za-z]{3}$/.test(t)) return ['IATA', t.toUpperCase()];
-  if (/^-?\d+(\.\d+)?\s*,\s*-?\d+(\.\d+)?$/.test(t)) return ['GPS', t.replace(/\s/g, '')];
-  return ['ATLAS', t];
+  const p = transferPoint(location);
+  if (p.kind === 'iata') return ['IATA', p.code];
+  if (p.kind === 'geo') return ['GPS', geoText(p)];
+  return ['ATLAS', p.text];
 }
 
 const isPlace = (p: unknown): p is Place =>

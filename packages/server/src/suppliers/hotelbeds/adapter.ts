@@ -1,5 +1,6 @@
 /** HotelSupplier over Hotelbeds APItude: availability, checkrates, bookings, cancellation SIMULATION/CANCELLATION. */
 import { createHash } from 'node:crypto';
+import { hotelPlace } from '../destination.ts';
 import type { CallOptions, Currency } from '../ports/errors.ts';
 import { SupplierError } from '../ports/errors.ts';
 import type {
@@ -48,21 +49,6 @@ interface HbBooking {
   totalNet: number;
   currency: string;
 }
-
-/** City names our search accepts, to Hotelbeds destination codes. */
-const DESTINATIONS: Record<string, string> = {
-  london: 'LON',
-  dubai: 'DXB',
-  barcelona: 'BCN',
-  majorca: 'PMI',
-  mallorca: 'PMI',
-  'new york': 'NYC',
-  dhaka: 'DAC',
-  bangkok: 'BKK',
-  'kuala lumpur': 'KUL',
-  jeddah: 'JED',
-  paris: 'PAR',
-};
 
 /** APItude caps clientReference at 20 characters; longer ids are hashed the same way on book and lookup. */
 export function clientRef(ref: string): string {
@@ -142,17 +128,13 @@ export class HotelbedsAdapter implements HotelSupplier {
   }
 
   async search(query: HotelSearchQuery, opts?: CallOptions): Promise<HotelOffer[]> {
-    const geo = /^\s*(-?\d+(?:\.\d+)?)\s*,\s*(-?\d+(?:\.\d+)?)\s*$/.exec(query.destination);
-    const where = geo
-      ? { geolocation: { latitude: Number(geo[1]), longitude: Number(geo[2]), radius: 20, unit: 'km' } }
-      : {
-          destination: {
-            code: /^[A-Za-z]{3}$/.test(query.destination)
-              ? query.destination.toUpperCase()
-              : (DESTINATIONS[query.destination.trim().toLowerCase()] ??
-                query.destination.slice(0, 3).toUpperCase()),
-          },
-        };
+    // An IATA city or airport code is a Hotelbeds destination code; a city name goes as the coordinates of
+    // the city it names (`suppliers/destination.ts`), so "Birmingham" is never BIR (Biratnagar).
+    const code = query.destination.trim().toUpperCase();
+    const at = /^[A-Z]{3}$/.test(code) ? null : hotelPlace('hotelbeds', query.destination);
+    const where = at
+      ? { geolocation: { latitude: at.latitude, longitude: at.longitude, radius: 20, unit: 'km' } }
+      : { destination: { code } };
     const body = {
       stay: { checkIn: query.check_in, checkOut: query.check_out },
       occupancies: [
