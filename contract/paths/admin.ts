@@ -4,6 +4,7 @@ import {
   id32,
   idParam,
   num,
+  keysetPageParams,
   pageParams,
   pathParam,
   periodParam,
@@ -184,7 +185,7 @@ const defs: OpDef[] = [
     summary: 'All flight bookings',
     tenant: true,
     parameters: [
-      ...pageParams(),
+      ...keysetPageParams('booking_id'),
       queryParam('status', ref('BookingStatus')),
       companyFilter(),
       queryParam('user_id', str({ maxLength: 64 })),

@@ -2,6 +2,7 @@ import {
   dateRangeParams,
   idParam,
   int,
+  keysetPageParams,
   pageParams,
   periodParam,
   queryParam,
@@ -22,8 +23,8 @@ const co = (d: Omit<OpDef, 'auth' | 'roles' | 'tenant'> & { roles?: Role[] }): O
   roles: d.roles ?? STAFF,
 });
 
-const listFilters = (statusSchema: string, sortFields: string[]) => [
-  ...pageParams(),
+const listFilters = (statusSchema: string, sortFields: string[], paging = pageParams()) => [
+  ...paging,
   queryParam('status', ref(statusSchema)),
   searchParam('booking id, reference, traveller name and contact email'),
   ...dateRangeParams(),
@@ -139,7 +140,7 @@ const defs: OpDef[] = [
       'status',
       'total_minor',
       'ticketing_deadline',
-    ]),
+    ], keysetPageParams('booking_id')),
     responses: ok('FlightBookingPage', 'A page of bookings.'),
   }),
   co({

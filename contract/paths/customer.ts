@@ -1,4 +1,4 @@
-import { idParam, pageParams, queryParam, ref } from '../lib.ts';
+import { idParam, keysetPageParams, pageParams, queryParam, ref } from '../lib.ts';
 import { type OpDef, surface } from '../op.ts';
 import { badRequest, notFound, ok } from './shared.ts';
 
@@ -33,7 +33,10 @@ function bookingDefs(
       path: base,
       operationId: ops.list,
       summary: `My ${what}s`,
-      parameters: [...pageParams(), queryParam('status', ref(status))],
+      parameters: [
+        ...(noun === '' ? keysetPageParams('booking_id') : pageParams()),
+        queryParam('status', ref(status)),
+      ],
       responses: ok(`${schema}Page`, 'A page of bookings, newest first.'),
     }),
     cu({

@@ -1,5 +1,6 @@
 /** Flight bookings, payments, ticketing, seats, baggage and ancillaries. */
 import {
+  keysetPage,
   arr,
   bool,
   date,
@@ -204,7 +205,7 @@ export const schemas: Record<string, Json> = {
     created_at: dateTime(),
     updated_at: dateTime(),
   }),
-  FlightBookingPage: page('FlightBooking', 'A page of flight bookings.'),
+  FlightBookingPage: keysetPage('FlightBooking', 'A page of flight bookings.'),
   AdminFlightBooking: {
     allOf: [
       ref('FlightBooking'),
