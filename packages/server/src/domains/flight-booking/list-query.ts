@@ -74,7 +74,8 @@ function matches(db: Db, f: ListFilters) {
   return q;
 }
 
-export async function listBookings(db: Db, f: ListFilters): Promise<BookingListPage> {
+/** The page's query (`rows`, limit page_size + 1) and the filtered matches it counts (`matches`). */
+export function pageQuery(db: Db, f: ListFilters) {
   const q = matches(db, f);
   const desc = f.sort_order !== 'asc';
   const key = KEYS[f.sort_by ?? ''] ?? (KEYS.created_at as RawBuilder<unknown>[]);
@@ -99,10 +100,12 @@ export async function listBookings(db: Db, f: ListFilters): Promise<BookingListP
     rows = rows.offset((f.page - 1) * f.page_size);
   }
   for (const k of key) rows = rows.orderBy(k, desc ? 'desc' : 'asc');
-  const [items, total] = await Promise.all([
-    rows.limit(f.page_size + 1).execute(),
-    boundedTotal(db, q),
-  ]);
+  return { rows: rows.limit(f.page_size + 1), matches: q };
+}
+
+export async function listBookings(db: Db, f: ListFilters): Promise<BookingListPage> {
+  const { rows, matches } = pageQuery(db, f);
+  const [items, total] = await Promise.all([rows.execute(), boundedTotal(db, matches)]);
   return {
     items: items.slice(0, f.page_size).map((r) => toViewRow(r as never)),
     total: total.total,

@@ -16,8 +16,8 @@ import { type Kysely, sql } from 'kysely';
  *   ones and only cost writes.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
+  const ops = sql`${sql.id(await trigramSchema(db))}.gin_trgm_ops`;
   await sql`
-    create extension if not exists pg_trgm;
     create index if not exists flight_bookings_list_created on flight_bookings (created_at, id);
     create index if not exists flight_bookings_list_co_created on flight_bookings (company_id, created_at, id);
     create index if not exists flight_bookings_list_user_created on flight_bookings (user_id, created_at, id);
@@ -37,10 +37,31 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     create index if not exists flight_bookings_list_search on flight_bookings using gin ((
       lower(coalesce(pnr, '') || ' ' || passengers::text || ' ' || coalesce(contact->>'email', '') || ' '
         || coalesce(client_ref, ''))
-    ) gin_trgm_ops);
+    ) ${ops});
     drop index if exists flight_bookings_company_idx;
     drop index if exists flight_bookings_user_idx;
     drop index if exists flight_bookings_status_idx;
     analyze flight_bookings;
   `.execute(db);
+}
+
+/**
+ * The schema holding pg_trgm (an extension exists once per database): where it already is, else `public`
+ * when there is one, else the current schema. The index names its operator class with that schema, so it
+ * works whatever the search_path (the tests pin it to a private schema).
+ */
+async function trigramSchema(db: Kysely<unknown>): Promise<string> {
+  const where = async () =>
+    (
+      await sql<{ nspname: string }>`
+        select n.nspname from pg_extension e join pg_namespace n on n.oid = e.extnamespace
+        where e.extname = 'pg_trgm'`.execute(db)
+    ).rows[0]?.nspname;
+  // Migrators of several schemas of one database (the tests) would race to create it: one at a time.
+  await sql`select pg_advisory_xact_lock(hashtext('travel.pg_trgm'))`.execute(db);
+  const found = await where();
+  if (found) return found;
+  const pub = await sql<{ n: number }>`select count(*)::int as n from pg_namespace where nspname = 'public'`.execute(db);
+  await (pub.rows[0]?.n ? sql`create extension if not exists pg_trgm schema public` : sql`create extension if not exists pg_trgm`).execute(db);
+  return (await where()) ?? 'public';
 }
