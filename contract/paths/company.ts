@@ -124,7 +124,7 @@ const defs: OpDef[] = [
     path: '/api/v1/company/clients/{client_id}/bookings',
     operationId: 'companyListClientBookings',
     summary: 'A client’s flight bookings',
-    parameters: [idParam('client_id', 'client', 32), ...pageParams()],
+    parameters: [idParam('client_id', 'client', 32), ...keysetPageParams('booking_id')],
     responses: ok('FlightBookingPage', 'A page of bookings.'),
     errors: notFound('client_not_found'),
   }),
@@ -134,13 +134,11 @@ const defs: OpDef[] = [
     path: '/api/v1/company/bookings',
     operationId: 'companyListBookings',
     summary: 'The company’s flight bookings',
-    parameters: listFilters('BookingStatus', [
-      'created_at',
-      'updated_at',
-      'status',
-      'total_minor',
-      'ticketing_deadline',
-    ], keysetPageParams('booking_id')),
+    parameters: listFilters(
+      'BookingStatus',
+      ['created_at', 'updated_at', 'status', 'total_minor', 'ticketing_deadline'],
+      keysetPageParams('booking_id'),
+    ),
     responses: ok('FlightBookingPage', 'A page of bookings.'),
   }),
   co({

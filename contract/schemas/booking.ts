@@ -1,6 +1,5 @@
 /** Flight bookings, payments, ticketing, seats, baggage and ancillaries. */
 import {
-  keysetPage,
   arr,
   bool,
   date,
@@ -11,6 +10,7 @@ import {
   input,
   int,
   type Json,
+  keysetPage,
   minor,
   nullable,
   num,

@@ -14,10 +14,10 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { sql } from 'kysely';
-import { Client } from '../test/resilience/stack.ts';
-import { freshDatabase, startServer } from '../test/search/processes.ts';
 import { openDatabase } from '../src/storage/database.ts';
 import type { Db } from '../src/storage/schema.ts';
+import { Client } from '../test/resilience/stack.ts';
+import { freshDatabase, startServer } from '../test/search/processes.ts';
 
 const PG_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 const QUICK = process.env.BENCH_QUICK === '1';
@@ -135,22 +135,38 @@ async function run(db: 'pglite' | 'postgres', n: number): Promise<Row[]> {
         ['GET /bookings/{id} (single read)', agent, `/api/v1/bookings/${oneId}`],
         ['admin list, page 1', admin, '/api/v1/admin/bookings'],
         ['admin list, page 250 (offset)', admin, '/api/v1/admin/bookings?page=250'],
-        ['admin list, after page 250 (starting_after)', admin, `/api/v1/admin/bookings?starting_after=${adminDeep}`],
+        [
+          'admin list, after page 250 (starting_after)',
+          admin,
+          `/api/v1/admin/bookings?starting_after=${adminDeep}`,
+        ],
         ['admin status=on_hold', admin, '/api/v1/admin/bookings?status=on_hold'],
         ['admin supplier=duffel', admin, '/api/v1/admin/bookings?supplier=duffel'],
         ['admin search=khan77', admin, '/api/v1/admin/bookings?search=khan77'],
         ['admin sort_by=total_minor', admin, '/api/v1/admin/bookings?sort_by=total_minor'],
         ['company list, page 1', agent, '/api/v1/company/bookings'],
         ['company list, page 250 (offset)', agent, '/api/v1/company/bookings?page=250'],
-        ['company list, after page 250 (starting_after)', agent, `/api/v1/company/bookings?starting_after=${coDeep}`],
+        [
+          'company list, after page 250 (starting_after)',
+          agent,
+          `/api/v1/company/bookings?starting_after=${coDeep}`,
+        ],
         ['company status=on_hold', agent, '/api/v1/company/bookings?status=on_hold'],
         ['company a 30-day window', agent, `/api/v1/company/bookings?date_from=${month}&date_to=${monthEnd}`],
         ['company search=khan77', agent, '/api/v1/company/bookings?search=khan77'],
         ['company search=traveller1234@', agent, '/api/v1/company/bookings?search=traveller1234%40'],
         ['company sort_by=total_minor', agent, '/api/v1/company/bookings?sort_by=total_minor'],
-        ['company sort_by=updated_at asc', agent, '/api/v1/company/bookings?sort_by=updated_at&sort_order=asc'],
+        [
+          'company sort_by=updated_at asc',
+          agent,
+          '/api/v1/company/bookings?sort_by=updated_at&sort_order=asc',
+        ],
         ['company sort_by=status', agent, '/api/v1/company/bookings?sort_by=status'],
-        ['company sort_by=ticketing_deadline asc', agent, '/api/v1/company/bookings?sort_by=ticketing_deadline&sort_order=asc'],
+        [
+          'company sort_by=ticketing_deadline asc',
+          agent,
+          '/api/v1/company/bookings?sort_by=ticketing_deadline&sort_order=asc',
+        ],
       ];
       const rows: Row[] = [];
       for (const [name, who, path] of cases) {
@@ -181,7 +197,9 @@ for (const db of DBS) {
 const base = (r: Row) => all.find((b) => b.db === r.db && b.case === r.case && b.rows === Math.min(...SIZES));
 const read = (r: Row) => all.find((b) => b.db === r.db && b.rows === r.rows && b.case.startsWith('GET'));
 console.log(
-  `\nscale: ${CONNECTIONS} connections, ${SECONDS} s per case, load ${loadavg().map((l) => l.toFixed(1)).join(' ')}`,
+  `\nscale: ${CONNECTIONS} connections, ${SECONDS} s per case, load ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`,
 );
 console.log('| db | rows | case | req/s | p50 ms | p99 ms | p99 vs smallest | p99 vs single read |');
 console.log('|---|---|---|---|---|---|---|---|');

@@ -87,11 +87,16 @@ describe('flight booking lists: keyset paging', () => {
         expect(byPage.map((x) => x.booking_id)).toEqual(byCursor);
       }
     }
-    const { byPage } = await walk('/api/v1/company/bookings?sort_by=total_minor&sort_order=asc', staffA.token, 4);
+    const { byPage } = await walk(
+      '/api/v1/company/bookings?sort_by=total_minor&sort_order=asc',
+      staffA.token,
+      4,
+    );
     const keys = byPage.map((x) => [x.pricing.total_minor, x.booking_id] as const);
     const sorted = [...keys].sort((p, q) => p[0] - q[0] || p[1] - q[1]);
     expect(keys).toEqual(sorted);
-    const deadlines = (await walk('/api/v1/company/bookings?sort_by=ticketing_deadline', staffA.token, 4)).byPage;
+    const deadlines = (await walk('/api/v1/company/bookings?sort_by=ticketing_deadline', staffA.token, 4))
+      .byPage;
     // Descending puts the bookings without a deadline first, as PostgreSQL orders nulls.
     expect(deadlines.slice(0, 12).every((x) => x.ticketing_deadline === null)).toBe(true);
     expect(deadlines.slice(12).every((x) => x.ticketing_deadline !== null)).toBe(true);
@@ -139,7 +144,9 @@ describe('flight booking lists: search and total', () => {
     const search = async (q: string) =>
       expectOp(
         'companyListBookings',
-        await t.request('GET', `/api/v1/company/bookings?search=${encodeURIComponent(q)}`, { token: staffA.token }),
+        await t.request('GET', `/api/v1/company/bookings?search=${encodeURIComponent(q)}`, {
+          token: staffA.token,
+        }),
         200,
       );
     expect((await search('HOPPER@navy')).items.map((x: Item) => x.booking_id)).toEqual([mine[5]]);
@@ -181,7 +188,9 @@ describe('flight booking lists: search and total', () => {
     expect(big.has_more).toBe(true);
     const narrow = expectOp(
       'companyListBookings',
-      await t.request('GET', '/api/v1/company/bookings?date_from=2000-01-01&date_to=2000-01-02', { token: u.token }),
+      await t.request('GET', '/api/v1/company/bookings?date_from=2000-01-01&date_to=2000-01-02', {
+        token: u.token,
+      }),
       200,
     );
     expect(narrow).toMatchObject({ total: 0, total_estimated: false, has_more: false });

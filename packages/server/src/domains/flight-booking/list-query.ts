@@ -22,6 +22,8 @@ export interface ListFilters {
   user_id?: string;
   supplier?: string;
   pnr?: string;
+  /** The bookings of a client: the contact email, case-insensitive. */
+  contact_email?: string;
   date_from?: string;
   date_to?: string;
   search?: string;
@@ -59,6 +61,7 @@ function matches(db: Db, f: ListFilters) {
   if (f.user_id) q = q.where('user_id', '=', f.user_id);
   if (f.supplier) q = q.where('supplier', '=', f.supplier);
   if (f.pnr) q = q.where('pnr', '=', f.pnr);
+  if (f.contact_email) q = q.where(sql`lower(contact->>'email')`, '=', f.contact_email.toLowerCase());
   if (f.date_from) q = q.where('created_at', '>=', new Date(`${f.date_from}T00:00:00Z`));
   if (f.date_to)
     q = q.where('created_at', '<', new Date(new Date(`${f.date_to}T00:00:00Z`).getTime() + 86_400_000));
@@ -66,9 +69,7 @@ function matches(db: Db, f: ListFilters) {
     const like = `%${likeLiteral(f.search.toLowerCase())}%`;
     const id = /^[0-9]{1,15}$/.test(f.search) ? Number(f.search) : null;
     q = q.where((eb) =>
-      id === null
-        ? eb(SEARCH_TEXT, 'like', like)
-        : eb.or([eb('id', '=', id), eb(SEARCH_TEXT, 'like', like)]),
+      id === null ? eb(SEARCH_TEXT, 'like', like) : eb.or([eb('id', '=', id), eb(SEARCH_TEXT, 'like', like)]),
     );
   }
   return q;
@@ -89,13 +90,9 @@ export function pageQuery(db: Db, f: ListFilters) {
       ...(f.company_id !== undefined && f.company_id !== null ? [sql`c.company_id = ${f.company_id}`] : []),
       ...(f.user_id ? [sql`c.user_id = ${f.user_id}`] : []),
     ];
-    const at = key.map(
-      (k) => sql`(select ${k} from flight_bookings c where ${sql.join(scope, sql` and `)})`,
-    );
+    const at = key.map((k) => sql`(select ${k} from flight_bookings c where ${sql.join(scope, sql` and `)})`);
     // Unqualified columns inside the subquery resolve to its own alias `c` first.
-    rows = rows.where(
-      sql<boolean>`(${sql.join(key)}) ${sql.raw(desc ? '<' : '>')} (${sql.join(at)})`,
-    );
+    rows = rows.where(sql<boolean>`(${sql.join(key)}) ${sql.raw(desc ? '<' : '>')} (${sql.join(at)})`);
   } else {
     rows = rows.offset((f.page - 1) * f.page_size);
   }

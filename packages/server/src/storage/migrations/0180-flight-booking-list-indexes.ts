@@ -34,6 +34,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       on flight_bookings ((coalesce(ticketing_deadline, 'infinity'::timestamptz)), id);
     create index if not exists flight_bookings_list_co_deadline
       on flight_bookings (company_id, (coalesce(ticketing_deadline, 'infinity'::timestamptz)), id);
+    create index if not exists flight_bookings_list_co_email
+      on flight_bookings (company_id, (lower(contact->>'email')), created_at, id);
     create index if not exists flight_bookings_list_search on flight_bookings using gin ((
       lower(coalesce(pnr, '') || ' ' || passengers::text || ' ' || coalesce(contact->>'email', '') || ' '
         || coalesce(client_ref, ''))
@@ -61,7 +63,12 @@ async function trigramSchema(db: Kysely<unknown>): Promise<string> {
   await sql`select pg_advisory_xact_lock(hashtext('travel.pg_trgm'))`.execute(db);
   const found = await where();
   if (found) return found;
-  const pub = await sql<{ n: number }>`select count(*)::int as n from pg_namespace where nspname = 'public'`.execute(db);
-  await (pub.rows[0]?.n ? sql`create extension if not exists pg_trgm schema public` : sql`create extension if not exists pg_trgm`).execute(db);
+  const pub = await sql<{
+    n: number;
+  }>`select count(*)::int as n from pg_namespace where nspname = 'public'`.execute(db);
+  await (pub.rows[0]?.n
+    ? sql`create extension if not exists pg_trgm schema public`
+    : sql`create extension if not exists pg_trgm`
+  ).execute(db);
   return (await where()) ?? 'public';
 }
