@@ -4109,10 +4109,14 @@ export interface components {
         /** @description A page of hotel bookings. */
         HotelBookingPage: {
             items: components["schemas"]["HotelBooking"][];
-            /** @description Number of items matching the filters, across all pages. */
+            /** @description Number of items matching the filters, across all pages: exact up to 1000; beyond that the database's estimate, and `total_estimated` is true. Counting stops at the bound so that a page costs the same however many rows match. */
             total: number;
             page: number;
             page_size: number;
+            /** @description True when more than 1000 items match and `total` is an estimate. */
+            total_estimated: boolean;
+            /** @description Whether items follow this page. To read on, pass the last item’s id as `starting_after` with the same filters and sort. */
+            has_more: boolean;
         };
         HotelBookingCancellation: {
             /** Format: int64 */
@@ -4341,10 +4345,14 @@ export interface components {
         /** @description A page of transport bookings. */
         TransportBookingPage: {
             items: components["schemas"]["TransportBooking"][];
-            /** @description Number of items matching the filters, across all pages. */
+            /** @description Number of items matching the filters, across all pages: exact up to 1000; beyond that the database's estimate, and `total_estimated` is true. Counting stops at the bound so that a page costs the same however many rows match. */
             total: number;
             page: number;
             page_size: number;
+            /** @description True when more than 1000 items match and `total` is an estimate. */
+            total_estimated: boolean;
+            /** @description Whether items follow this page. To read on, pass the last item’s id as `starting_after` with the same filters and sort. */
+            has_more: boolean;
         };
         TransportBookingCancellation: {
             /** Format: int64 */
@@ -9059,6 +9067,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page (at most 100). */
                 page_size?: number;
+                /** @description Keyset paging: the `booking_id` of the last item of the previous page, sent with the same filters and sort; the page starts right after it and `page` is ignored. Prefer it to deep `page` numbers, which stay correct but cost more the deeper they go. An id the caller cannot list gives an empty page. */
+                starting_after?: number;
             };
             header?: never;
             path?: never;
@@ -10412,6 +10422,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page (at most 100). */
                 page_size?: number;
+                /** @description Keyset paging: the `booking_id` of the last item of the previous page, sent with the same filters and sort; the page starts right after it and `page` is ignored. Prefer it to deep `page` numbers, which stay correct but cost more the deeper they go. An id the caller cannot list gives an empty page. */
+                starting_after?: number;
             };
             header?: never;
             path?: never;
@@ -17266,6 +17278,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page (at most 100). */
                 page_size?: number;
+                /** @description Keyset paging: the `booking_id` of the last item of the previous page, sent with the same filters and sort; the page starts right after it and `page` is ignored. Prefer it to deep `page` numbers, which stay correct but cost more the deeper they go. An id the caller cannot list gives an empty page. */
+                starting_after?: number;
                 status?: components["schemas"]["HotelBookingStatus"];
                 company_id?: number;
                 user_id?: string;
@@ -17659,6 +17673,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page (at most 100). */
                 page_size?: number;
+                /** @description Keyset paging: the `booking_id` of the last item of the previous page, sent with the same filters and sort; the page starts right after it and `page` is ignored. Prefer it to deep `page` numbers, which stay correct but cost more the deeper they go. An id the caller cannot list gives an empty page. */
+                starting_after?: number;
                 status?: components["schemas"]["TransportBookingStatus"];
                 company_id?: number;
                 user_id?: string;
@@ -21323,6 +21339,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page (at most 100). */
                 page_size?: number;
+                /** @description Keyset paging: the `booking_id` of the last item of the previous page, sent with the same filters and sort; the page starts right after it and `page` is ignored. Prefer it to deep `page` numbers, which stay correct but cost more the deeper they go. An id the caller cannot list gives an empty page. */
+                starting_after?: number;
                 status?: components["schemas"]["HotelBookingStatus"];
                 /** @description Free-text search over booking id, reference, traveller name and contact email. */
                 search?: string;
@@ -21618,6 +21636,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page (at most 100). */
                 page_size?: number;
+                /** @description Keyset paging: the `booking_id` of the last item of the previous page, sent with the same filters and sort; the page starts right after it and `page` is ignored. Prefer it to deep `page` numbers, which stay correct but cost more the deeper they go. An id the caller cannot list gives an empty page. */
+                starting_after?: number;
                 status?: components["schemas"]["TransportBookingStatus"];
                 /** @description Free-text search over booking id, reference, traveller name and contact email. */
                 search?: string;
@@ -24760,6 +24780,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page (at most 100). */
                 page_size?: number;
+                /** @description Keyset paging: the `booking_id` of the last item of the previous page, sent with the same filters and sort; the page starts right after it and `page` is ignored. Prefer it to deep `page` numbers, which stay correct but cost more the deeper they go. An id the caller cannot list gives an empty page. */
+                starting_after?: number;
                 status?: components["schemas"]["HotelBookingStatus"];
             };
             header?: never;
@@ -25068,6 +25090,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page (at most 100). */
                 page_size?: number;
+                /** @description Keyset paging: the `booking_id` of the last item of the previous page, sent with the same filters and sort; the page starts right after it and `page` is ignored. Prefer it to deep `page` numbers, which stay correct but cost more the deeper they go. An id the caller cannot list gives an empty page. */
+                starting_after?: number;
                 status?: components["schemas"]["TransportBookingStatus"];
             };
             header?: never;

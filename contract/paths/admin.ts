@@ -49,7 +49,7 @@ function serviceBookingDefs(
       summary: `All ${seg} bookings`,
       tenant: true,
       parameters: [
-        ...pageParams(),
+        ...keysetPageParams('booking_id'),
         queryParam('status', ref(`${noun}BookingStatus`)),
         companyFilter(),
         queryParam('user_id', str({ maxLength: 64 })),

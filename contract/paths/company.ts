@@ -52,7 +52,11 @@ function serviceBookingDefs(
       path: base,
       operationId: ops.list,
       summary: `The company’s ${seg} bookings`,
-      parameters: listFilters(`${noun}BookingStatus`, ['created_at', 'updated_at', 'status', 'total']),
+      parameters: listFilters(
+        `${noun}BookingStatus`,
+        ['created_at', 'updated_at', 'status', 'total'],
+        keysetPageParams('booking_id'),
+      ),
       responses: ok(`${noun}BookingPage`, 'A page of bookings.'),
     }),
     co({

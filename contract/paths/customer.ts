@@ -33,10 +33,7 @@ function bookingDefs(
       path: base,
       operationId: ops.list,
       summary: `My ${what}s`,
-      parameters: [
-        ...(noun === '' ? keysetPageParams('booking_id') : pageParams()),
-        queryParam('status', ref(status)),
-      ],
+      parameters: [...keysetPageParams('booking_id'), queryParam('status', ref(status))],
       responses: ok(`${schema}Page`, 'A page of bookings, newest first.'),
     }),
     cu({

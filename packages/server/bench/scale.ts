@@ -35,7 +35,7 @@ async function generate(db: Db, from: number, to: number) {
     insert into flight_bookings (pnr, status, payment_mode, supplier, supplier_order_ref, client_reference,
       offer_id, offer, passengers, contact, flights, pricing, supplier_total_minor, client_ref,
       ticketing_deadline, user_id, company_id, created_at, updated_at)
-    select upper(substr(md5(g::text), 1, 6)),
+    select upper(lpad(to_hex((g::bigint * 2654435761) % 16777216), 6, '0')),
       (array['confirmed','confirmed','confirmed','ticketed','ticketed','on_hold','paid','payment_pending',
         'cancelled','refunded'])[1 + g % 10],
       'PNR_FIRST', (array['amadeus','duffel','mystifly'])[1 + g % 3], 'ord_' || g, 'bench-' || g, 'off_' || g,
