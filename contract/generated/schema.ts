@@ -3440,10 +3440,14 @@ export interface components {
         /** @description A page of audit entries, newest first. */
         AuditPage: {
             items: components["schemas"]["AuditEntry"][];
-            /** @description Number of items matching the filters, across all pages. */
+            /** @description Number of items matching the filters, across all pages: exact up to 1000; beyond that the database's estimate, and `total_estimated` is true. Counting stops at the bound so that a page costs the same however many rows match. */
             total: number;
             page: number;
             page_size: number;
+            /** @description True when more than 1000 items match and `total` is an estimate. */
+            total_estimated: boolean;
+            /** @description Whether items follow this page. To read on, pass the last item’s id as `starting_after` with the same filters and sort. */
+            has_more: boolean;
         };
         BookingStatsSummary: {
             total: number;
@@ -18957,6 +18961,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page (at most 100). */
                 page_size?: number;
+                /** @description Keyset paging: the `audit_id` of the last item of the previous page, sent with the same filters and sort; the page starts right after it and `page` is ignored. Prefer it to deep `page` numbers, which stay correct but cost more the deeper they go. An id the caller cannot list gives an empty page. */
+                starting_after?: number;
                 /** @description Exact event name, e.g. user.impersonated. */
                 event?: string;
                 user_id?: string;

@@ -427,7 +427,7 @@ const defs: OpDef[] = [
     operationId: 'adminGetAuditLog',
     summary: 'Audit log',
     parameters: [
-      ...pageParams(),
+      ...keysetPageParams('audit_id'),
       queryParam('event', str({ maxLength: 100 }), {
         description: 'Exact event name, e.g. user.impersonated.',
       }),

@@ -220,3 +220,33 @@ describe('flight booking lists: search and total', () => {
     expect(p3, p3).toContain('flight_bookings_list_search');
   });
 });
+
+describe('audit list: keyset paging', () => {
+  test('walking by starting_after gives every entry once, newest first, ties at one instant by id', async () => {
+    const admin = await t.user({ role: 'super_admin' });
+    await sql`
+      insert into audit_log (at, entity_type, entity_id, action)
+      select timestamptz '2026-01-01T00:00:00Z' + (g / 3) * interval '1 second', 'bench', g::text, 'walked'
+      from generate_series(1, 11) g`.execute(t.database.db);
+    const ids: number[] = [];
+    let after: number | undefined;
+    for (let n = 0; n < 10; n += 1) {
+      const r = expectOp(
+        'adminGetAuditLog',
+        await t.request(
+          'GET',
+          `/api/v1/admin/reports/audit?event=bench.walked&page_size=4${after ? `&starting_after=${after}` : ''}`,
+          { token: admin.token },
+        ),
+        200,
+      );
+      expect(r.total).toBe(11);
+      expect(r.total_estimated).toBe(false);
+      ids.push(...r.items.map((x: { audit_id: number }) => x.audit_id));
+      if (!r.has_more) break;
+      after = ids.at(-1);
+    }
+    expect(ids).toHaveLength(11);
+    expect([...ids].sort((x, y) => y - x)).toEqual(ids);
+  });
+});
