@@ -23,7 +23,6 @@ import {
   num,
   obj,
   objReq,
-  page,
   ref,
   type Schema,
   str,

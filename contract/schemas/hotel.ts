@@ -14,7 +14,6 @@ import {
   nullable,
   num,
   obj,
-  page,
   ref,
   str,
   strEnum,
