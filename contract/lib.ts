@@ -116,6 +116,34 @@ export function page(itemSchema: string, description: string): Schema {
   );
 }
 
+/** Exact totals up to this many matches; beyond it `total` is an estimate (server storage/bounded-total.ts). */
+export const TOTAL_EXACT_UP_TO = 1000;
+
+/**
+ * A page of a list with keyset paging (`starting_after`): the envelope of `page` plus `has_more` and
+ * `total_estimated`.
+ */
+export function keysetPage(itemSchema: string, description: string): Schema {
+  const base = page(itemSchema, description) as { properties: Record<string, Schema> };
+  return obj(
+    {
+      ...base.properties,
+      total: int({
+        minimum: 0,
+        description: `Number of items matching the filters, across all pages: exact up to ${TOTAL_EXACT_UP_TO}; beyond that the database's estimate, and \`total_estimated\` is true. Counting stops at the bound so that a page costs the same however many rows match.`,
+      }),
+      total_estimated: bool({
+        description: `True when more than ${TOTAL_EXACT_UP_TO} items match and \`total\` is an estimate.`,
+      }),
+      has_more: bool({
+        description:
+          'Whether items follow this page. To read on, pass the last item’s id as `starting_after` with the same filters and sort.',
+      }),
+    },
+    { description },
+  );
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Parameters
 // ---------------------------------------------------------------------------------------------------
@@ -165,6 +193,18 @@ export const pageParams = (): Json[] => [
   }),
   queryParam('page_size', int({ minimum: 1, maximum: 100, default: 20 }), {
     description: 'Items per page (at most 100).',
+  }),
+];
+
+/**
+ * page/page_size plus `starting_after` (keyset paging, as Stripe's): the id of the last item of the
+ * previous page. It takes the place of `page`; its cost does not grow with depth, where `page` N reads the
+ * (N-1)·page_size rows before it.
+ */
+export const keysetPageParams = (idName: string): Json[] => [
+  ...pageParams(),
+  queryParam('starting_after', int({ minimum: 1 }), {
+    description: `Keyset paging: the \`${idName}\` of the last item of the previous page, sent with the same filters and sort; the page starts right after it and \`page\` is ignored. Prefer it to deep \`page\` numbers, which stay correct but cost more the deeper they go. An id the caller cannot list gives an empty page.`,
   }),
 ];
 

@@ -3480,10 +3480,14 @@ export interface components {
         /** @description A page of audit entries, newest first. */
         AuditPage: {
             items: components["schemas"]["AuditEntry"][];
-            /** @description Number of items matching the filters, across all pages. */
+            /** @description Number of items matching the filters, across all pages: exact up to 1000; beyond that the database's estimate, and `total_estimated` is true. Counting stops at the bound so that a page costs the same however many rows match. */
             total: number;
             page: number;
             page_size: number;
+            /** @description True when more than 1000 items match and `total` is an estimate. */
+            total_estimated: boolean;
+            /** @description Whether items follow this page. To read on, pass the last item’s id as `starting_after` with the same filters and sort. */
+            has_more: boolean;
         };
         BookingStatsSummary: {
             total: number;
@@ -4177,10 +4181,14 @@ export interface components {
         /** @description A page of hotel bookings. */
         HotelBookingPage: {
             items: components["schemas"]["HotelBooking"][];
-            /** @description Number of items matching the filters, across all pages. */
+            /** @description Number of items matching the filters, across all pages: exact up to 1000; beyond that the database's estimate, and `total_estimated` is true. Counting stops at the bound so that a page costs the same however many rows match. */
             total: number;
             page: number;
             page_size: number;
+            /** @description True when more than 1000 items match and `total` is an estimate. */
+            total_estimated: boolean;
+            /** @description Whether items follow this page. To read on, pass the last item’s id as `starting_after` with the same filters and sort. */
+            has_more: boolean;
         };
         HotelBookingCancellation: {
             /** Format: int64 */
@@ -4409,10 +4417,14 @@ export interface components {
         /** @description A page of transport bookings. */
         TransportBookingPage: {
             items: components["schemas"]["TransportBooking"][];
-            /** @description Number of items matching the filters, across all pages. */
+            /** @description Number of items matching the filters, across all pages: exact up to 1000; beyond that the database's estimate, and `total_estimated` is true. Counting stops at the bound so that a page costs the same however many rows match. */
             total: number;
             page: number;
             page_size: number;
+            /** @description True when more than 1000 items match and `total` is an estimate. */
+            total_estimated: boolean;
+            /** @description Whether items follow this page. To read on, pass the last item’s id as `starting_after` with the same filters and sort. */
+            has_more: boolean;
         };
         TransportBookingCancellation: {
             /** Format: int64 */
@@ -4616,10 +4628,14 @@ export interface components {
         /** @description A page of flight bookings. */
         FlightBookingPage: {
             items: components["schemas"]["FlightBooking"][];
-            /** @description Number of items matching the filters, across all pages. */
+            /** @description Number of items matching the filters, across all pages: exact up to 1000; beyond that the database's estimate, and `total_estimated` is true. Counting stops at the bound so that a page costs the same however many rows match. */
             total: number;
             page: number;
             page_size: number;
+            /** @description True when more than 1000 items match and `total` is an estimate. */
+            total_estimated: boolean;
+            /** @description Whether items follow this page. To read on, pass the last item’s id as `starting_after` with the same filters and sort. */
+            has_more: boolean;
         };
         AdminFlightBooking: components["schemas"]["FlightBooking"] & {
             payments: components["schemas"]["Payment"][];
@@ -9158,6 +9174,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page (at most 100). */
                 page_size?: number;
+                /** @description Keyset paging: the `booking_id` of the last item of the previous page, sent with the same filters and sort; the page starts right after it and `page` is ignored. Prefer it to deep `page` numbers, which stay correct but cost more the deeper they go. An id the caller cannot list gives an empty page. */
+                starting_after?: number;
             };
             header?: never;
             path?: never;
@@ -10511,6 +10529,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page (at most 100). */
                 page_size?: number;
+                /** @description Keyset paging: the `booking_id` of the last item of the previous page, sent with the same filters and sort; the page starts right after it and `page` is ignored. Prefer it to deep `page` numbers, which stay correct but cost more the deeper they go. An id the caller cannot list gives an empty page. */
+                starting_after?: number;
             };
             header?: never;
             path?: never;
@@ -16267,6 +16287,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page (at most 100). */
                 page_size?: number;
+                /** @description Keyset paging: the `booking_id` of the last item of the previous page, sent with the same filters and sort; the page starts right after it and `page` is ignored. Prefer it to deep `page` numbers, which stay correct but cost more the deeper they go. An id the caller cannot list gives an empty page. */
+                starting_after?: number;
                 status?: components["schemas"]["BookingStatus"];
                 company_id?: number;
                 user_id?: string;
@@ -17372,6 +17394,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page (at most 100). */
                 page_size?: number;
+                /** @description Keyset paging: the `booking_id` of the last item of the previous page, sent with the same filters and sort; the page starts right after it and `page` is ignored. Prefer it to deep `page` numbers, which stay correct but cost more the deeper they go. An id the caller cannot list gives an empty page. */
+                starting_after?: number;
                 status?: components["schemas"]["HotelBookingStatus"];
                 company_id?: number;
                 user_id?: string;
@@ -17765,6 +17789,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page (at most 100). */
                 page_size?: number;
+                /** @description Keyset paging: the `booking_id` of the last item of the previous page, sent with the same filters and sort; the page starts right after it and `page` is ignored. Prefer it to deep `page` numbers, which stay correct but cost more the deeper they go. An id the caller cannot list gives an empty page. */
+                starting_after?: number;
                 status?: components["schemas"]["TransportBookingStatus"];
                 company_id?: number;
                 user_id?: string;
@@ -19047,6 +19073,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page (at most 100). */
                 page_size?: number;
+                /** @description Keyset paging: the `audit_id` of the last item of the previous page, sent with the same filters and sort; the page starts right after it and `page` is ignored. Prefer it to deep `page` numbers, which stay correct but cost more the deeper they go. An id the caller cannot list gives an empty page. */
+                starting_after?: number;
                 /** @description Exact event name, e.g. user.impersonated. */
                 event?: string;
                 user_id?: string;
@@ -20779,6 +20807,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page (at most 100). */
                 page_size?: number;
+                /** @description Keyset paging: the `booking_id` of the last item of the previous page, sent with the same filters and sort; the page starts right after it and `page` is ignored. Prefer it to deep `page` numbers, which stay correct but cost more the deeper they go. An id the caller cannot list gives an empty page. */
+                starting_after?: number;
             };
             header?: never;
             path: {
@@ -20885,6 +20915,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page (at most 100). */
                 page_size?: number;
+                /** @description Keyset paging: the `booking_id` of the last item of the previous page, sent with the same filters and sort; the page starts right after it and `page` is ignored. Prefer it to deep `page` numbers, which stay correct but cost more the deeper they go. An id the caller cannot list gives an empty page. */
+                starting_after?: number;
                 status?: components["schemas"]["BookingStatus"];
                 /** @description Free-text search over booking id, reference, traveller name and contact email. */
                 search?: string;
@@ -21425,6 +21457,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page (at most 100). */
                 page_size?: number;
+                /** @description Keyset paging: the `booking_id` of the last item of the previous page, sent with the same filters and sort; the page starts right after it and `page` is ignored. Prefer it to deep `page` numbers, which stay correct but cost more the deeper they go. An id the caller cannot list gives an empty page. */
+                starting_after?: number;
                 status?: components["schemas"]["HotelBookingStatus"];
                 /** @description Free-text search over booking id, reference, traveller name and contact email. */
                 search?: string;
@@ -21720,6 +21754,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page (at most 100). */
                 page_size?: number;
+                /** @description Keyset paging: the `booking_id` of the last item of the previous page, sent with the same filters and sort; the page starts right after it and `page` is ignored. Prefer it to deep `page` numbers, which stay correct but cost more the deeper they go. An id the caller cannot list gives an empty page. */
+                starting_after?: number;
                 status?: components["schemas"]["TransportBookingStatus"];
                 /** @description Free-text search over booking id, reference, traveller name and contact email. */
                 search?: string;
@@ -24553,6 +24589,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page (at most 100). */
                 page_size?: number;
+                /** @description Keyset paging: the `booking_id` of the last item of the previous page, sent with the same filters and sort; the page starts right after it and `page` is ignored. Prefer it to deep `page` numbers, which stay correct but cost more the deeper they go. An id the caller cannot list gives an empty page. */
+                starting_after?: number;
                 status?: components["schemas"]["BookingStatus"];
             };
             header?: never;
@@ -24860,6 +24898,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page (at most 100). */
                 page_size?: number;
+                /** @description Keyset paging: the `booking_id` of the last item of the previous page, sent with the same filters and sort; the page starts right after it and `page` is ignored. Prefer it to deep `page` numbers, which stay correct but cost more the deeper they go. An id the caller cannot list gives an empty page. */
+                starting_after?: number;
                 status?: components["schemas"]["HotelBookingStatus"];
             };
             header?: never;
@@ -25168,6 +25208,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page (at most 100). */
                 page_size?: number;
+                /** @description Keyset paging: the `booking_id` of the last item of the previous page, sent with the same filters and sort; the page starts right after it and `page` is ignored. Prefer it to deep `page` numbers, which stay correct but cost more the deeper they go. An id the caller cannot list gives an empty page. */
+                starting_after?: number;
                 status?: components["schemas"]["TransportBookingStatus"];
             };
             header?: never;

@@ -3,6 +3,7 @@ import {
   dateRangeParams,
   id32,
   idParam,
+  keysetPageParams,
   num,
   pageParams,
   pathParam,
@@ -48,7 +49,7 @@ function serviceBookingDefs(
       summary: `All ${seg} bookings`,
       tenant: true,
       parameters: [
-        ...pageParams(),
+        ...keysetPageParams('booking_id'),
         queryParam('status', ref(`${noun}BookingStatus`)),
         companyFilter(),
         queryParam('user_id', str({ maxLength: 64 })),
@@ -184,7 +185,7 @@ const defs: OpDef[] = [
     summary: 'All flight bookings',
     tenant: true,
     parameters: [
-      ...pageParams(),
+      ...keysetPageParams('booking_id'),
       queryParam('status', ref('BookingStatus')),
       companyFilter(),
       queryParam('user_id', str({ maxLength: 64 })),
@@ -426,7 +427,7 @@ const defs: OpDef[] = [
     operationId: 'adminGetAuditLog',
     summary: 'Audit log',
     parameters: [
-      ...pageParams(),
+      ...keysetPageParams('audit_id'),
       queryParam('event', str({ maxLength: 100 }), {
         description: 'Exact event name, e.g. user.impersonated.',
       }),

@@ -2,6 +2,7 @@ import {
   dateRangeParams,
   idParam,
   int,
+  keysetPageParams,
   pageParams,
   periodParam,
   queryParam,
@@ -22,8 +23,8 @@ const co = (d: Omit<OpDef, 'auth' | 'roles' | 'tenant'> & { roles?: Role[] }): O
   roles: d.roles ?? STAFF,
 });
 
-const listFilters = (statusSchema: string, sortFields: string[]) => [
-  ...pageParams(),
+const listFilters = (statusSchema: string, sortFields: string[], paging = pageParams()) => [
+  ...paging,
   queryParam('status', ref(statusSchema)),
   searchParam('booking id, reference, traveller name and contact email'),
   ...dateRangeParams(),
@@ -51,7 +52,11 @@ function serviceBookingDefs(
       path: base,
       operationId: ops.list,
       summary: `The company’s ${seg} bookings`,
-      parameters: listFilters(`${noun}BookingStatus`, ['created_at', 'updated_at', 'status', 'total']),
+      parameters: listFilters(
+        `${noun}BookingStatus`,
+        ['created_at', 'updated_at', 'status', 'total'],
+        keysetPageParams('booking_id'),
+      ),
       responses: ok(`${noun}BookingPage`, 'A page of bookings.'),
     }),
     co({
@@ -123,7 +128,7 @@ const defs: OpDef[] = [
     path: '/api/v1/company/clients/{client_id}/bookings',
     operationId: 'companyListClientBookings',
     summary: 'A client’s flight bookings',
-    parameters: [idParam('client_id', 'client', 32), ...pageParams()],
+    parameters: [idParam('client_id', 'client', 32), ...keysetPageParams('booking_id')],
     responses: ok('FlightBookingPage', 'A page of bookings.'),
     errors: notFound('client_not_found'),
   }),
@@ -133,13 +138,11 @@ const defs: OpDef[] = [
     path: '/api/v1/company/bookings',
     operationId: 'companyListBookings',
     summary: 'The company’s flight bookings',
-    parameters: listFilters('BookingStatus', [
-      'created_at',
-      'updated_at',
-      'status',
-      'total_minor',
-      'ticketing_deadline',
-    ]),
+    parameters: listFilters(
+      'BookingStatus',
+      ['created_at', 'updated_at', 'status', 'total_minor', 'ticketing_deadline'],
+      keysetPageParams('booking_id'),
+    ),
     responses: ok('FlightBookingPage', 'A page of bookings.'),
   }),
   co({

@@ -1,4 +1,4 @@
-import { idParam, pageParams, queryParam, ref } from '../lib.ts';
+import { idParam, keysetPageParams, pageParams, queryParam, ref } from '../lib.ts';
 import { type OpDef, surface } from '../op.ts';
 import { badRequest, notFound, ok } from './shared.ts';
 
@@ -33,7 +33,7 @@ function bookingDefs(
       path: base,
       operationId: ops.list,
       summary: `My ${what}s`,
-      parameters: [...pageParams(), queryParam('status', ref(status))],
+      parameters: [...keysetPageParams('booking_id'), queryParam('status', ref(status))],
       responses: ok(`${schema}Page`, 'A page of bookings, newest first.'),
     }),
     cu({

@@ -4,6 +4,7 @@ import {
   int,
   type Json,
   jsonResponse,
+  keysetPageParams,
   lastEventIdParam,
   num,
   pageParams,
@@ -130,7 +131,7 @@ function bookingDefs(k: Kind, bookingSchema: string, bookingStatus: string): OpD
       summary: `The caller’s ${k.seg} bookings`,
       description: 'Newest first.',
       auth: 'user',
-      parameters: pageParams(),
+      parameters: keysetPageParams('booking_id'),
       responses: ok(`${bookingSchema}Page`, 'A page of bookings.'),
     },
     {

@@ -10,6 +10,7 @@ import {
   input,
   int,
   type Json,
+  keysetPage,
   minor,
   nullable,
   num,
@@ -204,7 +205,7 @@ export const schemas: Record<string, Json> = {
     created_at: dateTime(),
     updated_at: dateTime(),
   }),
-  FlightBookingPage: page('FlightBooking', 'A page of flight bookings.'),
+  FlightBookingPage: keysetPage('FlightBooking', 'A page of flight bookings.'),
   AdminFlightBooking: {
     allOf: [
       ref('FlightBooking'),

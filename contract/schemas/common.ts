@@ -17,12 +17,12 @@ import {
   id64,
   int,
   type Json,
+  keysetPage,
   minor,
   nullable,
   num,
   obj,
   objReq,
-  page,
   ref,
   type Schema,
   str,
@@ -226,7 +226,7 @@ export const schemas: Record<string, Json> = {
     request_id: nullable(str()),
     created_at: dateTime(),
   }),
-  AuditPage: page('AuditEntry', 'A page of audit entries, newest first.'),
+  AuditPage: keysetPage('AuditEntry', 'A page of audit entries, newest first.'),
   BookingStatsSummary: obj({
     total: int({ minimum: 0 }),
     by_status: {

@@ -9,12 +9,12 @@ import {
   input,
   int,
   type Json,
+  keysetPage,
   minor,
   nullable,
   num,
   obj,
   objReq,
-  page,
   ref,
   str,
   strEnum,
@@ -322,7 +322,7 @@ export const schemas: Record<string, Json> = {
     created_at: dateTime(),
     updated_at: dateTime(),
   }),
-  HotelBookingPage: page('HotelBooking', 'A page of hotel bookings.'),
+  HotelBookingPage: keysetPage('HotelBooking', 'A page of hotel bookings.'),
   HotelBookingCancellation: cancellation('HotelBookingStatus'),
   HotelCancellationQuote: obj(
     {
@@ -498,7 +498,7 @@ export const schemas: Record<string, Json> = {
     created_at: dateTime(),
     updated_at: dateTime(),
   }),
-  TransportBookingPage: page('TransportBooking', 'A page of transport bookings.'),
+  TransportBookingPage: keysetPage('TransportBooking', 'A page of transport bookings.'),
   TransportBookingCancellation: cancellation('TransportBookingStatus'),
   AdminTransportBooking: {
     allOf: [ref('TransportBooking'), obj({ audit_trail: arr(ref('AuditEntry')) })],

@@ -56,4 +56,18 @@ describe('pagination', () => {
     );
     expect(pages.map((p) => p.items)).toEqual([['a', 'b'], []]);
   });
+
+  it('an estimated total below the real count does not stop the walk; has_more: false does', async () => {
+    const ids = await collect(
+      paginate(async (page) => ({
+        items: [page * 2 - 1, page * 2],
+        total: 4,
+        total_estimated: true,
+        has_more: page < 3,
+        page,
+        page_size: 2,
+      })),
+    );
+    expect(ids).toEqual([1, 2, 3, 4, 5, 6]);
+  });
 });

@@ -21,7 +21,15 @@ import { serve } from '../src/kernel/node-adapter.ts';
 import { MemoryMailer } from '../src/mail/mailer.ts';
 import { openDatabase } from '../src/storage/database.ts';
 
-export const TARGETS = ['bare', 'adapter', 'kernel-root', 'kernel-fixture', 'fastify', 'hono'] as const;
+export const TARGETS = [
+  'bare',
+  'adapter',
+  'kernel-root',
+  'kernel-root-logged',
+  'kernel-fixture',
+  'fastify',
+  'hono',
+] as const;
 export type Target = (typeof TARGETS)[number];
 
 const HELLO = JSON.stringify({ hello: 'world' });
@@ -98,15 +106,25 @@ async function adapter() {
   return { port: (running.server.address() as AddressInfo).port, close: () => running.close(1000) };
 }
 
-/** The real composition root on in-memory PGlite, with a silent logger (as in tests). */
-async function kernel(target: 'kernel-root' | 'kernel-fixture') {
-  const config = loadConfig({ SUPPLIERS: 'sandbox', LOG_LEVEL: 'silent', PORT: '0' });
+/**
+ * The real composition root on in-memory PGlite, with a silent logger (as in tests); `kernel-root-logged`
+ * logs as `pnpm start` does (level info, one access line per request, synchronous writes as pino's
+ * default stdout), into /dev/null so the bench's terminal is not part of the cost (issue 31, F3).
+ */
+async function kernel(target: 'kernel-root' | 'kernel-root-logged' | 'kernel-fixture') {
+  const logged = target === 'kernel-root-logged';
+  const config = loadConfig({ SUPPLIERS: 'sandbox', LOG_LEVEL: logged ? 'info' : 'silent', PORT: '0' });
   const database = await openDatabase({});
   const app = createApp({
     config,
     database,
     mailer: new MemoryMailer(),
-    logger: pino({ level: 'silent' }),
+    logger: logged
+      ? pino(
+          { level: 'info', base: { service: 'travel-server' } },
+          pino.destination({ dest: '/dev/null', sync: true }),
+        )
+      : pino({ level: 'silent' }),
     ...(target === 'kernel-fixture'
       ? {
           contract: fixtureContract,

@@ -255,7 +255,7 @@ function pairedRatio(m: Map<string, { rps: number[] }>, a: string, b: string): n
 
 async function kernelFigures() {
   log('\n== kernel GET / against bare node:http, Hono 4, Fastify 5');
-  const names = ['bare', 'hono', 'fastify', 'kernel-root'];
+  const names = ['bare', 'hono', 'fastify', 'kernel-root', 'kernel-root-logged'];
   const kids = new Map<string, Child>();
   try {
     // Every server with V8's memory reducer off. In interleaved rounds each one sits idle for 15 s while
@@ -271,13 +271,17 @@ async function kernelFigures() {
     const kernel = pairedRatio(m, 'kernel-root', 'bare');
     const hono = pairedRatio(m, 'hono', 'bare');
     const fastify = pairedRatio(m, 'fastify', 'bare');
+    // F3 of the 2026-11-28 review: the same server logging as `pnpm start` does (info, an access line each).
+    const logged = pairedRatio(m, 'kernel-root-logged', 'bare');
     const bareRps = Math.round(median(m.get('bare')?.rps ?? []));
     // Where the difference is: the server's own CPU per request, and the load generator's (same cores).
     const cpuOf = (n: string) => ({
       server: round2(median(m.get(n)?.serverUs ?? [])),
       client: round2(median(m.get(n)?.clientUs ?? [])),
     });
-    const per = names.map((n) => [n === 'kernel-root' ? 'ours' : n, cpuOf(n)] as const);
+    const per = names.map(
+      (n) => [n === 'kernel-root' ? 'ours' : n === 'kernel-root-logged' ? 'ours+log' : n, cpuOf(n)] as const,
+    );
     const cpu = {
       note: `CPU per request, median of rounds (server / load generator, µs): ${per.map(([n, c]) => `${n} ${c.server} / ${c.client}`).join(', ')}`,
       lines: [
@@ -300,6 +304,18 @@ async function kernelFigures() {
       },
       cpu.lines,
     );
+    const logCpu = cpuOf('kernel-root-logged').server;
+    const bareCpu = cpuOf('bare').server;
+    add({
+      figure:
+        'kernel GET / with default logging (info, access line per request) vs bare node:http, peer Hono 4',
+      ours: round2(logged),
+      peer: round2(hono),
+      unit: 'ratio of bare req/s',
+      target: '>= Hono and >= 0.85 of bare by CPU per request',
+      met: logged >= hono && logCpu > 0 && bareCpu / logCpu >= 0.85,
+      note: `CPU per request: ours logged ${logCpu} µs, bare ${bareCpu} µs (${logCpu > 0 ? round2(bareCpu / logCpu) : '?'} of bare)`,
+    });
   } finally {
     for (const k of kids.values()) await stopChild(k);
   }

@@ -3,6 +3,7 @@
  * once: they would share the 2 cores), then one summary table. `--profile` is passed to the HTTP bench.
  * The chaos soak (bench/chaos-soak.ts, 5 minutes) runs only when asked: `--chaos` or `BENCH_CHAOS=1`
  * (`--chaos-seconds N` or `CHAOS_SECONDS=N` to shorten it); its failed accounting makes the exit status 1.
+ * `bench/scale.ts` times every flight booking list as the table grows (issue 31).
  * `bench/peers.ts` measures ours beside a peer per hot path and writes `bench/results.json`; `BENCH_QUICK=1`
  * makes it one short round (and skips the separate HTTP bench) for CI.
  */
@@ -148,6 +149,43 @@ if (peers.status === 0) {
   });
 }
 
+// Issue 31: every list, filter, sort and search at 10k and 100k bookings (1M on PostgreSQL when asked).
+console.log('\n== lists as the table grows (bench/scale.ts)');
+const scale = spawnSync(process.execPath, [fileURLToPath(new URL('./scale.ts', import.meta.url))], {
+  encoding: 'utf8',
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+process.stdout.write(scale.stdout);
+const worst = new Map<string, { list: string; p99: number; read: number }>();
+for (const m of scale.stdout.matchAll(
+  /^scale: (\S+) (\d+) (.+?): \d+ req\/s p50 [\d.]+ ms p99 ([\d.]+) ms$/gm,
+)) {
+  const key = `${m[1]}, ${m[2]} bookings`;
+  const w = worst.get(key) ?? { list: '', p99: 0, read: 0 };
+  const p99 = Number(m[4]);
+  if ((m[3] as string).startsWith('GET')) w.read = p99;
+  else if (p99 > w.p99) Object.assign(w, { list: m[3], p99 });
+  worst.set(key, w);
+}
+for (const [key, w] of worst)
+  rows.push({
+    bench: 'scale',
+    case: `${key}, 8 connections`,
+    throughput: '',
+    p50: '',
+    p99: `${w.p99} ms (worst list)`,
+    note: `${w.list}; single read p99 ${w.read} ms`,
+  });
+if (scale.status !== 0)
+  rows.push({
+    bench: 'scale',
+    case: 'all',
+    throughput: '',
+    p50: '',
+    p99: '',
+    note: `FAILED (${scale.status})`,
+  });
+
 let chaosFailed = false;
 if (process.argv.includes('--chaos') || process.env.BENCH_CHAOS === '1') {
   console.log('\n== chaos soak (bench/chaos-soak.ts)');
@@ -185,4 +223,5 @@ console.log(
 );
 console.log(`|${columns.map((c) => '-'.repeat(width(c) + 2)).join('|')}|`);
 for (const r of rows) console.log(line(r));
-if (ref.status !== 0 || pw.status !== 0 || peers.status !== 0 || chaosFailed) process.exitCode = 1;
+if (ref.status !== 0 || pw.status !== 0 || peers.status !== 0 || scale.status !== 0 || chaosFailed)
+  process.exitCode = 1;

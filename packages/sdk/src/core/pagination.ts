@@ -9,6 +9,10 @@ export interface Page<TItem> {
   total: number;
   page: number;
   page_size: number;
+  /** Keyset lists: whether a page follows (then `total` is no stop signal of its own). */
+  has_more?: boolean;
+  /** Keyset lists: `total` is the server's estimate (beyond its exact bound), not a count. */
+  total_estimated?: boolean;
 }
 
 /** An async iterable of items that can also hand out whole pages. */
@@ -18,7 +22,8 @@ export interface PageIterator<TItem> extends AsyncIterable<TItem> {
 }
 
 /**
- * Turns a page fetcher into an item iterator. Stops at `total`, at an empty page, or at a short page.
+ * Turns a page fetcher into an item iterator. Stops at `has_more: false`, at an empty page, at a short
+ * page, or at `total` when the list says it is exact (an estimated total may be lower than the real count).
  *
  * @example
  * const all = paginate((page) => fetchBookings({ page, page_size: 50 }));
@@ -35,7 +40,13 @@ export function paginate<TItem>(
       yield current;
       seen += current.items.length;
       const short = current.page_size > 0 && current.items.length < current.page_size;
-      if (current.items.length === 0 || short || seen + (firstPage - 1) * current.page_size >= current.total)
+      const counted = current.total_estimated !== true && current.has_more === undefined;
+      if (
+        current.items.length === 0 ||
+        short ||
+        current.has_more === false ||
+        (counted && seen + (firstPage - 1) * current.page_size >= current.total)
+      )
         return;
     }
   }

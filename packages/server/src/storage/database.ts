@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Logger } from '../kernel/types.ts';
@@ -295,6 +296,8 @@ export async function openDatabase(opts: DatabaseOptions = {}): Promise<Database
     let lite: PGlite;
     try {
       lite = await PGlite.create(dir, {
+        // Trigram indexes serve the lists' `search=` (migration 0180).
+        extensions: { pg_trgm },
         parsers: { [INT8]: (v: string) => Number(v), [NUMERIC]: (v: string) => Number(v) },
       });
     } catch (err) {

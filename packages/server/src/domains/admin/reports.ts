@@ -1,6 +1,7 @@
 /** Admin reports: the audit log, platform KPIs, live figures and revenue. */
 import { sql } from 'kysely';
 import type { Routes } from '../../kernel/types.ts';
+import { boundedTotal } from '../../storage/bounded-total.ts';
 import { dayRange, iso, num, ok, pageBody, paging, periodRange } from '../accounts/http.ts';
 import { bookingCounts, countIfTable, revenueByDay, totalsByCurrency } from '../flight-booking/revenue.ts';
 import type { AdminDeps } from './deps.ts';
@@ -84,15 +85,28 @@ export function adminReportRoutes(d: AdminDeps): Routes {
       const { from, to } = dayRange(q0);
       if (from) q = q.where('at', '>=', from);
       if (to) q = q.where('at', '<', to);
-      const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-      const rows = await q
-        .selectAll()
-        .orderBy('at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(p.page_size)
-        .offset(p.offset)
-        .execute();
-      return ok(pageBody(rows.map(auditView), n, p));
+      // Newest first by (at, id), index audit_log_list_at (0182); `starting_after` seeks past an entry.
+      const after = q0.starting_after;
+      let rows = q.selectAll();
+      rows =
+        typeof after === 'number'
+          ? rows.where(
+              sql<boolean>`(at, id) < ((select c.at from audit_log c where c.id = ${after}), ${after})`,
+            )
+          : rows.offset(p.offset);
+      const [items, total] = await Promise.all([
+        rows
+          .orderBy('at', 'desc')
+          .orderBy('id', 'desc')
+          .limit(p.page_size + 1)
+          .execute(),
+        boundedTotal(db, q),
+      ]);
+      return ok({
+        ...pageBody(items.slice(0, p.page_size).map(auditView), total.total, p),
+        total_estimated: total.estimated,
+        has_more: items.length > p.page_size,
+      });
     },
 
     adminGetDashboard: async () => {

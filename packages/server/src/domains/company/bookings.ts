@@ -4,8 +4,9 @@ import { writeAudit } from '../../audit/audit-log.ts';
 import { badRequest, notFound } from '../../kernel/errors.ts';
 import type { Routes } from '../../kernel/types.ts';
 import type { AccountsDeps } from '../accounts/deps.ts';
-import { ok, pageBody, paging } from '../accounts/http.ts';
-import { listBookings, loadBooking, toRow, updateBooking } from '../flight-booking/store.ts';
+import { ok, paging } from '../accounts/http.ts';
+import { keysetBody, listBookings } from '../flight-booking/list-query.ts';
+import { loadBooking, toRow, updateBooking } from '../flight-booking/store.ts';
 import { bookingDb } from '../flight-booking/tables.ts';
 import { bookingView } from '../flight-booking/view.ts';
 import { ownCompany } from './clients.ts';
@@ -23,6 +24,7 @@ export function companyBookingRoutes(d: AccountsDeps): Routes {
         page: p.page,
         page_size: p.page_size,
         company_id: cid,
+        ...(q.starting_after ? { starting_after: q.starting_after } : {}),
         ...(q.status ? { status: q.status } : {}),
         ...(q.search ? { search: q.search } : {}),
         ...(q.date_from ? { date_from: q.date_from } : {}),
@@ -30,7 +32,7 @@ export function companyBookingRoutes(d: AccountsDeps): Routes {
         ...(q.sort_by ? { sort_by: q.sort_by } : {}),
         ...(q.sort_order ? { sort_order: q.sort_order } : {}),
       });
-      return ok(pageBody(r.items.map(bookingView), r.total, p));
+      return ok(keysetBody(r, p));
     },
 
     companyListPendingBookings: async (ctx) => {

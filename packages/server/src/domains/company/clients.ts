@@ -9,9 +9,7 @@ import type { AccountsDeps } from '../accounts/deps.ts';
 import { ok, pageBody, paging } from '../accounts/http.ts';
 import { clientView, currencyOf, findClient } from '../accounts/store.ts';
 import { accountsDb } from '../accounts/tables.ts';
-import { toRow } from '../flight-booking/store.ts';
-import { bookingDb } from '../flight-booking/tables.ts';
-import { bookingView } from '../flight-booking/view.ts';
+import { keysetBody, listBookings } from '../flight-booking/list-query.ts';
 
 /** Company surfaces always act for the caller's own company (x-roles excludes super_admin). */
 export const ownCompany = (ctx: RequestContext): number => tenantCompanyId(ctx) as number;
@@ -123,20 +121,14 @@ export function companyClientRoutes(d: AccountsDeps): Routes {
       const cid = ownCompany(ctx);
       const c = await findClient(db, cid, ctx.params.client_id);
       const p = paging(ctx);
-      const q = bookingDb(db)
-        .selectFrom('flight_bookings')
-        .where('company_id', '=', cid)
-        .where(sql`lower(contact->>'email')`, '=', c.email.toLowerCase());
-      const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-      const rows = await q
-        .selectAll()
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(p.page_size)
-        .offset(p.offset)
-        .execute();
-      const items = rows.map((r) => bookingView(toRow(r as never)));
-      return ok(pageBody(items, n, p));
+      const r = await listBookings(db, {
+        page: p.page,
+        page_size: p.page_size,
+        company_id: cid,
+        contact_email: c.email,
+        ...(ctx.query.starting_after ? { starting_after: ctx.query.starting_after } : {}),
+      });
+      return ok(keysetBody(r, p));
     },
   };
 }

@@ -6,9 +6,10 @@ import { writeAudit } from '../../audit/audit-log.ts';
 import { badRequest } from '../../kernel/errors.ts';
 import type { Routes } from '../../kernel/types.ts';
 import type { AccountsDeps } from '../accounts/deps.ts';
-import { ok, pageBody, paging } from '../accounts/http.ts';
+import { ok, paging } from '../accounts/http.ts';
 import { accountsDb } from '../accounts/tables.ts';
-import { listBookings, loadBooking } from '../flight-booking/store.ts';
+import { keysetBody, listBookings } from '../flight-booking/list-query.ts';
+import { loadBooking } from '../flight-booking/store.ts';
 import { bookingView } from '../flight-booking/view.ts';
 
 const FINAL = new Set(['cancelled', 'refunded', 'expired', 'pnr_failed']);
@@ -22,11 +23,12 @@ export function customerBookingRoutes(d: AccountsDeps): Routes {
         page: p.page,
         page_size: p.page_size,
         user_id: ctx.auth?.userId as string,
+        ...(ctx.query.starting_after ? { starting_after: ctx.query.starting_after } : {}),
         ...(ctx.query.status ? { status: ctx.query.status } : {}),
         sort_by: 'created_at',
         sort_order: 'desc',
       });
-      return ok(pageBody(r.items.map(bookingView), r.total, p));
+      return ok(keysetBody(r, p));
     },
 
     customerGetBooking: async (ctx) => ok(bookingView(await loadBooking(db, ctx, ctx.params.booking_id))),

@@ -4,9 +4,10 @@ import { badRequest, notFound } from '../../kernel/errors.ts';
 import type { OperationContext, RequestContext } from '../../kernel/types.ts';
 import { ancillaryView, listAncillaries } from './ancillary/store.ts';
 import type { BookingDeps } from './deps.ts';
+import { keysetBody, listBookings } from './list-query.ts';
 import { listPayments, paymentView, transactionsOf } from './payment/store.ts';
 import { itemView, queueReconciliation, reconciliationQueue } from './reconciliation.ts';
-import { type BookingRow, findBooking, listBookings, setStatus } from './store.ts';
+import { type BookingRow, findBooking, setStatus } from './store.ts';
 import { bookingDb, parseJson } from './tables.ts';
 import { storedTickets } from './ticketing/store.ts';
 import { bookingView } from './view.ts';
@@ -31,13 +32,13 @@ export class BookingAdmin {
     const own = ctx.auth?.role === 'super_admin' ? (q.company_id ?? null) : ctx.auth?.companyId;
     const page = q.page ?? 1;
     const pageSize = q.page_size ?? 20;
-    const { items, total } = await listBookings(this.#d.db, {
+    const r = await listBookings(this.#d.db, {
       ...q,
       page,
       page_size: pageSize,
       company_id: own ?? null,
     });
-    return { items: items.map(bookingView), total, page, page_size: pageSize };
+    return keysetBody(r, { page, page_size: pageSize });
   }
 
   async detail(ctx: OperationContext<'adminGetBooking'>) {

@@ -80,7 +80,7 @@ export type BookingViewRow = Pick<
   | 'updated_at'
 >;
 
-function toViewRow(r: Partial<Raw>): BookingViewRow {
+export function toViewRow(r: Partial<Raw>): BookingViewRow {
   return {
     id: Number(r.id),
     pnr: r.pnr as string | null,
@@ -178,7 +178,8 @@ const VIEW: Record<keyof BookingViewRow, true> = {
   created_at: true,
   updated_at: true,
 };
-const VIEW_COLUMNS = Object.keys(VIEW) as (keyof BookingViewRow)[];
+/** The columns of a booking as the lists and the read show it (not `offer`). */
+export const VIEW_COLUMNS = Object.keys(VIEW) as (keyof BookingViewRow)[];
 
 /**
  * The lookups by `{booking_id}` as prepared statements (`storage/prepared.ts`): by id (primary key) or by
@@ -351,60 +352,6 @@ export async function updateBooking(
     .returningAll()
     .executeTakeFirstOrThrow();
   return toRow(r as Raw);
-}
-
-export interface ListFilters {
-  page: number;
-  page_size: number;
-  status?: string;
-  company_id?: number | null;
-  user_id?: string;
-  supplier?: string;
-  pnr?: string;
-  date_from?: string;
-  date_to?: string;
-  search?: string;
-  sort_by?: string;
-  sort_order?: 'asc' | 'desc';
-}
-
-const SORTS = new Set(['created_at', 'updated_at', 'status', 'ticketing_deadline']);
-
-export async function listBookings(db: Db, f: ListFilters) {
-  let q = bookingDb(db).selectFrom('flight_bookings');
-  if (f.status) q = q.where('status', '=', f.status);
-  if (f.company_id !== undefined && f.company_id !== null) q = q.where('company_id', '=', f.company_id);
-  if (f.user_id) q = q.where('user_id', '=', f.user_id);
-  if (f.supplier) q = q.where('supplier', '=', f.supplier);
-  if (f.pnr) q = q.where('pnr', '=', f.pnr);
-  if (f.date_from) q = q.where('created_at', '>=', new Date(`${f.date_from}T00:00:00Z`));
-  if (f.date_to)
-    q = q.where('created_at', '<', new Date(new Date(`${f.date_to}T00:00:00Z`).getTime() + 86_400_000));
-  if (f.search) {
-    const like = `%${f.search.toLowerCase()}%`;
-    q = q.where((eb) =>
-      eb.or([
-        eb(sql`id::text`, '=', f.search as string),
-        eb(sql`lower(coalesce(pnr, ''))`, 'like', like),
-        eb(sql`lower(passengers::text)`, 'like', like),
-        eb(sql`lower(contact->>'email')`, 'like', like),
-        eb(sql`lower(coalesce(client_ref, ''))`, 'like', like),
-      ]),
-    );
-  }
-  const total = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  const dir = f.sort_order === 'asc' ? 'asc' : 'desc';
-  const sortRaw = f.sort_by === 'total_minor' ? sql`(pricing->>'total_minor')::bigint` : null;
-  let rows = q.selectAll();
-  rows = sortRaw
-    ? rows.orderBy(sortRaw, dir)
-    : rows.orderBy(SORTS.has(f.sort_by ?? '') ? (f.sort_by as 'created_at') : 'created_at', dir);
-  const items = await rows
-    .orderBy('id', dir)
-    .limit(f.page_size)
-    .offset((f.page - 1) * f.page_size)
-    .execute();
-  return { items: items.map((r) => toRow(r as Raw)), total: Number(total.n) };
 }
 
 /** The authenticated caller (every booking operation is guarded `user`, so the kernel guarantees one). */

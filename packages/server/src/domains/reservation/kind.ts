@@ -17,6 +17,8 @@ export interface BookingKind {
   /** jsonb column holding guests / passengers */
   people: 'guests' | 'passengers';
   email: RawBuilder<string>;
+  /** What `search=` matches: verbatim the expression of the trigram index of migration 0181. */
+  searchText: RawBuilder<string>;
   statuses: readonly string[];
 }
 
@@ -30,6 +32,7 @@ export const HOTEL_KIND: BookingKind = {
   notFoundCode: 'hotel_booking_not_found',
   people: 'guests',
   email: sql<string>`contact_email`,
+  searchText: sql<string>`lower(coalesce(supplier_booking_ref, '') || ' ' || "guests"::text || ' ' || coalesce(contact_email, ''))`,
   statuses: STATUSES,
 };
 
@@ -41,6 +44,7 @@ export const TRANSPORT_KIND: BookingKind = {
   notFoundCode: 'transport_booking_not_found',
   people: 'passengers',
   email: sql<string>`contact->>'email'`,
+  searchText: sql<string>`lower(coalesce(supplier_booking_ref, '') || ' ' || "passengers"::text || ' ' || coalesce((contact->>'email'), ''))`,
   statuses: STATUSES,
 };
 

@@ -15,12 +15,19 @@ export function listQuery(ctx: RequestContext): ListFilter {
     search: s('search'),
     sortBy: s('sort_by') as ListFilter['sortBy'],
     sortOrder: s('sort_order') as ListFilter['sortOrder'],
+    ...(typeof q.starting_after === 'number' ? { startingAfter: q.starting_after } : {}),
   };
 }
 
-export const pageOf = <T>(items: T[], total: number, f: ListFilter) => ({
+export const pageOf = <T>(
+  items: T[],
+  r: { total: number; estimated: boolean; hasMore: boolean },
+  f: ListFilter,
+) => ({
   items,
-  total,
+  total: r.total,
+  total_estimated: r.estimated,
+  has_more: r.hasMore,
   page: f.page ?? 1,
   page_size: f.pageSize ?? 20,
 });

@@ -3,7 +3,8 @@
  * trail. The two tables share these columns, so the queries are written once against the hotel table's
  * type and run on either (the cast is the price of Kysely not typing a union of tables).
  */
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
+import { boundedTotal } from '../../storage/bounded-total.ts';
 import type { BookingKind } from './kind.ts';
 import type { ServiceDb } from './tables.ts';
 import { iso, parseJson } from './tables.ts';
@@ -41,13 +42,28 @@ export interface ListFilter {
   sortOrder?: 'asc' | 'desc';
   page?: number;
   pageSize?: number;
+  /** The id of the last item of the previous page (same filters and sort): a keyset page. */
+  startingAfter?: number;
 }
 
+/** Each sort key ends in the id tie-breaker; the same columns as migration 0181's indexes. */
+const KEYS: Record<string, RawBuilder<unknown>[]> = {
+  created_at: [sql`created_at`, sql`id`],
+  updated_at: [sql`updated_at`, sql`id`],
+  status: [sql`status`, sql`created_at`, sql`id`],
+  total: [sql`total_minor`, sql`id`],
+};
+
+/**
+ * A page of a hotel or transport list (issue 31): indexed filters and sorts, a keyset seek after
+ * `startingAfter` (a `page` number is an OFFSET: correct, but it reads the rows it skips), and a total
+ * exact up to a bound (storage/bounded-total.ts).
+ */
 export async function listRows(
   db: ServiceDb,
   k: BookingKind,
   f: ListFilter,
-): Promise<{ rows: Row[]; total: number }> {
+): Promise<{ rows: Row[]; total: number; estimated: boolean; hasMore: boolean }> {
   let q = from(db, k);
   if (f.userId !== undefined) q = q.where('user_id', '=', f.userId);
   if (f.companyId !== undefined && f.companyId !== null) q = q.where('company_id', '=', f.companyId);
@@ -58,25 +74,44 @@ export async function listRows(
   if (f.dateFrom) q = q.where('created_at', '>=', new Date(`${f.dateFrom}T00:00:00Z`));
   if (f.dateTo) q = q.where('created_at', '<', new Date(Date.parse(`${f.dateTo}T00:00:00Z`) + 86_400_000));
   if (f.search) {
-    const like = `%${f.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const like = `%${f.search
+      .trim()
+      .toLowerCase()
+      .replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const id = /^[0-9]{1,15}$/.test(f.search.trim()) ? Number(f.search.trim()) : null;
     q = q.where(
-      sql<boolean>`(id::text = ${f.search.trim()} or coalesce(supplier_booking_ref, '') ilike ${like}
-        or ${sql.ref(k.people)}::text ilike ${like} or coalesce(${k.email}, '') ilike ${like})`,
+      id === null
+        ? sql<boolean>`${k.searchText} like ${like}`
+        : sql<boolean>`(id = ${id} or ${k.searchText} like ${like})`,
     );
   }
-  const count = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  const page = f.page ?? 1;
   const size = f.pageSize ?? 20;
-  const sortCol = f.sortBy === 'total' ? 'total_minor' : (f.sortBy ?? 'created_at');
-  const dir = f.sortOrder ?? 'desc';
-  const rows = await q
-    .selectAll()
-    .orderBy(sortCol, dir)
-    .orderBy('id', dir)
-    .limit(size)
-    .offset((page - 1) * size)
-    .execute();
-  return { rows: rows as Row[], total: Number(count.n) };
+  const desc = (f.sortOrder ?? 'desc') === 'desc';
+  const key = KEYS[f.sortBy ?? 'created_at'] ?? (KEYS.created_at as RawBuilder<unknown>[]);
+  let rows = q.selectAll();
+  if (f.startingAfter !== undefined) {
+    // The cursor row's key in the caller's scope (initplans: the row comparison seeks the index); a row
+    // the caller cannot list matches nothing, so the page is empty.
+    const scope = [
+      sql`c.id = ${f.startingAfter}`,
+      ...(f.companyId !== undefined && f.companyId !== null ? [sql`c.company_id = ${f.companyId}`] : []),
+      ...(f.userId !== undefined ? [sql`c.user_id = ${f.userId}`] : []),
+    ];
+    const at = key.map(
+      (c) => sql`(select ${c} from ${sql.table(k.table)} c where ${sql.join(scope, sql` and `)})`,
+    );
+    rows = rows.where(sql<boolean>`(${sql.join(key)}) ${sql.raw(desc ? '<' : '>')} (${sql.join(at)})`);
+  } else {
+    rows = rows.offset(((f.page ?? 1) - 1) * size);
+  }
+  for (const c of key) rows = rows.orderBy(c, desc ? 'desc' : 'asc');
+  const [items, total] = await Promise.all([rows.limit(size + 1).execute(), boundedTotal(db as never, q)]);
+  return {
+    rows: items.slice(0, size) as Row[],
+    total: total.total,
+    estimated: total.estimated,
+    hasMore: items.length > size,
+  };
 }
 
 /** Counts by status (every status present) and booked value per currency (nothing-booked states excluded). */

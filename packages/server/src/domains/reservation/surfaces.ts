@@ -35,15 +35,15 @@ export function surfaceHandlers(d: SurfaceDeps) {
   /** The caller's own (user and customer surfaces). */
   const listOwn: Handler = async (ctx) => {
     const f = { ...listQuery(ctx), userId: ctx.auth?.userId ?? '' };
-    const { rows, total } = await listRows(db, k, f);
-    return { status: 200, body: pageOf(rows.map(d.view), total, f) };
+    const r = await listRows(db, k, f);
+    return { status: 200, body: pageOf(r.rows.map(d.view), r, f) };
   };
 
   /** Tenant-scoped: the caller's company (a super_admin sees every company). */
   const listCompany: Handler = async (ctx) => {
     const f = { ...listQuery(ctx), companyId: tenantCompanyId(ctx) };
-    const { rows, total } = await listRows(db, k, f);
-    return { status: 200, body: pageOf(rows.map(d.view), total, f) };
+    const r = await listRows(db, k, f);
+    return { status: 200, body: pageOf(r.rows.map(d.view), r, f) };
   };
 
   const pendingCompany: Handler = async (ctx) => {
@@ -72,8 +72,8 @@ export function surfaceHandlers(d: SurfaceDeps) {
       ...(typeof q.company_id === 'number' ? { companyId: q.company_id } : {}),
       ...(typeof q.user_id === 'string' && q.user_id ? { userId: q.user_id } : {}),
     };
-    const { rows, total } = await listRows(db, k, f);
-    return { status: 200, body: pageOf(rows.map(d.view), total, f) };
+    const r = await listRows(db, k, f);
+    return { status: 200, body: pageOf(r.rows.map(d.view), r, f) };
   };
 
   const adminStats: Handler = async () => ({ status: 200, body: await stats(db, k, d.clock.now()) });

@@ -1,0 +1,212 @@
+/**
+ * The lists as the table grows (issue 31): `node bench/scale.ts` (also run by `pnpm bench`). For PGlite
+ * and (with `BENCH_DATABASE_URL`) PostgreSQL, N flight bookings are generated in SQL (`generate_series`),
+ * spread over a year, over 200 companies and 7 users each, with searchable traveller names; the sandbox
+ * agent's company holds a fifth of them. Then our server (`src/main.ts`, as production runs it) answers each
+ * list, filter, sort and search at 8 connections, beside the single-booking read of the same run, and
+ * each figure is set beside its 10k baseline. Prints one table (`scale:` lines) and exits.
+ *
+ * `BENCH_SCALE_SIZES` (default `10000,100000`; PostgreSQL also 1M with `BENCH_SCALE_1M=1`),
+ * `BENCH_SCALE_SECONDS` (default 3 per case), `BENCH_SCALE_DB` (`pglite,postgres`).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { sql } from 'kysely';
+import { openDatabase } from '../src/storage/database.ts';
+import type { Db } from '../src/storage/schema.ts';
+import { Client } from '../test/resilience/stack.ts';
+import { freshDatabase, startServer } from '../test/search/processes.ts';
+
+const PG_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+const QUICK = process.env.BENCH_QUICK === '1';
+const SECONDS = Number(process.env.BENCH_SCALE_SECONDS ?? (QUICK ? 1 : 3));
+const SIZES = (process.env.BENCH_SCALE_SIZES ?? (QUICK ? '2000' : '10000,100000')).split(',').map(Number);
+const DBS = (process.env.BENCH_SCALE_DB ?? 'pglite,postgres').split(',');
+const CONNECTIONS = 8;
+const ADMIN = { email: 'admin@sandbox.travel', password: 'sandbox-admin-pass' };
+/** The sandbox agent's company: migrations and the first-start seed make it company 1 on a fresh database. */
+const AGENCY = 1;
+
+/** Rows `from`..`to` (inclusive), in SQL: no round trip per row. */
+async function generate(db: Db, from: number, to: number) {
+  await sql`
+    insert into flight_bookings (pnr, status, payment_mode, supplier, supplier_order_ref, client_reference,
+      offer_id, offer, passengers, contact, flights, pricing, supplier_total_minor, client_ref,
+      ticketing_deadline, user_id, company_id, created_at, updated_at)
+    select upper(lpad(to_hex((g::bigint * 2654435761) % 16777216), 6, '0')),
+      (array['confirmed','confirmed','confirmed','ticketed','ticketed','on_hold','paid','payment_pending',
+        'cancelled','refunded'])[1 + g % 10],
+      'PNR_FIRST', (array['amadeus','duffel','mystifly'])[1 + g % 3], 'ord_' || g, 'bench-' || g, 'off_' || g,
+      jsonb_build_object('offer_id', 'off_' || g, 'note', repeat('x', 600)),
+      jsonb_build_array(jsonb_build_object('passenger_id', '1', 'type', 'ADT',
+        'first_name', (array['Ayesha','Omar','Sara','Li','Maria','John','Fatima','Chen','Priya','Ali'])[1 + g % 10],
+        'last_name', (array['Khan','Rahman','Smith','Garcia','Wang','Patel','Haddad','Silva','Novak','Okafor'])
+          [1 + (g / 10) % 10] || (g % 997)::text,
+        'gender', 'F', 'date_of_birth', '1990-01-01')),
+      jsonb_build_object('email', 'traveller' || g || '@example.test', 'phone', '+447700900123'),
+      jsonb_build_array(jsonb_build_object('segment_id', 's1', 'marketing_carrier', 'BA',
+        'operating_carrier', 'BA', 'flight_number', (100 + g % 900)::text,
+        'origin', (array['LHR','DXB','JFK','CDG','SIN'])[1 + g % 5],
+        'destination', (array['DXB','LHR','CDG','SIN','JFK'])[1 + (g / 5) % 5],
+        'departure_at', '2027-01-20T10:00:00', 'arrival_at', '2027-01-20T20:00:00', 'duration_minutes', 420,
+        'cabin', 'Economy', 'booking_class', 'Y', 'aircraft', null)),
+      jsonb_build_object('currency', 'GBP', 'base_minor', t - 2000, 'taxes_minor', 1500, 'markup_minor', 500,
+        'bags_minor', 0, 'total_minor', t),
+      t - 500, case when g % 3 = 0 then 'REF-' || g end,
+      case when g % 10 = 5 then at + interval '3 days' end,
+      'u' || c || '-' || g % 7, c, at, at + (g % 48) * interval '1 hour'
+    from (
+      select g, 5000 + (g::bigint * 7919) % 200000 as t,
+        case when g % 5 = 0 then ${AGENCY}::int else 2 + g % 199 end as c,
+        now() - ((g::bigint * 104729) % 31536000) * interval '1 second' as at
+      from generate_series(${from}::int, ${to}::int) g
+    ) s`.execute(db);
+}
+
+async function seed(target: { databaseUrl?: string; dataDir?: string }, n: number) {
+  const database = await openDatabase(
+    target.databaseUrl ? { databaseUrl: target.databaseUrl } : { dataDir: target.dataDir as string },
+  );
+  const t0 = performance.now();
+  for (let from = 1; from <= n; from += 50_000) await generate(database.db, from, Math.min(n, from + 49_999));
+  await sql`vacuum analyze flight_bookings`.execute(database.db);
+  const seconds = (performance.now() - t0) / 1000;
+  await database.close();
+  return seconds;
+}
+
+interface Row {
+  db: string;
+  rows: number;
+  case: string;
+  rps: number;
+  p50: number;
+  p99: number;
+}
+
+async function measure(url: string, token: string): Promise<Omit<Row, 'db' | 'rows' | 'case'>> {
+  const r = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    timeout: 20,
+    headers: { authorization: `Bearer ${token}` },
+  });
+  if (r.errors > 0 || r.non2xx > 0) throw new Error(`${url}: ${r.errors} errors, ${r.non2xx} non-2xx`);
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99 };
+}
+
+async function run(db: 'pglite' | 'postgres', n: number): Promise<Row[]> {
+  const fresh = db === 'postgres' ? await freshDatabase(PG_URL as string) : undefined;
+  const dataDir = await mkdtemp(join(tmpdir(), 'bench-scale-'));
+  try {
+    const seconds = await seed(fresh ? { databaseUrl: fresh.url } : { dataDir: join(dataDir, 'pglite') }, n);
+    console.log(`scale: ${db} ${n} bookings generated in ${seconds.toFixed(1)} s`);
+    const server = await startServer(`scale-${db}`, {
+      SUPPLIERS: 'sandbox',
+      RESPONSE_VALIDATION: 'off',
+      LOG_LEVEL: 'warn',
+      DATA_DIR: dataDir,
+      RATE_LIMIT_LOGIN_ACCOUNT: '1000/60',
+      RATE_LIMIT_LOGIN_IP: '1000/60',
+      ...(fresh ? { DATABASE_URL: fresh.url } : {}),
+    });
+    try {
+      const agent = new Client(server.url);
+      await agent.login();
+      const me = await agent.req('GET', '/api/v1/auth/me');
+      if ((me.body as { company_id?: number }).company_id !== AGENCY)
+        throw new Error(`the sandbox agent is in company ${JSON.stringify(me.body)}, not ${AGENCY}`);
+      const admin = new Client(server.url);
+      await admin.login(ADMIN);
+      const first = await agent.req('GET', '/api/v1/company/bookings?page_size=1');
+      const oneId = (first.body as { items: { booking_id: number }[] }).items[0]?.booking_id;
+      const deep = async (c: Client, path: string) => {
+        const r = await c.req('GET', `${path}${path.includes('?') ? '&' : '?'}page=250`);
+        return (r.body as { items: { booking_id: number }[] }).items.at(-1)?.booking_id ?? 1;
+      };
+      const adminDeep = await deep(admin, '/api/v1/admin/bookings');
+      const coDeep = await deep(agent, '/api/v1/company/bookings');
+      const month = new Date(Date.now() - 40 * 86_400_000).toISOString().slice(0, 10);
+      const monthEnd = new Date(Date.now() - 10 * 86_400_000).toISOString().slice(0, 10);
+      const cases: [string, Client, string][] = [
+        ['GET /bookings/{id} (single read)', agent, `/api/v1/bookings/${oneId}`],
+        ['admin list, page 1', admin, '/api/v1/admin/bookings'],
+        ['admin list, page 250 (offset)', admin, '/api/v1/admin/bookings?page=250'],
+        [
+          'admin list, after page 250 (starting_after)',
+          admin,
+          `/api/v1/admin/bookings?starting_after=${adminDeep}`,
+        ],
+        ['admin status=on_hold', admin, '/api/v1/admin/bookings?status=on_hold'],
+        ['admin supplier=duffel', admin, '/api/v1/admin/bookings?supplier=duffel'],
+        ['admin search=khan77', admin, '/api/v1/admin/bookings?search=khan77'],
+        ['admin sort_by=total_minor', admin, '/api/v1/admin/bookings?sort_by=total_minor'],
+        ['company list, page 1', agent, '/api/v1/company/bookings'],
+        ['company list, page 250 (offset)', agent, '/api/v1/company/bookings?page=250'],
+        [
+          'company list, after page 250 (starting_after)',
+          agent,
+          `/api/v1/company/bookings?starting_after=${coDeep}`,
+        ],
+        ['company status=on_hold', agent, '/api/v1/company/bookings?status=on_hold'],
+        ['company a 30-day window', agent, `/api/v1/company/bookings?date_from=${month}&date_to=${monthEnd}`],
+        ['company search=khan77', agent, '/api/v1/company/bookings?search=khan77'],
+        ['company search=traveller1234@', agent, '/api/v1/company/bookings?search=traveller1234%40'],
+        ['company sort_by=total_minor', agent, '/api/v1/company/bookings?sort_by=total_minor'],
+        [
+          'company sort_by=updated_at asc',
+          agent,
+          '/api/v1/company/bookings?sort_by=updated_at&sort_order=asc',
+        ],
+        ['company sort_by=status', agent, '/api/v1/company/bookings?sort_by=status'],
+        [
+          'company sort_by=ticketing_deadline asc',
+          agent,
+          '/api/v1/company/bookings?sort_by=ticketing_deadline&sort_order=asc',
+        ],
+      ];
+      const rows: Row[] = [];
+      for (const [name, who, path] of cases) {
+        const m = await measure(`${server.url}${path}`, who.token);
+        rows.push({ db, rows: n, case: name, ...m });
+        console.log(`scale: ${db} ${n} ${name}: ${Math.round(m.rps)} req/s p50 ${m.p50} ms p99 ${m.p99} ms`);
+      }
+      return rows;
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await fresh?.drop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+const all: Row[] = [];
+for (const db of DBS) {
+  if (db === 'postgres' && !PG_URL) {
+    console.log('scale: PostgreSQL skipped (no BENCH_DATABASE_URL)');
+    continue;
+  }
+  const sizes = db === 'postgres' && process.env.BENCH_SCALE_1M === '1' ? [...SIZES, 1_000_000] : SIZES;
+  for (const n of sizes) all.push(...(await run(db as 'pglite' | 'postgres', n)));
+}
+
+const base = (r: Row) => all.find((b) => b.db === r.db && b.case === r.case && b.rows === Math.min(...SIZES));
+const read = (r: Row) => all.find((b) => b.db === r.db && b.rows === r.rows && b.case.startsWith('GET'));
+console.log(
+  `\nscale: ${CONNECTIONS} connections, ${SECONDS} s per case, load ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`,
+);
+console.log('| db | rows | case | req/s | p50 ms | p99 ms | p99 vs smallest | p99 vs single read |');
+console.log('|---|---|---|---|---|---|---|---|');
+for (const r of all) {
+  const b = base(r);
+  const s = read(r);
+  console.log(
+    `| ${r.db} | ${r.rows} | ${r.case} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${b && b !== r ? `${(r.p99 / b.p99).toFixed(2)}×` : ''} | ${s && s !== r ? `${(r.p99 / s.p99).toFixed(2)}×` : ''} |`,
+  );
+}
