@@ -4,6 +4,7 @@ import { TtlCache } from './cache/ttl-cache.ts';
 import { authRoutes } from './domains/auth/routes.ts';
 import { AuthService } from './domains/auth/service.ts';
 import { auditApiKeyMoneyUse } from './domains/company/api-keys-audit.ts';
+import { PlatformDocuments } from './domains/platform/documents.ts';
 import { platformRoutes } from './domains/platform/routes.ts';
 import { IdempotencyStore } from './idempotency/idempotency-store.ts';
 import { ApiKeyStore } from './internal/api-keys.ts';
@@ -62,6 +63,8 @@ export interface App {
   services: SharedServices & { auth: AuthService; metrics: HttpMetrics };
   /** Purges expired idempotency keys, rate counters and cache entries. */
   runMaintenance(): Promise<{ cacheKeys: number; idempotencyKeys: number; searches: number }>;
+  /** Compresses /docs and /openapi.json in every coding (once; served as they are until then). */
+  precompressDocuments(): Promise<void>;
 }
 
 /** The server package's version. */
@@ -119,6 +122,7 @@ export function createApp(deps: AppDeps): App {
     return { cacheKeys, idempotencyKeys, searches: 0 };
   };
 
+  const documents = new PlatformDocuments(contractJson);
   let kernel: Kernel | undefined;
   const routes: HandlerTable = {
     // METRICS_TOKEN, when set, guards /metrics and /metrics/* (kernel/middleware/auth.ts).
@@ -131,7 +135,7 @@ export function createApp(deps: AppDeps): App {
           pingDatabase: () => database.ping(),
           storageFull: () => database.storage().full,
           databaseKind: database.kind,
-          contractJson,
+          documents,
           version: serverVersion,
           startedAt: Date.now(),
           inFlight: () => kernel?.inFlight() ?? 0,
@@ -162,5 +166,12 @@ export function createApp(deps: AppDeps): App {
     trustProxy: config.trustProxy,
     ...(deps.onResponseViolation ? { onResponseViolation: deps.onResponseViolation } : {}),
   });
-  return { handle: kernel.handle, kernel, services: { ...shared, auth, metrics }, runMaintenance };
+  return {
+    handle: kernel.handle,
+    kernel,
+    services: { ...shared, auth, metrics },
+    runMaintenance,
+    // Called once the server listens: /docs and /openapi.json compressed in the background.
+    precompressDocuments: () => documents.precompute(),
+  };
 }

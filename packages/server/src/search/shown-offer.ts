@@ -8,7 +8,6 @@ import type { Currency } from '../internal/money.ts';
 import type { Db } from '../storage/schema.ts';
 import type { HotelOffer } from '../suppliers/ports/hotel.ts';
 import type { TransferOffer } from '../suppliers/ports/transfer.ts';
-import { findRateCheck } from './rate-checks.ts';
 import {
   type Exchange,
   lockedExchange,
@@ -18,6 +17,7 @@ import {
   shownHotelOffer,
   shownTransferOffer,
 } from './exchange.ts';
+import { findRateCheck } from './rate-checks.ts';
 
 export interface ShownOffer {
   offer_id: string;
