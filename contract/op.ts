@@ -4,6 +4,7 @@
  * `x-idempotency` with the `Idempotency-Key` header, and the common error responses (401, 403, 413, 415,
  * 422, 429, 431, 500) with their stable codes.
  */
+import { withResponseHeaders } from './headers.ts';
 import {
   errorResponse,
   headerParam,
@@ -177,8 +178,15 @@ export function op(def: OpDef, tag: string): BuiltOp {
   add(500, ['internal_error']);
   if (def.database !== false) add(503, ['database_unavailable', 'storage_full']);
 
+  // Mirrors the server's rate classes (kernel/middleware/rate-limit.ts): declared, SSE, or a POST search.
+  const rateLimited =
+    !def.path.startsWith('/api/v1/auth/') &&
+    (def.rateLimited === true ||
+      def.sse === true ||
+      (def.method === 'post' && (/search/i.test(def.operationId) || /\/search(\/|$)/.test(def.path))));
   const sorted: Record<string, Json> = {};
-  for (const key of Object.keys(responses).sort()) sorted[key] = responses[key] as Json;
+  for (const key of Object.keys(responses).sort())
+    sorted[key] = withResponseHeaders(key, responses[key] as Json, { idempotent: isWrite, rateLimited });
 
   // Alternatives (any one suffices): the user's access token, or an API key in either header.
   const security: Json[] = !authenticated

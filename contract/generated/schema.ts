@@ -4416,6 +4416,14 @@ export interface components {
             is_primary?: boolean;
             /** @description Accepted and ignored, as is_primary. */
             nickname?: string | null;
+        } | {
+            traveler_id: number;
+        } | {
+            first_name: string;
+            last_name: string;
+            gender: components["schemas"]["Gender"];
+            /** Format: date */
+            date_of_birth: string;
         };
         /** @description A passenger of a booking: as sent, with passenger_id always set. */
         BookedPassenger: components["schemas"]["Passenger"] & {
@@ -6636,7 +6644,22 @@ export interface components {
     responses: never;
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description This request’s id (the `X-Request-Id` the client sent when it is 1-128 printable characters, else one the server made). Every log line of the request carries it; quote it when reporting a problem. Also `request_id` in every error body. */
+        "X-Request-Id": string;
+        /** @description The version of this contract that served the answer (`info.version`, now 1.0.0). See “Versioning” in the description: within a major version, changes are additive. */
+        "API-Version": string;
+        /** @description `true` when this answer is the stored answer of an earlier request with the same `Idempotency-Key` (Stripe’s convention): the effect was not repeated. Absent on a first answer. */
+        "Idempotent-Replayed": "true";
+        /** @description Requests allowed per window for this caller and class (`search` or `stream`). */
+        "RateLimit-Limit": number;
+        /** @description Requests left in the current window (an upper bound when several server processes share the limit). */
+        "RateLimit-Remaining": number;
+        /** @description Seconds until the current window ends and the budget is whole again. */
+        "RateLimit-Reset": number;
+        /** @description The limit and its window in seconds, `<limit>;w=<seconds>` (IETF RateLimit header fields draft). */
+        "RateLimit-Policy": string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -6660,6 +6683,9 @@ export interface operations {
             /** @description Registered; verify the email address before logging in. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6669,6 +6695,7 @@ export interface operations {
             /** @description The request was understood but the operation failed. */
             400: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6768,6 +6795,8 @@ export interface operations {
             /** @description HTML page. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6832,6 +6861,8 @@ export interface operations {
             /** @description Verification outcome. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6906,6 +6937,9 @@ export interface operations {
             /** @description Logged in. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7020,6 +7054,8 @@ export interface operations {
             /** @description The caller. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7105,6 +7141,9 @@ export interface operations {
             /** @description New tokens. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7217,6 +7256,9 @@ export interface operations {
             /** @description Revoked. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7310,6 +7352,9 @@ export interface operations {
             /** @description Ended. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7319,6 +7364,7 @@ export interface operations {
             /** @description The request was understood but the operation failed. */
             400: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7431,6 +7477,13 @@ export interface operations {
             /** @description Search started. */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7440,6 +7493,7 @@ export interface operations {
             /** @description The request was understood but the operation failed. */
             400: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7507,6 +7561,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7559,6 +7617,8 @@ export interface operations {
             /** @description The offer. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7681,6 +7741,12 @@ export interface operations {
             /** @description Event stream (`text/event-stream`). */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7739,6 +7805,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7794,6 +7864,12 @@ export interface operations {
             /** @description Event stream (`text/event-stream`). */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7852,6 +7928,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7907,6 +7987,8 @@ export interface operations {
             /** @description Every GDS finished. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8029,6 +8111,12 @@ export interface operations {
             /** @description Suggestions with total count. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8049,6 +8137,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8108,6 +8200,12 @@ export interface operations {
             /** @description Suggestions with total count. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8128,6 +8226,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8184,6 +8286,13 @@ export interface operations {
             /** @description Search started. */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8193,6 +8302,7 @@ export interface operations {
             /** @description The request was understood but the operation failed. */
             400: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8260,6 +8370,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8315,6 +8429,12 @@ export interface operations {
             /** @description Event stream (`text/event-stream`). */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8373,6 +8493,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8428,6 +8552,12 @@ export interface operations {
             /** @description Event stream (`text/event-stream`). */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8486,6 +8616,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8541,6 +8675,8 @@ export interface operations {
             /** @description Every provider finished. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8671,6 +8807,8 @@ export interface operations {
             /** @description Current results and status. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8785,6 +8923,9 @@ export interface operations {
             /** @description Availability and current price. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8794,6 +8935,7 @@ export interface operations {
             /** @description The request was understood but the operation failed. */
             400: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8823,6 +8965,7 @@ export interface operations {
             /** @description Not found (also returned for another tenant’s resource). */
             404: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8926,6 +9069,9 @@ export interface operations {
             /** @description Booked (status confirmed or on_request). */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8935,6 +9081,7 @@ export interface operations {
             /** @description The request was understood but the operation failed. */
             400: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9029,6 +9176,7 @@ export interface operations {
             /** @description Booking pending confirmation: the supplier neither confirmed nor rejected. The body carries booking_id; reconciliation is queued. Poll the booking; do not retry. */
             502: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9065,6 +9213,8 @@ export interface operations {
             /** @description A page of bookings. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9157,6 +9307,8 @@ export interface operations {
             /** @description The booking. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9266,6 +9418,9 @@ export interface operations {
             /** @description Cancelled. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9275,6 +9430,7 @@ export interface operations {
             /** @description The request was understood but the operation failed. */
             400: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9304,6 +9460,7 @@ export interface operations {
             /** @description Not found (also returned for another tenant’s resource). */
             404: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9378,6 +9535,7 @@ export interface operations {
             /** @description Cancellation pending: the provider may have cancelled but its answer was lost (timeout, reset, 5xx). The body carries booking_id and the status as it stands; a reconciliation job asks the provider and settles it within seconds to minutes. Poll the booking; a repeated cancel asks the provider again and never cancels twice. */
             502: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9412,6 +9570,8 @@ export interface operations {
             /** @description What cancelling now would cost. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9526,6 +9686,13 @@ export interface operations {
             /** @description Search started. */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9535,6 +9702,7 @@ export interface operations {
             /** @description The request was understood but the operation failed. */
             400: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9602,6 +9770,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9657,6 +9829,12 @@ export interface operations {
             /** @description Event stream (`text/event-stream`). */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9715,6 +9893,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9770,6 +9952,12 @@ export interface operations {
             /** @description Event stream (`text/event-stream`). */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9828,6 +10016,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9883,6 +10075,8 @@ export interface operations {
             /** @description Every provider finished. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10015,6 +10209,8 @@ export interface operations {
             /** @description Current results and status. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10129,6 +10325,9 @@ export interface operations {
             /** @description Availability and current price. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10138,6 +10337,7 @@ export interface operations {
             /** @description The request was understood but the operation failed. */
             400: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10167,6 +10367,7 @@ export interface operations {
             /** @description Not found (also returned for another tenant’s resource). */
             404: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10270,6 +10471,9 @@ export interface operations {
             /** @description Booked. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10279,6 +10483,7 @@ export interface operations {
             /** @description The request was understood but the operation failed. */
             400: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10308,6 +10513,7 @@ export interface operations {
             /** @description Not found (also returned for another tenant’s resource). */
             404: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10382,6 +10588,7 @@ export interface operations {
             /** @description Booking pending confirmation: the supplier neither confirmed nor rejected. The body carries booking_id; reconciliation is queued. Poll the booking; do not retry. */
             502: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10418,6 +10625,8 @@ export interface operations {
             /** @description A page of bookings. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10510,6 +10719,8 @@ export interface operations {
             /** @description The booking. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10619,6 +10830,9 @@ export interface operations {
             /** @description Cancelled. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10628,6 +10842,7 @@ export interface operations {
             /** @description The request was understood but the operation failed. */
             400: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10657,6 +10872,7 @@ export interface operations {
             /** @description Not found (also returned for another tenant’s resource). */
             404: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10731,6 +10947,7 @@ export interface operations {
             /** @description Cancellation pending: the provider may have cancelled but its answer was lost (timeout, reset, 5xx). The body carries booking_id and the status as it stands; a reconciliation job asks the provider and settles it within seconds to minutes. Poll the booking; a repeated cancel asks the provider again and never cancels twice. */
             502: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10771,6 +10988,9 @@ export interface operations {
             /** @description Normalized revalidation result. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10780,6 +11000,7 @@ export interface operations {
             /** @description The request was understood but the operation failed. */
             400: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10809,6 +11030,7 @@ export interface operations {
             /** @description Not found (also returned for another tenant’s resource). */
             404: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10912,6 +11134,9 @@ export interface operations {
             /** @description Branded-fare alternatives. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10921,6 +11146,7 @@ export interface operations {
             /** @description The request was understood but the operation failed. */
             400: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10950,6 +11176,7 @@ export interface operations {
             /** @description Not found (also returned for another tenant’s resource). */
             404: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11053,6 +11280,9 @@ export interface operations {
             /** @description Priced offer and chargeable bags. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11062,6 +11292,7 @@ export interface operations {
             /** @description The request was understood but the operation failed. */
             400: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11091,6 +11322,7 @@ export interface operations {
             /** @description Not found (also returned for another tenant’s resource). */
             404: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11194,6 +11426,9 @@ export interface operations {
             /** @description Re-priced offer. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11203,6 +11438,7 @@ export interface operations {
             /** @description The request was understood but the operation failed. */
             400: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11232,6 +11468,7 @@ export interface operations {
             /** @description Not found (also returned for another tenant’s resource). */
             404: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11335,6 +11572,9 @@ export interface operations {
             /** @description Fare rules. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11344,6 +11584,7 @@ export interface operations {
             /** @description The request was understood but the operation failed. */
             400: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11373,6 +11614,7 @@ export interface operations {
             /** @description Not found (also returned for another tenant’s resource). */
             404: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11472,6 +11714,8 @@ export interface operations {
             /** @description Fare rules. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11577,6 +11821,9 @@ export interface operations {
             /** @description Booking created. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11586,6 +11833,7 @@ export interface operations {
             /** @description The request was understood but the operation failed. */
             400: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11615,6 +11863,7 @@ export interface operations {
             /** @description Not found (also returned for another tenant’s resource). */
             404: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11689,6 +11938,7 @@ export interface operations {
             /** @description Booking pending confirmation: the supplier neither confirmed nor rejected. The body carries booking_id; reconciliation is queued. Poll the booking; do not retry. */
             502: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11723,6 +11973,8 @@ export interface operations {
             /** @description The booking. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11832,6 +12084,9 @@ export interface operations {
             /** @description Cancelled. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11841,6 +12096,7 @@ export interface operations {
             /** @description The request was understood but the operation failed. */
             400: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11870,6 +12126,7 @@ export interface operations {
             /** @description Not found (also returned for another tenant’s resource). */
             404: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11969,6 +12226,8 @@ export interface operations {
             /** @description The live order. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12082,6 +12341,8 @@ export interface operations {
             /** @description The live order. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12199,6 +12460,9 @@ export interface operations {
             /** @description Updated. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12208,6 +12472,7 @@ export interface operations {
             /** @description The request was understood but the operation failed. */
             400: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12237,6 +12502,7 @@ export interface operations {
             /** @description Not found (also returned for another tenant’s resource). */
             404: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12343,6 +12609,9 @@ export interface operations {
             /** @description Updated. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12352,6 +12621,7 @@ export interface operations {
             /** @description The request was understood but the operation failed. */
             400: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12381,6 +12651,7 @@ export interface operations {
             /** @description Not found (also returned for another tenant’s resource). */
             404: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12487,6 +12758,9 @@ export interface operations {
             /** @description Notes processed (check success). */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12496,6 +12770,7 @@ export interface operations {
             /** @description The request was understood but the operation failed. */
             400: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12631,6 +12906,9 @@ export interface operations {
             /** @description Authorized (state AUTHORIZED). */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12640,6 +12918,9 @@ export interface operations {
             /** @description Outcome pending: the payment provider may have acted but did not confirm (timeout, reset, 5xx after create). The body is the payment as recorded, with `outcome: "pending"` and a plain `message`; a reconciliation job asks the provider by reference and settles it within seconds to minutes (read payment/history). Nothing is charged twice; do not retry with a new Idempotency-Key. */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12649,6 +12930,7 @@ export interface operations {
             /** @description The request was understood but the operation failed. */
             400: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12678,6 +12960,7 @@ export interface operations {
             /** @description Not found (also returned for another tenant’s resource). */
             404: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12788,6 +13071,9 @@ export interface operations {
             /** @description Captured. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12797,6 +13083,9 @@ export interface operations {
             /** @description Outcome pending: the payment provider may have acted but did not confirm (timeout, reset, 5xx after create). The body is the payment as recorded, with `outcome: "pending"` and a plain `message`; a reconciliation job asks the provider by reference and settles it within seconds to minutes (read payment/history). Nothing is charged twice; do not retry with a new Idempotency-Key. */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12806,6 +13095,7 @@ export interface operations {
             /** @description The request was understood but the operation failed. */
             400: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12835,6 +13125,7 @@ export interface operations {
             /** @description Not found (also returned for another tenant’s resource). */
             404: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12945,6 +13236,9 @@ export interface operations {
             /** @description Voided. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12954,6 +13248,9 @@ export interface operations {
             /** @description Outcome pending: the payment provider may have acted but did not confirm (timeout, reset, 5xx after create). The body is the payment as recorded, with `outcome: "pending"` and a plain `message`; a reconciliation job asks the provider by reference and settles it within seconds to minutes (read payment/history). Nothing is charged twice; do not retry with a new Idempotency-Key. */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12963,6 +13260,7 @@ export interface operations {
             /** @description The request was understood but the operation failed. */
             400: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12992,6 +13290,7 @@ export interface operations {
             /** @description Not found (also returned for another tenant’s resource). */
             404: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13104,6 +13403,9 @@ export interface operations {
             /** @description Refunded. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13113,6 +13415,9 @@ export interface operations {
             /** @description Outcome pending: the payment provider may have acted but did not confirm (timeout, reset, 5xx after create). The body is the payment as recorded, with `outcome: "pending"` and a plain `message`; a reconciliation job asks the provider by reference and settles it within seconds to minutes (read payment/history). Nothing is charged twice; do not retry with a new Idempotency-Key. */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13122,6 +13427,7 @@ export interface operations {
             /** @description The request was understood but the operation failed. */
             400: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13151,6 +13457,7 @@ export interface operations {
             /** @description Not found (also returned for another tenant’s resource). */
             404: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13250,6 +13557,8 @@ export interface operations {
             /** @description The payments and their transactions. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13358,6 +13667,9 @@ export interface operations {
             /** @description Tickets issued (or issuance in process). */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13367,6 +13679,9 @@ export interface operations {
             /** @description Outcome pending: the supplier (or the payment provider, for the capture) may have acted but did not confirm. `outcome: "pending"` and a plain `message`; a reconciliation job reads the supplier by the order reference and the booking becomes ticketed once tickets are found. A supplier answer proving the tickets exist ("ALREADY TICKETED", a 5xx after the payment was taken) is settled as ticketed at once (200). Do not retry with a new Idempotency-Key. */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13376,6 +13691,7 @@ export interface operations {
             /** @description The request was understood but the operation failed. */
             400: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13405,6 +13721,7 @@ export interface operations {
             /** @description Not found (also returned for another tenant’s resource). */
             404: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13504,6 +13821,8 @@ export interface operations {
             /** @description Ticketing status. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13614,6 +13933,8 @@ export interface operations {
             /** @description The e-tickets. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13738,6 +14059,9 @@ export interface operations {
             /** @description Quote returned or request raised. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13747,6 +14071,7 @@ export interface operations {
             /** @description The request was understood but the operation failed. */
             400: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13776,6 +14101,7 @@ export interface operations {
             /** @description Not found (also returned for another tenant’s resource). */
             404: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13884,6 +14210,8 @@ export interface operations {
             /** @description Requests with their state. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13994,6 +14322,8 @@ export interface operations {
             /** @description Seat maps. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14117,6 +14447,9 @@ export interface operations {
             /** @description The selection. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14126,6 +14459,7 @@ export interface operations {
             /** @description The request was understood but the operation failed. */
             400: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14155,6 +14489,7 @@ export interface operations {
             /** @description Not found (also returned for another tenant’s resource). */
             404: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14261,6 +14596,9 @@ export interface operations {
             /** @description Batch processed. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14270,6 +14608,7 @@ export interface operations {
             /** @description The request was understood but the operation failed. */
             400: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14299,6 +14638,7 @@ export interface operations {
             /** @description Not found (also returned for another tenant’s resource). */
             404: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14408,6 +14748,9 @@ export interface operations {
             /** @description Seats priced (and issued). */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14417,6 +14760,9 @@ export interface operations {
             /** @description Outcome pending: the supplier may have acted but did not confirm (timeout, reset, 5xx after the request reached it). `outcome: "pending"` and a plain `message`; a reconciliation job reads the order's seats and service elements back from the supplier and records what it finds within seconds (read the booking's seats, baggage or ancillaries). A retry with the same Idempotency-Key answers the settled result once it is known. Nothing is bought twice; do not retry with a new Idempotency-Key. */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14426,6 +14772,7 @@ export interface operations {
             /** @description The request was understood but the operation failed. */
             400: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14455,6 +14802,7 @@ export interface operations {
             /** @description Not found (also returned for another tenant’s resource). */
             404: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14554,6 +14902,8 @@ export interface operations {
             /** @description Allowances and ancillary information. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14671,6 +15021,9 @@ export interface operations {
             /** @description SSR added. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14680,6 +15033,7 @@ export interface operations {
             /** @description The request was understood but the operation failed. */
             400: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14709,6 +15063,7 @@ export interface operations {
             /** @description Not found (also returned for another tenant’s resource). */
             404: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14811,6 +15166,8 @@ export interface operations {
             /** @description Items with code, rfic, rfisc, booking_method, provider. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14928,6 +15285,9 @@ export interface operations {
             /** @description Held; tsm_references to issue. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14937,6 +15297,9 @@ export interface operations {
             /** @description Outcome pending: the supplier may have acted but did not confirm (timeout, reset, 5xx after the request reached it). `outcome: "pending"` and a plain `message`; a reconciliation job reads the order's seats and service elements back from the supplier and records what it finds within seconds (read the booking's seats, baggage or ancillaries). A retry with the same Idempotency-Key answers the settled result once it is known. Nothing is bought twice; do not retry with a new Idempotency-Key. */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14946,6 +15309,7 @@ export interface operations {
             /** @description The request was understood but the operation failed. */
             400: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14975,6 +15339,7 @@ export interface operations {
             /** @description Not found (also returned for another tenant’s resource). */
             404: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15081,6 +15446,9 @@ export interface operations {
             /** @description EMDs issued. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15090,6 +15458,9 @@ export interface operations {
             /** @description Outcome pending: the supplier may have acted but did not confirm (timeout, reset, 5xx after the request reached it). `outcome: "pending"` and a plain `message`; a reconciliation job reads the order's seats and service elements back from the supplier and records what it finds within seconds (read the booking's seats, baggage or ancillaries). A retry with the same Idempotency-Key answers the settled result once it is known. Nothing is bought twice; do not retry with a new Idempotency-Key. */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15099,6 +15470,7 @@ export interface operations {
             /** @description The request was understood but the operation failed. */
             400: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15128,6 +15500,7 @@ export interface operations {
             /** @description Not found (also returned for another tenant’s resource). */
             404: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15234,6 +15607,9 @@ export interface operations {
             /** @description Per-item outcome. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15243,6 +15619,7 @@ export interface operations {
             /** @description The request was understood but the operation failed. */
             400: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15272,6 +15649,7 @@ export interface operations {
             /** @description Not found (also returned for another tenant’s resource). */
             404: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15381,6 +15759,8 @@ export interface operations {
             /** @description A page of companies. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15466,6 +15846,9 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15475,6 +15858,7 @@ export interface operations {
             /** @description The request was understood but the operation failed. */
             400: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15583,6 +15967,8 @@ export interface operations {
             /** @description The company. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15673,6 +16059,8 @@ export interface operations {
             /** @description Deleted. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15779,6 +16167,9 @@ export interface operations {
             /** @description The updated company. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15808,6 +16199,7 @@ export interface operations {
             /** @description Not found (also returned for another tenant’s resource). */
             404: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15904,6 +16296,9 @@ export interface operations {
             /** @description Active. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15913,6 +16308,7 @@ export interface operations {
             /** @description The request was understood but the operation failed. */
             400: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15942,6 +16338,7 @@ export interface operations {
             /** @description Not found (also returned for another tenant’s resource). */
             404: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16037,6 +16434,9 @@ export interface operations {
             /** @description Suspended. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16046,6 +16446,7 @@ export interface operations {
             /** @description The request was understood but the operation failed. */
             400: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16075,6 +16476,7 @@ export interface operations {
             /** @description Not found (also returned for another tenant’s resource). */
             404: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16180,6 +16582,8 @@ export interface operations {
             /** @description A page of bookings. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16263,6 +16667,8 @@ export interface operations {
             /** @description The queue. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16344,6 +16750,8 @@ export interface operations {
             /** @description The booking. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16434,6 +16842,8 @@ export interface operations {
             /** @description The timeline. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16531,6 +16941,9 @@ export interface operations {
             /** @description The updated booking. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16560,6 +16973,7 @@ export interface operations {
             /** @description Not found (also returned for another tenant’s resource). */
             404: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16655,6 +17069,9 @@ export interface operations {
             /** @description Queued. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16664,6 +17081,7 @@ export interface operations {
             /** @description The request was understood but the operation failed. */
             400: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16693,6 +17111,7 @@ export interface operations {
             /** @description Not found (also returned for another tenant’s resource). */
             404: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16778,6 +17197,8 @@ export interface operations {
             /** @description One per supplier. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16860,6 +17281,8 @@ export interface operations {
             /** @description Performance per supplier. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16938,6 +17361,8 @@ export interface operations {
             /** @description Status per supplier, with circuit breaker state. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17026,6 +17451,9 @@ export interface operations {
             /** @description The supplier’s new configuration. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17055,6 +17483,7 @@ export interface operations {
             /** @description Not found (also returned for another tenant’s resource). */
             404: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17151,6 +17580,9 @@ export interface operations {
             /** @description Closed. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17180,6 +17612,7 @@ export interface operations {
             /** @description Not found (also returned for another tenant’s resource). */
             404: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17284,6 +17717,8 @@ export interface operations {
             /** @description A page of bookings. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17362,6 +17797,8 @@ export interface operations {
             /** @description Summary counts. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17443,6 +17880,8 @@ export interface operations {
             /** @description The booking. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17544,6 +17983,9 @@ export interface operations {
             /** @description The updated booking. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17573,6 +18015,7 @@ export interface operations {
             /** @description Not found (also returned for another tenant’s resource). */
             404: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17677,6 +18120,8 @@ export interface operations {
             /** @description A page of bookings. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17755,6 +18200,8 @@ export interface operations {
             /** @description Summary counts. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17836,6 +18283,8 @@ export interface operations {
             /** @description The booking. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17937,6 +18386,9 @@ export interface operations {
             /** @description The updated booking. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17966,6 +18418,7 @@ export interface operations {
             /** @description Not found (also returned for another tenant’s resource). */
             404: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18058,6 +18511,8 @@ export interface operations {
             /** @description A page of rules. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18143,6 +18598,9 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18152,6 +18610,7 @@ export interface operations {
             /** @description The request was understood but the operation failed. */
             400: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18181,6 +18640,7 @@ export interface operations {
             /** @description Not found (also returned for another tenant’s resource). */
             404: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18286,6 +18746,9 @@ export interface operations {
             /** @description The markup and the rule that produced it. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18394,6 +18857,8 @@ export interface operations {
             /** @description Deleted. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18500,6 +18965,9 @@ export interface operations {
             /** @description The updated rule. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18509,6 +18977,7 @@ export interface operations {
             /** @description The request was understood but the operation failed. */
             400: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18538,6 +19007,7 @@ export interface operations {
             /** @description Not found (also returned for another tenant’s resource). */
             404: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18639,6 +19109,8 @@ export interface operations {
             /** @description A page of payments. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18720,6 +19192,8 @@ export interface operations {
             /** @description Totals per currency. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18808,6 +19282,9 @@ export interface operations {
             /** @description Refunded. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18817,6 +19294,9 @@ export interface operations {
             /** @description Outcome pending: the payment provider may have acted but did not confirm (timeout, reset, 5xx after create). The body is the payment as recorded, with `outcome: "pending"` and a plain `message`; a reconciliation job asks the provider by reference and settles it within seconds to minutes (read payment/history). Nothing is charged twice; do not retry with a new Idempotency-Key. */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18826,6 +19306,7 @@ export interface operations {
             /** @description The request was understood but the operation failed. */
             400: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18855,6 +19336,7 @@ export interface operations {
             /** @description Not found (also returned for another tenant’s resource). */
             404: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18952,6 +19434,8 @@ export interface operations {
             /** @description A page of audit entries. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19030,6 +19514,8 @@ export interface operations {
             /** @description KPIs. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19108,6 +19594,8 @@ export interface operations {
             /** @description Live figures. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19190,6 +19678,8 @@ export interface operations {
             /** @description Revenue per day and currency. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19268,6 +19758,8 @@ export interface operations {
             /** @description Cache statistics. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19357,6 +19849,9 @@ export interface operations {
             /** @description Keys cleared. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19469,6 +19964,8 @@ export interface operations {
             /** @description A page of errors. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19547,6 +20044,8 @@ export interface operations {
             /** @description Health. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19640,6 +20139,8 @@ export interface operations {
             /** @description A page of users. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19721,6 +20222,8 @@ export interface operations {
             /** @description The user. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19818,6 +20321,9 @@ export interface operations {
             /** @description The updated user. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19827,6 +20333,7 @@ export interface operations {
             /** @description The request was understood but the operation failed. */
             400: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19856,6 +20363,7 @@ export interface operations {
             /** @description Not found (also returned for another tenant’s resource). */
             404: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19951,6 +20459,9 @@ export interface operations {
             /** @description Impersonation token. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19960,6 +20471,7 @@ export interface operations {
             /** @description The request was understood but the operation failed. */
             400: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19989,6 +20501,7 @@ export interface operations {
             /** @description Not found (also returned for another tenant’s resource). */
             404: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20084,6 +20597,9 @@ export interface operations {
             /** @description Suspended. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20093,6 +20609,7 @@ export interface operations {
             /** @description The request was understood but the operation failed. */
             400: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20122,6 +20639,7 @@ export interface operations {
             /** @description Not found (also returned for another tenant’s resource). */
             404: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20215,6 +20733,8 @@ export interface operations {
             /** @description A page of clients. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20311,6 +20831,9 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20320,6 +20843,7 @@ export interface operations {
             /** @description The request was understood but the operation failed. */
             400: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20439,6 +20963,8 @@ export interface operations {
             /** @description The client. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20547,6 +21073,9 @@ export interface operations {
             /** @description The updated client. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20576,6 +21105,7 @@ export interface operations {
             /** @description Not found (also returned for another tenant’s resource). */
             404: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20680,6 +21210,8 @@ export interface operations {
             /** @description A page of bookings. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20794,6 +21326,8 @@ export interface operations {
             /** @description A page of bookings. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20883,6 +21417,8 @@ export interface operations {
             /** @description Pending bookings by category. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20975,6 +21511,8 @@ export interface operations {
             /** @description The booking. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21076,6 +21614,8 @@ export interface operations {
             /** @description The timeline. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21184,6 +21724,9 @@ export interface operations {
             /** @description The booking with assigned_to_user_id set. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21193,6 +21736,7 @@ export interface operations {
             /** @description The request was understood but the operation failed. */
             400: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21222,6 +21766,7 @@ export interface operations {
             /** @description Not found (also returned for another tenant’s resource). */
             404: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21334,6 +21879,8 @@ export interface operations {
             /** @description A page of bookings. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21423,6 +21970,8 @@ export interface operations {
             /** @description Pending bookings by category. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21515,6 +22064,8 @@ export interface operations {
             /** @description The booking. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21629,6 +22180,8 @@ export interface operations {
             /** @description A page of bookings. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21718,6 +22271,8 @@ export interface operations {
             /** @description Pending bookings by category. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21810,6 +22365,8 @@ export interface operations {
             /** @description The booking. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21913,6 +22470,8 @@ export interface operations {
             /** @description A page of rules. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22009,6 +22568,9 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22018,6 +22580,7 @@ export interface operations {
             /** @description The request was understood but the operation failed. */
             400: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22137,6 +22700,8 @@ export interface operations {
             /** @description Deleted. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22254,6 +22819,9 @@ export interface operations {
             /** @description The updated rule. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22263,6 +22831,7 @@ export interface operations {
             /** @description The request was understood but the operation failed. */
             400: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22292,6 +22861,7 @@ export interface operations {
             /** @description Not found (also returned for another tenant’s resource). */
             404: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22388,6 +22958,8 @@ export interface operations {
             /** @description The company. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22484,6 +23056,9 @@ export interface operations {
             /** @description The updated company. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22600,6 +23175,8 @@ export interface operations {
             /** @description Settings. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22696,6 +23273,9 @@ export interface operations {
             /** @description The updated settings. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22812,6 +23392,8 @@ export interface operations {
             /** @description KPIs. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22904,6 +23486,8 @@ export interface operations {
             /** @description Sales per day and currency. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22997,6 +23581,8 @@ export interface operations {
             /** @description Top clients. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23090,6 +23676,8 @@ export interface operations {
             /** @description Top routes. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23184,6 +23772,8 @@ export interface operations {
             /** @description A page of staff members. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23280,6 +23870,9 @@ export interface operations {
             /** @description Invited. */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23289,6 +23882,7 @@ export interface operations {
             /** @description The request was understood but the operation failed. */
             400: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23404,6 +23998,9 @@ export interface operations {
             /** @description The updated staff member. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23413,6 +24010,7 @@ export interface operations {
             /** @description The request was understood but the operation failed. */
             400: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23442,6 +24040,7 @@ export interface operations {
             /** @description Not found (also returned for another tenant’s resource). */
             404: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23538,6 +24137,9 @@ export interface operations {
             /** @description Deactivated. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23547,6 +24149,7 @@ export interface operations {
             /** @description The request was understood but the operation failed. */
             400: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23576,6 +24179,7 @@ export interface operations {
             /** @description Not found (also returned for another tenant’s resource). */
             404: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23661,6 +24265,8 @@ export interface operations {
             /** @description The wallet. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23756,6 +24362,8 @@ export interface operations {
             /** @description A page of transactions. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23852,6 +24460,8 @@ export interface operations {
             /** @description A page of keys. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23937,6 +24547,9 @@ export interface operations {
             /** @description Created; `key` is the secret. */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23946,6 +24559,7 @@ export interface operations {
             /** @description The request was understood but the operation failed. */
             400: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24051,6 +24665,8 @@ export interface operations {
             /** @description The key. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24152,6 +24768,8 @@ export interface operations {
             /** @description The revoked key. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24258,6 +24876,8 @@ export interface operations {
             /** @description A page of keys. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24350,6 +24970,8 @@ export interface operations {
             /** @description The revoked key. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24452,6 +25074,8 @@ export interface operations {
             /** @description A page of bookings, newest first. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24533,6 +25157,8 @@ export interface operations {
             /** @description The booking. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24630,6 +25256,9 @@ export interface operations {
             /** @description Cancellation outcome. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24639,6 +25268,7 @@ export interface operations {
             /** @description The request was understood but the operation failed. */
             400: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24668,6 +25298,7 @@ export interface operations {
             /** @description Not found (also returned for another tenant’s resource). */
             404: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24759,6 +25390,8 @@ export interface operations {
             /** @description A page of bookings, newest first. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24840,6 +25473,8 @@ export interface operations {
             /** @description The booking. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24938,6 +25573,9 @@ export interface operations {
             /** @description Cancellation outcome. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24947,6 +25585,7 @@ export interface operations {
             /** @description The request was understood but the operation failed. */
             400: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24976,6 +25615,7 @@ export interface operations {
             /** @description Not found (also returned for another tenant’s resource). */
             404: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25067,6 +25707,8 @@ export interface operations {
             /** @description A page of bookings, newest first. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25148,6 +25790,8 @@ export interface operations {
             /** @description The booking. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25246,6 +25890,9 @@ export interface operations {
             /** @description Cancellation outcome. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25255,6 +25902,7 @@ export interface operations {
             /** @description The request was understood but the operation failed. */
             400: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25284,6 +25932,7 @@ export interface operations {
             /** @description Not found (also returned for another tenant’s resource). */
             404: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25374,6 +26023,8 @@ export interface operations {
             /** @description A page of payments, newest first. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25455,6 +26106,8 @@ export interface operations {
             /** @description The receipt. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25542,6 +26195,8 @@ export interface operations {
             /** @description The profile. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25627,6 +26282,9 @@ export interface operations {
             /** @description The updated profile. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25732,6 +26390,8 @@ export interface operations {
             /** @description Preferences. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25817,6 +26477,9 @@ export interface operations {
             /** @description The updated preferences. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25922,6 +26585,8 @@ export interface operations {
             /** @description Saved travelers, primary first. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26007,6 +26672,9 @@ export interface operations {
             /** @description Saved. */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26016,6 +26684,7 @@ export interface operations {
             /** @description The request was understood but the operation failed. */
             400: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26124,6 +26793,8 @@ export interface operations {
             /** @description Deleted. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26230,6 +26901,9 @@ export interface operations {
             /** @description The updated traveler. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26259,6 +26933,7 @@ export interface operations {
             /** @description Not found (also returned for another tenant’s resource). */
             404: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26344,6 +27019,8 @@ export interface operations {
             /** @description ok or degraded. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26400,6 +27077,8 @@ export interface operations {
             /** @description ok or degraded. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26456,6 +27135,8 @@ export interface operations {
             /** @description ok or degraded. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26512,6 +27193,8 @@ export interface operations {
             /** @description ok or degraded. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26568,6 +27251,8 @@ export interface operations {
             /** @description Cache metrics. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26626,6 +27311,8 @@ export interface operations {
             /** @description Cache, store, request and search metrics. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26684,6 +27371,8 @@ export interface operations {
             /** @description Cache-store metrics. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26742,6 +27431,8 @@ export interface operations {
             /** @description The public configuration. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26789,6 +27480,8 @@ export interface operations {
             /** @description Name, version and links. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26846,6 +27539,9 @@ export interface operations {
             /** @description Cache cleared. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26855,6 +27551,7 @@ export interface operations {
             /** @description The request was understood but the operation failed. */
             400: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26957,6 +27654,9 @@ export interface operations {
             /** @description Maintenance done. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27051,6 +27751,8 @@ export interface operations {
             /** @description The OpenAPI document. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27062,6 +27764,8 @@ export interface operations {
             /** @description Not modified: the `If-None-Match` ETag is current. */
             304: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -27107,6 +27811,8 @@ export interface operations {
             /** @description HTML page. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27116,6 +27822,8 @@ export interface operations {
             /** @description Not modified: the `If-None-Match` ETag is current. */
             304: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -27161,6 +27869,8 @@ export interface operations {
             /** @description Prometheus text format 0.0.4. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -205,12 +205,22 @@ describe('rate limits', () => {
     const limited = await createTestApp({ routes: (s) => testRoutes(s), env: { RATE_LIMIT_SEARCH: '2/60' } });
     try {
       const { token } = await limited.user();
-      expect((await limited.request('POST', '/api/v1/test/search', { token })).status).toBe(202);
-      expect((await limited.request('POST', '/api/v1/test/search', { token })).status).toBe(202);
+      // Success answers name the budget too (RateLimit-*), counting down; every answer names the version.
+      const budget = (h: { get(n: string): string | null }) =>
+        ['limit', 'remaining', 'policy'].map((n) => h.get(`ratelimit-${n}`));
+      const first = await limited.request('POST', '/api/v1/test/search', { token });
+      expect(first.status).toBe(202);
+      expect(budget(first.headers)).toEqual(['2', '1', '2;w=60']);
+      expect(Number(first.headers.get('ratelimit-reset'))).toBeGreaterThanOrEqual(1);
+      expect(first.headers.get('api-version')).toMatch(/^1\.\d+\.\d+$/);
+      const second = await limited.request('POST', '/api/v1/test/search', { token });
+      expect(second.status).toBe(202);
+      expect(budget(second.headers)).toEqual(['2', '0', '2;w=60']);
       const r = await limited.request('POST', '/api/v1/test/search', { token });
       expect(r.status).toBe(429);
       expect(r.body.code).toBe('rate_limited');
       expect(Number(r.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(budget(r.headers)).toEqual(['2', '0', '2;w=60']);
       const other = await limited.user();
       expect((await limited.request('POST', '/api/v1/test/search', { token: other.token })).status).toBe(202);
     } finally {

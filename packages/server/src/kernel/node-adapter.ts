@@ -1,3 +1,4 @@
+import { API_VERSION } from '@travel/contract';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { Readable } from 'node:stream';
@@ -186,6 +187,7 @@ function rawErrorResponse(status: number, reason: string, code: ErrorCode, detai
     `Content-Length: ${Buffer.byteLength(body)}`,
     'X-Content-Type-Options: nosniff',
     'Cache-Control: no-store',
+    `API-Version: ${API_VERSION}`,
     'Connection: close',
     '',
     body,
@@ -391,6 +393,7 @@ export function serve(kernel: Kernel, opts: ServeOptions): Promise<RunningServer
         'content-type': 'application/json',
         allow: ALL_METHODS,
         'x-content-type-options': 'nosniff',
+        'api-version': API_VERSION,
       });
       res.end(
         JSON.stringify({
