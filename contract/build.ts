@@ -157,7 +157,7 @@ function checkRefs(node: unknown, schemas: Record<string, Json>): void {
     if (key === '$ref' && typeof value === 'string' && value.startsWith('#/components/headers/')) {
       if (!(value.slice('#/components/headers/'.length) in RESPONSE_HEADERS)) throw new Error(`unresolved $ref ${value}`);
     } else if (key === '$ref' && typeof value === 'string') {
-      const name = value.replace('#/components/schemas/', '');
+      const name = value.replace('#/components/schemas/', '').split('/')[0] as string;
       if (!(name in schemas)) throw new Error(`unresolved $ref ${value}`);
     } else checkRefs(value, schemas);
   }

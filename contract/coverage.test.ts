@@ -450,7 +450,7 @@ describe('streams', () => {
       expect(o, key).toBeDefined();
       if (!o) continue;
       expect(o.op['x-sse'], key).toBe(true);
-      expect(o.op.responses['200'].content['text/event-stream'].schema.$ref, key).toMatch(/StreamEvent$/);
+      expect(o.op.responses['200'].content['text/event-stream'].schema.$ref, key).toMatch(/StreamEventData$/);
       const h = params(o).find((p) => p.in === 'header' && p.name === 'Last-Event-ID');
       expect(h?.required ?? false, key).toBe(false);
       expect(h, key).toBeDefined();

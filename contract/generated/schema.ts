@@ -6508,6 +6508,18 @@ export interface components {
         };
         /** @description An event of the transport provider-by-provider stream: provider_results per provider, heartbeat, then done. */
         TransportProviderStreamEvent: components["schemas"]["TransportProviderResultsEvent"] | components["schemas"]["HeartbeatEvent"] | components["schemas"]["SearchDoneEvent"];
+        /** @description The `data` of an event of the stream whose SSE messages are `FlightStreamEvent`: what a generated SSE client yields for each event. */
+        FlightStreamEventData: components["schemas"]["FlightOfferEvent"]["data"] | components["schemas"]["FlightSupplierDoneEvent"]["data"] | components["schemas"]["HeartbeatEvent"]["data"] | components["schemas"]["SearchDoneEvent"]["data"];
+        /** @description The `data` of an event of the stream whose SSE messages are `FlightGdsStreamEvent`: what a generated SSE client yields for each event. */
+        FlightGdsStreamEventData: components["schemas"]["FlightGdsResultsEvent"]["data"] | components["schemas"]["HeartbeatEvent"]["data"] | components["schemas"]["SearchDoneEvent"]["data"];
+        /** @description The `data` of an event of the stream whose SSE messages are `HotelStreamEvent`: what a generated SSE client yields for each event. */
+        HotelStreamEventData: components["schemas"]["HotelOfferEvent"]["data"] | components["schemas"]["HeartbeatEvent"]["data"] | components["schemas"]["HotelStatusUpdateEvent"]["data"] | components["schemas"]["SearchDoneEvent"]["data"];
+        /** @description The `data` of an event of the stream whose SSE messages are `HotelProviderStreamEvent`: what a generated SSE client yields for each event. */
+        HotelProviderStreamEventData: components["schemas"]["HotelProviderResultsEvent"]["data"] | components["schemas"]["HeartbeatEvent"]["data"] | components["schemas"]["SearchDoneEvent"]["data"];
+        /** @description The `data` of an event of the stream whose SSE messages are `TransportStreamEvent`: what a generated SSE client yields for each event. */
+        TransportStreamEventData: components["schemas"]["TransportOfferEvent"]["data"] | components["schemas"]["HeartbeatEvent"]["data"] | components["schemas"]["SearchDoneEvent"]["data"];
+        /** @description The `data` of an event of the stream whose SSE messages are `TransportProviderStreamEvent`: what a generated SSE client yields for each event. */
+        TransportProviderStreamEventData: components["schemas"]["TransportProviderResultsEvent"]["data"] | components["schemas"]["HeartbeatEvent"]["data"] | components["schemas"]["SearchDoneEvent"]["data"];
         /**
          * @description What the key may do: `company_staff` (the default: bookings, payments, searches, company reads) or `company_admin` (also the company-admin operations). A key never acts above its creator’s current role.
          * @enum {string}
@@ -7738,7 +7750,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Event stream (`text/event-stream`). */
+            /** @description Event stream (`text/event-stream`). Each SSE message (`event:`, `id:`, `data:`) is a `FlightStreamEvent`; the schema below is its `data` (what a generated SSE client yields). */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7750,7 +7762,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": components["schemas"]["FlightStreamEvent"];
+                    "text/event-stream": components["schemas"]["FlightStreamEventData"];
                 };
             };
             /** @description Missing, malformed or expired bearer token. */
@@ -7861,7 +7873,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Event stream (`text/event-stream`). */
+            /** @description Event stream (`text/event-stream`). Each SSE message (`event:`, `id:`, `data:`) is a `FlightGdsStreamEvent`; the schema below is its `data` (what a generated SSE client yields). */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7873,7 +7885,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": components["schemas"]["FlightGdsStreamEvent"];
+                    "text/event-stream": components["schemas"]["FlightGdsStreamEventData"];
                 };
             };
             /** @description Missing, malformed or expired bearer token. */
@@ -8426,7 +8438,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Event stream (`text/event-stream`). */
+            /** @description Event stream (`text/event-stream`). Each SSE message (`event:`, `id:`, `data:`) is a `HotelStreamEvent`; the schema below is its `data` (what a generated SSE client yields). */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8438,7 +8450,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": components["schemas"]["HotelStreamEvent"];
+                    "text/event-stream": components["schemas"]["HotelStreamEventData"];
                 };
             };
             /** @description Missing, malformed or expired bearer token. */
@@ -8549,7 +8561,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Event stream (`text/event-stream`). */
+            /** @description Event stream (`text/event-stream`). Each SSE message (`event:`, `id:`, `data:`) is a `HotelProviderStreamEvent`; the schema below is its `data` (what a generated SSE client yields). */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8561,7 +8573,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": components["schemas"]["HotelProviderStreamEvent"];
+                    "text/event-stream": components["schemas"]["HotelProviderStreamEventData"];
                 };
             };
             /** @description Missing, malformed or expired bearer token. */
@@ -9826,7 +9838,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Event stream (`text/event-stream`). */
+            /** @description Event stream (`text/event-stream`). Each SSE message (`event:`, `id:`, `data:`) is a `TransportStreamEvent`; the schema below is its `data` (what a generated SSE client yields). */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9838,7 +9850,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": components["schemas"]["TransportStreamEvent"];
+                    "text/event-stream": components["schemas"]["TransportStreamEventData"];
                 };
             };
             /** @description Missing, malformed or expired bearer token. */
@@ -9949,7 +9961,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Event stream (`text/event-stream`). */
+            /** @description Event stream (`text/event-stream`). Each SSE message (`event:`, `id:`, `data:`) is a `TransportProviderStreamEvent`; the schema below is its `data` (what a generated SSE client yields). */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9961,7 +9973,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": components["schemas"]["TransportProviderStreamEvent"];
+                    "text/event-stream": components["schemas"]["TransportProviderStreamEventData"];
                 };
             };
             /** @description Missing, malformed or expired bearer token. */
