@@ -37,6 +37,11 @@ export interface OpDef {
   /** Not in the spec's endpoint list: a documented addition. */
   addition?: boolean;
   /**
+   * Deprecated (docs/api-versioning.md): `deprecated: true`, `x-deprecated-at` and `x-sunset`; the server
+   * answers it with `Deprecation` and `Sunset` headers.
+   */
+  deprecated?: { at: string; sunset?: string };
+  /**
    * Also accepts API keys (`apiKeyAuth`: `X-API-Key`, and `apiKeyBearerAuth`: `Authorization: Bearer
    * tk_...`). Default: every authenticated operation a company user may call, except the caller's own
    * account (tag `auth`); see `acceptsApiKeys`.
@@ -211,6 +216,13 @@ export function op(def: OpDef, tag: string): BuiltOp {
     ...(def.sse ? { 'x-sse': true } : {}),
     ...(def.rateLimited ? { 'x-rate-limited': true } : {}),
     ...(def.addition ? { 'x-addition': true } : {}),
+    ...(def.deprecated
+      ? {
+          deprecated: true,
+          'x-deprecated-at': def.deprecated.at,
+          ...(def.deprecated.sunset ? { 'x-sunset': def.deprecated.sunset } : {}),
+        }
+      : {}),
   };
   return { path: def.path, method: def.method, operation };
 }

@@ -228,3 +228,32 @@ describe('rate limits', () => {
     }
   });
 });
+
+describe('deprecation (docs/api-versioning.md)', () => {
+  test('a deprecated operation answers Deprecation and Sunset; the others do not', async () => {
+    const contract = structuredClone(fixtureContract);
+    const search = (contract.paths as Record<string, Record<string, Record<string, unknown>>>)[
+      '/api/v1/test/search'
+    ]?.post as Record<string, unknown>;
+    Object.assign(search, {
+      deprecated: true,
+      'x-deprecated-at': '2026-12-01T00:00:00Z',
+      'x-sunset': '2027-06-01T00:00:00Z',
+    });
+    const app = await createTestApp({ contract, routes: (s) => testRoutes(s) });
+    try {
+      const { token } = await app.user();
+      const r = await app.request('POST', '/api/v1/test/search', { token });
+      expect(r.status).toBe(202);
+      expect(r.headers.get('deprecation')).toBe(`@${Date.parse('2026-12-01T00:00:00Z') / 1000}`);
+      expect(r.headers.get('sunset')).toBe('Tue, 01 Jun 2027 00:00:00 GMT');
+      const other = await app.request('GET', '/api/v1/test/widgets/1', { token });
+      expect(other.headers.get('deprecation')).toBeNull();
+    } finally {
+      await app.close();
+    }
+    // A deprecated operation without its date is refused when the server starts.
+    delete search['x-deprecated-at'];
+    await expect(createTestApp({ contract, routes: (s) => testRoutes(s) })).rejects.toThrow(/x-deprecated-at/);
+  });
+});

@@ -15,6 +15,7 @@ import { ClientClosedRequest, HttpError, notFound, notSupported, ValidationError
 import type { HttpMetrics } from './metrics.ts';
 import { recordAccess } from './middleware/access-log.ts';
 import { authenticator, roleCheck } from './middleware/auth.ts';
+import { deprecationStep } from './middleware/deprecation.ts';
 import { bodyLimit } from './middleware/body-limit.ts';
 import { contentTypeCheck } from './middleware/content-type.ts';
 import type { CorsPolicy } from './middleware/cors.ts';
@@ -248,6 +249,8 @@ export function createKernel(o: KernelOptions): Kernel {
     const idempotent = op.idempotency !== undefined || method === 'POST' || method === 'PATCH';
     const body = method !== 'GET' && method !== 'HEAD';
     const before: Step[] = [];
+    const deprecated = deprecationStep(op);
+    if (deprecated) before.push(deprecated);
     if (BODY_METHODS.has(method)) before.push(steps.contentType);
     if (body) before.push(steps.bodyLimit, idempotent ? steps.replayBody : steps.jsonBody);
     if (!op.public) before.push(steps.authenticate);
