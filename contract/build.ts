@@ -155,7 +155,8 @@ function checkRefs(node: unknown, schemas: Record<string, Json>): void {
   if (node === null || typeof node !== 'object') return;
   for (const [key, value] of Object.entries(node)) {
     if (key === '$ref' && typeof value === 'string' && value.startsWith('#/components/headers/')) {
-      if (!(value.slice('#/components/headers/'.length) in RESPONSE_HEADERS)) throw new Error(`unresolved $ref ${value}`);
+      if (!(value.slice('#/components/headers/'.length) in RESPONSE_HEADERS))
+        throw new Error(`unresolved $ref ${value}`);
     } else if (key === '$ref' && typeof value === 'string') {
       const name = value.replace('#/components/schemas/', '').split('/')[0] as string;
       if (!(name in schemas)) throw new Error(`unresolved $ref ${value}`);

@@ -25,13 +25,16 @@ export const RESPONSE_HEADERS: Record<string, Json> = {
       '`true` when this answer is the stored answer of an earlier request with the same `Idempotency-Key` (Stripe’s convention): the effect was not repeated. Absent on a first answer.',
     schema: str({ enum: ['true'] }),
   },
-  'RateLimit-Limit': intHeader('Requests allowed per window for this caller and class (`search` or `stream`).'),
+  'RateLimit-Limit': intHeader(
+    'Requests allowed per window for this caller and class (`search` or `stream`).',
+  ),
   'RateLimit-Remaining': intHeader(
     'Requests left in the current window (an upper bound when several server processes share the limit).',
   ),
   'RateLimit-Reset': intHeader('Seconds until the current window ends and the budget is whole again.'),
   'RateLimit-Policy': {
-    description: 'The limit and its window in seconds, `<limit>;w=<seconds>` (IETF RateLimit header fields draft).',
+    description:
+      'The limit and its window in seconds, `<limit>;w=<seconds>` (IETF RateLimit header fields draft).',
     schema: str({ examples: ['30;w=60'] }),
   },
 };

@@ -254,6 +254,8 @@ describe('deprecation (docs/api-versioning.md)', () => {
     }
     // A deprecated operation without its date is refused when the server starts.
     delete search['x-deprecated-at'];
-    await expect(createTestApp({ contract, routes: (s) => testRoutes(s) })).rejects.toThrow(/x-deprecated-at/);
+    await expect(createTestApp({ contract, routes: (s) => testRoutes(s) })).rejects.toThrow(
+      /x-deprecated-at/,
+    );
   });
 });

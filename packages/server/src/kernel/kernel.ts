@@ -15,10 +15,10 @@ import { ClientClosedRequest, HttpError, notFound, notSupported, ValidationError
 import type { HttpMetrics } from './metrics.ts';
 import { recordAccess } from './middleware/access-log.ts';
 import { authenticator, roleCheck } from './middleware/auth.ts';
-import { deprecationStep } from './middleware/deprecation.ts';
 import { bodyLimit } from './middleware/body-limit.ts';
 import { contentTypeCheck } from './middleware/content-type.ts';
 import type { CorsPolicy } from './middleware/cors.ts';
+import { deprecationStep } from './middleware/deprecation.ts';
 import { knownError, renderError } from './middleware/error-handler.ts';
 import { idempotency, RawReplays, storedForm } from './middleware/idempotency.ts';
 import { parseJsonBody } from './middleware/json-body.ts';

@@ -1,9 +1,9 @@
-import { API_VERSION } from '@travel/contract';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { API_VERSION } from '@travel/contract';
 import { COMPRESS_MIN_BYTES, type Coding, compress, negotiate } from './compression.ts';
 import type { ErrorCode } from './errors.ts';
 import type { Kernel, Reply } from './kernel.ts';

@@ -3,9 +3,10 @@
  * their values (the kernel's hygiene, CORS and request id headers, then the answer's own, then the
  * length), HEAD, compression, and the request counter and latency histogram after many requests.
  */
-import { API_VERSION } from '@travel/contract';
+
 import { connect } from 'node:net';
 import { gunzipSync } from 'node:zlib';
+import { API_VERSION } from '@travel/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { referenceRoutes } from '../../src/domains/reference/routes.ts';
 import type { OpenApiDoc } from '../../src/kernel/contract.ts';
