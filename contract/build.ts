@@ -7,6 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ERROR_CODES_OUTPUT, renderErrorCodes, renderSchemaTypes, SCHEMA_OUTPUT } from './generate.ts';
+import { RESPONSE_HEADERS } from './headers.ts';
 import type { Json } from './lib.ts';
 import type { BuiltOp } from './op.ts';
 import { adminOps } from './paths/admin.ts';
@@ -28,6 +29,7 @@ import { schemas as eventSchemas } from './schemas/events.ts';
 import { schemas as flightSchemas } from './schemas/flight.ts';
 import { schemas as hotelSchemas } from './schemas/hotel.ts';
 import { schemas as opsSchemas } from './schemas/ops.ts';
+import { API_VERSION } from './version.ts';
 
 export const OUTPUT = fileURLToPath(new URL('../openapi.json', import.meta.url));
 
@@ -70,9 +72,13 @@ Conventions:
 - Every response carries \`X-Content-Type-Options: nosniff\` and, unless stated otherwise, \`Cache-Control: no-store\` (responses carry the caller’s data or tokens).
 - Searches are asynchronous; expired searches answer 410, unknown ones 404.
 
-Authentication (each operation lists the schemes it accepts in \`security\`; any one of them suffices):
+Authentication (each operation lists the schemes it accepts in \`security\`; any one of them suffices). One credential per request: \`Authorization\` or \`X-API-Key\`. The same value in both counts as one (a generated client that answers every scheme with one token sends it in both, and is served as if it had sent it once); two different values answer 401 \`not_authenticated\`, since the server never picks one of two callers.
 - People (agency staff, admins, travellers): \`POST /api/v1/auth/login\` gives a short-lived access token (\`bearerAuth\`, \`Authorization: Bearer <access_token>\`) and a rotating refresh token; \`POST /api/v1/auth/refresh\` swaps the refresh token for a new pair before or after the access token expires (401 \`token_expired\`). The SDK and the CLI refresh by themselves. Use this in browser apps and terminals: a person is behind every call.
 - Machines (an integrator's server, CI pipelines): an API key created by a company admin (\`POST /api/v1/company/api-keys\`, shown once, \`tk_test_…\` in sandbox, \`tk_live_…\` in live mode), sent as \`X-API-Key: tk_…\` (\`apiKeyAuth\`) or \`Authorization: Bearer tk_…\` (\`apiKeyBearerAuth\`). Nothing to refresh; keep it in a secret store, never in a browser. A key acts for its company with its role (\`company_staff\` unless created \`company_admin\`) on every operation that lists \`apiKeyAuth\` (company surfaces, searches, bookings, payments, ticketing). Platform administration, traveller operations, the caller's own account, key management and staff management refuse a valid key with 403 \`api_key_not_allowed\`: a key never creates, promotes or re-activates a principal, nor creates another credential (\`x-credential-policy\` on each operation: \`api_key\`, \`person\`, or \`own_session\`, which also refuses an impersonation token with 403 \`impersonation_not_allowed\`). A revoked or expired key answers 401 \`api_key_revoked\` / \`api_key_expired\` on the next request, in every server process; an unknown one 401 \`invalid_api_key\`. Each key has its own rate limit (429 with Retry-After); every booking, payment or ticketing call made with a key is audited with the key id.
+
+Response headers: every answer carries \`X-Request-Id\` and \`API-Version\`; an answer replayed for a repeated \`Idempotency-Key\` carries \`Idempotent-Replayed: true\`; the rate-limited operations (searches and their streams, \`x-rate-limited\`) carry \`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\` and \`RateLimit-Policy\` on success and on 429 (which also has \`Retry-After\`). Each response declares the ones it carries (\`components.headers\`).
+
+Versioning: the major version is in the path (\`/api/v1\`) and in \`info.version\`, which every answer names in \`API-Version\`. Backward-compatible changes keep the version and are listed in CHANGELOG.md: new operations, new optional request fields, new response fields and headers, new enum values and error codes (clients ignore unknown fields and treat unknown codes by their status). Anything else (removing or renaming, a new required field, a changed type or meaning) is a new major under a new path prefix, served beside the old one. A deprecated operation or field is marked \`deprecated: true\` (an operation with \`x-deprecated-at\` and \`x-sunset\`), and a deprecated operation's answers carry \`Deprecation\` and \`Sunset\` headers (RFC 9745, RFC 8594); it stays at least 6 months after that marking (12 for a major version). Policy in docs/api-versioning.md; changes in CHANGELOG.md.
 
 Extensions: \`x-roles\` (roles allowed), \`x-tenant\` (scoped to the caller’s company), \`x-idempotency\`, \`x-sse\` (text/event-stream), \`x-rate-limited\`, \`x-error-codes\`, \`x-addition\` (not in the spec; documented addition), \`x-credential-policy\` (which credentials may call: \`api_key\` keys and people, \`person\` people only, \`own_session\` people in their own session, not impersonated).`;
 
@@ -148,8 +154,11 @@ function checkRefs(node: unknown, schemas: Record<string, Json>): void {
   }
   if (node === null || typeof node !== 'object') return;
   for (const [key, value] of Object.entries(node)) {
-    if (key === '$ref' && typeof value === 'string') {
-      const name = value.replace('#/components/schemas/', '');
+    if (key === '$ref' && typeof value === 'string' && value.startsWith('#/components/headers/')) {
+      if (!(value.slice('#/components/headers/'.length) in RESPONSE_HEADERS))
+        throw new Error(`unresolved $ref ${value}`);
+    } else if (key === '$ref' && typeof value === 'string') {
+      const name = value.replace('#/components/schemas/', '').split('/')[0] as string;
       if (!(name in schemas)) throw new Error(`unresolved $ref ${value}`);
     } else checkRefs(value, schemas);
   }
@@ -164,7 +173,7 @@ export function buildDocument(): Json {
     openapi: '3.1.0',
     info: {
       title: 'Multi-Supplier Travel Service API',
-      version: '1.0.0',
+      version: API_VERSION,
       description: DESCRIPTION,
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
@@ -197,6 +206,7 @@ export function buildDocument(): Json {
             'The same API key sent as `Authorization: Bearer tk_…`, on the operations that list `apiKeyAuth`.',
         },
       },
+      headers: RESPONSE_HEADERS,
       schemas,
     },
   };

@@ -9,3 +9,4 @@ export * from './currencies.ts';
 export * from './enums.ts';
 export { type ErrorCode, errorCodes, isErrorCode } from './generated/error-codes.ts';
 export type { components, operations, paths } from './generated/schema.ts';
+export { API_VERSION } from './version.ts';

@@ -4,6 +4,7 @@
  * `x-idempotency` with the `Idempotency-Key` header, and the common error responses (401, 403, 413, 415,
  * 422, 429, 431, 500) with their stable codes.
  */
+import { withResponseHeaders } from './headers.ts';
 import {
   errorResponse,
   headerParam,
@@ -35,6 +36,11 @@ export interface OpDef {
   rateLimited?: boolean;
   /** Not in the spec's endpoint list: a documented addition. */
   addition?: boolean;
+  /**
+   * Deprecated (docs/api-versioning.md): `deprecated: true`, `x-deprecated-at` and `x-sunset`; the server
+   * answers it with `Deprecation` and `Sunset` headers.
+   */
+  deprecated?: { at: string; sunset?: string };
   /**
    * Also accepts API keys (`apiKeyAuth`: `X-API-Key`, and `apiKeyBearerAuth`: `Authorization: Bearer
    * tk_...`). Default: every authenticated operation a company user may call, except the caller's own
@@ -180,8 +186,15 @@ export function op(def: OpDef, tag: string): BuiltOp {
   // instance, or this one restarted, takes the same Idempotency-Key).
   if (def.method !== 'get') add(503, ['server_draining']);
 
+  // Mirrors the server's rate classes (kernel/middleware/rate-limit.ts): declared, SSE, or a POST search.
+  const rateLimited =
+    !def.path.startsWith('/api/v1/auth/') &&
+    (def.rateLimited === true ||
+      def.sse === true ||
+      (def.method === 'post' && (/search/i.test(def.operationId) || /\/search(\/|$)/.test(def.path))));
   const sorted: Record<string, Json> = {};
-  for (const key of Object.keys(responses).sort()) sorted[key] = responses[key] as Json;
+  for (const key of Object.keys(responses).sort())
+    sorted[key] = withResponseHeaders(key, responses[key] as Json, { idempotent: isWrite, rateLimited });
 
   // Alternatives (any one suffices): the user's access token, or an API key in either header.
   const security: Json[] = !authenticated
@@ -206,6 +219,13 @@ export function op(def: OpDef, tag: string): BuiltOp {
     ...(def.sse ? { 'x-sse': true } : {}),
     ...(def.rateLimited ? { 'x-rate-limited': true } : {}),
     ...(def.addition ? { 'x-addition': true } : {}),
+    ...(def.deprecated
+      ? {
+          deprecated: true,
+          'x-deprecated-at': def.deprecated.at,
+          ...(def.deprecated.sunset ? { 'x-sunset': def.deprecated.sunset } : {}),
+        }
+      : {}),
   };
   return { path: def.path, method: def.method, operation };
 }

@@ -4,10 +4,14 @@ import { errorResponse, type Json, jsonResponse, ref } from '../lib.ts';
 export const SSE_DESCRIPTION =
   'Server-Sent Events (`text/event-stream`). Every data event carries an `id:`; on reconnect send the last id received as the `Last-Event-ID` header and the stream resumes after it, with nothing lost and nothing repeated. `heartbeat` events (no id) keep the connection alive. The stream ends with a terminal `done` event naming the final status; a close before it is a dropped connection.';
 
-/** 200 `text/event-stream` whose messages follow the given event union schema. */
+/**
+ * 200 `text/event-stream` whose messages follow the given event union schema. The media type's schema is
+ * each event's `data` (`<eventSchema>Data`), as generated SSE clients read it; the description names the
+ * whole message's schema.
+ */
 export const sseResponse = (eventSchema: string, description: string): Json => ({
-  description,
-  content: { 'text/event-stream': { schema: ref(eventSchema) } },
+  description: `${description} Each SSE message (\`event:\`, \`id:\`, \`data:\`) is a \`${eventSchema}\`; the schema below is its \`data\` (what a generated SSE client yields).`,
+  content: { 'text/event-stream': { schema: ref(`${eventSchema}Data`) } },
 });
 
 export const ok = (schema: string, description: string): Record<string, Json> => ({

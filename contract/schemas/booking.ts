@@ -87,6 +87,26 @@ export const schemas: Record<string, Json> = {
     },
     [],
     {
+      // The two ways of being complete, as generated clients can type them (issue 33).
+      anyOf: [
+        {
+          title: 'SavedTravelerPassenger',
+          type: 'object',
+          properties: { traveler_id: { type: 'integer' } },
+          required: ['traveler_id'],
+        },
+        {
+          title: 'NamedPassenger',
+          type: 'object',
+          properties: {
+            first_name: str(),
+            last_name: str(),
+            gender: ref('Gender'),
+            date_of_birth: date(),
+          },
+          required: ['first_name', 'last_name', 'gender', 'date_of_birth'],
+        },
+      ],
       description:
         'A passenger: either traveler_id (a saved traveler), or at least first_name, last_name, gender and date_of_birth (a missing one is 422 with its loc). The saved-traveler record (first_name, last_name, date_of_birth, gender, nationality, doc_type, doc_number, doc_expiry, doc_issuing_country) is a valid passenger as it is: the flat doc_* fields are the same document as the nested `document` (sending both, they must agree). What else the offer needs is in its `booking_requirements`; a missing required field is 422 `passenger_details_required` naming each one.',
     },

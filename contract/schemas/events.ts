@@ -68,7 +68,7 @@ const providerResults = (offer: string, key: 'gds' | 'provider', providerRef: st
     offers: arr(ref(offer)),
   });
 
-export const schemas: Record<string, Json> = {
+const envelopes: Record<string, Json> = {
   SupplierSearchStatus: strEnum(SUPPLIER_STATUS, {
     description:
       'How one supplier’s part of a search ended. skipped: disabled, circuit open or not applicable.',
@@ -154,3 +154,23 @@ export const schemas: Record<string, Json> = {
     'An event of the transport provider-by-provider stream: provider_results per provider, heartbeat, then done.',
   ),
 };
+
+/**
+ * Issue 33: what a generated SSE client yields. Such clients (hey-api and the like) read the
+ * `text/event-stream` response's schema as each event's `data`, so each stream's response schema is
+ * `<Stream>Data`: the `data` of each of its events, by JSON pointer into the event schemas. The whole
+ * SSE message (event name, id, data) stays `<Stream>` (what @travel/sdk yields).
+ */
+const dataUnions: Record<string, Json> = Object.fromEntries(
+  Object.entries(envelopes)
+    .filter(([name]) => name.endsWith('StreamEvent'))
+    .map(([name, union]) => [
+      `${name}Data`,
+      {
+        description: `The \`data\` of an event of the stream whose SSE messages are \`${name}\`: what a generated SSE client yields for each event.`,
+        anyOf: (union.oneOf as { $ref: string }[]).map((m) => ({ $ref: `${m.$ref}/properties/data` })),
+      },
+    ]),
+);
+
+export const schemas: Record<string, Json> = { ...envelopes, ...dataUnions };

@@ -7,7 +7,14 @@ import type { CreateBookingRequest, FlightOffer } from '@travel/sdk';
 import type { Ctx } from './context.ts';
 import { UsageError } from './errors.ts';
 
-export type Passenger = CreateBookingRequest['passengers'][number];
+/**
+ * Every field either form of a passenger may carry: the contract's `Passenger` is an `anyOf` of its two
+ * required sets (a saved traveler, or the names), which a file or a prompt fills in field by field.
+ */
+export type AllFields<U> = Partial<
+  (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never
+>;
+export type Passenger = AllFields<CreateBookingRequest['passengers'][number]>;
 /** What an offer needs of each passenger type (`booking_requirements`). */
 export type Requirements = NonNullable<FlightOffer['booking_requirements']>;
 type Needs = Requirements['passengers'][number];

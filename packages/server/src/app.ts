@@ -5,6 +5,7 @@ import { TtlCache } from './cache/ttl-cache.ts';
 import { authRoutes } from './domains/auth/routes.ts';
 import { AuthService } from './domains/auth/service.ts';
 import { auditApiKeyMoneyUse } from './domains/company/api-keys-audit.ts';
+import { PlatformDocuments } from './domains/platform/documents.ts';
 import { platformRoutes } from './domains/platform/routes.ts';
 import { IdempotencyStore } from './idempotency/idempotency-store.ts';
 import { ApiKeyStore } from './internal/api-keys.ts';
@@ -67,6 +68,8 @@ export interface App {
   runMaintenance(): Promise<{ cacheKeys: number; idempotencyKeys: number; searches: number }>;
   /** SIGTERM's first step: /health/ready answers 503 from now on (main.ts, before the listener closes). */
   startDraining(): void;
+  /** Compresses /docs and /openapi.json in every coding (once; served as they are until then). */
+  precompressDocuments(): Promise<void>;
 }
 
 /** The composition root: builds the shared services once and mounts every domain's routes. */
@@ -123,6 +126,7 @@ export function createApp(deps: AppDeps): App {
   const apiVersion = String(doc.info?.version ?? 'unknown');
   registerBuildInfo(metrics, build, apiVersion);
   let draining = false;
+  const documents = new PlatformDocuments(contractJson);
   let kernel: Kernel | undefined;
   const routes: HandlerTable = {
     // METRICS_TOKEN, when set, guards /metrics and /metrics/* (kernel/middleware/auth.ts).
@@ -138,7 +142,7 @@ export function createApp(deps: AppDeps): App {
           draining: () => draining,
           build,
           databaseKind: database.kind,
-          contractJson,
+          documents,
           apiVersion,
           startedAt: Date.now(),
           inFlight: () => kernel?.inFlight() ?? 0,
@@ -177,6 +181,8 @@ export function createApp(deps: AppDeps): App {
     startDraining: () => {
       draining = true;
     },
+    // Called once the server listens: /docs and /openapi.json compressed in the background.
+    precompressDocuments: () => documents.precompute(),
   };
 }
 

@@ -22,6 +22,15 @@ import { parseSandboxLatency } from './suppliers/sandbox.ts';
 const log = pino({ level: environment().LOG_LEVEL || 'info', base: { service: 'travel-server' } });
 
 /**
+ * What the start is doing (creating the embedded database, migrating, seeding): a first start takes tens
+ * of seconds and must not look hung. A log line at info, and on a terminal a plain line too.
+ */
+function progress(message: string, fields: Record<string, unknown> = {}): void {
+  log.info({ event: 'starting', ...fields }, message);
+  if (process.stdout.isTTY) process.stdout.write(`  ${message}…\n`);
+}
+
+/**
  * SANDBOX_SUPPLIER_URLS=`amadeus=http://host:port,duffel=…`: use emulators that already run (the
  * standalone mock-server, or a test's) instead of starting private ones, so several server processes
  * in sandbox mode share one set of emulators and their state (orders, PNRs).
@@ -150,6 +159,7 @@ async function main() {
     databaseUrl: config.databaseUrl,
     dataDir: join(config.dataDir, 'pglite'),
     log,
+    progress,
   }).catch(async (err: unknown) => {
     await control?.close();
     throw err;
@@ -161,6 +171,11 @@ async function main() {
     outboxDir: join(config.dataDir, 'outbox'),
   });
   if (emulators && !config.sandbox) log.warn('SANDBOX_SUPPLIER_URLS is ignored outside sandbox mode');
+  progress(
+    config.sandbox && !emulators
+      ? 'loading the contract and starting the sandbox supplier emulators'
+      : 'loading the contract',
+  );
   const runtime = await createRuntime({
     config,
     database,
@@ -183,6 +198,7 @@ async function main() {
     process.exitCode = 1;
     return;
   }
+  progress(config.sandbox ? 'seeding the admin and the sandbox agency' : 'seeding the admin');
   const seeded = await app.services.auth.seedAdmin(config.admin.email, config.admin.password);
   const agency = config.sandbox ? await seedSandboxAgency(database.db, app.services.clock) : undefined;
   const deadline = new AbortController();
@@ -193,6 +209,12 @@ async function main() {
     headersTimeoutMs: config.http.headersTimeoutMs,
     requestTimeoutMs: config.http.requestTimeoutMs,
   });
+  // /docs and /openapi.json are compressed now, in the background, never on a visitor's request.
+  const t0Docs = Date.now();
+  app
+    .precompressDocuments()
+    .then(() => log.info({ ms: Date.now() - t0Docs }, 'docs and contract compressed'))
+    .catch((err) => log.warn({ err }, 'docs compression failed; served uncompressed'));
   const outboxMs = retentionPolicy(environment()).outboxMs;
   const maintenance = setInterval(() => {
     app.runMaintenance().catch((err) => log.warn({ err }, 'maintenance failed'));

@@ -205,16 +205,57 @@ describe('rate limits', () => {
     const limited = await createTestApp({ routes: (s) => testRoutes(s), env: { RATE_LIMIT_SEARCH: '2/60' } });
     try {
       const { token } = await limited.user();
-      expect((await limited.request('POST', '/api/v1/test/search', { token })).status).toBe(202);
-      expect((await limited.request('POST', '/api/v1/test/search', { token })).status).toBe(202);
+      // Success answers name the budget too (RateLimit-*), counting down; every answer names the version.
+      const budget = (h: { get(n: string): string | null }) =>
+        ['limit', 'remaining', 'policy'].map((n) => h.get(`ratelimit-${n}`));
+      const first = await limited.request('POST', '/api/v1/test/search', { token });
+      expect(first.status).toBe(202);
+      expect(budget(first.headers)).toEqual(['2', '1', '2;w=60']);
+      expect(Number(first.headers.get('ratelimit-reset'))).toBeGreaterThanOrEqual(1);
+      expect(first.headers.get('api-version')).toMatch(/^1\.\d+\.\d+$/);
+      const second = await limited.request('POST', '/api/v1/test/search', { token });
+      expect(second.status).toBe(202);
+      expect(budget(second.headers)).toEqual(['2', '0', '2;w=60']);
       const r = await limited.request('POST', '/api/v1/test/search', { token });
       expect(r.status).toBe(429);
       expect(r.body.code).toBe('rate_limited');
       expect(Number(r.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(budget(r.headers)).toEqual(['2', '0', '2;w=60']);
       const other = await limited.user();
       expect((await limited.request('POST', '/api/v1/test/search', { token: other.token })).status).toBe(202);
     } finally {
       await limited.close();
     }
+  });
+});
+
+describe('deprecation (docs/api-versioning.md)', () => {
+  test('a deprecated operation answers Deprecation and Sunset; the others do not', async () => {
+    const contract = structuredClone(fixtureContract);
+    const search = (contract.paths as Record<string, Record<string, Record<string, unknown>>>)[
+      '/api/v1/test/search'
+    ]?.post as Record<string, unknown>;
+    Object.assign(search, {
+      deprecated: true,
+      'x-deprecated-at': '2026-12-01T00:00:00Z',
+      'x-sunset': '2027-06-01T00:00:00Z',
+    });
+    const app = await createTestApp({ contract, routes: (s) => testRoutes(s) });
+    try {
+      const { token } = await app.user();
+      const r = await app.request('POST', '/api/v1/test/search', { token });
+      expect(r.status).toBe(202);
+      expect(r.headers.get('deprecation')).toBe(`@${Date.parse('2026-12-01T00:00:00Z') / 1000}`);
+      expect(r.headers.get('sunset')).toBe('Tue, 01 Jun 2027 00:00:00 GMT');
+      const other = await app.request('GET', '/api/v1/test/widgets/1', { token });
+      expect(other.headers.get('deprecation')).toBeNull();
+    } finally {
+      await app.close();
+    }
+    // A deprecated operation without its date is refused when the server starts.
+    delete search['x-deprecated-at'];
+    await expect(createTestApp({ contract, routes: (s) => testRoutes(s) })).rejects.toThrow(
+      /x-deprecated-at/,
+    );
   });
 });

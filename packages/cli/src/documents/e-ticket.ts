@@ -4,6 +4,7 @@
  */
 import type { Booking, components, ResponseOf } from '@travel/sdk';
 import type { Ctx } from '../context.ts';
+import type { AllFields } from '../passengers.ts';
 import { money } from '../ui/table.ts';
 import { type DocumentModel, labelled, localDate, localDateTime } from './model.ts';
 
@@ -84,7 +85,9 @@ export function eTicketDocument(input: ETicketInput): DocumentModel {
     return a ? `${code} ${a.name}` : code;
   };
   const passengerName = (id: string) => {
-    const p = booking.passengers.find((x) => x.passenger_id === id);
+    const p = booking.passengers.find((x) => x.passenger_id === id) as
+      | AllFields<(typeof booking.passengers)[number]>
+      | undefined;
     return p ? `${p.last_name}/${p.first_name}${p.title ? ` ${p.title}` : ''}`.toUpperCase() : id;
   };
   const segment = (id: string) => booking.flights.find((f) => f.segment_id === id);

@@ -4,8 +4,11 @@
  * included; Node's zlib does the work, off the event loop (the async APIs run on the libuv pool).
  *
  * Two kinds of body: dynamic JSON answers of at least COMPRESS_MIN_BYTES (Brotli at quality 4, gzip at
- * level 6: fast enough per request), and static documents (the docs page, the contract) compressed once
- * at the best quality and kept. A dynamic body of at most COMPRESS_INLINE_MAX_BYTES is compressed on the
+ * level 6: fast enough per request), and static documents (the docs page, the contract) compressed once,
+ * when the server starts, in the background (Brotli at STATIC_BROTLI_QUALITY, gzip at level 9), and kept:
+ * never on a visitor's request. Until a coding is ready the document goes out as it is (issue 33: Brotli
+ * at quality 11 on the 4.35 MB docs page made the first browser visit wait 38-98 s; quality 6 takes about
+ * 0.45 s of one core for 14 % more bytes). A dynamic body of at most COMPRESS_INLINE_MAX_BYTES is compressed on the
  * event loop: that takes about 0.1 ms for 32 KiB (a flight batch answer), less than handing it to the
  * libuv pool and back, which on a busy machine waits for a pool thread and for the loop to be woken.
  */
@@ -21,6 +24,9 @@ export const COMPRESS_MIN_BYTES = 1024;
 
 /** Up to this size a dynamic body is compressed in line (see above); larger ones on the libuv pool. */
 export const COMPRESS_INLINE_MAX_BYTES = 64 * 1024;
+
+/** Brotli quality of the static documents, compressed once at start (see above). */
+export const STATIC_BROTLI_QUALITY = 6;
 
 const br = promisify(brotliCompress);
 const gz = promisify(gzip);
@@ -48,7 +54,7 @@ export function compress(
   if (coding === 'br') {
     const options = {
       params: {
-        [constants.BROTLI_PARAM_QUALITY]: kind === 'static' ? constants.BROTLI_MAX_QUALITY : 4,
+        [constants.BROTLI_PARAM_QUALITY]: kind === 'static' ? STATIC_BROTLI_QUALITY : 4,
         [constants.BROTLI_PARAM_SIZE_HINT]: input.byteLength,
         [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
       },
@@ -69,31 +75,42 @@ function settle<T>(fn: () => T): Promise<T> {
 }
 
 /**
- * A static document in every coding, each made on first use and kept, with a strong ETag per
- * representation (RFC 9110: a compressed body is another representation).
+ * A static document in every coding, made by `precompute()` (called when the server starts, never by a
+ * request) and kept, with a strong ETag per representation (RFC 9110: a compressed body is another
+ * representation). A request that comes before a coding is ready gets the document as it is.
  */
 export class StaticDocument {
   readonly #body: Buffer;
   readonly #etag: string;
-  readonly #coded = new Map<Coding, Promise<Buffer>>();
+  readonly #coded = new Map<Coding, Buffer>();
+  #precomputing: Promise<void> | undefined;
 
   constructor(body: string | Buffer, etag: string) {
     this.#body = typeof body === 'string' ? Buffer.from(body) : body;
     this.#etag = etag;
   }
 
-  /** The representation for this request: its bytes and the headers that describe them. */
-  async for(acceptEncoding: string | undefined): Promise<{ body: Buffer; headers: Record<string, string> }> {
-    const coding = negotiate(acceptEncoding);
+  /** Compresses every coding once, one after the other on the libuv pool; later calls share the first. */
+  precompute(): Promise<void> {
+    this.#precomputing ??= (async () => {
+      for (const coding of CODINGS) this.#coded.set(coding, await compress(this.#body, coding, 'static'));
+    })();
+    return this.#precomputing;
+  }
+
+  /** The codings ready to be served. */
+  ready(): Coding[] {
+    return [...this.#coded.keys()];
+  }
+
+  /** The representation for this request: its bytes and the headers that describe them. Never waits. */
+  for(acceptEncoding: string | undefined): { body: Buffer; headers: Record<string, string> } {
     const vary = { vary: 'Accept-Encoding' };
-    if (!coding) return { body: this.#body, headers: { ...vary, etag: `"${this.#etag}"` } };
-    let coded = this.#coded.get(coding);
-    if (!coded) {
-      coded = compress(this.#body, coding, 'static');
-      this.#coded.set(coding, coded);
-    }
+    const coding = negotiate(acceptEncoding);
+    const coded = coding ? this.#coded.get(coding) : undefined;
+    if (!coding || !coded) return { body: this.#body, headers: { ...vary, etag: `"${this.#etag}"` } };
     return {
-      body: await coded,
+      body: coded,
       headers: { ...vary, 'content-encoding': coding, etag: `"${this.#etag}-${coding}"` },
     };
   }

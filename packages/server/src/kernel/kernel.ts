@@ -18,6 +18,7 @@ import { authenticator, roleCheck } from './middleware/auth.ts';
 import { bodyLimit } from './middleware/body-limit.ts';
 import { contentTypeCheck } from './middleware/content-type.ts';
 import type { CorsPolicy } from './middleware/cors.ts';
+import { deprecationStep } from './middleware/deprecation.ts';
 import { knownError, renderError } from './middleware/error-handler.ts';
 import { idempotency, RawReplays, storedForm } from './middleware/idempotency.ts';
 import { parseJsonBody } from './middleware/json-body.ts';
@@ -248,6 +249,8 @@ export function createKernel(o: KernelOptions): Kernel {
     const idempotent = op.idempotency !== undefined || method === 'POST' || method === 'PATCH';
     const body = method !== 'GET' && method !== 'HEAD';
     const before: Step[] = [];
+    const deprecated = deprecationStep(op);
+    if (deprecated) before.push(deprecated);
     if (BODY_METHODS.has(method)) before.push(steps.contentType);
     if (body) before.push(steps.bodyLimit, idempotent ? steps.replayBody : steps.jsonBody);
     if (!op.public) before.push(steps.authenticate);

@@ -3,6 +3,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { API_VERSION } from '@travel/contract';
 import { COMPRESS_MIN_BYTES, type Coding, compress, negotiate } from './compression.ts';
 import type { ErrorCode } from './errors.ts';
 import type { Kernel, Reply } from './kernel.ts';
@@ -186,6 +187,7 @@ function rawErrorResponse(status: number, reason: string, code: ErrorCode, detai
     `Content-Length: ${Buffer.byteLength(body)}`,
     'X-Content-Type-Options: nosniff',
     'Cache-Control: no-store',
+    `API-Version: ${API_VERSION}`,
     'Connection: close',
     '',
     body,
@@ -395,6 +397,7 @@ export function serve(kernel: Kernel, opts: ServeOptions): Promise<RunningServer
         'content-type': 'application/json',
         allow: ALL_METHODS,
         'x-content-type-options': 'nosniff',
+        'api-version': API_VERSION,
       });
       res.end(
         JSON.stringify({

@@ -1,3 +1,4 @@
+import { API_VERSION } from '@travel/contract';
 import type { Logger as PinoLogger } from 'pino';
 import type { SpanHandle } from '../observability/tracing.ts';
 import type { Exchange, IdempotencyClaim, KernelRequest, RequestUrl } from './context.ts';
@@ -7,13 +8,15 @@ import { incomingRequestId, mintRequestId } from './middleware/request-id.ts';
 import type { AuthContext, HandlerResult, Logger, RequestContext } from './types.ts';
 
 /**
- * On every response (contracts §9): no MIME sniffing, and nothing stored by a browser or proxy cache,
+ * On every response (contracts §9): the API version, no MIME sniffing, and nothing stored by a browser or proxy cache,
  * since most answers are a caller's own data or carry tokens. A handler may set its own cache-control
  * for public data (the contract document).
  */
 export const HYGIENE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'x-content-type-options': 'nosniff',
   'cache-control': 'no-store',
+  // The contract version that served the answer (docs/api-versioning.md).
+  'api-version': API_VERSION,
 });
 
 const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});

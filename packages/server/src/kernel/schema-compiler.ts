@@ -35,6 +35,8 @@ export class SchemaCompiler {
       const ajv = new Ajv2020({
         strict: false,
         allErrors: true,
+        // Errors carry their schema: an unmatched anyOf is reported as its closest branch (toIssues).
+        verbose: true,
         useDefaults: true,
         coerceTypes: coerce ? 'array' : false,
         // NaN/Infinity are not numbers (a JSON body's 1e309 parses to Infinity). Coerced query values are
@@ -77,7 +79,7 @@ const TYPE_NAMES: Record<string, string> = {
 export function toIssues(errors: ErrorObject[] | null | undefined, part: string): ValidationIssue[] {
   const seen = new Set<string>();
   const out: ValidationIssue[] = [];
-  for (const e of errors ?? []) {
+  for (const e of closestBranches(errors ?? [])) {
     const loc: (string | number)[] = [part];
     for (const seg of e.instancePath.split('/').slice(1)) {
       const s = seg.replace(/~1/g, '/').replace(/~0/g, '~');
@@ -102,4 +104,44 @@ export function toIssues(errors: ErrorObject[] | null | undefined, part: string)
     out.push({ loc, msg, type });
   }
   return out;
+}
+
+/**
+ * An `anyOf` no branch of which matched (e.g. `Passenger`: a saved traveler's id, or the name fields)
+ * is reported as the branch the value came closest to: the one with the most of its required fields
+ * present, the last on a tie (the fuller form). Its errors stay; the other branches' and the `anyOf`
+ * error itself go, so a caller reads "last_name missing", not every alternative's complaint.
+ */
+function closestBranches(errors: ErrorObject[]): ErrorObject[] {
+  const unmatched = errors.filter((e) => e.keyword === 'anyOf');
+  if (unmatched.length === 0) return errors;
+  const drop = new Set<ErrorObject>(unmatched);
+  for (const a of unmatched) {
+    const prefix = `${a.schemaPath}/`;
+    const branches = new Map<number, ErrorObject[]>();
+    for (const e of errors) {
+      if (e === a || !e.schemaPath.startsWith(prefix) || !e.instancePath.startsWith(a.instancePath)) continue;
+      const i = Number(e.schemaPath.slice(prefix.length).split('/')[0]);
+      branches.set(i, [...(branches.get(i) ?? []), e]);
+    }
+    const score = (i: number): number => {
+      const own = branches.get(i) ?? [];
+      const required = own.find((e) => e.keyword === 'required' && e.instancePath === a.instancePath);
+      const wanted = Array.isArray(required?.schema) ? required.schema.length : 0;
+      return wanted - own.filter((e) => e.keyword === 'required').length;
+    };
+    // Only alternatives of required sets (Passenger); others (a nullable's `anyOf: [T, null]`) keep
+    // every error, as before.
+    const requiredSets = [...branches.values()].some((list) =>
+      list.some((e) => e.keyword === 'required' && e.instancePath === a.instancePath),
+    );
+    if (!requiredSets) {
+      drop.delete(a);
+      continue;
+    }
+    const ids = [...branches.keys()].sort((x, y) => x - y);
+    const best = ids.reduce((b, i) => (score(i) >= score(b) ? i : b), ids[0] ?? 0);
+    for (const [i, list] of branches) if (i !== best) for (const e of list) drop.add(e);
+  }
+  return errors.filter((e) => !drop.has(e));
 }

@@ -24,12 +24,21 @@ interface Lease {
   spent: boolean;
   /** A reservation on its way (the first of the window, or a top-up). */
   pending: Promise<void> | undefined;
+  /** The shared counter's hits (all processes) as of this process's last reservation, at most the limit. */
+  counted: number;
 }
 
 export interface QuotaDecision {
   allowed: boolean;
-  /** Seconds until the current window ends. */
+  /** Refused: seconds until the current window ends; 0 when allowed. */
   retryAfterSeconds: number;
+  /** Seconds until the current window ends. */
+  resetSeconds: number;
+  /**
+   * Hits left in the window: what this process holds plus what the shared counter had not handed out at
+   * its last reservation (an upper bound: other processes may have reserved since). 0 when refused.
+   */
+  remaining: number;
 }
 
 /** Hits reserved at once: a tenth of the limit, 1 to 50. */
@@ -57,10 +66,16 @@ export class QuotaLeases {
           // Background top-up: a failure here only means the next hit that needs it asks again.
           this.#reserve(bucket, rule, lease, block).catch(() => {});
         }
-        return { allowed: true, retryAfterSeconds: 0 };
+        return {
+          allowed: true,
+          retryAfterSeconds: 0,
+          resetSeconds: Math.max(1, Math.ceil((lease.windowEnd - now) / 1000)),
+          remaining: lease.left + Math.max(0, rule.limit - lease.counted),
+        };
       }
       if (lease.spent) {
-        return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((lease.windowEnd - now) / 1000)) };
+        const wait = Math.max(1, Math.ceil((lease.windowEnd - now) / 1000));
+        return { allowed: false, retryAfterSeconds: wait, resetSeconds: wait, remaining: 0 };
       }
       await (lease.pending ?? this.#reserve(bucket, rule, lease, blockSize(rule)));
     }
@@ -73,7 +88,14 @@ export class QuotaLeases {
     let lease = this.#leases.get(bucket);
     if (!lease || lease.windowStart < start) {
       this.#sweep(now);
-      lease = { windowStart: start, windowEnd: start + windowMs, left: 0, spent: false, pending: undefined };
+      lease = {
+        windowStart: start,
+        windowEnd: start + windowMs,
+        left: 0,
+        spent: false,
+        pending: undefined,
+        counted: 0,
+      };
       this.#leases.set(bucket, lease);
     }
     return lease;
@@ -90,11 +112,13 @@ export class QuotaLeases {
           left: 0,
           spent: false,
           pending: undefined,
+          counted: 0,
         };
         this.#leases.set(bucket, into);
       }
       if (into.windowStart !== r.windowStart) return;
       into.left += r.granted;
+      into.counted = Math.max(into.counted, Math.min(rule.limit, r.hits));
       if (r.granted < want) into.spent = true;
     });
     lease.pending = p;

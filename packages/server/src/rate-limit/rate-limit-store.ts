@@ -60,7 +60,7 @@ export class RateLimitStore {
     bucket: string,
     rule: RateRule,
     want: number,
-  ): Promise<{ granted: number; windowStart: number; retryAfterSeconds: number }> {
+  ): Promise<{ granted: number; windowStart: number; retryAfterSeconds: number; hits: number }> {
     const now = this.#clock.now().getTime();
     const windowMs = rule.windowSeconds * 1000;
     const start = Math.floor(now / windowMs) * windowMs;
@@ -76,6 +76,7 @@ export class RateLimitStore {
     return {
       granted: Math.max(0, Math.min(want, rule.limit - before)),
       windowStart: start,
+      hits: row.hits,
       retryAfterSeconds: Math.max(1, Math.ceil((start + windowMs - now) / 1000)),
     };
   }

@@ -17,6 +17,7 @@ import {
   shownHotelOffer,
   shownTransferOffer,
 } from './exchange.ts';
+import { findRateCheck } from './rate-checks.ts';
 
 export interface ShownOffer {
   offer_id: string;
@@ -26,7 +27,8 @@ export interface ShownOffer {
 }
 
 /**
- * The caller's own latest search offer under that key: a rate key is the same for everyone who searched
+ * The caller's latest check-rate of that hotel key (`rate-checks.ts`), else their own latest search offer
+ * under that key: a rate key is the same for everyone who searched
  * that stay, and another user's search (in another currency) must not decide the currency shown here.
  */
 export async function findShownOffer(
@@ -36,6 +38,10 @@ export async function findShownOffer(
   value: string,
   userId: string | undefined,
 ): Promise<ShownOffer | undefined> {
+  if (field === 'rate_key') {
+    const checked = await findRateCheck(db, supplier, value, userId);
+    if (checked) return checked;
+  }
   const r = await sql<ShownOffer>`
     select o.offer_id, o.search_id, o.total_minor, o.offer
     from search_offers o join search_sessions s on s.id = o.search_id

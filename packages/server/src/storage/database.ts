@@ -7,7 +7,7 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Logger } from '../kernel/types.ts';
 import { DatabaseUnavailableError, isConnectionError, markDatabaseError } from './connection-errors.ts';
-import { migrate } from './migrate.ts';
+import { migrate, migrationStatus } from './migrate.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
 import { afterRetry, isStalePlan, statementName } from './prepared.ts';
 import type { Db } from './schema.ts';
@@ -55,6 +55,8 @@ export interface DatabaseOptions {
   poolSize?: number;
   migrate?: boolean;
   log?: Logger;
+  /** What opening is doing, for a start-up that says so (creating the embedded database, migrating). */
+  progress?: (message: string, fields?: Record<string, unknown>) => void;
   /** Reconnect backoff while the server is unreachable: base * 2^n, capped (default 100 ms .. 1 s). */
   reconnectBaseMs?: number;
   reconnectMaxMs?: number;
@@ -248,6 +250,8 @@ function guarded(pool: pg.Pool, link: Link) {
   };
 }
 
+const elapsed = (t0: number) => `${((performance.now() - t0) / 1000).toFixed(1)} s`;
+
 const INT8 = 20;
 const NUMERIC = 1700;
 
@@ -294,6 +298,12 @@ export async function openDatabase(opts: DatabaseOptions = {}): Promise<Database
     if (dir) await mkdir(dir, { recursive: true });
     if (dir && fresh) await checkRoomForFresh(dir);
     let lite: PGlite;
+    const t0 = performance.now();
+    if (fresh)
+      opts.progress?.(`creating the embedded database in ${dir} (first start: this can take a minute)`, {
+        dir,
+      });
+    else opts.progress?.(`opening the embedded database in ${dir ?? 'memory'}`, { dir });
     try {
       lite = await PGlite.create(dir, {
         // Trigram indexes serve the lists' `search=` (migration 0180).
@@ -303,6 +313,7 @@ export async function openDatabase(opts: DatabaseOptions = {}): Promise<Database
     } catch (err) {
       throw dir ? await explainOpenFailure(err, dir, fresh) : err;
     }
+    if (fresh) opts.progress?.(`embedded database created in ${elapsed(t0)}`);
     db = new Kysely({ dialect: tracedDialect(new PGliteDialect(lite, storage), 'postgresql') });
     const held = db;
     snapshot = () =>
@@ -315,7 +326,15 @@ export async function openDatabase(opts: DatabaseOptions = {}): Promise<Database
   }
   if (opts.migrate !== false) {
     try {
-      await migrate(db as never);
+      const pending = opts.progress
+        ? (await migrationStatus(db as never)).filter((m) => !m.executedAt).length
+        : 0;
+      const t0 = performance.now();
+      if (pending > 0)
+        opts.progress?.(`migrating: ${pending} migration${pending === 1 ? '' : 's'} to apply`, { pending });
+      const applied = await migrate(db as never);
+      if (applied.length > 0)
+        opts.progress?.(`migrated ${applied.length} in ${elapsed(t0)}`, { applied: applied.length });
     } catch (err) {
       throw opts.dataDir && !opts.databaseUrl ? await explainOpenFailure(err, opts.dataDir, false) : err;
     }

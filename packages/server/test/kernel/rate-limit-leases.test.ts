@@ -60,7 +60,7 @@ describe('rate limit from reserved blocks', () => {
     const store = new GatedStore({ db: c.db, clock });
     const leases = new QuotaLeases(store);
     // The first hit of the window reserves a block (one statement, waited for).
-    expect(await leases.hit('search:user:a', rule)).toEqual({ allowed: true, retryAfterSeconds: 0 });
+    expect(await leases.hit('search:user:a', rule)).toMatchObject({ allowed: true, retryAfterSeconds: 0 });
     expect(c.statements()).toBe(1);
     // Far below the limit: no statement at all before the answer.
     expect((await leases.hit('search:user:a', rule)).allowed).toBe(true);
@@ -90,6 +90,9 @@ describe('rate limit from reserved blocks', () => {
     for (let i = 0; i < 5; i++) got.push(await leases.hit('search:user:b', small));
     expect(got.map((d) => d.allowed)).toEqual([true, true, true, false, false]);
     expect(got[3]?.retryAfterSeconds).toBe(50);
+    // The budget each answer names (RateLimit-Remaining, -Reset): it counts down to 0.
+    expect(got.map((d) => d.remaining)).toEqual([2, 1, 0, 0, 0]);
+    expect(got.map((d) => d.resetSeconds)).toEqual([50, 50, 50, 50, 50]);
     clock.advance(50_000);
     expect((await leases.hit('search:user:b', small)).allowed).toBe(true);
   });

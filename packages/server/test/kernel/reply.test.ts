@@ -3,8 +3,10 @@
  * their values (the kernel's hygiene, CORS and request id headers, then the answer's own, then the
  * length), HEAD, compression, and the request counter and latency histogram after many requests.
  */
+
 import { connect } from 'node:net';
 import { gunzipSync } from 'node:zlib';
+import { API_VERSION } from '@travel/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { referenceRoutes } from '../../src/domains/reference/routes.ts';
 import type { OpenApiDoc } from '../../src/kernel/contract.ts';
@@ -72,6 +74,7 @@ describe('the JSON reply as written on the socket', () => {
       'content-type',
       'x-content-type-options',
       'cache-control',
+      'api-version',
       'vary',
       'x-request-id',
       'content-length',
@@ -82,6 +85,7 @@ describe('the JSON reply as written on the socket', () => {
     expect(header(r, 'content-type')).toBe('application/json');
     expect(header(r, 'x-content-type-options')).toBe('nosniff');
     expect(header(r, 'cache-control')).toBe('no-store');
+    expect(header(r, 'api-version')).toBe(API_VERSION);
     expect(header(r, 'vary')).toBe('Origin');
     expect(header(r, 'x-request-id')).toMatch(/^req_[\w-]+$/);
     expect(Number(header(r, 'content-length'))).toBe(r.body.byteLength);
@@ -96,10 +100,11 @@ describe('the JSON reply as written on the socket', () => {
       port,
       'GET / HTTP/1.1\r\nX-Request-Id: trace-42.a:b\r\nOrigin: http://localhost:5173',
     );
-    expect(names(r).slice(0, 8)).toEqual([
+    expect(names(r).slice(0, 9)).toEqual([
       'content-type',
       'x-content-type-options',
       'cache-control',
+      'api-version',
       'vary',
       'access-control-allow-origin',
       'access-control-expose-headers',
@@ -129,10 +134,11 @@ describe('the JSON reply as written on the socket', () => {
   it('an answer with headers of its own (405 Allow) has them after the kernel’s, before the length', async () => {
     const r = await raw(port, 'DELETE / HTTP/1.1');
     expect(r.status).toBe(405);
-    expect(names(r).slice(0, 7)).toEqual([
+    expect(names(r).slice(0, 8)).toEqual([
       'content-type',
       'x-content-type-options',
       'cache-control',
+      'api-version',
       'vary',
       'x-request-id',
       'allow',

@@ -503,6 +503,24 @@ describe('using a key', () => {
     const both = await req('GET', '/api/v1/company/profile', { apiKey: staffKey.key, token: admin.token });
     expect(both.status).toBe(401);
     expect(both.body.code).toBe('not_authenticated');
+    expect(both.body.detail).toContain('the same value in both counts as one');
+  });
+
+  test('the same value in both headers counts as one credential (a generated client answering every scheme)', async () => {
+    const { staffKey, admin } = await agency();
+    // The access token as Authorization: Bearer and as X-API-Key: the person's token, once.
+    const token = await req('GET', '/api/v1/company/profile', { apiKey: admin.token, token: admin.token });
+    expect(token.status, JSON.stringify(token.body)).toBe(200);
+    // The key in both: the key, once (and still refused where keys are not accepted).
+    const key = await req('GET', '/api/v1/company/profile', { apiKey: staffKey.key, token: staffKey.key });
+    expect(key.status, JSON.stringify(key.body)).toBe(200);
+    const me = await req('GET', '/api/v1/auth/me', { apiKey: staffKey.key, token: staffKey.key });
+    expect(me.status).toBe(403);
+    expect(me.body.code).toBe('api_key_not_allowed');
+    // A wrong token in both headers is that token's error, not a second credential.
+    const bad = await req('GET', '/api/v1/company/profile', { apiKey: 'nope', token: 'nope' });
+    expect(bad.status).toBe(401);
+    expect(bad.body.code).toBe('invalid_token');
   });
 });
 

@@ -134,6 +134,17 @@ export function staysRoutes(state: DuffelState, r: ReturnType<typeof makeRouter>
       const { _rateId, ...wire } = quote;
       return dataResponse(state, wire, 201);
     }),
+    ...r.get('/stays/quotes/:id', ({ params }) => {
+      const quote = state.staysQuotes.get(params.id as string);
+      if (!quote) throw notFound('quote');
+      if (state.now() > Date.parse(quote.expires_at)) {
+        throw invalidState('quote_expired', 'Quote expired', 'The quote has expired; create a new quote');
+      }
+      if (quote._booked)
+        throw invalidState('quote_already_booked', 'Quote already booked', 'This quote has been booked');
+      const { _rateId, _booked, ...wire } = quote;
+      return dataResponse(state, wire);
+    }),
     ...r.post('/stays/bookings', async ({ request }) => {
       const data = await readData(request);
       const quote = state.staysQuotes.get(String(data.quote_id));

@@ -21,27 +21,20 @@
  *   GET  /openapi.json → getOpenApiDocument
  */
 
-import { createHash } from 'node:crypto';
 import type { TtlCache } from '../../cache/ttl-cache.ts';
 import type { Config } from '../../internal/config.ts';
-import { notModified, StaticDocument } from '../../kernel/compression.ts';
+import { notModified, type StaticDocument } from '../../kernel/compression.ts';
 import { forbidden, HttpError } from '../../kernel/errors.ts';
 import type { HttpMetrics } from '../../kernel/metrics.ts';
 import { constantResult } from '../../kernel/reply.ts';
 import type { RawResult, RequestContext, Routes } from '../../kernel/types.ts';
 import { CURRENCIES } from '../../suppliers/ports/errors.ts';
-import { docsPage } from './docs-page.ts';
+import type { PlatformDocuments } from './documents.ts';
 import { type HealthDeps, healthHandlers } from './health.ts';
 
-const sha = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 32);
-
 /** A static document's answer: 304 when the client holds this representation, else its bytes. */
-async function staticResult(
-  ctx: RequestContext,
-  doc: StaticDocument,
-  headers: Record<string, string>,
-): Promise<RawResult> {
-  const rep = await doc.for(ctx.headers['accept-encoding']);
+function staticResult(ctx: RequestContext, doc: StaticDocument, headers: Record<string, string>): RawResult {
+  const rep = doc.for(ctx.headers['accept-encoding']);
   const all = { ...headers, ...rep.headers };
   if (notModified(ctx.headers['if-none-match'], rep.headers.etag as string))
     return { status: 304, headers: all, raw: '' };
@@ -53,8 +46,8 @@ export interface PlatformDeps extends HealthDeps {
   cache: TtlCache;
   metrics: HttpMetrics;
   databaseKind: 'pglite' | 'postgres';
-  /** The contract, served verbatim. */
-  contractJson: string;
+  /** The contract (served verbatim) and the docs page, compressed when the server starts. */
+  documents: PlatformDocuments;
   /** The API version (the contract's info.version); the build's own is `build`. */
   apiVersion: string;
   inFlight(): number;
@@ -69,8 +62,6 @@ const round = (ms: number) => Math.round(ms * 100) / 100;
  * fixed by the spec's paths; the four health aliases share one handler.
  */
 export function platformRoutes(d: PlatformDeps): Routes {
-  let contract: StaticDocument | undefined;
-  let docs: StaticDocument | undefined;
   const cacheMetrics = () => {
     const s = d.cache.stats();
     return {
@@ -184,16 +175,16 @@ export function platformRoutes(d: PlatformDeps): Routes {
       headers: { 'content-type': d.metrics.registry.contentType },
       raw: await d.metrics.registry.metrics(),
     }),
-    // The contract and its page are public and the same for everyone: compressed once per coding,
-    // revalidated by ETag (a 304 when unchanged).
-    getOpenApiDocument: async (ctx) => {
-      contract ??= new StaticDocument(d.contractJson, sha(d.contractJson));
-      return staticResult(ctx, contract, { 'content-type': 'application/json', 'cache-control': 'no-cache' });
-    },
+    // The contract and its page are public and the same for everyone: compressed once per coding when the
+    // server starts (documents.ts), revalidated by ETag (a 304 when unchanged).
+    getOpenApiDocument: async (ctx) =>
+      staticResult(ctx, d.documents.contract, {
+        'content-type': 'application/json',
+        'cache-control': 'no-cache',
+      }),
     getApiDocs: async (ctx) => {
-      const page = await docsPage();
-      docs ??= new StaticDocument(page.html, page.etag);
-      return staticResult(ctx, docs, {
+      const { page, doc } = await d.documents.docs();
+      return staticResult(ctx, doc, {
         'content-type': 'text/html; charset=utf-8',
         'cache-control': 'public, max-age=300, must-revalidate',
         'content-security-policy': page.csp,

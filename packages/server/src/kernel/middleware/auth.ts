@@ -71,13 +71,19 @@ export function authenticator(opts: {
     const header = ex.request.headers.get('authorization');
     const apiKeyHeader = ex.request.headers.get('x-api-key');
     if (op.public || (op.optionalAuth && !header && apiKeyHeader === null)) return undefined;
-    if (apiKeyHeader !== null) {
+    const m = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+    // One credential rule (issue 33): X-API-Key or Authorization, or both carrying the identical value,
+    // which counts as one (a generated client that answers every security scheme with one token sends
+    // it in both). Two different values are refused: the server never picks one of two callers.
+    if (apiKeyHeader !== null && !(m?.[1] && m[1] === apiKeyHeader.trim())) {
       if (header) {
-        throw unauthorized('not_authenticated', 'Send one credential: X-API-Key or Authorization, not both.');
+        throw unauthorized(
+          'not_authenticated',
+          'Send one credential: X-API-Key or Authorization, not two different ones (the same value in both counts as one).',
+        );
       }
       return apiKey(ex, op, apiKeyHeader.trim());
     }
-    const m = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
     if (!m?.[1]) throw unauthorized('not_authenticated', 'Send Authorization: Bearer <access_token>.');
     if (isApiKeyShaped(m[1])) return apiKey(ex, op, m[1]);
     return bearer(ex, m[1]);

@@ -21,6 +21,11 @@ export const CORS_EXPOSE_HEADERS = [
   'Idempotent-Replayed',
   'X-Request-Id',
   'WWW-Authenticate',
+  'API-Version',
+  'RateLimit-Limit',
+  'RateLimit-Remaining',
+  'RateLimit-Reset',
+  'RateLimit-Policy',
 ].join(', ');
 
 const NO_HEADERS: readonly string[] = Object.freeze([]);

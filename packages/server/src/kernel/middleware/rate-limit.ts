@@ -23,7 +23,8 @@ export function rateClassOf(op: Operation): RateClass | undefined {
 /**
  * Per caller (user id, else client address) and class; 429 with Retry-After when over. The hits come from
  * blocks reserved in the shared counters (`QuotaLeases`): a caller far below its limit is answered without
- * a statement, and no more than the limit is granted per window across all processes.
+ * a statement, and no more than the limit is granted per window across all processes. Every answer of a
+ * limited operation says the budget: `RateLimit-Limit`, `-Remaining`, `-Reset` (seconds) and `-Policy`.
  */
 export function rateLimit(opts: { store: RateLimitStore; rules: Record<RateClass, RateRule> }): Middleware {
   const leases = new QuotaLeases(opts.store);
@@ -31,7 +32,14 @@ export function rateLimit(opts: { store: RateLimitStore; rules: Record<RateClass
     const cls = ex.operation && rateClassOf(ex.operation);
     if (cls) {
       const who = ex.ctx.auth ? `user:${ex.ctx.auth.userId}` : `ip:${ex.ctx.ip}`;
-      const d = await leases.hit(`${cls}:${who}`, opts.rules[cls]);
+      const rule = opts.rules[cls];
+      const d = await leases.hit(`${cls}:${who}`, rule);
+      // On success and on 429 alike (the contract declares them on both): the caller's budget.
+      const h = ex.responseHeaders;
+      h['ratelimit-limit'] = String(rule.limit);
+      h['ratelimit-remaining'] = String(d.remaining);
+      h['ratelimit-reset'] = String(d.resetSeconds);
+      h['ratelimit-policy'] = `${rule.limit};w=${rule.windowSeconds}`;
       if (!d.allowed) throw tooManyRequests(d.retryAfterSeconds);
     }
     await next();

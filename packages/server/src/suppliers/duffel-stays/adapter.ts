@@ -92,10 +92,18 @@ export class DuffelStaysAdapter implements HotelSupplier {
     );
   }
 
+  /**
+   * A rate id is quoted; a quote id (the key an earlier check-rate handed out) is read back, so the key
+   * check-rate answers with can be checked and booked again until the quote expires.
+   */
   async checkRate(rateKey: string, opts?: CallOptions) {
-    const q = (await this.#run(opts, (d) => d.stays.quotes.create(rateKey))).data;
+    const quoted = rateKey.startsWith('quo_');
+    const q = (
+      await this.#run(opts, (d) => (quoted ? d.stays.quotes.get(rateKey) : d.stays.quotes.create(rateKey)))
+    ).data;
     const offer = this.#quoteOffer(q);
     const previous = this.#seen.get(rateKey) ?? offer.price.total_minor;
+    this.#remember(q.id, offer.price.total_minor);
     return {
       available: true,
       offer,

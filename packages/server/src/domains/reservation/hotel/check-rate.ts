@@ -1,6 +1,7 @@
 /** POST /hotel/check-rate: the rate's availability and current price, with the old total when it moved. */
 import type { ErrorCode } from '../../../kernel/errors.ts';
 import type { Logger, OperationContext } from '../../../kernel/types.ts';
+import { recordRateCheck } from '../../../search/rate-checks.ts';
 import { findShownOffer, recheckHotel } from '../../../search/shown-offer.ts';
 import { type CodeMap, configured, mapped } from '../../../suppliers/http-errors.ts';
 import type { CallOptions } from '../../../suppliers/ports/errors.ts';
@@ -37,6 +38,11 @@ export async function checkHotelRate(deps: ReservationDomainDeps, ctx: Operation
   const seen = await findShownOffer(deps.db, body.provider, 'rate_key', body.rate_key, ctx.auth?.userId);
   // In the currency the search showed, at the rate locked with its offer (search/shown-offer.ts).
   const r = recheckHotel(seen, check.offer, check.previous_total_minor, check.price_changed);
+  // The key this answer hands out books (and checks again) at what this answer showed.
+  if (seen) {
+    const keys = [body.rate_key, check.offer.rate_key];
+    await recordRateCheck(deps.db, body.provider, keys, ctx.auth?.userId, seen, r.offer);
+  }
   return {
     status: 200,
     body: {
