@@ -256,7 +256,7 @@ describe('kill -9 inside seats, ancillaries, EMD and a ticket refund confirm', (
         await s.stop();
         server = undefined;
         const r = await rows(env, id);
-        expect(r.ops.filter((o) => !o.endsWith(':done'))).toEqual([]);
+        expect(r.ops.filter((o: string) => !o.endsWith(':done'))).toEqual([]);
         if (kind === 'seats') expect(r.seats).toEqual(Array(req.n).fill('confirmed'));
         if (kind === 'ancillaries') expect(r.ancillaries.map((x: any) => x.status)).toEqual(['held']);
         if (kind === 'emd')
