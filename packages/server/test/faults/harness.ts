@@ -13,11 +13,12 @@ import { fileURLToPath } from 'node:url';
 import {
   amadeusHandlers,
   duffelHandlers,
+  hotelbedsHandlers,
+  hotelbedsTransfersHandlers,
   type MockSupplier,
   mystiflyHandlers,
   type StripeState,
   serveHandlers,
-  startMockServers,
   stripeHandlers,
 } from '@travel/mock-server';
 import { http, type RequestHandler } from 'msw';
@@ -78,7 +79,15 @@ export type MoneyGate =
   | 'duffel-cancel'
   | 'amadeus-ticket-action'
   | 'stripe-cancel'
-  | 'stripe-refund';
+  | 'stripe-refund'
+  | 'amadeus-seats-issue'
+  | 'amadeus-services'
+  | 'amadeus-emds'
+  | 'hotelbeds-cancel'
+  | 'transfers-book'
+  | 'transfers-cancel';
+
+type GatedEmulator = 'stripe' | 'amadeus' | 'duffel' | 'hotelbeds' | 'hotelbeds-transfers';
 
 export interface FaultEmulators {
   urls: Partial<Record<MockSupplier, string>>;
@@ -93,6 +102,8 @@ export interface FaultEmulators {
   ticketing(supplier: 'amadeus' | 'duffel', pnr: string): { tickets: number; payments: number };
   /** Whether the supplier holds the order as cancelled (Amadeus CANCELLED, Duffel cancelled_at). */
   cancelled(supplier: 'amadeus' | 'duffel', pnr: string): boolean;
+  /** The emulators' own state (orders, seats, services, hotel and transfer bookings), for counting effects. */
+  states: Record<GatedEmulator | 'mystifly', any>;
   close(): Promise<void>;
 }
 
@@ -100,10 +111,12 @@ type AnyState = { orders?: Map<string, any>; bookings?: Map<string, any> };
 
 /** Route patterns (MSW) each gate sits in front of, per emulator. */
 const MONEY_GATE_ROUTES: Array<{
-  on: 'stripe' | 'amadeus' | 'duffel';
+  on: GatedEmulator;
   path: string;
   gate: MoneyGate;
   method?: 'post' | 'delete';
+  /** Holds only the requests this accepts (default: all on the route). */
+  holds?: (url: URL) => boolean;
 }> = [
   { on: 'stripe', path: '/v1/payment_intents', gate: 'stripe-create' },
   { on: 'stripe', path: '/v1/payment_intents/:id/capture', gate: 'stripe-capture' },
@@ -114,33 +127,49 @@ const MONEY_GATE_ROUTES: Array<{
   { on: 'amadeus', path: '/v1/booking/flight-orders/:id/ticket-actions', gate: 'amadeus-ticket-action' },
   { on: 'stripe', path: '/v1/payment_intents/:id/cancel', gate: 'stripe-cancel' },
   { on: 'stripe', path: '/v1/refunds', gate: 'stripe-refund' },
+  { on: 'amadeus', path: '/v1/booking/flight-orders/:id/seats/issuance', gate: 'amadeus-seats-issue' },
+  { on: 'amadeus', path: '/v1/booking/flight-orders/:id/services', gate: 'amadeus-services' },
+  { on: 'amadeus', path: '/v1/booking/flight-orders/:id/emds', gate: 'amadeus-emds' },
+  {
+    on: 'hotelbeds',
+    path: '/hotel-api/1.0/bookings/:ref',
+    gate: 'hotelbeds-cancel',
+    method: 'delete',
+    // A cancellation quote (SIMULATION) passes; the cancellation itself is held.
+    holds: (url) => url.searchParams.get('cancellationFlag') !== 'SIMULATION',
+  },
+  { on: 'hotelbeds-transfers', path: '/transfer-api/1.0/bookings', gate: 'transfers-book' },
+  {
+    on: 'hotelbeds-transfers',
+    path: '/transfer-api/1.0/booking/:language/reference/:ref',
+    gate: 'transfers-cancel',
+    method: 'delete',
+  },
 ];
 
 export async function startFaultEmulators(): Promise<FaultEmulators> {
-  const rest = await startMockServers({
-    options: { latencyMs: 0, seed: 7 },
-    suppliers: ['hotelbeds', 'hotelbeds-transfers'],
-  });
   const factories = {
     amadeus: amadeusHandlers,
     duffel: duffelHandlers,
     mystifly: mystiflyHandlers,
     stripe: stripeHandlers,
+    hotelbeds: hotelbedsHandlers,
+    'hotelbeds-transfers': hotelbedsTransfersHandlers,
   };
   const gates = {} as Record<FlightSupplier, HoldGate>;
   const moneyGates = Object.fromEntries(MONEY_GATE_ROUTES.map((r) => [r.gate, new HoldGate()])) as Record<
     MoneyGate,
     HoldGate
   >;
-  const states = {} as Record<FlightSupplier | 'stripe', AnyState>;
-  const urls: Partial<Record<MockSupplier, string>> = { ...rest.urls };
-  const closers: Array<() => Promise<void>> = [rest.close];
-  for (const s of [...FLIGHT_SUPPLIERS, 'stripe'] as const) {
+  const states = {} as Record<GatedEmulator | 'mystifly', AnyState>;
+  const urls: Partial<Record<MockSupplier, string>> = {};
+  const closers: Array<() => Promise<void>> = [];
+  for (const s of [...FLIGHT_SUPPLIERS, 'stripe', 'hotelbeds', 'hotelbeds-transfers'] as const) {
     const handlers: RequestHandler[] = [];
     const served = await serveHandlers(handlers, { host: '127.0.0.1', port: 0 });
     const made = factories[s]({ baseUrl: served.url, latencyMs: 0, seed: 7 });
     const mine: HoldGate[] = [];
-    if (s !== 'stripe') {
+    if (s === 'amadeus' || s === 'duffel' || s === 'mystifly') {
       const gate = new HoldGate();
       gates[s] = gate;
       mine.push(gate);
@@ -155,8 +184,8 @@ export async function startFaultEmulators(): Promise<FaultEmulators> {
       const gate = moneyGates[r.gate];
       mine.push(gate);
       handlers.push(
-        http[r.method ?? 'post'](`${served.url}${r.path}`, async () => {
-          await gate.pass();
+        http[r.method ?? 'post'](`${served.url}${r.path}`, async ({ request }) => {
+          if (!r.holds || r.holds(new URL(request.url))) await gate.pass();
           return undefined;
         }),
       );
@@ -175,6 +204,7 @@ export async function startFaultEmulators(): Promise<FaultEmulators> {
     gates,
     moneyGates,
     stripe,
+    states,
     orders(s) {
       if (s === 'amadeus')
         return [...(states.amadeus.orders?.values() ?? [])].map((o) => ({

@@ -54,8 +54,10 @@ export interface ProviderCancellation {
 
 /** The part of a provider port the engine asks how a booking stands. */
 interface BookingLookup {
-  getBooking(bookingRef: string, opts?: CallOptions): Promise<{ status: string }>;
+  /** The booking at the provider; `cancellation_fee` once cancelled, where the provider says what it kept. */
+  getBooking(bookingRef: string, opts?: CallOptions): Promise<ProviderBooking>;
 }
+type ProviderBooking = { status: string; cancellation_fee?: Money };
 
 /** What differs between hotel and transport cancellations. */
 export interface CancelKind<S extends BookingLookup = BookingLookup> {
@@ -77,9 +79,21 @@ function supplierOf(k: CancelKind, row: ReservationRow): BookingLookup {
   return s;
 }
 
-/** The provider's status of the booking now (`cancelled`, `confirmed`, …). */
-const providerStatus = async (k: CancelKind, row: ReservationRow, signal?: AbortSignal) =>
-  (await supplierOf(k, row).getBooking(row.supplier_booking_ref as string, { signal })).status;
+/** The booking at the provider now (status `cancelled`, `confirmed`, …). */
+const providerBooking = (k: CancelKind, row: ReservationRow, signal?: AbortSignal) =>
+  supplierOf(k, row).getBooking(row.supplier_booking_ref as string, { signal });
+
+/**
+ * The fee and refund of a cancellation found at the provider (its answer was lost): the fee the provider
+ * reports it kept, else what the booking knows (`feeAt`); null if neither says.
+ */
+function foundMoney(k: CancelKind, row: ReservationRow, found: ProviderBooking) {
+  const fee = found.cancellation_fee;
+  if (!fee) return k.feeAt(row, new Date(row.cancel_requested_at as Date | string));
+  // In the provider's currency, as its fee is (the booking's own currency may differ: 0090).
+  const total = Number(row.supplier_total_minor ?? row.total_minor);
+  return { fee, refund: { currency: fee.currency, amount_minor: Math.max(0, total - fee.amount_minor) } };
+}
 
 /** Provider refusals of a cancellation and the 400 code each answers (hotels and transfers alike). */
 export const CANCEL_REFUSALS: CodeMap = {
@@ -163,14 +177,15 @@ async function resumeCancel(
   id: number,
 ): Promise<HandlerResult | undefined> {
   const row = (await getRow(serviceDb(d.db), k.kind, id)) as ReservationRow;
-  let status: string | null = null;
+  let found: ProviderBooking | null = null;
   if (row.cancel_requested_at && reachable(k, row)) {
     try {
-      status = await providerStatus(k, row, ctx.signal);
+      found = await providerBooking(k, row, ctx.signal);
     } catch (err) {
       ctx.log.warn({ err, booking_id: id }, 'provider status on a pending cancellation failed');
     }
   }
+  const status = found?.status ?? null;
   const asked = row.cancel_requested_at ? new Date(row.cancel_requested_at as Date | string).getTime() : 0;
   const owner = row.cancel_scope as string | null;
   const ownerGone = !owner || !(await isLeaseHeld(d.db, owner, d.clock.now()));
@@ -199,7 +214,7 @@ async function resumeCancel(
     if (withdrawn) return undefined;
   }
   return ctx.transaction((trx) =>
-    settleCancel(d, ctx, k, serviceDb(trx), id, status === 'cancelled' ? 'found_cancelled' : 'unknown'),
+    settleCancel(d, ctx, k, serviceDb(trx), id, found?.status === 'cancelled' ? { found } : 'unknown'),
   );
 }
 
@@ -209,7 +224,7 @@ async function settleCancel(
   k: CancelKind,
   trx: ServiceDb,
   id: number,
-  outcome: ProviderCancellation | SupplierError | 'found_cancelled' | 'unknown',
+  outcome: ProviderCancellation | SupplierError | { found: ProviderBooking } | 'unknown',
 ): Promise<HandlerResult> {
   const row = (await getRow(trx, k.kind, id, true)) as ReservationRow;
   const now = d.clock.now();
@@ -268,14 +283,12 @@ async function settleCancel(
     await runCancelCheckAt(trx, k.kind, id, now);
     return cancellationPending(ctx, row);
   }
-  if (outcome !== 'found_cancelled' && !outcome.cancelled) {
+  if (!('found' in outcome) && !outcome.cancelled) {
     await withdraw('the provider did not cancel the booking');
     return error(400, 'cancellation_failed');
   }
   const money =
-    outcome === 'found_cancelled'
-      ? k.feeAt(row, new Date(row.cancel_requested_at as Date | string))
-      : { fee: outcome.fee, refund: outcome.refund };
+    'found' in outcome ? foundMoney(k, row, outcome.found) : { fee: outcome.fee, refund: outcome.refund };
   const after = await markCancelled(trx, k, row, d.clock, ctx, money);
   await dropCancelCheck(trx, k.kind, id, now);
   return cancelledAnswer(after);
@@ -363,7 +376,8 @@ export function cancelCheck(d: ReservationDeps, k: CancelKind): JobHandler {
     const scope = row.cancel_scope as string | null;
     if (scope && (await isLeaseHeld(d.db, scope, d.clock.now())))
       throw new Error('the request that asked for the cancellation is still running');
-    const status = await providerStatus(k, row, job.signal);
+    const found = await providerBooking(k, row, job.signal);
+    const status = found.status;
     const asked = new Date(row.cancel_requested_at as Date | string);
     if (status !== 'cancelled' && d.clock.now().getTime() < asked.getTime() + callWindowMs())
       throw new Error(`${k.kind.entity} ${id} is not cancelled at ${row.provider} yet`);
@@ -372,7 +386,7 @@ export function cancelCheck(d: ReservationDeps, k: CancelKind): JobHandler {
       if (!locked.cancel_requested_at) return;
       const now = d.clock.now();
       if (status === 'cancelled') {
-        const after = await markCancelled(trx, k, locked, d.clock, null, k.feeAt(locked, asked));
+        const after = await markCancelled(trx, k, locked, d.clock, null, foundMoney(k, locked, found));
         await rewriteStoredPending(trx, locked.cancel_scope as string | null, cancelledAnswer(after));
         return;
       }

@@ -269,6 +269,9 @@ export class HotelbedsTransfersAdapter implements TransferSupplier {
       confirmation_number: b.reference,
       status: b.status === 'CONFIRMED' ? 'confirmed' : b.status === 'CANCELLED' ? 'cancelled' : 'pending',
       total: { currency, amount_minor: toMinor(b.totalAmount, currency) },
+      ...(b.status === 'CANCELLED' && b.cancellationAmount !== undefined
+        ? { cancellation_fee: { currency, amount_minor: toMinor(b.cancellationAmount, currency) } }
+        : {}),
       raw: b,
     };
   }

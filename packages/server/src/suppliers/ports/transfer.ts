@@ -37,6 +37,8 @@ export interface SupplierTransferBooking {
   confirmation_number: string;
   status: 'confirmed' | 'pending' | 'cancelled' | 'rejected';
   total: { currency: Currency; amount_minor: number };
+  /** Once cancelled, the fee the provider kept, where it says (settles a cancel whose answer was lost). */
+  cancellation_fee?: { currency: Currency; amount_minor: number };
   raw: unknown;
 }
 
