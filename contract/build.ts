@@ -16,6 +16,7 @@ import { authOps } from './paths/auth.ts';
 import { bookingsOps } from './paths/bookings.ts';
 import { companyOps } from './paths/company.ts';
 import { customerOps } from './paths/customer.ts';
+import { eventOps, feedSchemas } from './paths/events.ts';
 import { flightSearchOps, referenceOps } from './paths/flight-search.ts';
 import { hotelOps, transportOps } from './paths/hotel.ts';
 import { paymentsOps } from './paths/payments.ts';
@@ -100,6 +101,7 @@ function collectSchemas(): Record<string, Json> {
     opsSchemas,
     eventSchemas,
     apiKeySchemas,
+    feedSchemas,
   ]) {
     for (const [name, schema] of Object.entries(group)) {
       if (name in out) throw new Error(`duplicate schema ${name}`);
@@ -123,6 +125,7 @@ function collectPaths(): Record<string, Record<string, Json>> {
     ...adminOps,
     ...companyOps,
     ...apiKeyOps,
+    ...eventOps,
     ...customerOps,
     ...platformOps,
   ];

@@ -2695,6 +2695,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the company’s events
+         * @description Every state change of the caller’s company’s bookings, payments and tickets, oldest first. Page with `starting_after` (the last event id you have) and `limit`. An event is listed once the transaction that wrote it, and every one that started before it, has finished, so a cursor never skips an event that commits late.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/events/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream the company’s events
+         * @description The feed of `GET /api/v1/events` as it happens. Without `Last-Event-ID` it starts with the next event; with it, it first replays every event after that one. Server-Sent Events (`text/event-stream`). Every data event carries an `id:`; on reconnect send the last id received as the `Last-Event-ID` header and the stream resumes after it, with nothing lost and nothing repeated. `heartbeat` events (no id) keep the connection alive. The feed never ends by itself.
+         */
+        get: operations["streamEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/customer/bookings": {
         parameters: {
             query?: never;
@@ -6631,6 +6671,55 @@ export interface components {
              * @description Optional expiry, in the future. Without it the key lives until revoked.
              */
             expires_at?: string;
+        };
+        /**
+         * @description What happened. `booking.*`, `hotel_booking.*`, `transport_booking.*` and `ticket.*` carry the booking; `payment.*` the payment.
+         * @enum {string}
+         */
+        EventType: "booking.created" | "booking.confirmed" | "booking.failed" | "booking.cancelled" | "booking.status_overridden" | "booking.pending_settled" | "ticket.issued" | "ticket.voided" | "ticket.refunded" | "payment.authorized" | "payment.captured" | "payment.voided" | "payment.refunded" | "payment.declined" | "hotel_booking.created" | "hotel_booking.confirmed" | "hotel_booking.failed" | "hotel_booking.cancelled" | "hotel_booking.pending_settled" | "hotel_booking.status_overridden" | "transport_booking.created" | "transport_booking.confirmed" | "transport_booking.failed" | "transport_booking.cancelled" | "transport_booking.pending_settled" | "transport_booking.status_overridden";
+        Event: {
+            /** @description Stable event id (`evt_…`): the same in the feed, the stream and every webhook delivery. */
+            id: string;
+            /** @constant */
+            object: "event";
+            type: components["schemas"]["EventType"];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: int32 */
+            company_id: number | null;
+            resource: {
+                /** @enum {string} */
+                type: "booking" | "payment" | "hotel_booking" | "transport_booking";
+                /** @description The resource id (a booking or payment id, as a string). */
+                id: string;
+                /** @description The resource’s version: 1 for its first event, one more for each later one. Deliveries are not ordered: drop an event whose version is not above the last one you applied. */
+                version: number;
+            };
+            /** @description The resource as the API returns it (FlightBooking, Payment, HotelBooking, TransportBooking) after the change. */
+            data: {
+                [key: string]: unknown;
+            };
+            /** @description The request that caused the change (its X-Request-Id). */
+            request_id: string | null;
+            /** @description The background job that caused it (reconciliation, settlement). */
+            job_id: string | null;
+        };
+        /** @description Events in feed order (oldest first). */
+        EventList: {
+            data: components["schemas"]["Event"][];
+            /** @description More events follow: pass the last id as `starting_after`. */
+            has_more: boolean;
+        };
+        /** @description One SSE message of the event stream: `event: event` with `id:` and an `Event` as data, `heartbeat` (no id) every 15 s, `shutdown` when the server stops (reconnect with `Last-Event-ID`). The feed has no end. */
+        EventStreamEvent: {
+            /** @enum {string} */
+            event: "event" | "heartbeat" | "shutdown";
+            /** @description The event id (on `event` messages): send it back as `Last-Event-ID`. */
+            id?: string;
+            /** @description `event`: an Event; `heartbeat`: `{ts}`; `shutdown`: `{reason, reconnect}`. */
+            data: {
+                [key: string]: unknown;
+            };
         };
     };
     responses: never;
@@ -24401,6 +24490,222 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description The request headers exceed the size limit (16 KiB in total); nothing was read or done. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal error; nothing was committed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A dependency is unreachable: the database (`database_unavailable`), its disk is full (`storage_full`: nothing was written) or the supplier (`supplier_unavailable`, nothing was done); retry after `Retry-After` seconds with the same Idempotency-Key. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description An event id: list the events after it. */
+                starting_after?: string;
+                limit?: number;
+                /** @description Only these event types: one type or a comma-separated list (`booking.created,payment.captured`). */
+                type?: string;
+                /** @description Only events of this kind of resource. */
+                resource_type?: "booking" | "payment" | "hotel_booking" | "transport_booking";
+                /** @description Only events of this resource (with `resource_type`). */
+                resource_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventList"];
+                };
+            };
+            /** @description The request was understood but the operation failed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, malformed or expired bearer token. */
+            401: {
+                headers: {
+                    /** @description The authentication scheme to use: `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Authenticated, but not allowed (role, tenant or suspended account). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request validation error. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request headers exceed the size limit (16 KiB in total); nothing was read or done. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal error; nothing was committed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A dependency is unreachable: the database (`database_unavailable`), its disk is full (`storage_full`: nothing was written) or the supplier (`supplier_unavailable`, nothing was done); retry after `Retry-After` seconds with the same Idempotency-Key. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    streamEvents: {
+        parameters: {
+            query?: {
+                /** @description Only these event types: one type or a comma-separated list (`booking.created,payment.captured`). */
+                type?: string;
+                /** @description Only events of this kind of resource. */
+                resource_type?: "booking" | "payment" | "hotel_booking" | "transport_booking";
+                /** @description Only events of this resource (with `resource_type`). */
+                resource_id?: string;
+            };
+            header?: {
+                /** @description Resume a dropped stream: the `id:` of the last event received. The stream replays every event after it (nothing lost, nothing repeated). Browsers send it automatically on reconnect. */
+                "Last-Event-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Event stream (`text/event-stream`). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["EventStreamEvent"];
+                };
+            };
+            /** @description The request was understood but the operation failed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, malformed or expired bearer token. */
+            401: {
+                headers: {
+                    /** @description The authentication scheme to use: `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Authenticated, but not allowed (role, tenant or suspended account). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request validation error. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description The request headers exceed the size limit (16 KiB in total); nothing was read or done. */

@@ -160,6 +160,8 @@ export const OPERATIONS: readonly (readonly [string, string, string, Idempotency
   ['DELETE', '/api/v1/company/api-keys/{key_id}', 'companyRevokeApiKey', 'none'],
   ['GET', '/api/v1/admin/companies/{company_id}/api-keys', 'adminListCompanyApiKeys', 'none'],
   ['DELETE', '/api/v1/admin/companies/{company_id}/api-keys/{key_id}', 'adminRevokeCompanyApiKey', 'none'],
+  ['GET', '/api/v1/events', 'listEvents', 'none'],
+  ['GET', '/api/v1/events/stream', 'streamEvents', 'none'],
   ['GET', '/api/v1/customer/bookings', 'customerListBookings', 'none'],
   ['GET', '/api/v1/customer/bookings/{booking_id}', 'customerGetBooking', 'none'],
   ['POST', '/api/v1/customer/bookings/{booking_id}/cancel', 'customerCancelBooking', 'optional'],

@@ -3,11 +3,13 @@
  * the supplier registry, the search engine and the durable job runner. `main.ts` starts it from env;
  * full-stack tests start it with a test database and pinned emulators.
  */
+
 import type { Logger as PinoLogger } from 'pino';
 import { type App, createApp, type SharedServices } from './app.ts';
 import { adminRoutes } from './domains/admin/routes.ts';
 import { companyRoutes } from './domains/company/routes.ts';
 import { customerRoutes } from './domains/customer/routes.ts';
+import { eventRoutes } from './domains/events/routes.ts';
 import type { BookingDeps } from './domains/flight-booking/deps.ts';
 import { bookingJobHandlers, bookingRoutes, ticketingJobHandlers } from './domains/flight-booking/routes.ts';
 import type { BookingSuppliers } from './domains/flight-booking/suppliers.ts';
@@ -22,6 +24,7 @@ import {
 } from './domains/reservation/index.ts';
 import { gdsAdminRoutes } from './domains/search/gds-routes.ts';
 import { searchRoutes } from './domains/search/routes.ts';
+import { EventFeed } from './events/feed.ts';
 import type { Clock } from './internal/clock.ts';
 import { systemClock } from './internal/clock.ts';
 import { type Config, retentionPolicy, runtimeTuning } from './internal/config.ts';
@@ -68,6 +71,8 @@ export interface Runtime {
   suppliers: SupplierRegistry;
   search: SearchService;
   jobs: JobRunner;
+  /** The process's one reader of the events table for every event stream. */
+  feed: EventFeed;
   /** Emulator URLs in sandbox mode. */
   sandboxUrls: SandboxSuppliers['urls'] | undefined;
   /** Ends running searches, stops the job runner and the emulators it started; the caller closes the db. */
@@ -90,6 +95,7 @@ function bookingSuppliers(registry: SupplierRegistry): BookingSuppliers {
 
 /** The deps of the aggregates, built once and handed to both their routes and their job handlers. */
 interface AggregateDeps {
+  feed: EventFeed;
   booking: BookingDeps;
   reservations: { db: Db; clock: Clock; suppliers: SupplierRegistry; logger: PinoLogger };
 }
@@ -124,6 +130,7 @@ function domainRoutes(
     ...adminRoutes(accounts),
     ...companyRoutes(accounts),
     ...customerRoutes(accounts),
+    ...eventRoutes({ db: database.db, feed: d.feed }),
   };
 }
 
@@ -166,7 +173,13 @@ export async function createRuntime(o: RuntimeOptions): Promise<Runtime> {
     orphanGraceMs: tuning.searchOrphanGraceMs,
     onBreakerChange: (name, from, to) => supplierMetrics.breakerChanged(name, from, to),
   });
+  // One reader of the events table per process, for every open event stream (events/feed.ts).
+  const feed = new EventFeed(database.db, {
+    pollMs: tuning.eventsPollMs,
+    heartbeatMs: tuning.eventsHeartbeatMs,
+  });
   const deps: AggregateDeps = {
+    feed,
     booking: {
       db: database.db,
       clock,
@@ -229,8 +242,10 @@ export async function createRuntime(o: RuntimeOptions): Promise<Runtime> {
     suppliers,
     search,
     jobs,
+    feed,
     sandboxUrls,
     async close() {
+      feed.close();
       await search.close();
       await jobs.stop();
       await sandbox?.close();

@@ -196,6 +196,9 @@ export function runtimeTuning(env: NodeJS.ProcessEnv = process.env) {
     gdsConfigCacheMs: envNumber('GDS_CONFIG_CACHE_MS', 5000, env),
     /** How long a booking's supplier calls are kept for its timeline (the maintenance pass purges). */
     supplierCallRetentionDays: envNumber('SUPPLIER_CALL_RETENTION_DAYS', 400, env),
+    /** How often a process's one event-feed reader looks for new events while streams are open. */
+    eventsPollMs: envNumber('EVENTS_POLL_MS', 250, env),
+    eventsHeartbeatMs: envNumber('EVENTS_HEARTBEAT_SECONDS', 15, env) * 1000,
   };
 }
 
