@@ -8,7 +8,6 @@ import { randomBytes } from 'node:crypto';
 import { type Expression, type RawBuilder, sql } from 'kysely';
 import { currentScope } from '../observability/call-scope.ts';
 import type { Db } from '../storage/schema.ts';
-import { eventsDb } from './tables.ts';
 
 export const EVENT_TYPES = [
   'booking.created',
@@ -71,22 +70,52 @@ export function eventValues(e: NewEvent) {
   };
 }
 
-/** Records `e` in `trx`, the transaction making the change. Returns the event's id. */
+/** The webhook delivery queue (events/webhooks/deliver.ts). */
+export const WEBHOOK_QUEUE = 'webhook.deliver';
+
+/**
+ * The deliveries of the events the CTE `events` inserted (`returning id, company_id, type`), one per
+ * enabled endpoint of the event's company that takes its type (no types listed: every type).
+ */
+export const deliveriesFor = (events: string): RawBuilder<unknown> =>
+  sql`(insert into webhook_deliveries (endpoint_id, event_id)
+    select w.id, e.id from ${sql.table(events)} e
+    join webhook_endpoints w on w.company_id = e.company_id and w.enabled
+      and (cardinality(w.event_types) = 0 or e.type = any(w.event_types))
+    returning id)`;
+
+/** The first attempt's job of each delivery the CTE `deliveries` inserted: due at once. */
+export const deliveryJobsFor = (deliveries: string): RawBuilder<unknown> =>
+  sql`(insert into jobs (id, queue, payload, dedupe_key, run_at, max_attempts)
+    select gen_random_uuid()::text, ${WEBHOOK_QUEUE}, jsonb_build_object('delivery_id', d.id),
+      'webhook:' || d.id || ':1', to_timestamp(0), 5
+    from ${sql.table(deliveries)} d
+    returning id)`;
+
+/**
+ * Records `e` in `trx`, the transaction making the change, with its webhook deliveries and their jobs:
+ * one statement. Returns the event's id.
+ */
 export async function record(trx: Db, e: NewEvent): Promise<string> {
   const v = eventValues(e);
-  await eventsDb(trx).insertInto('events').values(v).execute();
+  await sql`with e as ${insertFrom(v, null)}, d as ${deliveriesFor('e')}, j as ${deliveryJobsFor('d')}
+    select 1 from e`.execute(trx);
   return v.id;
+}
+
+function insertFrom(v: ReturnType<typeof eventValues>, from: string | null): RawBuilder<unknown> {
+  return sql`(insert into events (id, type, company_id, resource_type, resource_id, resource_version, data, request_id, job_id)
+    select ${v.id}::text, ${v.type}::text, ${v.company_id}::integer, ${v.resource_type}::text, ${v.resource_id}::text,
+      ${v.resource_version}, ${v.data}::jsonb, ${v.request_id}::text, ${v.job_id}::text
+    ${from ? sql`from ${sql.table(from)}` : sql``}
+    returning id, company_id, type)`;
 }
 
 /**
  * `e` as the body of a common table expression that inserts it once per row of the CTE `from` (none
  * when `from` is empty): for a change made by one statement (`with b as (update …) …`), so the event
- * commits with it and only when it happened.
+ * commits with it and only when it happened. Chain `deliveriesFor` and `deliveryJobsFor` after it.
  */
 export function recordWhen(from: string, e: NewEvent): RawBuilder<unknown> {
-  const v = eventValues(e);
-  return sql`(insert into events (id, type, company_id, resource_type, resource_id, resource_version, data, request_id, job_id)
-    select ${v.id}::text, ${v.type}::text, ${v.company_id}::integer, ${v.resource_type}::text, ${v.resource_id}::text,
-      ${v.resource_version}, ${v.data}::jsonb, ${v.request_id}::text, ${v.job_id}::text
-    from ${sql.table(from)} returning id)`;
+  return insertFrom(eventValues(e), from);
 }

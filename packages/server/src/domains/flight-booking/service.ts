@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { auditValues, writeAudit } from '../../audit/audit-log.ts';
-import { recordWhen } from '../../events/record.ts';
+import { deliveriesFor, deliveryJobsFor, recordWhen } from '../../events/record.ts';
 import { completion } from '../../idempotency/idempotency-store.ts';
 import { callWindowMs } from '../../internal/config.ts';
 import { faultPoint } from '../../internal/fault-hooks.ts';
@@ -462,6 +462,8 @@ export class BookingService {
       )
       // The `created` event, inserted only when `b` updated the row.
       .with('e', (() => recordWhen('b', bookingEvent('booking.created', after))) as never)
+      .with('wd', (() => deliveriesFor('e')) as never)
+      .with('wj', (() => deliveryJobsFor('wd')) as never)
       .with('k', (qb) =>
         qb
           .updateTable('idempotency_keys')
