@@ -25,6 +25,8 @@ import {
 import { gdsAdminRoutes } from './domains/search/gds-routes.ts';
 import { searchRoutes } from './domains/search/routes.ts';
 import { EventFeed } from './events/feed.ts';
+import { WEBHOOK_QUEUE } from './events/record.ts';
+import { deliverHandler } from './events/webhooks/deliver.ts';
 import type { Clock } from './internal/clock.ts';
 import { systemClock } from './internal/clock.ts';
 import { type Config, retentionPolicy, runtimeTuning } from './internal/config.ts';
@@ -217,6 +219,13 @@ export async function createRuntime(o: RuntimeOptions): Promise<Runtime> {
       ...ticketingJobHandlers(booking),
       ...reservationJobHandlers(services),
       ...search.jobHandlers,
+      [WEBHOOK_QUEUE]: deliverHandler({
+        db: database.db,
+        clock,
+        mailer: o.mailer,
+        log: logger,
+        policy: { sandbox: config.sandbox },
+      }),
       ...retentionJobHandlers({ db: database.db, clock, log: logger, policy: retention }),
     },
   });

@@ -33,6 +33,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       status text not null default 'pending' check (status in ('pending', 'succeeded', 'dead')),
       attempts integer not null default 0,
       next_attempt_at timestamptz,
+      first_attempt_at timestamptz,
       last_attempt_at timestamptz,
       last_status integer,
       last_error text,
