@@ -32,6 +32,20 @@ async function emit(company: number, type: EventType, id: number, status = 'conf
   );
 }
 
+/**
+ * Waits (bounded) until `id` is listed: an event is visible once every transaction that started before
+ * its own has finished, and on a shared PostgreSQL server other sessions' transactions count too.
+ */
+async function visible(token: string, id: string, ms = 30_000) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const r = await j.req('GET', '/api/v1/events?limit=100', { token });
+    if (r.body.data.some((e: { id: string }) => e.id === id)) return;
+    if (Date.now() > deadline) throw new Error(`event ${id} never became visible`);
+    await new Promise((res) => setTimeout(res, 20));
+  }
+}
+
 /** An open event stream read message by message. */
 async function open(token: string, query = '', lastEventId?: string) {
   const ac = new AbortController();
@@ -48,7 +62,7 @@ async function open(token: string, query = '', lastEventId?: string) {
   return {
     /** The next `event` message (heartbeats skipped), or a failure after `ms`. */
     async next(
-      ms = 5000,
+      ms = 25_000,
     ): Promise<{ id: string; data: { id: string; type: string; resource: { id: string } } }> {
       const deadline = Date.now() + ms;
       for (;;) {
@@ -88,6 +102,8 @@ describe('GET /api/v1/events', () => {
     for (let i = 0; i < 5; i++)
       mine.push(await emit(a.id, i % 2 ? 'booking.cancelled' : 'booking.created', 1000 + i));
     const theirs = await emit(b.id, 'booking.created', 2000);
+    await visible(staffA, mine[4] as string);
+    await visible(staffB, theirs);
     const p1 = await j.req('GET', '/api/v1/events?limit=2', { token: staffA });
     expect(p1.status).toBe(200);
     expect(p1.body.data.map((e: { id: string }) => e.id)).toEqual(mine.slice(0, 2));
@@ -122,7 +138,9 @@ describe('GET /api/v1/events', () => {
 });
 
 describe('GET /api/v1/events/stream', () => {
-  it('streams new events live to each company’s streams, one reader for all of them, and resumes with Last-Event-ID', async () => {
+  it('streams new events live to each company’s streams, one reader for all of them, and resumes with Last-Event-ID', {
+    timeout: 90_000,
+  }, async () => {
     const streams = await Promise.all(Array.from({ length: 20 }, () => open(staffA)));
     const other = await open(staffB);
     const filtered = await open(staffA, '?type=booking.cancelled');
