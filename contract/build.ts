@@ -22,6 +22,7 @@ import { hotelOps, transportOps } from './paths/hotel.ts';
 import { paymentsOps } from './paths/payments.ts';
 import { platformOps } from './paths/platform.ts';
 import { ticketingOps } from './paths/ticketing.ts';
+import { webhookOps, webhookSchemas } from './paths/webhooks.ts';
 import { schemas as accountSchemas } from './schemas/accounts.ts';
 import { schemas as bookingSchemas } from './schemas/booking.ts';
 import { schemas as commonSchemas } from './schemas/common.ts';
@@ -102,6 +103,7 @@ function collectSchemas(): Record<string, Json> {
     eventSchemas,
     apiKeySchemas,
     feedSchemas,
+    webhookSchemas,
   ]) {
     for (const [name, schema] of Object.entries(group)) {
       if (name in out) throw new Error(`duplicate schema ${name}`);
@@ -126,6 +128,7 @@ function collectPaths(): Record<string, Record<string, Json>> {
     ...companyOps,
     ...apiKeyOps,
     ...eventOps,
+    ...webhookOps,
     ...customerOps,
     ...platformOps,
   ];

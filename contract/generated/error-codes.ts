@@ -3,7 +3,7 @@
  * Do not edit: declare a code on the operations that return it (contract/paths/*.ts) and regenerate.
  */
 
-/** Every error `code` an operation of the contract declares (153). */
+/** Every error `code` an operation of the contract declares (156). */
 export const errorCodes = [
   'account_inactive',
   'account_suspended',
@@ -158,6 +158,9 @@ export const errorCodes = [
   'verification_token_expired',
   'verification_token_invalid',
   'void_failed',
+  'webhook_delivery_not_found',
+  'webhook_endpoint_not_found',
+  'webhook_url_refused',
 ] as const;
 
 /** A `code` the contract declares in some `x-error-codes`. */

@@ -8,6 +8,7 @@ import type { Logger as PinoLogger } from 'pino';
 import { type App, createApp, type SharedServices } from './app.ts';
 import { adminRoutes } from './domains/admin/routes.ts';
 import { companyRoutes } from './domains/company/routes.ts';
+import { webhookRoutes } from './domains/company/webhook-routes.ts';
 import { customerRoutes } from './domains/customer/routes.ts';
 import { eventRoutes } from './domains/events/routes.ts';
 import type { BookingDeps } from './domains/flight-booking/deps.ts';
@@ -133,6 +134,7 @@ function domainRoutes(
     ...companyRoutes(accounts),
     ...customerRoutes(accounts),
     ...eventRoutes({ db: database.db, feed: d.feed }),
+    ...webhookRoutes({ db: database.db, clock: s.clock, sandbox: s.config.sandbox }),
   };
 }
 
