@@ -27,6 +27,7 @@ import { gdsAdminRoutes } from './domains/search/gds-routes.ts';
 import { searchRoutes } from './domains/search/routes.ts';
 import { EventFeed } from './events/feed.ts';
 import { WEBHOOK_QUEUE } from './events/record.ts';
+import { purgeEvents } from './events/retention.ts';
 import { deliverHandler } from './events/webhooks/deliver.ts';
 import type { Clock } from './internal/clock.ts';
 import { systemClock } from './internal/clock.ts';
@@ -205,6 +206,10 @@ export async function createRuntime(o: RuntimeOptions): Promise<Runtime> {
     maintenance: async () => {
       const days = tuning.supplierCallRetentionDays;
       await supplierCalls.purgeOlderThan(new Date(clock.now().getTime() - days * 86_400_000));
+      await purgeEvents(
+        database.db,
+        new Date(clock.now().getTime() - tuning.eventsRetentionDays * 86_400_000),
+      );
     },
   });
   const s = app.services;

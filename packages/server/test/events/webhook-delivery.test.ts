@@ -189,3 +189,31 @@ describe('webhook delivery', () => {
     for (const a of ['93.184.216.34', '2606:4700::1111']) expect(isPublicAddress(a), a).toBe(true);
   });
 });
+
+describe('retention', () => {
+  it('purges old events and finished deliveries, keeps an event whose delivery is still pending', async () => {
+    const { purgeEvents } = await import('../../src/events/retention.ts');
+    const company = await j.company();
+    const admin = await j.user('company_admin', company.id);
+    await createEndpoint(j.database.db, j.clock, {
+      companyId: company.id,
+      url: `${base}/keep`,
+      eventTypes: ['ticket.voided'],
+      enabled: true,
+      createdBy: admin.id,
+    });
+    const pending = await emit(company.id, 'ticket.voided', 11); // its delivery is never attempted here
+    const done = await emit(company.id, 'ticket.issued', 11);
+    const ids = async () =>
+      (
+        await j.database.db
+          .selectFrom('events' as never)
+          .select('id' as never)
+          .where('id' as never, 'in', [pending, done] as never)
+          .execute()
+      ).map((r) => (r as { id: string }).id);
+    expect((await ids()).sort()).toEqual([pending, done].sort());
+    await purgeEvents(j.database.db, new Date(Date.now() + 86_400_000));
+    expect(await ids()).toEqual([pending]);
+  });
+});
