@@ -5,6 +5,7 @@
  * runner enter (`observability/call-scope.ts`).
  */
 import { randomBytes } from 'node:crypto';
+import type { components } from '@travel/contract';
 import { type Expression, type RawBuilder, sql } from 'kysely';
 import { currentScope } from '../observability/call-scope.ts';
 import type { Db } from '../storage/schema.ts';
@@ -36,7 +37,7 @@ export const EVENT_TYPES = [
   'transport_booking.cancelled',
   'transport_booking.pending_settled',
   'transport_booking.status_overridden',
-] as const;
+] as const satisfies readonly components['schemas']['EventType'][];
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** What an event is about: the resource as the API returns it (`data`), under its type and id. */
