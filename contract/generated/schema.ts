@@ -2704,7 +2704,7 @@ export interface paths {
         };
         /**
          * List the company’s events
-         * @description Every state change of the caller’s company’s bookings, payments and tickets, oldest first. Page with `starting_after` (the last event id you have) and `limit`. An event is listed once the transaction that wrote it, and every one that started before it, has finished, so a cursor never skips an event that commits late.
+         * @description Every state change of the caller’s company’s bookings, payments and tickets, oldest first. For company staff and admins and their API keys; anyone else 403 `tenant_mismatch`. Page with `starting_after` (the last event id you have) and `limit`. An event is listed once the transaction that wrote it, and every one that started before it, has finished, so a cursor never skips an event that commits late.
          */
         get: operations["listEvents"];
         put?: never;

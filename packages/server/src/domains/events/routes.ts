@@ -9,7 +9,7 @@
 import type { EventFeed } from '../../events/feed.ts';
 import { EVENT_TYPES } from '../../events/record.ts';
 import { cursorOf, type EventFilter, readEvents } from '../../events/store.ts';
-import { badRequest } from '../../kernel/errors.ts';
+import { badRequest, forbidden } from '../../kernel/errors.ts';
 import { tenantCompanyId } from '../../kernel/tenant.ts';
 import type { RequestContext, Routes } from '../../kernel/types.ts';
 import type { Db } from '../../storage/schema.ts';
