@@ -46,6 +46,8 @@ export interface NewEvent {
   /** The company it belongs to: a value, or an expression the statement evaluates (a payment's booking). */
   companyId: number | null | Expression<number | null>;
   resource: { type: string; id: string | number; data: unknown };
+  /** When it happened on the application's clock (the change's own timestamp); default the database's. */
+  at?: Date;
 }
 
 const newEventId = () => `evt_${randomBytes(12).toString('base64url')}`;
@@ -68,6 +70,7 @@ export function eventValues(e: NewEvent) {
     data: JSON.stringify(e.resource.data),
     request_id: scope?.requestId ?? null,
     job_id: scope?.jobId ?? null,
+    created_at: e.at ?? null,
   };
 }
 
@@ -79,17 +82,17 @@ export const WEBHOOK_QUEUE = 'webhook.deliver';
  * enabled endpoint of the event's company that takes its type (no types listed: every type).
  */
 export const deliveriesFor = (events: string): RawBuilder<unknown> =>
-  sql`(insert into webhook_deliveries (endpoint_id, event_id)
-    select w.id, e.id from ${sql.table(events)} e
+  sql`(insert into webhook_deliveries (endpoint_id, event_id, created_at)
+    select w.id, e.id, e.created_at from ${sql.table(events)} e
     join webhook_endpoints w on w.company_id = e.company_id and w.enabled
       and (cardinality(w.event_types) = 0 or e.type = any(w.event_types))
-    returning id)`;
+    returning id, created_at)`;
 
-/** The first attempt's job of each delivery the CTE `deliveries` inserted: due at once. */
+/** The first attempt's job of each delivery the CTE `deliveries` inserted: due when its event happened. */
 export const deliveryJobsFor = (deliveries: string): RawBuilder<unknown> =>
   sql`(insert into jobs (id, queue, payload, dedupe_key, run_at, max_attempts)
     select gen_random_uuid()::text, ${WEBHOOK_QUEUE}, jsonb_build_object('delivery_id', d.id),
-      'webhook:' || d.id || ':1', to_timestamp(0), 5
+      'webhook:' || d.id || ':1', d.created_at, 5
     from ${sql.table(deliveries)} d
     returning id)`;
 
@@ -105,11 +108,12 @@ export async function record(trx: Db, e: NewEvent): Promise<string> {
 }
 
 function insertFrom(v: ReturnType<typeof eventValues>, from: string | null): RawBuilder<unknown> {
-  return sql`(insert into events (id, type, company_id, resource_type, resource_id, resource_version, data, request_id, job_id)
+  return sql`(insert into events (id, type, company_id, resource_type, resource_id, resource_version, data, request_id, job_id, created_at)
     select ${v.id}::text, ${v.type}::text, ${v.company_id}::integer, ${v.resource_type}::text, ${v.resource_id}::text,
-      ${v.resource_version}, ${v.data}::jsonb, ${v.request_id}::text, ${v.job_id}::text
+      ${v.resource_version}, ${v.data}::jsonb, ${v.request_id}::text, ${v.job_id}::text,
+      coalesce(${v.created_at}::timestamptz, now())
     ${from ? sql`from ${sql.table(from)}` : sql``}
-    returning id, company_id, type)`;
+    returning id, company_id, type, created_at)`;
 }
 
 /**

@@ -83,6 +83,7 @@ describe('webhook endpoints API', () => {
         type: 'booking.confirmed',
         companyId: company.id,
         resource: { type: 'booking', id: 5, data: { booking_id: 5 } },
+        at: j.clock.now(),
       }),
     );
     expect(await j.runtime.jobs.runOnce()).toBeGreaterThanOrEqual(1);

@@ -50,7 +50,12 @@ const emit = (company: number, type: EventType, id: number) =>
   j.database.db
     .transaction()
     .execute((trx) =>
-      record(trx, { type, companyId: company, resource: { type: 'booking', id, data: { booking_id: id } } }),
+      record(trx, {
+        type,
+        companyId: company,
+        resource: { type: 'booking', id, data: { booking_id: id } },
+        at: j.clock.now(),
+      }),
     );
 
 /** Verifies a Travel-Signature header the way a receiver does. */
@@ -213,7 +218,7 @@ describe('retention', () => {
           .execute()
       ).map((r) => (r as { id: string }).id);
     expect((await ids()).sort()).toEqual([pending, done].sort());
-    await purgeEvents(j.database.db, new Date(Date.now() + 86_400_000));
+    await purgeEvents(j.database.db, new Date(j.clock.now().getTime() + 86_400_000));
     expect(await ids()).toEqual([pending]);
   });
 });

@@ -38,7 +38,12 @@ export function bookingEventType(
 }
 
 export function bookingEvent(type: EventType, b: BookingViewRow): NewEvent {
-  return { type, companyId: b.company_id, resource: { type: 'booking', id: b.id, data: bookingView(b) } };
+  return {
+    type,
+    companyId: b.company_id,
+    resource: { type: 'booking', id: b.id, data: bookingView(b) },
+    at: b.updated_at,
+  };
 }
 
 /** Records the event of the move `from` -> `after.status`, if it has one, in `trx`. */

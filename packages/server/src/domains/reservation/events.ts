@@ -46,5 +46,6 @@ export async function recordReservationChange(
     type: `${k.entity}.${suffix}` as EventType,
     companyId: (row.company_id as number | null) ?? null,
     resource: { type: k.entity, id: Number(row.id), data: VIEWS[k.entity](row) },
+    at: new Date(row.updated_at as Date | string),
   });
 }

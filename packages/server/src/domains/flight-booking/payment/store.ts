@@ -96,6 +96,7 @@ export async function updatePayment(
       type,
       companyId: sql<number | null>`(select company_id from flight_bookings where id = ${after.booking_id})`,
       resource: { type: 'payment', id: after.id, data: await paymentWithTransactions(db, after) },
+      at: now,
     });
   }
   return after;
