@@ -47,16 +47,14 @@ afterAll(async () => {
 });
 
 const emit = (company: number, type: EventType, id: number) =>
-  j.database.db
-    .transaction()
-    .execute((trx) =>
-      record(trx, {
-        type,
-        companyId: company,
-        resource: { type: 'booking', id, data: { booking_id: id } },
-        at: j.clock.now(),
-      }),
-    );
+  j.database.db.transaction().execute((trx) =>
+    record(trx, {
+      type,
+      companyId: company,
+      resource: { type: 'booking', id, data: { booking_id: id } },
+      at: j.clock.now(),
+    }),
+  );
 
 /** Verifies a Travel-Signature header the way a receiver does. */
 function verify(header: string, body: string, secret: string): boolean {
