@@ -17,11 +17,13 @@ import { authOps } from './paths/auth.ts';
 import { bookingsOps } from './paths/bookings.ts';
 import { companyOps } from './paths/company.ts';
 import { customerOps } from './paths/customer.ts';
+import { eventOps, feedSchemas } from './paths/events.ts';
 import { flightSearchOps, referenceOps } from './paths/flight-search.ts';
 import { hotelOps, transportOps } from './paths/hotel.ts';
 import { paymentsOps } from './paths/payments.ts';
 import { platformOps } from './paths/platform.ts';
 import { ticketingOps } from './paths/ticketing.ts';
+import { webhookOps, webhookSchemas } from './paths/webhooks.ts';
 import { schemas as accountSchemas } from './schemas/accounts.ts';
 import { schemas as bookingSchemas } from './schemas/booking.ts';
 import { schemas as commonSchemas } from './schemas/common.ts';
@@ -106,6 +108,8 @@ function collectSchemas(): Record<string, Json> {
     opsSchemas,
     eventSchemas,
     apiKeySchemas,
+    feedSchemas,
+    webhookSchemas,
   ]) {
     for (const [name, schema] of Object.entries(group)) {
       if (name in out) throw new Error(`duplicate schema ${name}`);
@@ -129,6 +133,8 @@ function collectPaths(): Record<string, Record<string, Json>> {
     ...adminOps,
     ...companyOps,
     ...apiKeyOps,
+    ...eventOps,
+    ...webhookOps,
     ...customerOps,
     ...platformOps,
   ];

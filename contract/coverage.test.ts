@@ -89,6 +89,7 @@ const SSE = [
   'GET /api/v1/hotel/search/stream-by-provider/{search_id}',
   'GET /api/v1/transport/search/stream/{search_id}',
   'GET /api/v1/transport/search/stream-by-provider/{search_id}',
+  'GET /api/v1/events/stream',
 ];
 
 function resolve(node: Json): Json {
@@ -149,6 +150,15 @@ describe('operations', () => {
         // Issue 32: a booking's story, for the platform and for the company's staff.
         'GET /api/v1/admin/bookings/{booking_id}/timeline',
         'GET /api/v1/company/bookings/{booking_id}/timeline',
+        // Issue 30: the event feed and webhooks.
+        'GET /api/v1/events',
+        'GET /api/v1/events/stream',
+        'POST /api/v1/company/webhook-endpoints',
+        'GET /api/v1/company/webhook-endpoints',
+        'PATCH /api/v1/company/webhook-endpoints/{endpoint_id}',
+        'POST /api/v1/company/webhook-endpoints/{endpoint_id}/roll-secret',
+        'GET /api/v1/company/webhook-endpoints/{endpoint_id}/deliveries',
+        'POST /api/v1/company/webhook-endpoints/{endpoint_id}/deliveries/{delivery_id}/resend',
         'POST /api/v1/auth/logout',
         'POST /api/v1/auth/refresh',
         'POST /api/v1/auth/impersonation/end',
@@ -213,6 +223,8 @@ describe('security and roles', () => {
     if (o.path.startsWith('/api/v1/company/api-keys'))
       return o.key === 'GET /api/v1/company/api-keys/current';
     if (o.path.startsWith('/api/v1/company/staff/')) return false;
+    // Issue 30: a webhook endpoint's secret is a credential: managed in a person's session only.
+    if (o.path.startsWith('/api/v1/company/webhook-endpoints')) return false;
     const roles = o.op['x-roles'] as string[] | undefined;
     return !roles || roles.includes('company_admin') || roles.includes('company_staff');
   };
@@ -284,6 +296,7 @@ describe('security and roles', () => {
       const adminOnly =
         /\/company\/(staff|markup-rules|wallet)/.test(o.path) ||
         (o.path.startsWith('/api/v1/company/api-keys') && !o.path.endsWith('/current')) ||
+        o.path.startsWith('/api/v1/company/webhook-endpoints') ||
         (o.method === 'patch' && o.path.includes('/profile'));
       expect(o.op['x-roles'], o.key).toEqual(
         adminOnly ? ['company_admin'] : ['company_admin', 'company_staff'],

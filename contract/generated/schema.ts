@@ -2695,6 +2695,141 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the company’s events
+         * @description Every state change of the caller’s company’s bookings, payments and tickets, oldest first. For company staff and admins and their API keys; anyone else 403 `tenant_mismatch`. Page with `starting_after` (the last event id you have) and `limit`. An event is listed once the transaction that wrote it, and every one that started before it, has finished, so a cursor never skips an event that commits late.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/events/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream the company’s events
+         * @description The feed of `GET /api/v1/events` as it happens. Without `Last-Event-ID` it starts with the next event; with it, it first replays every event after that one. Server-Sent Events (`text/event-stream`). Every data event carries an `id:`; on reconnect send the last id received as the `Last-Event-ID` header and the stream resumes after it, with nothing lost and nothing repeated. `heartbeat` events (no id) keep the connection alive. The feed never ends by itself.
+         */
+        get: operations["streamEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/company/webhook-endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the company’s webhook endpoints */
+        get: operations["companyListWebhookEndpoints"];
+        put?: never;
+        /**
+         * Register a webhook endpoint
+         * @description The response carries the signing secret, once. Deliveries are at-least-once (dedupe on the event `id`), unordered (use `resource.version`), retried with exponential backoff for 3 days; an endpoint failing for 3 days is disabled and the company admins are mailed.
+         */
+        post: operations["companyCreateWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/company/webhook-endpoints/{endpoint_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change, disable or enable a webhook endpoint */
+        patch: operations["companyUpdateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/api/v1/company/webhook-endpoints/{endpoint_id}/roll-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Roll a webhook endpoint’s secret
+         * @description A new secret, shown once. During the overlap every delivery carries two `v1` signatures (new and old), so the receiver can switch without losing an event.
+         */
+        post: operations["companyRollWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/company/webhook-endpoints/{endpoint_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a webhook endpoint’s deliveries */
+        get: operations["companyListWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/company/webhook-endpoints/{endpoint_id}/deliveries/{delivery_id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again
+         * @description A new attempt now, with fresh retries if it fails (also for a dead or delivered one).
+         */
+        post: operations["companyResendWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/customer/bookings": {
         parameters: {
             query?: never;
@@ -6770,6 +6905,176 @@ export interface components {
              * @description Optional expiry, in the future. Without it the key lives until revoked.
              */
             expires_at?: string;
+        };
+        /**
+         * @description What happened. `booking.*`, `hotel_booking.*`, `transport_booking.*` and `ticket.*` carry the booking; `payment.*` the payment.
+         * @enum {string}
+         */
+        EventType: "booking.created" | "booking.confirmed" | "booking.failed" | "booking.cancelled" | "booking.status_overridden" | "booking.pending_settled" | "ticket.issued" | "ticket.voided" | "ticket.refunded" | "payment.authorized" | "payment.captured" | "payment.voided" | "payment.refunded" | "payment.declined" | "hotel_booking.created" | "hotel_booking.confirmed" | "hotel_booking.failed" | "hotel_booking.cancelled" | "hotel_booking.pending_settled" | "hotel_booking.status_overridden" | "transport_booking.created" | "transport_booking.confirmed" | "transport_booking.failed" | "transport_booking.cancelled" | "transport_booking.pending_settled" | "transport_booking.status_overridden";
+        Event: {
+            /** @description Stable event id (`evt_…`): the same in the feed, the stream and every webhook delivery. */
+            id: string;
+            /** @constant */
+            object: "event";
+            type: components["schemas"]["EventType"];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: int32 */
+            company_id: number | null;
+            resource: {
+                /** @enum {string} */
+                type: "booking" | "payment" | "hotel_booking" | "transport_booking";
+                /** @description The resource id (a booking or payment id, as a string). */
+                id: string;
+                /** @description The resource’s version: 1 for its first event, one more for each later one. Deliveries are not ordered: drop an event whose version is not above the last one you applied. */
+                version: number;
+            };
+            /** @description The resource as the API returns it (FlightBooking, Payment, HotelBooking, TransportBooking) after the change. */
+            data: {
+                [key: string]: unknown;
+            };
+            /** @description The request that caused the change (its X-Request-Id). */
+            request_id: string | null;
+            /** @description The background job that caused it (reconciliation, settlement). */
+            job_id: string | null;
+        };
+        /** @description Events in feed order (oldest first). */
+        EventList: {
+            data: components["schemas"]["Event"][];
+            /** @description More events follow: pass the last id as `starting_after`. */
+            has_more: boolean;
+        };
+        /** @description One SSE message of the event stream: `event: event` with `id:` and an `Event` as data, `heartbeat` (no id) every 15 s, `shutdown` when the server stops (reconnect with `Last-Event-ID`). The feed has no end. */
+        EventStreamEvent: {
+            /** @enum {string} */
+            event: "event" | "heartbeat" | "shutdown";
+            /** @description The event id (on `event` messages): send it back as `Last-Event-ID`. */
+            id?: string;
+            /** @description `event`: an Event; `heartbeat`: `{ts}`; `shutdown`: `{reason, reconnect}`. */
+            data: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description A webhook endpoint: never its secret. */
+        WebhookEndpoint: {
+            /** Format: int64 */
+            id: number;
+            /**
+             * Format: uri
+             * @description Where the events are POSTed: `https://…` (plain `http://` only to a loopback host, and loopback only in sandbox mode). In live mode the host is resolved at each delivery and refused when it resolves to a private, loopback, link-local or metadata address.
+             */
+            url: string;
+            description: string | null;
+            /** @description The event types sent; empty: every type. */
+            event_types: components["schemas"]["EventType"][];
+            enabled: boolean;
+            /**
+             * Format: date-time
+             * @description Until then the rolled secret still signs: deliveries carry two `v1`.
+             */
+            previous_secret_expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description The first failed delivery since the last success.
+             */
+            failing_since: string | null;
+            /** @description Why the platform disabled it (`failing for 3 days`); enabling it again clears it. */
+            disabled_reason: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        WebhookEndpointWithSecret: {
+            /** Format: int64 */
+            id: number;
+            /**
+             * Format: uri
+             * @description Where the events are POSTed: `https://…` (plain `http://` only to a loopback host, and loopback only in sandbox mode). In live mode the host is resolved at each delivery and refused when it resolves to a private, loopback, link-local or metadata address.
+             */
+            url: string;
+            description: string | null;
+            /** @description The event types sent; empty: every type. */
+            event_types: components["schemas"]["EventType"][];
+            enabled: boolean;
+            /**
+             * Format: date-time
+             * @description Until then the rolled secret still signs: deliveries carry two `v1`.
+             */
+            previous_secret_expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description The first failed delivery since the last success.
+             */
+            failing_since: string | null;
+            /** @description Why the platform disabled it (`failing for 3 days`); enabling it again clears it. */
+            disabled_reason: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description The signing secret (`whsec_…`), shown in this response only. Keep it with your receiver. */
+            secret: string;
+        };
+        WebhookEndpointList: {
+            data: components["schemas"]["WebhookEndpoint"][];
+        };
+        WebhookEndpointCreateRequest: {
+            /** @description Where the events are POSTed: `https://…` (plain `http://` only to a loopback host, and loopback only in sandbox mode). In live mode the host is resolved at each delivery and refused when it resolves to a private, loopback, link-local or metadata address. */
+            url: string;
+            description?: string;
+            /** @description Default: every type. */
+            event_types?: components["schemas"]["EventType"][];
+            /** @default true */
+            enabled?: boolean;
+        };
+        WebhookEndpointUpdateRequest: {
+            /** @description Where the events are POSTed: `https://…` (plain `http://` only to a loopback host, and loopback only in sandbox mode). In live mode the host is resolved at each delivery and refused when it resolves to a private, loopback, link-local or metadata address. */
+            url?: string;
+            description?: string | null;
+            event_types?: components["schemas"]["EventType"][];
+            /** @description Enabling a disabled endpoint starts its failure clock over. */
+            enabled?: boolean;
+        };
+        WebhookSecretRollRequest: {
+            /**
+             * @description How long the old secret keeps signing beside the new one (0: at once replaced).
+             * @default 86400
+             */
+            overlap_seconds?: number;
+        };
+        WebhookDelivery: {
+            /** Format: int64 */
+            id: number;
+            /** Format: int64 */
+            endpoint_id: number;
+            event_id: string;
+            event_type: components["schemas"]["EventType"];
+            /**
+             * @description `dead`: given up after 3 days of failed attempts (resend it when the receiver works).
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "dead";
+            attempts: number;
+            /** Format: date-time */
+            next_attempt_at: string | null;
+            /** Format: date-time */
+            last_attempt_at: string | null;
+            /**
+             * @description The HTTP status the endpoint answered.
+             * @example 1
+             */
+            last_status: number | null;
+            last_error: string | null;
+            /** @description The first 4 KiB of the endpoint’s answer (admins only). */
+            response_excerpt: string | null;
+            /** Format: date-time */
+            delivered_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        WebhookDeliveryList: {
+            data: components["schemas"]["WebhookDelivery"][];
         };
     };
     responses: never;
@@ -25205,6 +25510,897 @@ export interface operations {
                 };
             };
             /** @description A dependency is unreachable: the database (`database_unavailable`), its disk is full (`storage_full`: nothing was written) or the supplier (`supplier_unavailable`, nothing was done), or the server is draining for shutdown and starts no new effect (`server_draining`, nothing was done); retry after `Retry-After` seconds with the same Idempotency-Key. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description An event id: list the events after it. */
+                starting_after?: string;
+                limit?: number;
+                /** @description Only these event types: one type or a comma-separated list (`booking.created,payment.captured`). */
+                type?: string;
+                /** @description Only events of this kind of resource. */
+                resource_type?: "booking" | "payment" | "hotel_booking" | "transport_booking";
+                /** @description Only events of this resource (with `resource_type`). */
+                resource_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventList"];
+                };
+            };
+            /** @description The request was understood but the operation failed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, malformed or expired bearer token. */
+            401: {
+                headers: {
+                    /** @description The authentication scheme to use: `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Authenticated, but not allowed (role, tenant or suspended account). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request validation error. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request headers exceed the size limit (16 KiB in total); nothing was read or done. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal error; nothing was committed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A dependency is unreachable: the database (`database_unavailable`), its disk is full (`storage_full`: nothing was written) or the supplier (`supplier_unavailable`, nothing was done); retry after `Retry-After` seconds with the same Idempotency-Key. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    streamEvents: {
+        parameters: {
+            query?: {
+                /** @description Only these event types: one type or a comma-separated list (`booking.created,payment.captured`). */
+                type?: string;
+                /** @description Only events of this kind of resource. */
+                resource_type?: "booking" | "payment" | "hotel_booking" | "transport_booking";
+                /** @description Only events of this resource (with `resource_type`). */
+                resource_id?: string;
+            };
+            header?: {
+                /** @description Resume a dropped stream: the `id:` of the last event received. The stream replays every event after it (nothing lost, nothing repeated). Browsers send it automatically on reconnect. */
+                "Last-Event-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Event stream (`text/event-stream`). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["EventStreamEvent"];
+                };
+            };
+            /** @description The request was understood but the operation failed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, malformed or expired bearer token. */
+            401: {
+                headers: {
+                    /** @description The authentication scheme to use: `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Authenticated, but not allowed (role, tenant or suspended account). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request validation error. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request headers exceed the size limit (16 KiB in total); nothing was read or done. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal error; nothing was committed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A dependency is unreachable: the database (`database_unavailable`), its disk is full (`storage_full`: nothing was written) or the supplier (`supplier_unavailable`, nothing was done); retry after `Retry-After` seconds with the same Idempotency-Key. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    companyListWebhookEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoints, oldest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointList"];
+                };
+            };
+            /** @description Missing, malformed or expired bearer token. */
+            401: {
+                headers: {
+                    /** @description The authentication scheme to use: `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Authenticated, but not allowed (role, tenant or suspended account). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request validation error. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description The request headers exceed the size limit (16 KiB in total); nothing was read or done. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal error; nothing was committed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A dependency is unreachable: the database (`database_unavailable`), its disk is full (`storage_full`: nothing was written) or the supplier (`supplier_unavailable`, nothing was done); retry after `Retry-After` seconds with the same Idempotency-Key. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    companyCreateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. When given, a retry with the same key returns the original result without repeating the effect. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description Registered; `secret` is shown only now. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            /** @description The request was understood but the operation failed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, malformed or expired bearer token. */
+            401: {
+                headers: {
+                    /** @description The authentication scheme to use: `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Authenticated, but not allowed (role, tenant or suspended account). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running; retry later for its result. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The POST or PATCH body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request validation error. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description The request headers exceed the size limit (16 KiB in total); nothing was read or done. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal error; nothing was committed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A dependency is unreachable: the database (`database_unavailable`), its disk is full (`storage_full`: nothing was written) or the supplier (`supplier_unavailable`, nothing was done); retry after `Retry-After` seconds with the same Idempotency-Key. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    companyUpdateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. When given, a retry with the same key returns the original result without repeating the effect. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Numeric id of the webhook endpoint. */
+                endpoint_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description The request was understood but the operation failed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, malformed or expired bearer token. */
+            401: {
+                headers: {
+                    /** @description The authentication scheme to use: `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Authenticated, but not allowed (role, tenant or suspended account). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (also returned for another tenant’s resource). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running; retry later for its result. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The POST or PATCH body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request validation error. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description The request headers exceed the size limit (16 KiB in total); nothing was read or done. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal error; nothing was committed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A dependency is unreachable: the database (`database_unavailable`), its disk is full (`storage_full`: nothing was written) or the supplier (`supplier_unavailable`, nothing was done); retry after `Retry-After` seconds with the same Idempotency-Key. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    companyRollWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. When given, a retry with the same key returns the original result without repeating the effect. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Numeric id of the webhook endpoint. */
+                endpoint_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["WebhookSecretRollRequest"];
+            };
+        };
+        responses: {
+            /** @description The endpoint with its new secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            /** @description Missing, malformed or expired bearer token. */
+            401: {
+                headers: {
+                    /** @description The authentication scheme to use: `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Authenticated, but not allowed (role, tenant or suspended account). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (also returned for another tenant’s resource). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running; retry later for its result. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The POST or PATCH body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request validation error. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description The request headers exceed the size limit (16 KiB in total); nothing was read or done. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal error; nothing was committed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A dependency is unreachable: the database (`database_unavailable`), its disk is full (`storage_full`: nothing was written) or the supplier (`supplier_unavailable`, nothing was done); retry after `Retry-After` seconds with the same Idempotency-Key. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    companyListWebhookDeliveries: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Numeric id of the webhook endpoint. */
+                endpoint_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deliveries, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
+                };
+            };
+            /** @description Missing, malformed or expired bearer token. */
+            401: {
+                headers: {
+                    /** @description The authentication scheme to use: `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Authenticated, but not allowed (role, tenant or suspended account). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (also returned for another tenant’s resource). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request validation error. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description The request headers exceed the size limit (16 KiB in total); nothing was read or done. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal error; nothing was committed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A dependency is unreachable: the database (`database_unavailable`), its disk is full (`storage_full`: nothing was written) or the supplier (`supplier_unavailable`, nothing was done); retry after `Retry-After` seconds with the same Idempotency-Key. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    companyResendWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. When given, a retry with the same key returns the original result without repeating the effect. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Numeric id of the webhook endpoint. */
+                endpoint_id: number;
+                /** @description Numeric id of the webhook delivery. */
+                delivery_id: number;
+            };
+            cookie?: never;
+        };
+        /** @description No fields. Send `{}` with `Content-Type: application/json` (required on every POST). */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmptyObject"];
+            };
+        };
+        responses: {
+            /** @description The delivery, pending its new attempt. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description Missing, malformed or expired bearer token. */
+            401: {
+                headers: {
+                    /** @description The authentication scheme to use: `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Authenticated, but not allowed (role, tenant or suspended account). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (also returned for another tenant’s resource). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running; retry later for its result. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The POST or PATCH body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request validation error. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description The request headers exceed the size limit (16 KiB in total); nothing was read or done. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal error; nothing was committed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A dependency is unreachable: the database (`database_unavailable`), its disk is full (`storage_full`: nothing was written) or the supplier (`supplier_unavailable`, nothing was done); retry after `Retry-After` seconds with the same Idempotency-Key. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */

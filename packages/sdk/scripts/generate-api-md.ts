@@ -26,6 +26,8 @@ const NAMESPACES: Record<string, string> = {
   company: 'The agency’s own data (company staff or an API key).',
   customer: 'A traveller’s own bookings, payments, profile and saved travelers.',
   service: 'Health, metrics, public configuration, the contract and operator maintenance.',
+  events:
+    'The company’s event feed: pages (`list` iterates them) and the live stream, resumed with Last-Event-ID.',
 };
 
 /** Every operation of the contract: operationId → `METHOD /path` and its summary. */

@@ -20,6 +20,7 @@ import { bookingsResource } from './resources/bookings.ts';
 import { companyResource } from './resources/company.ts';
 import type { ClientContext } from './resources/context.ts';
 import { customerResource } from './resources/customer.ts';
+import { eventsResource } from './resources/events.ts';
 import { flightsResource } from './resources/flights.ts';
 import { hotelsResource } from './resources/hotels.ts';
 import { paymentsResource } from './resources/payments.ts';
@@ -87,6 +88,7 @@ export interface TravelClient {
   transfers: ReturnType<typeof transfersResource>;
   admin: ReturnType<typeof adminResource>;
   company: ReturnType<typeof companyResource>;
+  events: ReturnType<typeof eventsResource>;
   customer: ReturnType<typeof customerResource>;
   service: ReturnType<typeof serviceResource>;
 }
@@ -158,6 +160,7 @@ export function createTravelClient(options: TravelClientOptions): TravelClient {
     transfers: transfersResource(ctx),
     admin: adminResource(ctx),
     company: companyResource(ctx),
+    events: eventsResource(ctx),
     customer: customerResource(ctx),
     service: serviceResource(ctx),
   };

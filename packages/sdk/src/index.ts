@@ -81,3 +81,5 @@ export type {
 export { TRANSFER_BOOKING_RULES } from './resources/transfers.ts';
 export type { BodyOf, QueryOf, ResponseOf } from './resources/types.ts';
 export { VERSION } from './version.ts';
+export type { ConstructEventOptions, TravelEvent } from './webhooks.ts';
+export { WebhookSignatureError, webhooks } from './webhooks.ts';

@@ -514,6 +514,36 @@ export const SURFACE: Record<keyof operations, SurfaceEntry> = {
     method: 'company.apiKeys.revoke(keyId)',
     call: (t, o) => t.company.apiKeys.revoke(7, o),
   },
+  companyCreateWebhookEndpoint: {
+    method: 'company.webhookEndpoints.create(body)',
+    call: (t, o) => t.company.webhookEndpoints.create(body, o),
+  },
+  companyListWebhookEndpoints: {
+    method: 'company.webhookEndpoints.list()',
+    call: (t, o) => t.company.webhookEndpoints.list(o),
+  },
+  companyUpdateWebhookEndpoint: {
+    method: 'company.webhookEndpoints.update(endpointId, body)',
+    call: (t, o) => t.company.webhookEndpoints.update(7, body, o),
+  },
+  companyRollWebhookSecret: {
+    method: 'company.webhookEndpoints.rollSecret(endpointId, body)',
+    call: (t, o) => t.company.webhookEndpoints.rollSecret(7, {}, o),
+  },
+  companyListWebhookDeliveries: {
+    method: 'company.webhookEndpoints.deliveries(endpointId, query)',
+    call: (t, o) => t.company.webhookEndpoints.deliveries(7, {}, o),
+  },
+  companyResendWebhookDelivery: {
+    method: 'company.webhookEndpoints.resend(endpointId, deliveryId)',
+    call: (t, o) => t.company.webhookEndpoints.resend(7, 8, o),
+  },
+  // events
+  listEvents: { method: 'events.page(query)', call: (t, o) => t.events.page({}, o) },
+  streamEvents: {
+    method: 'events.stream(query)',
+    call: (t, o) => t.events.stream({}, o as never).next(),
+  },
   // customer (traveller)
   customerListBookings: {
     method: 'customer.bookings.list(query)',

@@ -3,11 +3,14 @@
  * the supplier registry, the search engine and the durable job runner. `main.ts` starts it from env;
  * full-stack tests start it with a test database and pinned emulators.
  */
+
 import type { Logger as PinoLogger } from 'pino';
 import { type App, createApp, type SharedServices } from './app.ts';
 import { adminRoutes } from './domains/admin/routes.ts';
 import { companyRoutes } from './domains/company/routes.ts';
+import { webhookRoutes } from './domains/company/webhook-routes.ts';
 import { customerRoutes } from './domains/customer/routes.ts';
+import { eventRoutes } from './domains/events/routes.ts';
 import type { BookingDeps } from './domains/flight-booking/deps.ts';
 import { bookingJobHandlers, bookingRoutes, ticketingJobHandlers } from './domains/flight-booking/routes.ts';
 import type { BookingSuppliers } from './domains/flight-booking/suppliers.ts';
@@ -22,6 +25,10 @@ import {
 } from './domains/reservation/index.ts';
 import { gdsAdminRoutes } from './domains/search/gds-routes.ts';
 import { searchRoutes } from './domains/search/routes.ts';
+import { EventFeed } from './events/feed.ts';
+import { WEBHOOK_QUEUE } from './events/record.ts';
+import { purgeEvents } from './events/retention.ts';
+import { deliverHandler } from './events/webhooks/deliver.ts';
 import type { Clock } from './internal/clock.ts';
 import { systemClock } from './internal/clock.ts';
 import { type Config, retentionPolicy, runtimeTuning } from './internal/config.ts';
@@ -69,6 +76,8 @@ export interface Runtime {
   suppliers: SupplierRegistry;
   search: SearchService;
   jobs: JobRunner;
+  /** The process's one reader of the events table for every event stream. */
+  feed: EventFeed;
   /** Emulator URLs in sandbox mode. */
   sandboxUrls: SandboxSuppliers['urls'] | undefined;
   /** Ends running searches, stops the job runner and the emulators it started; the caller closes the db. */
@@ -91,6 +100,7 @@ function bookingSuppliers(registry: SupplierRegistry): BookingSuppliers {
 
 /** The deps of the aggregates, built once and handed to both their routes and their job handlers. */
 interface AggregateDeps {
+  feed: EventFeed;
   booking: BookingDeps;
   reservations: { db: Db; clock: Clock; suppliers: SupplierRegistry; logger: PinoLogger };
 }
@@ -125,6 +135,8 @@ function domainRoutes(
     ...adminRoutes(accounts),
     ...companyRoutes(accounts),
     ...customerRoutes(accounts),
+    ...eventRoutes({ db: database.db, feed: d.feed }),
+    ...webhookRoutes({ db: database.db, clock: s.clock, sandbox: s.config.sandbox }),
   };
 }
 
@@ -167,7 +179,13 @@ export async function createRuntime(o: RuntimeOptions): Promise<Runtime> {
     orphanGraceMs: tuning.searchOrphanGraceMs,
     onBreakerChange: (name, from, to) => supplierMetrics.breakerChanged(name, from, to),
   });
+  // One reader of the events table per process, for every open event stream (events/feed.ts).
+  const feed = new EventFeed(database.db, {
+    pollMs: tuning.eventsPollMs,
+    heartbeatMs: tuning.eventsHeartbeatMs,
+  });
   const deps: AggregateDeps = {
+    feed,
     booking: {
       db: database.db,
       clock,
@@ -190,6 +208,10 @@ export async function createRuntime(o: RuntimeOptions): Promise<Runtime> {
     maintenance: async () => {
       const days = tuning.supplierCallRetentionDays;
       await supplierCalls.purgeOlderThan(new Date(clock.now().getTime() - days * 86_400_000));
+      await purgeEvents(
+        database.db,
+        new Date(clock.now().getTime() - tuning.eventsRetentionDays * 86_400_000),
+      );
     },
   });
   const s = app.services;
@@ -206,6 +228,13 @@ export async function createRuntime(o: RuntimeOptions): Promise<Runtime> {
       ...ticketingJobHandlers(booking),
       ...reservationJobHandlers(services),
       ...search.jobHandlers,
+      [WEBHOOK_QUEUE]: deliverHandler({
+        db: database.db,
+        clock,
+        mailer: o.mailer,
+        log: logger,
+        policy: { sandbox: config.sandbox },
+      }),
       ...retentionJobHandlers({ db: database.db, clock, log: logger, policy: retention }),
     },
   });
@@ -231,8 +260,10 @@ export async function createRuntime(o: RuntimeOptions): Promise<Runtime> {
     suppliers,
     search,
     jobs,
+    feed,
     sandboxUrls,
     async close() {
+      feed.close();
       await search.close();
       await jobs.stop();
       await sandbox?.close();

@@ -187,6 +187,53 @@ export function companyResource(ctx: ClientContext) {
           }),
         ),
     },
+    webhookEndpoints: {
+      /** The signing secret is in this response only: store it at once. */
+      create: (body: BodyOf<'/api/v1/company/webhook-endpoints', 'post'>, options?: RequestOptions) =>
+        unwrap(raw.POST('/api/v1/company/webhook-endpoints', { body, ...ctx.init(options) })),
+      list: (options?: RequestOptions) =>
+        unwrap(raw.GET('/api/v1/company/webhook-endpoints', { ...ctx.init(options) })),
+      update: (
+        endpointId: number,
+        body: BodyOf<'/api/v1/company/webhook-endpoints/{endpoint_id}', 'patch'>,
+        options?: RequestOptions,
+      ) =>
+        unwrap(
+          raw.PATCH('/api/v1/company/webhook-endpoints/{endpoint_id}', {
+            params: { path: { endpoint_id: endpointId } },
+            body,
+            ...ctx.init(options),
+          }),
+        ),
+      /** A new secret (shown once); the old one keeps signing during `overlap_seconds`. */
+      rollSecret: (
+        endpointId: number,
+        body: BodyOf<'/api/v1/company/webhook-endpoints/{endpoint_id}/roll-secret', 'post'> = {},
+        options?: RequestOptions,
+      ) =>
+        unwrap(
+          raw.POST('/api/v1/company/webhook-endpoints/{endpoint_id}/roll-secret', {
+            params: { path: { endpoint_id: endpointId } },
+            body,
+            ...ctx.init(options),
+          }),
+        ),
+      deliveries: (endpointId: number, query: { limit?: number } = {}, options?: RequestOptions) =>
+        unwrap(
+          raw.GET('/api/v1/company/webhook-endpoints/{endpoint_id}/deliveries', {
+            params: { path: { endpoint_id: endpointId }, query },
+            ...ctx.init(options),
+          }),
+        ),
+      resend: (endpointId: number, deliveryId: number, options?: RequestOptions) =>
+        unwrap(
+          raw.POST('/api/v1/company/webhook-endpoints/{endpoint_id}/deliveries/{delivery_id}/resend', {
+            params: { path: { endpoint_id: endpointId, delivery_id: deliveryId } },
+            body: {},
+            ...ctx.init(options),
+          }),
+        ),
+    },
     apiKeys: {
       /** The secret is in this response only: store it at once. */
       create: (body: BodyOf<'/api/v1/company/api-keys', 'post'>, options?: RequestOptions) =>

@@ -198,6 +198,11 @@ export function runtimeTuning(env: NodeJS.ProcessEnv = process.env) {
     gdsConfigCacheMs: envNumber('GDS_CONFIG_CACHE_MS', 5000, env),
     /** How long a booking's supplier calls are kept for its timeline (the maintenance pass purges). */
     supplierCallRetentionDays: envNumber('SUPPLIER_CALL_RETENTION_DAYS', 400, env),
+    /** How often a process's one event-feed reader looks for new events while streams are open. */
+    eventsPollMs: envNumber('EVENTS_POLL_MS', 250, env),
+    /** How long events and finished webhook deliveries are kept (the maintenance pass purges). */
+    eventsRetentionDays: envNumber('EVENTS_RETENTION_DAYS', 30, env),
+    eventsHeartbeatMs: envNumber('EVENTS_HEARTBEAT_SECONDS', 15, env) * 1000,
   };
 }
 

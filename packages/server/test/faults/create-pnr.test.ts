@@ -201,6 +201,21 @@ describe('kill -9 inside createPnr', () => {
         expect(replay.body).toEqual(retry.body);
         expect(await bookingsFor(b, c.key)).toHaveLength(1);
         expect(emulators.orders(c.sup).slice(before[c.sup] as number)).toHaveLength(orderExpected ? 1 : 0);
+        // Issue 30: the killed transaction left no event; the settlement wrote exactly one, with its status.
+        const events = await until(`${c.sup} event`, SETTLE_DEADLINE_MS, async () => {
+          const r = await api(
+            b.url,
+            'GET',
+            `/api/v1/events?resource_type=booking&resource_id=${settled.booking_id}`,
+            { token: agent },
+          );
+          const data = (r.body?.data ?? []) as Array<{ type: string; data: { status: string } }>;
+          return data.length > 0 ? { done: true, value: data } : { done: false, seen: r.status };
+        });
+        expect([c.sup, events.map((e) => [e.type, e.data.status])]).toEqual([
+          c.sup,
+          [['booking.created', settled.status]],
+        ]);
       }
       // Every client reference the suppliers hold is there once.
       for (const s of FLIGHT_SUPPLIERS) {

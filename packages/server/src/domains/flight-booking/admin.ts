@@ -82,8 +82,8 @@ export class BookingAdmin {
     const body = ctx.body;
     const after = await this.#d.db.transaction().execute(async (trx) => {
       // Under the booking row lock, like every operation that moves the booking's money or tickets.
-      await findBooking(trx, b.id, { forUpdate: true });
-      const a = await setStatus(trx, b, body.new_status, this.#d.clock.now());
+      const locked = (await findBooking(trx, b.id, { forUpdate: true })) ?? b;
+      const a = await setStatus(trx, locked, body.new_status, this.#d.clock.now(), {}, 'override');
       await writeAudit(trx, ctx, {
         entity: 'booking',
         entityId: b.id,

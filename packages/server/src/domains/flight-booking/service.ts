@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { auditValues, writeAudit } from '../../audit/audit-log.ts';
+import { deliveriesFor, deliveryJobsFor, recordWhen } from '../../events/record.ts';
 import { completion } from '../../idempotency/idempotency-store.ts';
 import { callWindowMs } from '../../internal/config.ts';
 import { faultPoint } from '../../internal/fault-hooks.ts';
@@ -27,6 +28,7 @@ import type {
 } from '../../suppliers/ports/flight.ts';
 import { bookableTraveler } from '../accounts/store.ts';
 import { bagsOncePaid, bookBags, bookedBags, saveBookedBags } from './bags.ts';
+import { bookingEvent } from './booking-events.ts';
 import type { BookingDeps } from './deps.ts';
 import { normalizePassengers, preparePassengers } from './passengers.ts';
 import { cancelBooking } from './payment/cancel.ts';
@@ -458,6 +460,10 @@ export class BookingService {
           )
           .returning('audit_log.id'),
       )
+      // The `created` event, inserted only when `b` updated the row.
+      .with('e', (() => recordWhen('b', bookingEvent('booking.created', after))) as never)
+      .with('wd', (() => deliveriesFor('e')) as never)
+      .with('wj', (() => deliveryJobsFor('wd')) as never)
       .with('k', (qb) =>
         qb
           .updateTable('idempotency_keys')

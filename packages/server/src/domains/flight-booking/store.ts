@@ -6,6 +6,7 @@ import type { RequestContext } from '../../kernel/types.ts';
 import { bindBooking } from '../../observability/call-scope.ts';
 import { coalesced, param, prepared } from '../../storage/prepared.ts';
 import type { Db } from '../../storage/schema.ts';
+import { recordStatusChange, type StatusCause } from './booking-events.ts';
 import { type BookingEvent, type BookingStatus, nextStatus } from './state-machine.ts';
 import { bookingDb, type FlightBookingsTable, parseJson } from './tables.ts';
 
@@ -320,7 +321,7 @@ export async function transition(
   patch: Partial<Record<keyof FlightBookingsTable, unknown>> = {},
 ): Promise<BookingRow> {
   const to = nextStatus(b.status, event);
-  return setStatus(db, b, to, now, patch);
+  return setStatus(db, b, to, now, patch, event);
 }
 
 export async function setStatus(
@@ -329,6 +330,7 @@ export async function setStatus(
   to: BookingStatus,
   now: Date,
   patch: Partial<Record<keyof FlightBookingsTable, unknown>> = {},
+  cause: StatusCause = 'order',
 ): Promise<BookingRow> {
   const r = await bookingDb(db)
     .updateTable('flight_bookings')
@@ -336,7 +338,10 @@ export async function setStatus(
     .where('id', '=', b.id)
     .returningAll()
     .executeTakeFirstOrThrow();
-  return toRow(r as Raw);
+  const after = toRow(r as Raw);
+  // The event commits with the status (the caller's transaction): see booking-events.ts.
+  await recordStatusChange(db, b.status, after, cause);
+  return after;
 }
 
 export async function updateBooking(

@@ -35,6 +35,7 @@ import type { HandlerResult, RequestContext } from '../../kernel/types.ts';
 import type { Db } from '../../storage/schema.ts';
 import { logSupplierError, sentenceFor } from '../../suppliers/http-errors.ts';
 import { type CallOptions, SupplierError, type SupplierErrorKind } from '../../suppliers/ports/errors.ts';
+import { recordReservationChange } from './events.ts';
 import type { BookingKind } from './kind.ts';
 import { getRow } from './queries.ts';
 import type { ReservationEvent, ReservationStatus } from './state-machine.ts';
@@ -172,10 +173,14 @@ export async function bookReservation<B extends SupplierReservation>(
         updated_at: now,
       } as never)
       .onConflict((oc) => oc.column('client_reference').doNothing())
-      .returning('id')
+      .returningAll()
       .executeTakeFirst();
     if (!row) return undefined;
     const bookingId = Number(row.id);
+    await recordReservationChange(trx as unknown as Db, k.kind, null, row as Record<string, unknown>, {
+      action: 'created',
+      job: false,
+    });
     const firstLook = d.reconcileAfterMs ?? leaseSecondsFromEnv() * 1000;
     await enqueueReconcile(trx, k.kind, bookingId, new Date(now.getTime() + firstLook), d.clock);
     await writeAudit(trx as unknown as Db, ctx, {

@@ -8,6 +8,7 @@ import { enqueue } from '../../jobs/runner.ts';
 import type { RequestContext } from '../../kernel/types.ts';
 import type { Db } from '../../storage/schema.ts';
 import { json } from '../../storage/schema.ts';
+import { recordReservationChange } from './events.ts';
 import { type BookingKind, cancelKey, cancelQueue, reconcileKey, reconcileQueue } from './kind.ts';
 import type { ServiceDb } from './tables.ts';
 
@@ -30,11 +31,16 @@ export async function moveStatus(
   clock: Clock,
   c: StatusChange,
 ): Promise<void> {
-  await trx
+  const after = await trx
     .updateTable(k.table as 'hotel_bookings')
     .set({ ...(c.set ?? {}), status: to, updated_at: clock.now() })
     .where('id', '=', row.id)
-    .execute();
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await recordReservationChange(trx as unknown as Db, k, row.status, after as Record<string, unknown>, {
+    action: c.action,
+    job: c.ctx === null,
+  });
   await writeAudit(trx as unknown as Db, c.ctx, {
     entity: k.entity,
     entityId: row.id,

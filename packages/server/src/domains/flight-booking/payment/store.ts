@@ -1,4 +1,6 @@
 /** Payment rows and their transaction rows (one per money movement, failed ones included). */
+import { sql } from 'kysely';
+import { type EventType, record } from '../../../events/record.ts';
 import type { Db } from '../../../storage/schema.ts';
 import { bookingDb } from '../tables.ts';
 import type { PaymentState } from './state-machine.ts';
@@ -75,13 +77,50 @@ export async function updatePayment(
   now: Date,
 ): Promise<PaymentRow> {
   const { id: _i, created_at: _c, ...rest } = patch;
+  const before = await bookingDb(db)
+    .selectFrom('booking_payments')
+    .select(['state', 'refunded_minor'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
   const r = await bookingDb(db)
     .updateTable('booking_payments')
     .set({ ...rest, updated_at: now })
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirstOrThrow();
-  return num(r as never);
+  const after = num(r as never);
+  // The payment's event commits with its state (the caller's transaction): see paymentEventType.
+  const type = paymentEventType(before.state as PaymentState, Number(before.refunded_minor), after);
+  if (type) {
+    await record(db, {
+      type,
+      companyId: sql<number | null>`(select company_id from flight_bookings where id = ${after.booking_id})`,
+      resource: { type: 'payment', id: after.id, data: await paymentWithTransactions(db, after) },
+      at: now,
+    });
+  }
+  return after;
+}
+
+/**
+ * The event of a payment's move (issue 30): authorized, declined (the authorization failed), captured,
+ * voided, refunded (each refund, partial ones included). Settlement (CAPTURED -> SETTLED) emits none.
+ */
+export function paymentEventType(
+  from: PaymentState,
+  refundedBefore: number,
+  p: Pick<PaymentRow, 'state' | 'refunded_minor'>,
+): EventType | null {
+  if (p.refunded_minor > refundedBefore) return 'payment.refunded';
+  if (p.state === from) return null;
+  const by: Partial<Record<PaymentState, EventType>> = {
+    AUTHORIZED: 'payment.authorized',
+    FAILED: 'payment.declined',
+    CAPTURED: 'payment.captured',
+    VOIDED: 'payment.voided',
+    REFUNDED: 'payment.refunded',
+  };
+  return by[p.state] ?? null;
 }
 
 export interface TxInput {
