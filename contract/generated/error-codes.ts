@@ -3,7 +3,7 @@
  * Do not edit: declare a code on the operations that return it (contract/paths/*.ts) and regenerate.
  */
 
-/** Every error `code` an operation of the contract declares (152). */
+/** Every error `code` an operation of the contract declares (157). */
 export const errorCodes = [
   'account_inactive',
   'account_suspended',
@@ -51,6 +51,7 @@ export const errorCodes = [
   'email_already_registered',
   'email_not_verified',
   'emd_issue_failed',
+  'event_not_found',
   'foid_unsupported',
   'foid_update_failed',
   'hotel_booking_not_found',
@@ -66,6 +67,7 @@ export const errorCodes = [
   'invalid_company_state',
   'invalid_credentials',
   'invalid_date',
+  'invalid_event_type',
   'invalid_expiry',
   'invalid_fare_range',
   'invalid_guest',
@@ -157,6 +159,9 @@ export const errorCodes = [
   'verification_token_expired',
   'verification_token_invalid',
   'void_failed',
+  'webhook_delivery_not_found',
+  'webhook_endpoint_not_found',
+  'webhook_url_refused',
 ] as const;
 
 /** A `code` the contract declares in some `x-error-codes`. */

@@ -6955,6 +6955,10 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        /** @description The `data` of a message of the event stream (what a generated SSE client yields): an `Event` on `event` messages, `{ts}` on `heartbeat`, `{reason, reconnect}` on `shutdown`. */
+        EventStreamEventData: components["schemas"]["Event"] | {
+            [key: string]: unknown;
+        };
         /** @description A webhook endpoint: never its secret. */
         WebhookEndpoint: {
             /** Format: int64 */
@@ -25544,6 +25548,8 @@ export interface operations {
             /** @description A page of events. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25617,7 +25623,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description A dependency is unreachable: the database (`database_unavailable`), its disk is full (`storage_full`: nothing was written) or the supplier (`supplier_unavailable`, nothing was done); retry after `Retry-After` seconds with the same Idempotency-Key. */
+            /** @description A dependency is unreachable: the database (`database_unavailable`), its disk is full (`storage_full`: nothing was written) or the supplier (`supplier_unavailable`, nothing was done), or the server is draining for shutdown and starts no new effect (`server_draining`, nothing was done); retry after `Retry-After` seconds with the same Idempotency-Key. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -25649,13 +25655,19 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Event stream (`text/event-stream`). */
+            /** @description Event stream (`text/event-stream`). Each SSE message (`event:`, `id:`, `data:`) is a `EventStreamEvent`; the schema below is its `data` (what a generated SSE client yields). */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": components["schemas"]["EventStreamEvent"];
+                    "text/event-stream": components["schemas"]["EventStreamEventData"];
                 };
             };
             /** @description The request was understood but the operation failed. */
@@ -25701,6 +25713,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25725,7 +25741,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description A dependency is unreachable: the database (`database_unavailable`), its disk is full (`storage_full`: nothing was written) or the supplier (`supplier_unavailable`, nothing was done); retry after `Retry-After` seconds with the same Idempotency-Key. */
+            /** @description A dependency is unreachable: the database (`database_unavailable`), its disk is full (`storage_full`: nothing was written) or the supplier (`supplier_unavailable`, nothing was done), or the server is draining for shutdown and starts no new effect (`server_draining`, nothing was done); retry after `Retry-After` seconds with the same Idempotency-Key. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -25750,6 +25766,8 @@ export interface operations {
             /** @description The endpoints, oldest first. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25803,7 +25821,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description A dependency is unreachable: the database (`database_unavailable`), its disk is full (`storage_full`: nothing was written) or the supplier (`supplier_unavailable`, nothing was done); retry after `Retry-After` seconds with the same Idempotency-Key. */
+            /** @description A dependency is unreachable: the database (`database_unavailable`), its disk is full (`storage_full`: nothing was written) or the supplier (`supplier_unavailable`, nothing was done), or the server is draining for shutdown and starts no new effect (`server_draining`, nothing was done); retry after `Retry-After` seconds with the same Idempotency-Key. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -25835,6 +25853,9 @@ export interface operations {
             /** @description Registered; `secret` is shown only now. */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25844,6 +25865,7 @@ export interface operations {
             /** @description The request was understood but the operation failed. */
             400: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25924,7 +25946,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description A dependency is unreachable: the database (`database_unavailable`), its disk is full (`storage_full`: nothing was written) or the supplier (`supplier_unavailable`, nothing was done); retry after `Retry-After` seconds with the same Idempotency-Key. */
+            /** @description A dependency is unreachable: the database (`database_unavailable`), its disk is full (`storage_full`: nothing was written) or the supplier (`supplier_unavailable`, nothing was done), or the server is draining for shutdown and starts no new effect (`server_draining`, nothing was done); retry after `Retry-After` seconds with the same Idempotency-Key. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -25959,6 +25981,9 @@ export interface operations {
             /** @description The endpoint. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25968,6 +25993,7 @@ export interface operations {
             /** @description The request was understood but the operation failed. */
             400: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25997,6 +26023,7 @@ export interface operations {
             /** @description Not found (also returned for another tenant’s resource). */
             404: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26057,7 +26084,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description A dependency is unreachable: the database (`database_unavailable`), its disk is full (`storage_full`: nothing was written) or the supplier (`supplier_unavailable`, nothing was done); retry after `Retry-After` seconds with the same Idempotency-Key. */
+            /** @description A dependency is unreachable: the database (`database_unavailable`), its disk is full (`storage_full`: nothing was written) or the supplier (`supplier_unavailable`, nothing was done), or the server is draining for shutdown and starts no new effect (`server_draining`, nothing was done); retry after `Retry-After` seconds with the same Idempotency-Key. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -26092,6 +26119,9 @@ export interface operations {
             /** @description The endpoint with its new secret. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26121,6 +26151,7 @@ export interface operations {
             /** @description Not found (also returned for another tenant’s resource). */
             404: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26181,7 +26212,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description A dependency is unreachable: the database (`database_unavailable`), its disk is full (`storage_full`: nothing was written) or the supplier (`supplier_unavailable`, nothing was done); retry after `Retry-After` seconds with the same Idempotency-Key. */
+            /** @description A dependency is unreachable: the database (`database_unavailable`), its disk is full (`storage_full`: nothing was written) or the supplier (`supplier_unavailable`, nothing was done), or the server is draining for shutdown and starts no new effect (`server_draining`, nothing was done); retry after `Retry-After` seconds with the same Idempotency-Key. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -26211,6 +26242,8 @@ export interface operations {
             /** @description Deliveries, newest first. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26273,7 +26306,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description A dependency is unreachable: the database (`database_unavailable`), its disk is full (`storage_full`: nothing was written) or the supplier (`supplier_unavailable`, nothing was done); retry after `Retry-After` seconds with the same Idempotency-Key. */
+            /** @description A dependency is unreachable: the database (`database_unavailable`), its disk is full (`storage_full`: nothing was written) or the supplier (`supplier_unavailable`, nothing was done), or the server is draining for shutdown and starts no new effect (`server_draining`, nothing was done); retry after `Retry-After` seconds with the same Idempotency-Key. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -26311,6 +26344,9 @@ export interface operations {
             /** @description The delivery, pending its new attempt. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26340,6 +26376,7 @@ export interface operations {
             /** @description Not found (also returned for another tenant’s resource). */
             404: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26400,7 +26437,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description A dependency is unreachable: the database (`database_unavailable`), its disk is full (`storage_full`: nothing was written) or the supplier (`supplier_unavailable`, nothing was done); retry after `Retry-After` seconds with the same Idempotency-Key. */
+            /** @description A dependency is unreachable: the database (`database_unavailable`), its disk is full (`storage_full`: nothing was written) or the supplier (`supplier_unavailable`, nothing was done), or the server is draining for shutdown and starts no new effect (`server_draining`, nothing was done); retry after `Retry-After` seconds with the same Idempotency-Key. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */

@@ -111,6 +111,15 @@ export const feedSchemas: Record<string, Schema> = {
         'One SSE message of the event stream: `event: event` with `id:` and an `Event` as data, `heartbeat` (no id) every 15 s, `shutdown` when the server stops (reconnect with `Last-Event-ID`). The feed has no end.',
     },
   ),
+  // What a generated SSE client yields for each message (the stream response's schema, as for every stream).
+  EventStreamEventData: {
+    description:
+      'The `data` of a message of the event stream (what a generated SSE client yields): an `Event` on `event` messages, `{ts}` on `heartbeat`, `{reason, reconnect}` on `shutdown`.',
+    anyOf: [
+      ref('Event'),
+      freeObject('A `heartbeat` (`{ts}`) or `shutdown` (`{reason, reconnect}`) message.'),
+    ],
+  },
 };
 
 const filters = (): Json[] => [
