@@ -4,8 +4,8 @@
  * often each puts the expected airport first. `node bench/airports.ts` alone, or through peers.ts.
  */
 import MiniSearch from 'minisearch';
-import { loadAirports } from '../src/domains/reference/data.ts';
 import { referenceIndex } from '../src/domains/reference/search.ts';
+import { loadAirports } from '../src/internal/places/data.ts';
 import { AIRPORT_RANKING } from '../test/fixtures/airport-ranking.ts';
 
 export async function airportBench(rounds: number) {

@@ -3,7 +3,7 @@
  * loaded: OpenFlights lists airlines whose "ICAO" is `BA1`, `4AA` or `M1F`; those become null.
  */
 import { describe, expect, test } from 'vitest';
-import { loadAirlines, loadAirports } from '../src/domains/reference/data.ts';
+import { loadAirlines, loadAirports } from '../src/internal/places/data.ts';
 import { realContract } from './helpers/contract.ts';
 
 const doc = realContract();

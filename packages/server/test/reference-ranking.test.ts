@@ -1,11 +1,11 @@
 /** Airport ranking over a table of what travellers type (test/fixtures/airport-ranking.ts). */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadAirlines, loadAirportImportance, loadAirports } from '../src/domains/reference/data.ts';
 import {
   createReferenceIndex,
   type ReferenceIndex,
   referenceIndex,
 } from '../src/domains/reference/search.ts';
+import { loadAirlines, loadAirportImportance, loadAirports } from '../src/internal/places/data.ts';
 import { AIRPORT_RANKING, KNOWN_NOT_FIRST } from './fixtures/airport-ranking.ts';
 
 let idx: ReferenceIndex;

@@ -1,10 +1,10 @@
 /**
  * The place a hotel or transfer search names, as every adapter sends it to its supplier: resolved once by
- * `domains/reference/places.ts` (IATA city and airport codes, ranked city names with former names and a
+ * `internal/places/places.ts` (IATA city and airport codes, ranked city names with former names and a
  * country qualifier, "lat,lon"), never by the first string match or the first three letters.
  */
-import { CITY_CODES } from '../domains/reference/city-codes.ts';
-import { destinations, type ResolvedPlace } from '../domains/reference/places.ts';
+import { CITY_CODES } from '../internal/places/city-codes.ts';
+import { destinations, type ResolvedPlace } from '../internal/places/places.ts';
 import { SupplierError, type SupplierName } from './ports/errors.ts';
 
 /** The place of a hotel destination, or `invalid_request` naming why it is none. */

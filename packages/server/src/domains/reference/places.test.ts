@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { destinations } from '../../internal/places/places.ts';
 import { locations } from '../search/locations.ts';
-import { destinations } from './places.ts';
 
 const at = (q: string) => {
   const p = destinations().resolve(q);

@@ -12,12 +12,18 @@
  * `limit`.
  */
 
-import { CITY_CODES, FORMER_NAMES } from './city-codes.ts';
-import { countryKey, filterKey, isoCode } from './countries.ts';
-import { type Airline, type Airport, loadAirlines, loadAirportImportance, loadAirports } from './data.ts';
+import { CITY_CODES, FORMER_NAMES } from '../../internal/places/city-codes.ts';
+import { countryKey, filterKey, isoCode } from '../../internal/places/countries.ts';
+import {
+  type Airline,
+  type Airport,
+  loadAirlines,
+  loadAirportImportance,
+  loadAirports,
+} from '../../internal/places/data.ts';
+import { normalize } from '../../internal/places/normalize.ts';
+import { type Destinations, destinations } from '../../internal/places/places.ts';
 import { GeoIndex } from './geo.ts';
-import { normalize } from './normalize.ts';
-import { type Destinations, destinations } from './places.ts';
 import { MATCH_TYPES, type MatchType, TextIndex, TYPE_GROUP } from './text-index.ts';
 
 export interface AirportSearchParams {

@@ -18,8 +18,8 @@
  * real words in the data are not treated as typos; that keeps "paris" from also returning "parks".
  */
 
+import { normalize } from '../../internal/places/normalize.ts';
 import { boundedDistance } from './distance.ts';
-import { normalize } from './normalize.ts';
 
 export type MatchType = 'iata' | 'icao' | 'prefix' | 'token' | 'fuzzy';
 

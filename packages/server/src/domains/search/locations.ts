@@ -4,9 +4,9 @@
  * search (422 `unknown_location`) instead of being sent to the suppliers, whose sandboxes would make up
  * offers for it.
  */
-import { type Airport, loadAirports } from '../reference/data.ts';
+import { type Airport, loadAirports } from '../../internal/places/data.ts';
+import { destinations } from '../../internal/places/places.ts';
 import { GeoIndex } from '../reference/geo.ts';
-import { destinations } from '../reference/places.ts';
 
 export type Place =
   | { kind: 'airport' | 'city'; code: string; timezone: string | null }

@@ -20,6 +20,7 @@
  *   GET  /api/v1/transport/search/stream/{search_id} → streamTransportOffers
  */
 
+import { destinations } from '../../internal/places/places.ts';
 import { unauthorized } from '../../kernel/errors.ts';
 import type { HandlerResult, OperationContext, RequestContext, Routes } from '../../kernel/types.ts';
 import {
@@ -36,7 +37,6 @@ import { resultsPage } from '../../search/results-page.ts';
 import type { SearchService } from '../../search/service.ts';
 import { type OwnUserCode, readableSession } from '../../search/session-store.ts';
 import type { Vertical } from '../../search/tables.ts';
-import { destinations } from '../reference/places.ts';
 import { offerRoutes } from './offer-routes.ts';
 import { ownCodes, validateFlightSearch, validateHotelSearch, validateTransportSearch } from './validate.ts';
 

@@ -5,6 +5,8 @@
  * 422, or 403 `company_mismatch`. Transfer times are converted to the suppliers' local form
  * (transport/search-input.ts).
  */
+
+import { destinations } from '../../internal/places/places.ts';
 import {
   badRequest,
   forbidden,
@@ -14,7 +16,6 @@ import {
 } from '../../kernel/errors.ts';
 import type { RequestContext } from '../../kernel/types.ts';
 import type { OwnUserCode } from '../../search/session-store.ts';
-import { destinations } from '../reference/places.ts';
 import { locations } from './locations.ts';
 import { transportSearchInput } from './transport-input.ts';
 
