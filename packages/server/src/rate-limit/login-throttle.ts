@@ -92,24 +92,37 @@ export class LoginThrottle {
     const expires = new Date(now.getTime() + rule.windowSeconds * 1000);
     return this.#db.transaction().execute(async (trx) => {
       const t = failuresDb(trx);
-      await t
-        .insertInto('login_failures')
-        .values({
-          bucket,
-          failures: 0,
-          pending: 0,
-          last_failed_at: now,
-          blocked_until: null,
-          expires_at: expires,
-        })
-        .onConflict((oc) => oc.column('bucket').doNothing())
-        .execute();
-      const row = await t
-        .selectFrom('login_failures')
-        .select(['failures', 'pending', 'blocked_until', 'expires_at'])
-        .where('bucket', '=', bucket)
-        .forUpdate()
-        .executeTakeFirstOrThrow();
+      // Insert the bucket if missing, then lock it. A concurrent success may release (delete) the row
+      // between the two statements: then insert it again (a few tries; each round is two statements).
+      let row:
+        | {
+            failures: number;
+            pending: number;
+            blocked_until: Date | string | null;
+            expires_at: Date | string;
+          }
+        | undefined;
+      for (let attempt = 0; row === undefined; attempt++) {
+        if (attempt === 5) throw new Error(`login bucket ${bucket} kept vanishing under concurrent releases`);
+        await t
+          .insertInto('login_failures')
+          .values({
+            bucket,
+            failures: 0,
+            pending: 0,
+            last_failed_at: now,
+            blocked_until: null,
+            expires_at: expires,
+          })
+          .onConflict((oc) => oc.column('bucket').doNothing())
+          .execute();
+        row = await t
+          .selectFrom('login_failures')
+          .select(['failures', 'pending', 'blocked_until', 'expires_at'])
+          .where('bucket', '=', bucket)
+          .forUpdate()
+          .executeTakeFirst();
+      }
       const lapsed = new Date(row.expires_at) <= now;
       const failures = lapsed ? 0 : Number(row.failures);
       const pending = lapsed ? 0 : Number(row.pending);
