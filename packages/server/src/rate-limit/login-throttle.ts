@@ -155,34 +155,38 @@ export class LoginThrottle {
   async failed(bucket: string, rule: RateRule): Promise<void> {
     const now = this.#clock.now();
     const expires = new Date(now.getTime() + rule.windowSeconds * 1000);
-    const row = await failuresDb(this.#db)
-      .insertInto('login_failures')
-      .values({
-        bucket,
-        failures: 1,
-        pending: 0,
-        last_failed_at: now,
-        blocked_until: null,
-        expires_at: expires,
-      })
-      .onConflict((oc) =>
-        oc.column('bucket').doUpdateSet({
-          failures: sql<number>`login_failures.failures + 1`,
-          pending: sql<number>`greatest(login_failures.pending - 1, 0)`,
+    // One transaction: the upsert holds the bucket's row lock until the block is written too, so a
+    // concurrent reserve (SELECT … FOR UPDATE) never sees the limit reached without its block.
+    await this.#db.transaction().execute(async (trx) => {
+      const row = await failuresDb(trx)
+        .insertInto('login_failures')
+        .values({
+          bucket,
+          failures: 1,
+          pending: 0,
           last_failed_at: now,
+          blocked_until: null,
           expires_at: expires,
-        }),
-      )
-      .returning('failures')
-      .executeTakeFirstOrThrow();
-    const until = blockUntil(now, rule, Number(row.failures));
-    if (until) {
-      await failuresDb(this.#db)
-        .updateTable('login_failures')
-        .set({ blocked_until: sql<Date>`greatest(coalesce(blocked_until, ${until}), ${until})` })
-        .where('bucket', '=', bucket)
-        .execute();
-    }
+        })
+        .onConflict((oc) =>
+          oc.column('bucket').doUpdateSet({
+            failures: sql<number>`login_failures.failures + 1`,
+            pending: sql<number>`greatest(login_failures.pending - 1, 0)`,
+            last_failed_at: now,
+            expires_at: expires,
+          }),
+        )
+        .returning('failures')
+        .executeTakeFirstOrThrow();
+      const until = blockUntil(now, rule, Number(row.failures));
+      if (until) {
+        await failuresDb(trx)
+          .updateTable('login_failures')
+          .set({ blocked_until: sql<Date>`greatest(coalesce(blocked_until, ${until}), ${until})` })
+          .where('bucket', '=', bucket)
+          .execute();
+      }
+    });
   }
 
   /** A reserved attempt did not fail (right password, or it never ran): its reservation is given back. */
