@@ -212,3 +212,14 @@ describe('the hotel cancel quote', () => {
     ).rejects.toMatchObject({ status: 400, code: 'invalid_booking_state' });
   });
 });
+
+describe('small print fits the width', () => {
+  it('a note longer than the width wraps at spaces (a receipt naming every time zone of a connection)', () => {
+    const note =
+      'All times are local at the airport named. Time zones: LHR Europe/London, CDG Europe/Paris, DXB Asia/Dubai.';
+    const lines = documentLines({ title: 'Receipt', subtitle: [], sections: [], notes: [note] });
+    expect(note.length).toBeGreaterThan(100);
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(100);
+    expect(lines.slice(lines.indexOf('') + 1).join(' ')).toBe(note);
+  });
+});

@@ -3,7 +3,8 @@
  * and rendered twice: as terminal lines (`documentLines`) and as a PDF (`pdf.ts`). The builders in this
  * folder only decide what the document says.
  */
-import { renderTable } from '../ui/table.ts';
+import { renderTable, wrapCell } from '../ui/table.ts';
+import { DEFAULT_TABLE_WIDTH } from '../ui/width.ts';
 
 /** `[label, value]`: aligned in two columns on the terminal and in the PDF. */
 export type Pair = [string, string];
@@ -33,9 +34,11 @@ export function documentLines(doc: DocumentModel, width?: number): string[] {
     out.push('', section.heading, '-'.repeat(section.heading.length));
     if (section.pairs) out.push(...pairLines(section.pairs));
     if (section.table) out.push(...renderTable(section.table.headers, section.table.rows, width));
-    if (section.lines) out.push(...section.lines);
+    if (section.lines) out.push(...section.lines.flatMap((l) => wrapCell(l, width ?? DEFAULT_TABLE_WIDTH)));
   }
-  if (doc.notes.length > 0) out.push('', ...doc.notes);
+  // Small print wraps at the width like the tables (a note naming every time zone can be long).
+  if (doc.notes.length > 0)
+    out.push('', ...doc.notes.flatMap((n) => wrapCell(n, width ?? DEFAULT_TABLE_WIDTH)));
   return out;
 }
 
