@@ -51,3 +51,33 @@ export type FlightSupplier = (typeof FLIGHT_SUPPLIERS)[number];
 export type HotelSupplier = (typeof HOTEL_SUPPLIERS)[number];
 export type TransferSupplier = (typeof TRANSFER_SUPPLIERS)[number];
 export type PaymentState = (typeof PAYMENT_STATES)[number];
+
+/** Every event the outbox records (contracts.md §8): the server's `events/record.ts` and the contract's `EventType`. */
+export const EVENT_TYPES = [
+  'booking.created',
+  'booking.confirmed',
+  'booking.failed',
+  'booking.cancelled',
+  'booking.status_overridden',
+  'booking.pending_settled',
+  'ticket.issued',
+  'ticket.voided',
+  'ticket.refunded',
+  'payment.authorized',
+  'payment.captured',
+  'payment.voided',
+  'payment.refunded',
+  'payment.declined',
+  'hotel_booking.created',
+  'hotel_booking.confirmed',
+  'hotel_booking.failed',
+  'hotel_booking.cancelled',
+  'hotel_booking.pending_settled',
+  'hotel_booking.status_overridden',
+  'transport_booking.created',
+  'transport_booking.confirmed',
+  'transport_booking.failed',
+  'transport_booking.cancelled',
+  'transport_booking.pending_settled',
+  'transport_booking.status_overridden',
+] as const;

@@ -3,6 +3,8 @@
  * bookings, payments and tickets as an event, listed with a cursor and streamed over SSE with
  * `Last-Event-ID` resume. The same event objects are what webhooks deliver.
  */
+
+import { EVENT_TYPES } from '../enums.ts';
 import {
   arr,
   bool,
@@ -22,35 +24,6 @@ import {
 } from '../lib.ts';
 import { type OpDef, surface } from '../op.ts';
 import { badRequest, SSE_DESCRIPTION, sseResponse } from './shared.ts';
-
-export const EVENT_TYPES = [
-  'booking.created',
-  'booking.confirmed',
-  'booking.failed',
-  'booking.cancelled',
-  'booking.status_overridden',
-  'booking.pending_settled',
-  'ticket.issued',
-  'ticket.voided',
-  'ticket.refunded',
-  'payment.authorized',
-  'payment.captured',
-  'payment.voided',
-  'payment.refunded',
-  'payment.declined',
-  'hotel_booking.created',
-  'hotel_booking.confirmed',
-  'hotel_booking.failed',
-  'hotel_booking.cancelled',
-  'hotel_booking.pending_settled',
-  'hotel_booking.status_overridden',
-  'transport_booking.created',
-  'transport_booking.confirmed',
-  'transport_booking.failed',
-  'transport_booking.cancelled',
-  'transport_booking.pending_settled',
-  'transport_booking.status_overridden',
-] as const;
 
 const RESOURCE_TYPES = ['booking', 'payment', 'hotel_booking', 'transport_booking'] as const;
 

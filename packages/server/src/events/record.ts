@@ -5,39 +5,11 @@
  * runner enter (`observability/call-scope.ts`).
  */
 import { randomBytes } from 'node:crypto';
-import type { components } from '@travel/contract';
+import type { EVENT_TYPES } from '@travel/contract';
 import { type Expression, type RawBuilder, sql } from 'kysely';
 import { currentScope } from '../observability/call-scope.ts';
 import type { Db } from '../storage/schema.ts';
 
-export const EVENT_TYPES = [
-  'booking.created',
-  'booking.confirmed',
-  'booking.failed',
-  'booking.cancelled',
-  'booking.status_overridden',
-  'booking.pending_settled',
-  'ticket.issued',
-  'ticket.voided',
-  'ticket.refunded',
-  'payment.authorized',
-  'payment.captured',
-  'payment.voided',
-  'payment.refunded',
-  'payment.declined',
-  'hotel_booking.created',
-  'hotel_booking.confirmed',
-  'hotel_booking.failed',
-  'hotel_booking.cancelled',
-  'hotel_booking.pending_settled',
-  'hotel_booking.status_overridden',
-  'transport_booking.created',
-  'transport_booking.confirmed',
-  'transport_booking.failed',
-  'transport_booking.cancelled',
-  'transport_booking.pending_settled',
-  'transport_booking.status_overridden',
-] as const satisfies readonly components['schemas']['EventType'][];
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** What an event is about: the resource as the API returns it (`data`), under its type and id. */

@@ -6,8 +6,8 @@
  *   GET /api/v1/events/stream → streamEvents
  */
 
+import { EVENT_TYPES } from '@travel/contract';
 import type { EventFeed } from '../../events/feed.ts';
-import { EVENT_TYPES } from '../../events/record.ts';
 import { cursorOf, type EventFilter, readEvents } from '../../events/store.ts';
 import { badRequest, forbidden } from '../../kernel/errors.ts';
 import { tenantCompanyId } from '../../kernel/tenant.ts';
