@@ -20,6 +20,7 @@ const reports = mkdtempSync(join(tmpdir(), 'travel-test-'));
 let passed = 0;
 let failed = 0;
 const failures = [];
+const failedNames = [];
 
 function step(name, cmd, args, env = {}) {
   const started = Date.now();
@@ -56,6 +57,17 @@ function vitest(name, args, env) {
   passed += report.numPassedTests;
   failed += report.numFailedTests;
   if (report.numFailedTests > 0 || !ok) failures.push(name);
+  // Name each failed test again at the end, where a truncated log still shows it.
+  for (const file of report.testResults ?? []) {
+    const rel = file.name.startsWith(root) ? file.name.slice(root.length) : file.name;
+    const failedTests = (file.assertionResults ?? []).filter((t) => t.status === 'failed');
+    if (file.status === 'failed' && failedTests.length === 0)
+      failedTests.push({ fullName: '(the file failed to load)', failureMessages: [file.message ?? ''] });
+    for (const t of failedTests) {
+      const why = String(t.failureMessages?.[0] ?? '').split('\n')[0].slice(0, 300);
+      failedNames.push(`${name}: ${rel} > ${t.fullName}\n    ${why}`);
+    }
+  }
   if (!ok && report.numFailedTests === 0) failed += 1; // a suite that failed to load counts too
 }
 
@@ -106,6 +118,7 @@ if (podman && process.getuid?.() === 0) {
   process.stdout.write('\n(no podman, or not root: the deploy test was skipped; .ci/run installs podman)\n');
 }
 
+if (failedNames.length) process.stdout.write(`\nfailed tests:\n${failedNames.map((n) => `  ${n}`).join('\n')}\n`);
 process.stdout.write(`\n${failures.length ? `failed: ${failures.join('; ')}\n` : ''}`);
 process.stdout.write(`${passed} passed, ${failed} failed\n`);
 process.exit(failed === 0 ? 0 : 1);
