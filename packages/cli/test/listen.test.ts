@@ -38,10 +38,23 @@ async function book(lastName: string): Promise<number> {
   const pax = join(configDir, `pax-${lastName}.json`);
   writeFileSync(
     pax,
-    JSON.stringify([{ type: 'ADT', first_name: 'Lin', last_name: lastName, gender: 'F', date_of_birth: '1990-02-03' }]),
+    JSON.stringify([
+      { type: 'ADT', first_name: 'Lin', last_name: lastName, gender: 'F', date_of_birth: '1990-02-03' },
+    ]),
   );
   const r = await runJson<{ booking_id: number; outcome: string }>(
-    ['book', '--offer', offerId, '--passengers', pax, '--contact', 'lin@example.org,+447700900123', '--new', '--wait', '0'],
+    [
+      'book',
+      '--offer',
+      offerId,
+      '--passengers',
+      pax,
+      '--contact',
+      'lin@example.org,+447700900123',
+      '--new',
+      '--wait',
+      '0',
+    ],
     { env, configDir },
   );
   expect(r.doc?.booking_id, r.stderr).toBeGreaterThan(0);
@@ -58,11 +71,17 @@ describe.skipIf(!agent)('travel listen', () => {
     expect(listen.stderr()).toContain(`Listening to booking.created, booking.confirmed`);
     const id = await book('Listener');
     const line = await until(
-      () => listen.stdout().split('\n').find((l) => l.includes(`booking ${id} v`)),
+      () =>
+        listen
+          .stdout()
+          .split('\n')
+          .find((l) => l.includes(`booking ${id} v`)),
       () => `a line for booking ${id} on stdout:\n${listen.stdout()}\nstderr:\n${listen.stderr()}`,
     );
     expect(line).toMatch(
-      new RegExp(`^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d  booking\\.created +booking ${id} v1 +evt_[A-Za-z0-9_-]+$`),
+      new RegExp(
+        `^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d  booking\\.created +booking ${id} v1 +evt_[A-Za-z0-9_-]+$`,
+      ),
     );
     // Only booking.* was asked for: no payment or hotel line ever.
     for (const l of listen.stdout().trim().split('\n')) expect(l).toMatch(/ booking\.[a-z_]+ /);
@@ -95,7 +114,8 @@ describe.skipIf(!agent)('travel listen', () => {
           const e = JSON.parse(r.body) as { resource: { id: string } };
           return e.resource.id === String(id);
         }),
-      () => `booking ${id}'s event at the receiver; listen stdout:\n${listen.stdout()}\nstderr:\n${listen.stderr()}`,
+      () =>
+        `booking ${id}'s event at the receiver; listen stdout:\n${listen.stdout()}\nstderr:\n${listen.stderr()}`,
       60_000,
     );
     expect(got.path).toBe('/hooks');
@@ -103,11 +123,18 @@ describe.skipIf(!agent)('travel listen', () => {
     const header = got.headers['travel-signature'] as string;
     expect(header).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
     const event = await webhooks.constructEvent(got.body, header, secret);
-    expect(event).toMatchObject({ type: 'booking.pending_settled', resource: { type: 'booking', id: String(id) } });
+    expect(event).toMatchObject({
+      type: 'booking.pending_settled',
+      resource: { type: 'booking', id: String(id) },
+    });
     expect(got.headers['travel-event-id']).toBe(event.id);
     // What a handler must refuse: another secret, a changed body.
-    await expect(webhooks.constructEvent(got.body, header, 'whsec_other')).rejects.toThrow('No signature matches');
-    await expect(webhooks.constructEvent(got.body.replace('pending_settled', 'confirmed'), header, secret)).rejects.toThrow();
+    await expect(webhooks.constructEvent(got.body, header, 'whsec_other')).rejects.toThrow(
+      'No signature matches',
+    );
+    await expect(
+      webhooks.constructEvent(got.body.replace('pending_settled', 'confirmed'), header, secret),
+    ).rejects.toThrow();
     // The terminal shows the event and the status the endpoint answered.
     await until(
       () => listen.stdout().includes(`<-- [200] POST ${receiver.url}/hooks [${event.id}]`),
@@ -129,11 +156,19 @@ describe.skipIf(!agent)('travel listen', () => {
     );
     const id = await book('Jsonline');
     const line = await until(
-      () => listen.stdout().split('\n').find((l) => l.includes(`"id":"${id}"`)),
+      () =>
+        listen
+          .stdout()
+          .split('\n')
+          .find((l) => l.includes(`"id":"${id}"`)),
       () => `a JSON line for booking ${id}:\n${listen.stdout()}`,
     );
     const event = JSON.parse(line);
-    expect(event).toMatchObject({ object: 'event', type: 'booking.created', resource: { id: String(id), version: 1 } });
+    expect(event).toMatchObject({
+      object: 'event',
+      type: 'booking.created',
+      resource: { id: String(id), version: 1 },
+    });
     expect(event.data.booking_id).toBe(id);
     expect(await listen.interrupt()).toBe(130);
   });
