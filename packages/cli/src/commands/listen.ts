@@ -16,6 +16,8 @@ import { eventLine, eventTime } from '../views/event.ts';
 
 export interface ListenOptions {
   types: EventTypeName[] | undefined;
+  /** --events as typed (`booking.*`), for the banner. */
+  typesLabel: string | undefined;
   forwardTo: URL | undefined;
   printSecret: boolean;
   /** --jq: each event goes through the filter (io.json); plain --json prints one JSON line per event. */
@@ -55,14 +57,15 @@ export async function runListen(options: ListenOptions, ctx: Ctx, watch: StreamW
       ctx.io.err(c.dim(`reconnected${lastId ? `; resuming after ${lastId}` : ''}`));
       return;
     }
-    const what = options.types ? options.types.join(', ') : 'every event type';
+    const what = options.types ? (options.typesLabel ?? options.types.join(', ')) : 'every event type';
     ctx.io.err(`Ready. Listening to ${what} on ${ctx.baseUrl} (Ctrl-C to quit).`);
     if (options.forwardTo) {
       ctx.io.err(`Forwarding to ${options.forwardTo.href}, signed with ${c.bold(secret)}`);
       ctx.io.err(
-        c.dim(
-          `Verify with webhooks.constructEvent(rawBody, req.headers['travel-signature'], secret); the secret stays the same for profile "${ctx.profileName}" (\`travel listen --print-secret\`).`,
-        ),
+        c.dim('Verify it in your handler: webhooks.constructEvent(rawBody, signatureHeader, secret).'),
+      );
+      ctx.io.err(
+        c.dim(`The secret stays the same for profile "${ctx.profileName}" (travel listen --print-secret).`),
       );
     }
   };
@@ -155,6 +158,7 @@ export function listenCommand(deps: Deps): Command {
             runListen(
               {
                 types: parseEventTypes(raw.events, '--events'),
+                typesLabel: raw.events,
                 forwardTo: parseForwardUrl(raw.forwardTo),
                 printSecret: Boolean(raw.printSecret),
                 jq: raw.jq !== undefined,
