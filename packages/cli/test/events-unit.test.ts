@@ -120,3 +120,63 @@ describe('a dropped stream', () => {
     expect(await listen.interrupt()).toBe(130);
   });
 });
+
+describe('a server that goes away', () => {
+  it('before listening: exit 1 at once, naming the server', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const listen = startListen(
+      [],
+      { TRAVEL_BASE_URL: `http://127.0.0.1:${port}`, TRAVEL_TOKEN: 't' },
+      freshConfigDir(),
+    );
+    const code = await new Promise<number | null>((resolve) => listen.child.on('close', resolve));
+    expect(code).toBe(1);
+    expect(listen.stderr()).toContain(`127.0.0.1:${port}`);
+    expect(listen.stderr()).not.toContain('Ready.');
+  });
+
+  it('while listening: retried with backoff until it is back, resuming after the last event', async () => {
+    const seen: (string | undefined)[] = [];
+    const handler = (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => {
+      seen.push(req.headers['last-event-id'] as string | undefined);
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const id = seen.length === 1 ? 'evt_before' : 'evt_after';
+      res.write(
+        `id: ${id}\nevent: event\ndata: ${JSON.stringify({ id, type: 'payment.captured', created_at: '2026-11-29T02:00:00Z', resource: { type: 'payment', id: '9', version: seen.length } })}\n\n`,
+      );
+    };
+    let server = createServer(handler);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    const listen = startListen(
+      [],
+      { TRAVEL_BASE_URL: `http://127.0.0.1:${port}`, TRAVEL_TOKEN: 't' },
+      freshConfigDir(),
+    );
+    await until(
+      () => listen.stdout().includes('evt_before'),
+      () => `the first event:\n${listen.stderr()}`,
+    );
+    // The server stops: the open stream breaks and new connections are refused.
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    await until(
+      () => listen.stderr().includes('reconnecting in'),
+      () => `a reconnect notice:\n${listen.stderr()}`,
+    );
+    expect(listen.stderr()).toContain(`lost http://127.0.0.1:${port}`);
+    server = createServer(handler);
+    await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+    await until(
+      () => listen.stdout().includes('evt_after'),
+      () => `the event after the restart:\n${listen.stderr()}`,
+    );
+    expect(seen.at(-1)).toBe('evt_before');
+    expect(await listen.interrupt()).toBe(130);
+    server.closeAllConnections();
+    server.close();
+  });
+});

@@ -1,9 +1,9 @@
 /**
- * `travel listen`: the company's events live, one line each, from `GET /api/v1/events/stream` (the SDK's
- * stream resumes with `Last-Event-ID` across drops; a connection that cannot be made at all is retried here,
- * resuming after the last event printed). With `--forward-to` each event is also POSTed to a local URL,
- * signed as a webhook delivery with the profile's listen secret (the `stripe listen` loop). It runs until
- * Ctrl-C (exit 130, as every stream).
+ * `travel listen`: the company's events live, one line each, from `GET /api/v1/events/stream`. The SDK's
+ * stream resumes with `Last-Event-ID` across drops; once listening, a server that cannot be reached is
+ * retried here with backoff, resuming after the last event printed. With `--forward-to` each event is also
+ * POSTed to a local URL, signed as a webhook delivery with the profile's listen secret (the `stripe listen`
+ * loop). It runs until Ctrl-C (exit 130, as every stream).
  */
 import type { ConnectionError, Logger, LogRecord, TravelEvent } from '@travel/sdk';
 import { Command } from 'commander';
@@ -29,7 +29,7 @@ export interface StreamWatch {
   onConnected: (() => void) | undefined;
 }
 
-/** Consecutive connections that fail before listen gives up (about 4 minutes with the backoff). */
+/** Consecutive connections that fail, once listening, before listen gives up (~3 minutes of backoff). */
 const MAX_FAILED_CONNECTIONS = 10;
 
 /** The profile's listen secret, made and stored on first use so a handler's configuration keeps working. */
@@ -89,9 +89,11 @@ export async function runListen(options: ListenOptions, ctx: Ctx, watch: StreamW
         await show(event, options, secret, ctx);
       }
     } catch (error) {
-      if (!isConnectionError(error) || ++failures > MAX_FAILED_CONNECTIONS) throw error;
-      ctx.io.err(c.yellow(`connection lost (${error.message}); reconnecting…`));
-      await ctx.sleep(Math.min(30_000, 1000 * 2 ** (failures - 1)));
+      // Never connected: a wrong URL or a stopped server fails at once (the error names the server).
+      if (!isConnectionError(error) || connections === 0 || ++failures > MAX_FAILED_CONNECTIONS) throw error;
+      const waitMs = Math.min(30_000, 1000 * 2 ** (failures - 1));
+      ctx.io.err(c.yellow(`lost ${ctx.baseUrl} (${error.message}); reconnecting in ${waitMs / 1000} s…`));
+      await ctx.sleep(waitMs);
     }
   }
 }
