@@ -7,6 +7,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { webhooks } from '@travel/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { publicProfile } from '../src/commands/config.ts';
 import { parseOverlap } from '../src/commands/webhooks.ts';
 import { UsageError } from '../src/errors.ts';
 import { parseEventTypes } from '../src/event-types.ts';
@@ -48,6 +49,12 @@ describe('forwarding', () => {
     expect(header).toMatch(new RegExp(`^t=${t},v1=[0-9a-f]{64}$`));
     expect(await webhooks.constructEvent(body, header, secret)).toEqual(JSON.parse(body));
     await expect(webhooks.constructEvent(`${body} `, header, secret)).rejects.toThrow('No signature matches');
+  });
+
+  it('config list says a listen secret is stored, never the secret', () => {
+    const shown = publicProfile({ listen_secret: 'whsec_abc', base_url: 'http://x' }, new Date());
+    expect(shown).toMatchObject({ listen_secret: 'stored', base_url: 'http://x' });
+    expect(JSON.stringify(shown)).not.toContain('whsec_abc');
   });
 
   it('--forward-to takes http(s) URLs, a bare host:port as http', () => {

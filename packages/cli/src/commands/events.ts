@@ -43,8 +43,9 @@ export async function runEventsList(options: EventsListOptions, ctx: Ctx): Promi
       return;
     }
     for (const line of renderTable(
-      ['time (UTC)', 'type', 'resource', 'id', 'caused by'],
-      page.data.map((e) => [eventTime(e.created_at), e.type, eventResource(e), e.id, eventCause(e)]),
+      // What caused each one (request or job id) is in `events show` and --json: the rows stay one line.
+      ['time (UTC)', 'type', 'resource', 'id'],
+      page.data.map((e) => [eventTime(e.created_at), e.type, eventResource(e), e.id]),
       ctx.io.columns,
     ))
       ctx.io.out(line);
@@ -108,7 +109,7 @@ export function eventsCommand(deps: Deps): Command {
   events.addCommand(
     examples(
       new Command('list')
-        .description('events oldest first, a page at a time (time, type, resource and version, id, cause)')
+        .description('events oldest first, a page at a time (time, type, resource and version, id)')
         .option('--type <types>', 'only these types: a comma-separated list, `booking.*` for a kind')
         .option('--limit <n>', 'events per page, 1-100 (default 20)')
         .option('--starting-after <id>', 'the page after this event id (the hint under the table names it)')
@@ -128,7 +129,7 @@ export function eventsCommand(deps: Deps): Command {
           ),
         ),
       'travel events list',
-      'travel events list --type booking.*,payment.captured --limit 100',
+      "travel events list --type 'booking.*,payment.captured' --limit 100",
       'travel events list --starting-after evt_Qk3Jx9vN2mL7pRw4tYs8',
       'travel events list --jq \'.data[] | select(.resource.id == "42") | .type\'',
     ),

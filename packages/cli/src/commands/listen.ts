@@ -150,7 +150,7 @@ export function listenCommand(deps: Deps): Command {
         'after',
         '\nEach event prints its time, type, resource (kind, id, version) and id; with --forward-to a second line\n' +
           'shows the status your endpoint answered. --json prints each event as one JSON line. The stream resumes\n' +
-          'after a dropped connection without losing or repeating an event. Ctrl-C stops it (exit 130).\n',
+          'after a dropped connection without losing or repeating an event. Ctrl-C stops it (exit 130).',
       )
       .action((...params: unknown[]) => {
         const watch: StreamWatch = { onConnected: undefined };
@@ -171,7 +171,7 @@ export function listenCommand(deps: Deps): Command {
         )(...params);
       }),
     'travel listen',
-    'travel listen --events booking.*,payment.captured',
+    "travel listen --events 'booking.*,payment.captured'",
     'travel listen --forward-to http://localhost:3000/hooks',
     'export TRAVEL_WEBHOOK_SECRET=$(travel listen --print-secret)',
     'travel listen --json | jq -c \'select(.type == "booking.pending_settled") | .resource\'',

@@ -165,7 +165,7 @@ export function webhooksCommand(deps: Deps): Command {
           }),
         ),
       'travel webhooks create --url https://erp.example.com/travel-hooks',
-      'travel webhooks create --url https://erp.example.com/hooks --events booking.*,ticket.issued',
+      "travel webhooks create --url https://erp.example.com/hooks --events 'booking.*,ticket.issued'",
       'travel webhooks create --url https://erp.example.com/hooks | vault kv put secret/travel-hook secret=-',
     ),
   );
