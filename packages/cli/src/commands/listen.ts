@@ -42,12 +42,12 @@ export function listenSecret(ctx: Ctx): string {
 }
 
 export async function runListen(options: ListenOptions, ctx: Ctx, watch: StreamWatch): Promise<void> {
-  const secret = listenSecret(ctx);
   if (options.printSecret) {
-    ctx.io.out(secret);
+    ctx.io.out(listenSecret(ctx));
     return;
   }
   requireToken(ctx);
+  const secret = listenSecret(ctx);
   const { c } = ctx.io;
   let lastId: string | undefined;
   let connections = 0;
