@@ -51,8 +51,10 @@ export async function runListen(options: ListenOptions, ctx: Ctx, watch: StreamW
   const { c } = ctx.io;
   let lastId: string | undefined;
   let connections = 0;
+  let failures = 0;
   watch.onConnected = () => {
     connections++;
+    failures = 0;
     if (connections > 1) {
       ctx.io.err(c.dim(`reconnected${lastId ? `; resuming after ${lastId}` : ''}`));
       return;
@@ -71,14 +73,13 @@ export async function runListen(options: ListenOptions, ctx: Ctx, watch: StreamW
   };
   const query = options.types ? { type: options.types.join(',') } : {};
   const events = ctx.client().events;
-  for (let failures = 0; ; ) {
+  for (;;) {
     try {
       const stream = events.stream(query, {
         ...(lastId ? { lastEventId: lastId } : {}),
         maxReconnects: MAX_FAILED_CONNECTIONS,
       });
       for await (const message of stream) {
-        failures = 0;
         if (message.event === 'shutdown') {
           ctx.io.err(c.dim('the server is restarting; reconnecting…'));
           continue;
