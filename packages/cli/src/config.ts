@@ -22,6 +22,8 @@ export interface Profile {
   user_code?: string;
   currency?: string;
   payment_mode?: string;
+  /** `travel listen --forward-to` signs with it (made on first use; `listen --print-secret` prints it). */
+  listen_secret?: string;
 }
 
 /** Keys `travel config set` accepts; credentials are only written by `travel login`. */

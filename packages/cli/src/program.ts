@@ -113,6 +113,21 @@ export const COMMANDS: readonly (readonly [string, string, Loader])[] = [
     async (d) => (await import('./commands/company.ts')).companyCommand(d),
   ],
   [
+    'listen',
+    "stream your company's events live, one line each; --forward-to POSTs each one to a local URL, signed like a webhook",
+    async (d) => (await import('./commands/listen.ts')).listenCommand(d),
+  ],
+  [
+    'events',
+    "your company's event feed: list, show, resend, types",
+    async (d) => (await import('./commands/events.ts')).eventsCommand(d),
+  ],
+  [
+    'webhooks',
+    "your company's webhook endpoints (company admins): create, list, roll-secret, disable",
+    async (d) => (await import('./commands/webhooks.ts')).webhooksCommand(d),
+  ],
+  [
     'smoke',
     'CI smoke booking: login, search, revalidate, book, authorize, capture, ticket, void (cleans up after itself)',
     async (d) => (await import('./commands/smoke.ts')).smokeCommand(d),

@@ -23,8 +23,11 @@ export function parseConfigKey(key: string | undefined): SettableKey {
  * refresh token, or its expiry has passed).
  */
 export function publicProfile(profile: Profile, now: Date): Record<string, string> {
-  const { token, refresh_token, refresh_expires_at, api_key, session_ended_at, ...rest } = profile;
+  const { token, refresh_token, refresh_expires_at, api_key, session_ended_at, listen_secret, ...rest } =
+    profile;
   const out: Record<string, string> = { ...(rest as Record<string, string>) };
+  // A signing secret: only whether there is one (`travel listen --print-secret` prints it).
+  if (listen_secret) out.listen_secret = 'stored';
   const refreshUntil = refresh_token && refresh_expires_at ? new Date(refresh_expires_at) : undefined;
   const refreshKnown = refreshUntil !== undefined && !Number.isNaN(refreshUntil.getTime());
   const refreshable = Boolean(refresh_token) && !(refreshKnown && refreshUntil <= now);
