@@ -28,6 +28,7 @@ import { searchRoutes } from './domains/search/routes.ts';
 import { EventFeed } from './events/feed.ts';
 import { WEBHOOK_QUEUE } from './events/record.ts';
 import { purgeEvents } from './events/retention.ts';
+import { startEventWake } from './events/wake.ts';
 import { deliverHandler } from './events/webhooks/deliver.ts';
 import type { Clock } from './internal/clock.ts';
 import { systemClock } from './internal/clock.ts';
@@ -238,6 +239,14 @@ export async function createRuntime(o: RuntimeOptions): Promise<Runtime> {
       ...retentionJobHandlers({ db: database.db, clock, log: logger, policy: retention }),
     },
   });
+  // Events committed wake the feed and the webhook deliveries at once (NOTIFY); the polls stay as fallback.
+  const wake = await startEventWake({
+    databaseUrl: database.kind === 'postgres' ? config.databaseUrl : undefined,
+    schema: o.schema,
+    log: logger,
+    feed,
+    jobs,
+  });
   if (o.startJobs !== false) {
     jobs.start();
     // One purge job per slot across every process on the database (docs/retention.md).
@@ -264,6 +273,7 @@ export async function createRuntime(o: RuntimeOptions): Promise<Runtime> {
     sandboxUrls,
     async close() {
       feed.close();
+      await wake.close();
       await search.close();
       await jobs.stop();
       await sandbox?.close();

@@ -33,6 +33,8 @@ export class EventFeed {
   #cursor: Cursor | undefined;
   #timer: NodeJS.Timeout | undefined;
   #reading: Promise<void> | undefined;
+  /** A wake-up arrived while a read was running (it may have started before that commit): read again. */
+  #again = false;
   #closed = false;
   /** Reads of the table by the feed's reader (one per poll, whatever the number of streams). */
   reads = 0;
@@ -80,6 +82,26 @@ export class EventFeed {
       this.#reading = undefined;
     });
     return this.#reading;
+  }
+
+  /**
+   * Events committed (a NOTIFY, or on PGlite this process's own write; events/wake.ts): read now rather
+   * than at the next poll. A wake-up during a read reads once more after it. A failed read is left to
+   * the poll.
+   */
+  wake(): void {
+    if (this.#closed || this.#subs.size === 0) return;
+    if (this.#reading) {
+      this.#again = true;
+      return;
+    }
+    this.poll()
+      .catch(() => {})
+      .finally(() => {
+        if (!this.#again) return;
+        this.#again = false;
+        this.wake();
+      });
   }
 
   async #read(): Promise<void> {
