@@ -28,7 +28,7 @@ import { searchRoutes } from './domains/search/routes.ts';
 import { EventFeed } from './events/feed.ts';
 import { WEBHOOK_QUEUE } from './events/record.ts';
 import { purgeEvents } from './events/retention.ts';
-import { startEventWake } from './events/wake.ts';
+import { type EventWake, startEventWake } from './events/wake.ts';
 import { deliverHandler } from './events/webhooks/deliver.ts';
 import type { Clock } from './internal/clock.ts';
 import { systemClock } from './internal/clock.ts';
@@ -79,6 +79,8 @@ export interface Runtime {
   jobs: JobRunner;
   /** The process's one reader of the events table for every event stream. */
   feed: EventFeed;
+  /** What wakes the feed and the webhook deliveries when events commit (events/wake.ts). */
+  eventWake: EventWake;
   /** Emulator URLs in sandbox mode. */
   sandboxUrls: SandboxSuppliers['urls'] | undefined;
   /** Ends running searches, stops the job runner and the emulators it started; the caller closes the db. */
@@ -270,6 +272,7 @@ export async function createRuntime(o: RuntimeOptions): Promise<Runtime> {
     search,
     jobs,
     feed,
+    eventWake: wake,
     sandboxUrls,
     async close() {
       feed.close();

@@ -35,6 +35,8 @@ export class EventFeed {
   #reading: Promise<void> | undefined;
   /** A wake-up arrived while a read was running (it may have started before that commit): read again. */
   #again = false;
+  #retry: NodeJS.Timeout | undefined;
+  #retryMs = 0;
   #closed = false;
   /** Reads of the table by the feed's reader (one per poll, whatever the number of streams). */
   reads = 0;
@@ -86,22 +88,38 @@ export class EventFeed {
 
   /**
    * Events committed (a NOTIFY, or on PGlite this process's own write; events/wake.ts): read now rather
-   * than at the next poll. A wake-up during a read reads once more after it. A failed read is left to
-   * the poll.
+   * than at the next poll. A wake-up during a read reads once more after it. A wake-up whose read finds
+   * nothing (the event is not visible yet: an older transaction is still open, see store.ts) reads again
+   * after 10 ms, 20 ms, … until the poll interval takes over. A failed read is left to the poll.
    */
   wake(): void {
+    if (this.#retry) clearTimeout(this.#retry);
+    this.#retry = undefined;
     if (this.#closed || this.#subs.size === 0) return;
     if (this.#reading) {
       this.#again = true;
       return;
     }
+    const before = this.#cursor;
     this.poll()
       .catch(() => {})
       .finally(() => {
-        if (!this.#again) return;
-        this.#again = false;
-        this.wake();
+        if (this.#again) {
+          this.#again = false;
+          this.wake();
+        } else if (this.#cursor === before) this.#retryLater();
+        else this.#retryMs = 0;
       });
+  }
+
+  #retryLater(): void {
+    this.#retryMs = this.#retryMs ? this.#retryMs * 2 : 10;
+    if (this.#retryMs >= this.#pollMs || this.#closed) {
+      this.#retryMs = 0;
+      return;
+    }
+    this.#retry = setTimeout(() => this.wake(), this.#retryMs);
+    this.#retry.unref();
   }
 
   async #read(): Promise<void> {
@@ -142,6 +160,7 @@ export class EventFeed {
 
   close(): void {
     this.#closed = true;
+    if (this.#retry) clearTimeout(this.#retry);
     for (const s of [...this.#subs]) s.close();
   }
 }

@@ -78,17 +78,12 @@ export class PgEventWake implements EventWake {
   #closed = false;
   #retry: NodeJS.Timeout | undefined;
   #attempts = 0;
-  /** Notifications heard (tests and the bench read it). */
-  heard = 0;
+  /** The LISTEN connection's server process id (undefined while reconnecting). */
+  pid: number | undefined;
 
   constructor(o: PgEventWakeOptions) {
     this.#o = o;
     this.#emitter.setMaxListeners(0);
-  }
-
-  /** Whether the LISTEN connection is up. */
-  get listening(): boolean {
-    return this.#client !== undefined;
   }
 
   on(kind: WakeKind, fn: () => void): () => void {
@@ -105,7 +100,6 @@ export class PgEventWake implements EventWake {
     });
     client.on('notification', (m) => {
       if (m.channel !== EVENTS_CHANNEL || !m.payload) return;
-      this.heard += 1;
       if (m.payload === this.#schema) this.#emitter.emit('events');
       else if (m.payload === this.#schema + DELIVERIES) this.#emitter.emit('deliveries');
     });
@@ -119,8 +113,11 @@ export class PgEventWake implements EventWake {
     client.on('end', () => lost());
     try {
       await client.connect();
-      const r = await client.query<{ s: string }>('select current_schema()::text as s');
+      const r = await client.query<{ s: string; pid: number }>(
+        'select current_schema()::text as s, pg_backend_pid() as pid',
+      );
       this.#schema = r.rows[0]?.s ?? 'public';
+      this.pid = r.rows[0]?.pid;
       await client.query(`listen ${EVENTS_CHANNEL}`);
     } catch (err) {
       client.end().catch(() => {});
@@ -142,6 +139,7 @@ export class PgEventWake implements EventWake {
   #reconnect(): void {
     const old = this.#client;
     this.#client = undefined;
+    this.pid = undefined;
     void old?.end().catch(() => {});
     if (this.#closed || this.#retry) return;
     const base = this.#o.reconnectBaseMs ?? 250;
