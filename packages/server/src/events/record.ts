@@ -76,7 +76,9 @@ export const deliveryJobsFor = (deliveries: string): RawBuilder<unknown> =>
  */
 export async function record(trx: Db, e: NewEvent): Promise<string> {
   const v = eventValues(e);
-  const r = await sql<{ deliveries: number }>`with e as ${insertFrom(v, null)}, d as ${deliveriesFor('e')}, j as ${deliveryJobsFor('d')}
+  const r = await sql<{
+    deliveries: number;
+  }>`with e as ${insertFrom(v, null)}, d as ${deliveriesFor('e')}, j as ${deliveryJobsFor('d')}
     select (select count(*) from d)::int as deliveries from e`.execute(trx);
   // PGlite: this process's readers hear of it now; their reads wait for this transaction's end.
   announceLocally('events');

@@ -63,7 +63,9 @@ const emit = (company: number, type: EventType, id: number) =>
 const within = <T>(ms: number, p: Promise<T>, what: string): Promise<T> =>
   Promise.race([
     p,
-    new Promise<never>((_, rej) => setTimeout(() => rej(new Error(`${what}: not within ${ms} ms`)), ms).unref()),
+    new Promise<never>((_, rej) =>
+      setTimeout(() => rej(new Error(`${what}: not within ${ms} ms`)), ms).unref(),
+    ),
   ]);
 
 /** The ids of the `event` messages of an open stream, as they arrive. */
@@ -132,36 +134,38 @@ describe(`event wake-up (${testBackend})`, () => {
     expect(JSON.parse(body)).toMatchObject({ id, type: 'booking.confirmed', company_id: company.id });
   });
 
-  it.runIf(testBackend === 'postgres')('the LISTEN connection, terminated by the server, listens again and wakes', async () => {
-    const wake = j.runtime.eventWake;
-    expect(wake).toBeInstanceOf(PgEventWake);
-    const pgWake = wake as PgEventWake;
-    const pid = pgWake.pid;
-    expect(pid).toBeTypeOf('number');
-    const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-    await admin.connect();
-    try {
-      await admin.query('select pg_terminate_backend($1)', [pid]);
-    } finally {
-      await admin.end();
-    }
-    // Back within its backoff (250 ms, then doubling): a new connection, LISTENing again.
-    await within(
-      10_000,
-      (async () => {
-        while (pgWake.pid === undefined || pgWake.pid === pid)
-          await new Promise((r) => setTimeout(r, 25));
-      })(),
-      'the listener to reconnect',
-    );
-    const company = await j.company();
-    const staff = await j.user('company_staff', company.id);
-    const s = await open(staff.token);
-    try {
-      const id = await emit(company.id, 'booking.created', 300);
-      expect(await within(10_000, s.nextId(), 'the event after the reconnect')).toBe(id);
-    } finally {
-      s.close();
-    }
-  });
+  it.runIf(testBackend === 'postgres')(
+    'the LISTEN connection, terminated by the server, listens again and wakes',
+    async () => {
+      const wake = j.runtime.eventWake;
+      expect(wake).toBeInstanceOf(PgEventWake);
+      const pgWake = wake as PgEventWake;
+      const pid = pgWake.pid;
+      expect(pid).toBeTypeOf('number');
+      const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+      await admin.connect();
+      try {
+        await admin.query('select pg_terminate_backend($1)', [pid]);
+      } finally {
+        await admin.end();
+      }
+      // Back within its backoff (250 ms, then doubling): a new connection, LISTENing again.
+      await within(
+        10_000,
+        (async () => {
+          while (pgWake.pid === undefined || pgWake.pid === pid) await new Promise((r) => setTimeout(r, 25));
+        })(),
+        'the listener to reconnect',
+      );
+      const company = await j.company();
+      const staff = await j.user('company_staff', company.id);
+      const s = await open(staff.token);
+      try {
+        const id = await emit(company.id, 'booking.created', 300);
+        expect(await within(10_000, s.nextId(), 'the event after the reconnect')).toBe(id);
+      } finally {
+        s.close();
+      }
+    },
+  );
 });
