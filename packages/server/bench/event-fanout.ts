@@ -256,7 +256,7 @@ try {
   );
   const load1 = loadavg();
   console.log(
-    `event-fanout: ${READERS} readers ours p50 ${pct(fan, 50)} ms p99 ${pct(fan, 99)} ms RSS +${((rss1 - rss0) / READERS).toFixed(1)} KB/stream (${mib(rss2)} MiB); bare p50 ${pct(pfan, 50)} ms p99 ${pct(pfan, 99)} ms; one reader p50 ${pct(one, 50)} ms p99 ${pct(one, 99)} ms; load ${load0[0].toFixed(1)}→${load1[0].toFixed(1)}`,
+    `event-fanout: ${READERS} readers ours p50 ${pct(fan, 50)} ms p99 ${pct(fan, 99)} ms RSS +${((rss1 - rss0) / READERS).toFixed(1)} KB/stream (${mib(rss2)} MiB); bare p50 ${pct(pfan, 50)} ms p99 ${pct(pfan, 99)} ms; one reader p50 ${pct(one, 50)} ms p99 ${pct(one, 99)} ms; load ${(load0[0] ?? 0).toFixed(1)}→${(load1[0] ?? 0).toFixed(1)}`,
   );
 } finally {
   await ours.stop().catch(() => {});

@@ -70,15 +70,17 @@ export const deliveryJobsFor = (deliveries: string): RawBuilder<unknown> =>
     from ${sql.table(deliveries)} d
     returning id)`;
 
+/** What `record`'s statement reports: how many webhook deliveries it wrote. */
+type Written = { deliveries: number };
+
 /**
  * Records `e` in `trx`, the transaction making the change, with its webhook deliveries and their jobs:
  * one statement, which also wakes the readers at commit (wake.ts). Returns the event's id.
  */
 export async function record(trx: Db, e: NewEvent): Promise<string> {
   const v = eventValues(e);
-  const r = await sql<{
-    deliveries: number;
-  }>`with e as ${insertFrom(v, null)}, d as ${deliveriesFor('e')}, j as ${deliveryJobsFor('d')}
+  const r =
+    await sql<Written>`with e as ${insertFrom(v, null)}, d as ${deliveriesFor('e')}, j as ${deliveryJobsFor('d')}
     select (select count(*) from d)::int as deliveries from e`.execute(trx);
   // PGlite: this process's readers hear of it now; their reads wait for this transaction's end.
   announceLocally('events');

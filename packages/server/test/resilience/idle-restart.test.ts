@@ -155,7 +155,7 @@ describe.skipIf(!bin)('an idle service and a database restart', () => {
       // EVENTS_POLL_MS is a minute: only the NOTIFY brings it this soon.
       expect(Date.now() - t).toBeLessThan(10_000);
     } finally {
-      await it.return?.();
+      await it.return?.(undefined);
       await writer.close();
     }
   }, 60_000);
