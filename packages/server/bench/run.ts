@@ -195,7 +195,7 @@ const fanout = spawnSync(process.execPath, [fileURLToPath(new URL('./event-fanou
 });
 process.stdout.write(fanout.stdout);
 const fan =
-  /event-fanout: (\d+) readers ours p50 ([\d.]+) ms p99 ([\d.]+) ms RSS \+([\d.-]+) KB\/stream \((\d+) MiB\); bare p50 ([\d.]+) ms p99 ([\d.]+) ms; one reader p50 ([\d.]+) ms p99 ([\d.]+) ms; load (.+)/.exec(
+  /event-fanout: (\d+) readers ours p50 ([\d.]+) ms p99 ([\d.]+) ms RSS (\d+→\d+) MiB; bare p50 ([\d.]+) ms p99 ([\d.]+) ms RSS (\d+→\d+) MiB; one reader p50 ([\d.]+) ms p99 ([\d.]+) ms; load (.+)/.exec(
     fanout.stdout,
   );
 rows.push({
@@ -205,7 +205,7 @@ rows.push({
   p50: fan ? `${fan[2]} ms` : '',
   p99: fan ? `${fan[3]} ms` : '',
   note: fan
-    ? `commit→reader; +${fan[4]} KB RSS/stream (${fan[5]} MiB); bare broadcaster p50 ${fan[6]} / p99 ${fan[7]} ms; one reader p50 ${fan[8]} ms; load ${fan[10]}`
+    ? `commit→reader; server RSS ${fan[4]} MiB; bare broadcaster p50 ${fan[5]} / p99 ${fan[6]} ms, RSS ${fan[7]} MiB; one reader p50 ${fan[8]} ms; load ${fan[10]}`
     : /skipped/.test(fanout.stdout)
       ? 'skipped (no PostgreSQL)'
       : `FAILED (${fanout.status})`,
