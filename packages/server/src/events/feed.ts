@@ -5,6 +5,7 @@
  * missed with its own paged read, while the live events that arrive meanwhile wait behind it; each stream
  * drops what is not after its own position, so nothing is lost and nothing repeated.
  */
+import { sharedSseMessage } from '../kernel/sse.ts';
 import type { SseMessage } from '../kernel/types.ts';
 import type { Db } from '../storage/schema.ts';
 import {
@@ -17,6 +18,17 @@ import {
 } from './store.ts';
 
 const PAGE = 500;
+
+/** Each live event's one message, encoded once for every stream that sends it (kernel/sse.ts). */
+const messages = new WeakMap<StoredEvent, SseMessage>();
+function messageOf(e: StoredEvent): SseMessage {
+  let m = messages.get(e);
+  if (!m) {
+    m = sharedSseMessage({ id: e.view.id, event: 'event', data: e.view });
+    messages.set(e, m);
+  }
+  return m;
+}
 
 export interface EventFeedOptions {
   /** How often the reader looks for new events while streams are open (EVENTS_POLL_MS, default 250). */
@@ -220,7 +232,7 @@ export class Subscription implements AsyncIterable<SseMessage>, AsyncIterator<Ss
     for (;;) {
       if (this.#closed) return { done: true, value: undefined };
       const e = this.#queue.shift();
-      if (e) return { done: false, value: { id: e.view.id, event: 'event', data: e.view } };
+      if (e) return { done: false, value: messageOf(e) };
       const timedOut = await new Promise<boolean>((resolve) => {
         const t = setTimeout(() => resolve(true), this.#heartbeatMs);
         t.unref();
