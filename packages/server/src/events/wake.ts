@@ -136,6 +136,11 @@ export class PgEventWake implements EventWake {
     }
   }
 
+  /** Tries `start` again after the backoff (a failed first start). */
+  retry(): void {
+    this.#reconnect();
+  }
+
   #reconnect(): void {
     const old = this.#client;
     this.#client = undefined;
@@ -180,7 +185,11 @@ export async function startEventWake(o: {
       schema: o.schema,
       ...(o.log ? { log: o.log } : {}),
     });
-    await pgw.start();
+    // The database was just opened; should the LISTEN fail anyway, the polls serve until it is back.
+    await pgw.start().catch((err: unknown) => {
+      o.log?.warn({ err }, 'event listener could not LISTEN; polling until it reconnects');
+      pgw.retry();
+    });
     wake = pgw;
   } else {
     wake = new LocalEventWake();
