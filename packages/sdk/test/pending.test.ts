@@ -1,10 +1,11 @@
 import { HttpResponse, http } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { SupplierError } from '../src/index.ts';
 import { createBooking, hotelBook, transferBook } from './fixtures/bodies.ts';
-import { apiError, BASE, testClient, useMsw } from './helpers.ts';
+import { apiError, BASE, frame, sseResponse, testClient, useMsw } from './helpers.ts';
 
 const server = useMsw();
+const STREAM = `${BASE}/api/v1/events/stream`;
 const CREATE = `${BASE}/api/v1/bookings/createPnr`;
 const body = createBooking;
 
@@ -17,6 +18,9 @@ function bookingSequence(statuses: string[]) {
 }
 
 describe('502 pending confirmation', () => {
+  // A server without the event feed: the SDK polls (the stream path is below).
+  beforeEach(() => server.use(http.get(STREAM, () => apiError(404, 'not_found'))));
+
   it('polls a 502 booking to confirmation, never re-sending the create', async () => {
     let creates = 0;
     server.use(
@@ -111,5 +115,102 @@ describe('502 pending confirmation', () => {
       outcome: 'failed',
       booking_id: 6,
     });
+  });
+});
+
+/** A sleep that waits until its signal aborts, except the deadline's (`deadlineMs`), which passes at once. */
+function waitingSleep(deadlineMs: number) {
+  const asked: number[] = [];
+  const sleep = (ms: number, signal?: AbortSignal) =>
+    new Promise<void>((resolve, reject) => {
+      asked.push(ms);
+      if (ms === deadlineMs) return resolve();
+      signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+    });
+  return { asked, sleep };
+}
+
+const feedEvent = (id: string, type: string, status: string, bookingId = 42) =>
+  frame(
+    'event',
+    {
+      id,
+      object: 'event',
+      type,
+      resource: { type: 'booking', id: String(bookingId), version: 1 },
+      data: { booking_id: bookingId, status },
+    },
+    id,
+  );
+
+describe('502 pending confirmation over the event stream', () => {
+  it('subscribes to the booking’s events, reads it once the stream is open and once when an event settles it: no polling', async () => {
+    let streamQuery = '';
+    server.use(
+      http.post(CREATE, () => apiError(502, 'booking_pending', { booking_id: 42 })),
+      http.get(STREAM, ({ request }) => {
+        streamQuery = new URL(request.url).search;
+        return sseResponse([
+          feedEvent('evt_1', 'booking.created', 'pending_pnr'),
+          feedEvent('evt_2', 'booking.pending_settled', 'confirmed'),
+        ]);
+      }),
+      bookingSequence(['pending_pnr', 'confirmed']),
+    );
+    const { asked, sleep } = waitingSleep(-1);
+    const { client } = testClient({ sleep, now: () => 0 });
+    const result = await client.bookings.create(body, { pending: { deadlineMs: 5000 } });
+    expect(result).toMatchObject({ outcome: 'confirmed', booking_id: 42, booking: { status: 'confirmed' } });
+    expect(new URLSearchParams(streamQuery).get('resource_type')).toBe('booking');
+    expect(new URLSearchParams(streamQuery).get('resource_id')).toBe('42');
+    // The one wait asked for is the deadline; no polling delay.
+    expect(asked).toEqual([5000]);
+  });
+
+  it('a booking already settled when the stream opens is answered by the first read', async () => {
+    let reads = 0;
+    let resourceType: string | null = null;
+    server.use(
+      http.post(`${BASE}/api/v1/hotel/book`, () => apiError(502, 'booking_pending', { booking_id: 5 })),
+      http.get(STREAM, ({ request }) => {
+        resourceType = new URL(request.url).searchParams.get('resource_type');
+        return sseResponse([': open\n\n']);
+      }),
+      http.get(`${BASE}/api/v1/hotel/bookings/:id`, () => {
+        reads++;
+        return HttpResponse.json({ booking_id: 5, status: 'confirmed' });
+      }),
+    );
+    const { sleep } = waitingSleep(-1);
+    const { client } = testClient({ sleep, now: () => 0 });
+    await expect(client.hotels.book(hotelBook)).resolves.toMatchObject({
+      outcome: 'confirmed',
+      booking_id: 5,
+    });
+    expect(resourceType).toBe('hotel_booking');
+    expect(reads).toBe(1);
+  });
+
+  it('says pending at the deadline when no event settles it', async () => {
+    server.use(
+      http.post(CREATE, () => apiError(502, 'booking_pending', { booking_id: 42 })),
+      http.get(STREAM, () => sseResponse([feedEvent('evt_1', 'booking.created', 'pending_pnr')])),
+      bookingSequence(['pending_pnr']),
+    );
+    const { sleep } = waitingSleep(5000);
+    const { client } = testClient({ sleep, now: () => 0 });
+    const result = await client.bookings.create(body, { pending: { deadlineMs: 5000 } });
+    expect(result).toMatchObject({ outcome: 'pending', booking_id: 42, booking: { status: 'pending_pnr' } });
+  });
+
+  it('polls when the feed refuses the caller (403), as before', async () => {
+    server.use(
+      http.post(CREATE, () => apiError(502, 'booking_pending', { booking_id: 42 })),
+      http.get(STREAM, () => apiError(403, 'forbidden')),
+      bookingSequence(['pending_pnr', 'confirmed']),
+    );
+    const { client, sleeps } = testClient();
+    await expect(client.bookings.create(body)).resolves.toMatchObject({ outcome: 'confirmed' });
+    expect(sleeps).toEqual([1000, 2000]);
   });
 });

@@ -205,7 +205,63 @@ describe('real server (sandbox, in process)', () => {
     ).rejects.toBeInstanceOf(PaymentDeclinedError);
   }, 60_000);
 
-  it('polls a PENDING booking (502) to confirmation while reconciliation runs', async () => {
+  it('waits for a PENDING booking (502) on the event stream until reconciliation settles it: no polling', async () => {
+    const calls: string[] = [];
+    let onStream: () => void = () => {};
+    const streaming = new Promise<void>((resolve) => {
+      onStream = resolve;
+    });
+    const travel = createTravelClient({
+      baseUrl: server.url,
+      // The deadline's wait never ends by itself here: only the stream's event can end the wait.
+      sleep: (_ms, signal) =>
+        new Promise<void>((_, reject) =>
+          signal?.addEventListener('abort', () => reject(signal.reason), { once: true }),
+        ),
+      fetch: async (request) => {
+        const call = `${request.method} ${new URL(request.url).pathname}`;
+        calls.push(call);
+        const response = await fetch(request);
+        // The SDK subscribed, then read the booking once: now the settlement can only reach it by the stream.
+        if (/^GET \/api\/v1\/bookings\/\d+$/.test(call) && calls.includes('GET /api/v1/events/stream'))
+          onStream();
+        return response;
+      },
+      pending: { deadlineMs: 30_000 },
+    });
+    await travel.auth.login(server.agent);
+    const offer = await offerFrom(travel);
+    const creating = travel.bookings.create({
+      ...createBooking,
+      offer_id: offer.offer_id,
+      currency: offer.price.currency,
+      passengers: [traveller('PENDING', 'Stella')],
+    });
+    let done = false;
+    void creating.finally(() => {
+      done = true;
+    });
+    await streaming;
+    // Reconciliation runs as the job runner's loop would, until the SDK has its answer.
+    for (let i = 0; i < 400 && !done; i++) {
+      await server.runJobs();
+      if (!done) await new Promise((r) => setTimeout(r, 25));
+    }
+    const result = await Promise.race([
+      creating,
+      new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error('no answer from the event stream in 20 s')), 20_000).unref(),
+      ),
+    ]);
+    expect(result.outcome).toBe('confirmed');
+    expect(result.booking?.status).toBe('confirmed');
+    const reads = calls.filter((c) => c === `GET /api/v1/bookings/${result.booking_id}`);
+    expect(calls.filter((c) => c === 'GET /api/v1/events/stream')).toHaveLength(1);
+    // One read once the stream was open, one when the settling event came.
+    expect(reads).toHaveLength(2);
+  }, 60_000);
+
+  it('polls a PENDING booking (502) to confirmation when the event stream is not available', async () => {
     const ran: number[] = [];
     // Each wait of the poller lets the job runner take one pass, as its polling loop would.
     const travel = await loggedIn(server.agent, {
@@ -213,6 +269,14 @@ describe('real server (sandbox, in process)', () => {
         ran.push(await server.runJobs());
         await quickSleep(ms, signal);
       },
+      // A proxy that does not pass event streams.
+      fetch: async (request) =>
+        /\/events\/stream/.test(request.url)
+          ? new Response('{"detail":"no streams here","code":"unavailable"}', {
+              status: 503,
+              headers: { 'content-type': 'application/json' },
+            })
+          : fetch(request),
       pending: { deadlineMs: 30_000, initialDelayMs: 10, maxDelayMs: 50 },
     });
     const offer = await offerFrom(travel);

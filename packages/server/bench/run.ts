@@ -4,6 +4,7 @@
  * The chaos soak (bench/chaos-soak.ts, 5 minutes) runs only when asked: `--chaos` or `BENCH_CHAOS=1`
  * (`--chaos-seconds N` or `CHAOS_SECONDS=N` to shorten it); its failed accounting makes the exit status 1.
  * `bench/scale.ts` times every flight booking list as the table grows (issue 31).
+ * `bench/event-fanout.ts` attaches 1,000 readers to one company's event stream (issue 30; PostgreSQL).
  * `bench/peers.ts` measures ours beside a peer per hot path and writes `bench/results.json`; `BENCH_QUICK=1`
  * makes it one short round (and skips the separate HTTP bench) for CI.
  */
@@ -186,6 +187,30 @@ if (scale.status !== 0)
     note: `FAILED (${scale.status})`,
   });
 
+// Issue 30: 1,000 subscribers of one company's event stream on one process, beside a bare broadcaster.
+console.log('\n== event stream fan-out (bench/event-fanout.ts)');
+const fanout = spawnSync(process.execPath, [fileURLToPath(new URL('./event-fanout.ts', import.meta.url))], {
+  encoding: 'utf8',
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+process.stdout.write(fanout.stdout);
+const fan =
+  /event-fanout: (\d+) readers ours p50 ([\d.]+) ms p99 ([\d.]+) ms RSS (\d+→\d+) MiB; bare p50 ([\d.]+) ms p99 ([\d.]+) ms RSS (\d+→\d+) MiB; one reader p50 ([\d.]+) ms p99 ([\d.]+) ms; load (.+)/.exec(
+    fanout.stdout,
+  );
+rows.push({
+  bench: 'event-fanout',
+  case: fan ? `${fan[1]} readers of one company's event stream, PostgreSQL` : 'event stream fan-out',
+  throughput: '',
+  p50: fan ? `${fan[2]} ms` : '',
+  p99: fan ? `${fan[3]} ms` : '',
+  note: fan
+    ? `commit→reader; server RSS ${fan[4]} MiB; bare broadcaster p50 ${fan[5]} / p99 ${fan[6]} ms, RSS ${fan[7]} MiB; one reader p50 ${fan[8]} ms; load ${fan[10]}`
+    : /skipped/.test(fanout.stdout)
+      ? 'skipped (no PostgreSQL)'
+      : `FAILED (${fanout.status})`,
+});
+
 let chaosFailed = false;
 if (process.argv.includes('--chaos') || process.env.BENCH_CHAOS === '1') {
   console.log('\n== chaos soak (bench/chaos-soak.ts)');
@@ -223,5 +248,12 @@ console.log(
 );
 console.log(`|${columns.map((c) => '-'.repeat(width(c) + 2)).join('|')}|`);
 for (const r of rows) console.log(line(r));
-if (ref.status !== 0 || pw.status !== 0 || peers.status !== 0 || scale.status !== 0 || chaosFailed)
+if (
+  ref.status !== 0 ||
+  pw.status !== 0 ||
+  peers.status !== 0 ||
+  scale.status !== 0 ||
+  fanout.status !== 0 ||
+  chaosFailed
+)
   process.exitCode = 1;

@@ -28,6 +28,7 @@ import { searchRoutes } from './domains/search/routes.ts';
 import { EventFeed } from './events/feed.ts';
 import { WEBHOOK_QUEUE } from './events/record.ts';
 import { purgeEvents } from './events/retention.ts';
+import { type EventWake, startEventWake } from './events/wake.ts';
 import { deliverHandler } from './events/webhooks/deliver.ts';
 import type { Clock } from './internal/clock.ts';
 import { systemClock } from './internal/clock.ts';
@@ -78,6 +79,8 @@ export interface Runtime {
   jobs: JobRunner;
   /** The process's one reader of the events table for every event stream. */
   feed: EventFeed;
+  /** What wakes the feed and the webhook deliveries when events commit (events/wake.ts). */
+  eventWake: EventWake;
   /** Emulator URLs in sandbox mode. */
   sandboxUrls: SandboxSuppliers['urls'] | undefined;
   /** Ends running searches, stops the job runner and the emulators it started; the caller closes the db. */
@@ -238,6 +241,14 @@ export async function createRuntime(o: RuntimeOptions): Promise<Runtime> {
       ...retentionJobHandlers({ db: database.db, clock, log: logger, policy: retention }),
     },
   });
+  // Events committed wake the feed and the webhook deliveries at once (NOTIFY); the polls stay as fallback.
+  const wake = await startEventWake({
+    databaseUrl: database.kind === 'postgres' ? config.databaseUrl : undefined,
+    schema: o.schema,
+    log: logger,
+    feed,
+    jobs,
+  });
   if (o.startJobs !== false) {
     jobs.start();
     // One purge job per slot across every process on the database (docs/retention.md).
@@ -261,9 +272,11 @@ export async function createRuntime(o: RuntimeOptions): Promise<Runtime> {
     search,
     jobs,
     feed,
+    eventWake: wake,
     sandboxUrls,
     async close() {
       feed.close();
+      await wake.close();
       await search.close();
       await jobs.stop();
       await sandbox?.close();

@@ -1,19 +1,20 @@
 /**
  * Shared by flight, hotel and transfer booking: send with an idempotency key, and turn a 502 pending
- * confirmation into polling instead of an exception (or, worse, a retry that could book twice).
+ * confirmation into a wait for its settlement (the event stream, else polling) instead of an exception
+ * (or, worse, a retry that could book twice).
  */
 import { BookingPendingError } from '../core/errors.ts';
 import { type IdempotentCallOptions, resolveIdempotencyKey } from '../core/idempotency.ts';
 import {
   type PendingPollOptions,
   type PendingResult,
-  pollUntilSettled,
   type SettleRules,
   settleOutcome,
 } from '../core/pending.ts';
 import { type FetchResult, toApiError } from '../core/result.ts';
 import { responseMeta } from '../core/transport.ts';
 import type { ClientContext } from './context.ts';
+import { waitUntilSettled } from './settle-stream.ts';
 
 /** What `bookings.create()`, `hotels.book()` and `transfers.book()` resolve with. */
 export type BookingResult<TBooking> = PendingResult<TBooking> & {
@@ -30,13 +31,15 @@ export interface BookingCallOptions extends IdempotentCallOptions {
  * Runs one booking call to a plain outcome.
  *
  * @example
- * const result = await bookWithOutcome(ctx, (key) => ctx.raw.POST('/api/v1/hotel/book', init(key)), getHotel, rules);
+ * const result = await bookWithOutcome(ctx, (key) => ctx.raw.POST('/api/v1/hotel/book', init(key)), getHotel, rules, 'hotel_booking');
  */
 export async function bookWithOutcome<TBooking extends { status?: unknown }>(
   ctx: ClientContext,
   send: (idempotencyKey: string) => Promise<FetchResult<TBooking>>,
   get: (bookingId: number, signal?: AbortSignal) => Promise<TBooking>,
   rules: SettleRules,
+  /** The booking's resource type in the event feed (`booking`, `hotel_booking`, `transport_booking`). */
+  resourceType: string,
   options: BookingCallOptions = {},
 ): Promise<BookingResult<TBooking>> {
   const idempotencyKey = resolveIdempotencyKey(options);
@@ -61,6 +64,6 @@ export async function bookWithOutcome<TBooking extends { status?: unknown }>(
     ...options.pending,
     ...(options.signal ? { signal: options.signal } : {}),
   };
-  const settled = await pollUntilSettled(get, bookingId, rules, ctx.poll, pollOptions);
+  const settled = await waitUntilSettled(ctx, get, bookingId, resourceType, rules, pollOptions);
   return { ...settled, idempotencyKey, requestId: error.requestId ?? requestId };
 }

@@ -30,7 +30,8 @@ export function bookingsResource(ctx: ClientContext) {
   return {
     /**
      * POST /api/v1/bookings/createPnr with an Idempotency-Key (yours or a fresh UUID, reused on retries).
-     * A 502 pending confirmation is polled, never retried: the result says `confirmed`, `failed` or `pending`.
+     * A 502 pending confirmation is never retried: its settlement is awaited on the event stream (polled where
+     * the stream is not available); the result says `confirmed`, `failed` or `pending`.
      */
     create: (body: CreateBookingRequest, options?: BookingCallOptions) =>
       bookWithOutcome<Booking>(
@@ -43,6 +44,7 @@ export function bookingsResource(ctx: ClientContext) {
           }),
         (id, signal) => get(id, signal ? { signal } : undefined),
         FLIGHT_BOOKING_RULES,
+        'booking',
         options,
       ),
     get,

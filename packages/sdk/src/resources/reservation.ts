@@ -175,6 +175,7 @@ export function reservationResource<S extends ReservationSegment>(
           }),
         (id, signal) => get(id, signal ? { signal } : undefined),
         RESERVATION_BOOKING_RULES,
+        `${seg}_booking`,
         options,
       ),
     list: (query, options) => {

@@ -5,6 +5,7 @@
  * missed with its own paged read, while the live events that arrive meanwhile wait behind it; each stream
  * drops what is not after its own position, so nothing is lost and nothing repeated.
  */
+import { sharedSseMessage } from '../kernel/sse.ts';
 import type { SseMessage } from '../kernel/types.ts';
 import type { Db } from '../storage/schema.ts';
 import {
@@ -17,6 +18,17 @@ import {
 } from './store.ts';
 
 const PAGE = 500;
+
+/** Each live event's one message, encoded once for every stream that sends it (kernel/sse.ts). */
+const messages = new WeakMap<StoredEvent, SseMessage>();
+function messageOf(e: StoredEvent): SseMessage {
+  let m = messages.get(e);
+  if (!m) {
+    m = sharedSseMessage({ id: e.view.id, event: 'event', data: e.view });
+    messages.set(e, m);
+  }
+  return m;
+}
 
 export interface EventFeedOptions {
   /** How often the reader looks for new events while streams are open (EVENTS_POLL_MS, default 250). */
@@ -33,6 +45,10 @@ export class EventFeed {
   #cursor: Cursor | undefined;
   #timer: NodeJS.Timeout | undefined;
   #reading: Promise<void> | undefined;
+  /** A wake-up arrived while a read was running (it may have started before that commit): read again. */
+  #again = false;
+  #retry: NodeJS.Timeout | undefined;
+  #retryMs = 0;
   #closed = false;
   /** Reads of the table by the feed's reader (one per poll, whatever the number of streams). */
   reads = 0;
@@ -82,6 +98,42 @@ export class EventFeed {
     return this.#reading;
   }
 
+  /**
+   * Events committed (a NOTIFY, or on PGlite this process's own write; events/wake.ts): read now rather
+   * than at the next poll. A wake-up during a read reads once more after it. A wake-up whose read finds
+   * nothing (the event is not visible yet: an older transaction is still open, see store.ts) reads again
+   * after 10 ms, 20 ms, … until the poll interval takes over. A failed read is left to the poll.
+   */
+  wake(): void {
+    if (this.#retry) clearTimeout(this.#retry);
+    this.#retry = undefined;
+    if (this.#closed || this.#subs.size === 0) return;
+    if (this.#reading) {
+      this.#again = true;
+      return;
+    }
+    const before = this.#cursor;
+    this.poll()
+      .catch(() => {})
+      .finally(() => {
+        if (this.#again) {
+          this.#again = false;
+          this.wake();
+        } else if (this.#cursor === before) this.#retryLater();
+        else this.#retryMs = 0;
+      });
+  }
+
+  #retryLater(): void {
+    this.#retryMs = this.#retryMs ? this.#retryMs * 2 : 10;
+    if (this.#retryMs >= this.#pollMs || this.#closed) {
+      this.#retryMs = 0;
+      return;
+    }
+    this.#retry = setTimeout(() => this.wake(), this.#retryMs);
+    this.#retry.unref();
+  }
+
   async #read(): Promise<void> {
     if (this.#subs.size === 0 || this.#cursor === undefined) return;
     for (;;) {
@@ -120,6 +172,7 @@ export class EventFeed {
 
   close(): void {
     this.#closed = true;
+    if (this.#retry) clearTimeout(this.#retry);
     for (const s of [...this.#subs]) s.close();
   }
 }
@@ -179,7 +232,7 @@ export class Subscription implements AsyncIterable<SseMessage>, AsyncIterator<Ss
     for (;;) {
       if (this.#closed) return { done: true, value: undefined };
       const e = this.#queue.shift();
-      if (e) return { done: false, value: { id: e.view.id, event: 'event', data: e.view } };
+      if (e) return { done: false, value: messageOf(e) };
       const timedOut = await new Promise<boolean>((resolve) => {
         const t = setTimeout(() => resolve(true), this.#heartbeatMs);
         t.unref();

@@ -9,6 +9,7 @@ import type { EVENT_TYPES } from '@travel/contract';
 import { type Expression, type RawBuilder, sql } from 'kysely';
 import { currentScope } from '../observability/call-scope.ts';
 import type { Db } from '../storage/schema.ts';
+import { announceLocally, notifyDeliveries, notifyEvents } from './wake.ts';
 
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -51,14 +52,15 @@ export const WEBHOOK_QUEUE = 'webhook.deliver';
 
 /**
  * The deliveries of the events the CTE `events` inserted (`returning id, company_id, type`), one per
- * enabled endpoint of the event's company that takes its type (no types listed: every type).
+ * enabled endpoint of the event's company that takes its type (no types listed: every type). Each one
+ * notifies the delivery worker at commit (wake.ts; one notification per transaction).
  */
 export const deliveriesFor = (events: string): RawBuilder<unknown> =>
   sql`(insert into webhook_deliveries (endpoint_id, event_id, created_at)
     select w.id, e.id, e.created_at from ${sql.table(events)} e
     join webhook_endpoints w on w.company_id = e.company_id and w.enabled
       and (cardinality(w.event_types) = 0 or e.type = any(w.event_types))
-    returning id, created_at)`;
+    returning id, created_at, ${notifyDeliveries()} as notified)`;
 
 /** The first attempt's job of each delivery the CTE `deliveries` inserted: due when its event happened. */
 export const deliveryJobsFor = (deliveries: string): RawBuilder<unknown> =>
@@ -68,14 +70,21 @@ export const deliveryJobsFor = (deliveries: string): RawBuilder<unknown> =>
     from ${sql.table(deliveries)} d
     returning id)`;
 
+/** What `record`'s statement reports: how many webhook deliveries it wrote. */
+type Written = { deliveries: number };
+
 /**
  * Records `e` in `trx`, the transaction making the change, with its webhook deliveries and their jobs:
- * one statement. Returns the event's id.
+ * one statement, which also wakes the readers at commit (wake.ts). Returns the event's id.
  */
 export async function record(trx: Db, e: NewEvent): Promise<string> {
   const v = eventValues(e);
-  await sql`with e as ${insertFrom(v, null)}, d as ${deliveriesFor('e')}, j as ${deliveryJobsFor('d')}
-    select 1 from e`.execute(trx);
+  const r =
+    await sql<Written>`with e as ${insertFrom(v, null)}, d as ${deliveriesFor('e')}, j as ${deliveryJobsFor('d')}
+    select (select count(*) from d)::int as deliveries from e`.execute(trx);
+  // PGlite: this process's readers hear of it now; their reads wait for this transaction's end.
+  announceLocally('events');
+  if (Number(r.rows[0]?.deliveries ?? 0) > 0) announceLocally('deliveries');
   return v.id;
 }
 
@@ -85,7 +94,7 @@ function insertFrom(v: ReturnType<typeof eventValues>, from: string | null): Raw
       ${v.resource_version}, ${v.data}::jsonb, ${v.request_id}::text, ${v.job_id}::text,
       coalesce(${v.created_at}::timestamptz, now())
     ${from ? sql`from ${sql.table(from)}` : sql``}
-    returning id, company_id, type, created_at)`;
+    returning id, company_id, type, created_at, ${notifyEvents()} as notified)`;
 }
 
 /**

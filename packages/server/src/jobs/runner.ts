@@ -113,6 +113,10 @@ export class JobRunner {
    */
   #suspect = false;
   #stopping: Promise<void> | undefined;
+  /** A wake-up arrived while a batch ran: poll again at once after it. */
+  #woken = false;
+  /** Starts the next poll now (set by `start`). */
+  #tickNow: (() => void) | undefined;
 
   constructor(o: RunnerOptions) {
     this.#o = {
@@ -318,12 +322,23 @@ export class JobRunner {
     return ran === this.#o.batchSize ? 0 : this.#o.pollMs;
   }
 
+  /**
+   * New work was committed (a NOTIFY, e.g. a webhook delivery; events/wake.ts): poll now instead of at
+   * the next interval, or right after the batch in hand. Nothing while stopped or backing off an outage.
+   */
+  wake(): void {
+    if (this.#stopped || this.#failures > 0) return;
+    if (this.#timer) this.#tickNow?.();
+    else this.#woken = true;
+  }
+
   start(): void {
     if (!this.#stopped) return;
     this.#stopped = false;
     this.#stopping = undefined;
     this.#abort = new AbortController();
     const tick = async () => {
+      this.#timer = undefined;
       if (this.#stopped) return;
       const poll = this.runOnce().then(
         (n) => {
@@ -340,7 +355,13 @@ export class JobRunner {
       );
       this.#running = poll;
       const n = await poll;
-      if (!this.#stopped) this.#timer = setTimeout(tick, this.#nextPollMs(n));
+      const woken = this.#woken;
+      this.#woken = false;
+      if (!this.#stopped) this.#timer = setTimeout(tick, woken ? 0 : this.#nextPollMs(n));
+    };
+    this.#tickNow = () => {
+      clearTimeout(this.#timer);
+      this.#timer = setTimeout(tick, 0);
     };
     this.#timer = setTimeout(tick, 0);
   }

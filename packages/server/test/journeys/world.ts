@@ -44,7 +44,11 @@ export interface Journeys {
   close(): Promise<void>;
 }
 
-export async function journeys(): Promise<Journeys> {
+/**
+ * `notify`: on PostgreSQL the runtime is told the server's URL and schema, so it LISTENs for the events'
+ * NOTIFY as a deployed process does (and the search engine notifies across processes); off by default.
+ */
+export async function journeys(o: { notify?: boolean } = {}): Promise<Journeys> {
   const mocks = await startMockServers({
     options: { latencyMs: 0, seed: 7 },
     suppliers: ['amadeus', 'duffel', 'mystifly', 'hotelbeds', 'hotelbeds-transfers', 'stripe'],
@@ -59,7 +63,9 @@ export async function journeys(): Promise<Journeys> {
       AUTH_STATUS_CACHE_MS: '0',
       RESPONSE_VALIDATION: 'strict',
       RATE_LIMIT_SEARCH: '1000/60',
+      ...(o.notify && database.url ? { DATABASE_URL: database.url } : {}),
     }),
+    ...(o.notify && database.schema ? { schema: database.schema } : {}),
     database,
     mailer: new MemoryMailer(),
     logger: pino({ level: process.env.TEST_LOG_LEVEL || 'silent' }),
