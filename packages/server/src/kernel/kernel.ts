@@ -24,7 +24,7 @@ import type { HandlerResult, RequestContext } from './types.ts';
 // (operation-plans.ts), error answers (error-answer.ts), the response check (response-check.ts), the
 // transports' answers (replies.ts), streams and shutdown (in-flight.ts), the options (kernel-api.ts).
 
-export type { DispatchInput, Kernel, KernelOptions, Reply, RequestInfo } from './kernel-api.ts';
+export type { DispatchInput, Kernel, KernelOptions, Reply } from './kernel-api.ts';
 
 const NO_HEADERS: readonly string[] = Object.freeze([]);
 
