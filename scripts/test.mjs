@@ -64,7 +64,9 @@ function vitest(name, args, env) {
     if (file.status === 'failed' && failedTests.length === 0)
       failedTests.push({ fullName: '(the file failed to load)', failureMessages: [file.message ?? ''] });
     for (const t of failedTests) {
-      const why = String(t.failureMessages?.[0] ?? '').split('\n')[0].slice(0, 300);
+      const why = String(t.failureMessages?.[0] ?? '')
+        .split('\n')[0]
+        .slice(0, 300);
       failedNames.push(`${name}: ${rel} > ${t.fullName}\n    ${why}`);
     }
   }
@@ -118,7 +120,8 @@ if (podman && process.getuid?.() === 0) {
   process.stdout.write('\n(no podman, or not root: the deploy test was skipped; .ci/run installs podman)\n');
 }
 
-if (failedNames.length) process.stdout.write(`\nfailed tests:\n${failedNames.map((n) => `  ${n}`).join('\n')}\n`);
+if (failedNames.length)
+  process.stdout.write(`\nfailed tests:\n${failedNames.map((n) => `  ${n}`).join('\n')}\n`);
 process.stdout.write(`\n${failures.length ? `failed: ${failures.join('; ')}\n` : ''}`);
 process.stdout.write(`${passed} passed, ${failed} failed\n`);
 process.exit(failed === 0 ? 0 : 1);
