@@ -1,15 +1,22 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { Readable } from 'node:stream';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { API_VERSION } from '@travel/contract';
 import { COMPRESS_MIN_BYTES, type Coding, compress, negotiate } from './compression.ts';
-import type { ErrorCode } from './errors.ts';
-import type { Kernel, Reply } from './kernel.ts';
+import type { Kernel, Reply } from './kernel-api.ts';
 import { mintRequestId } from './middleware/request-id.ts';
+import {
+  ALL_METHODS,
+  clientErrorResponse,
+  draining,
+  FORBIDDEN,
+  rawErrorResponse,
+} from './node-raw-answers.ts';
 import { NodeRequest, requestUrl } from './node-request.ts';
-import type { SseTransport } from './sse.ts';
+import { writeStream } from './node-stream.ts';
+import { settleUnreadBody } from './node-unread-body.ts';
+import { toRequest, writeResponse } from './node-web.ts';
 
 export interface ServeOptions {
   port: number;
@@ -38,55 +45,6 @@ export interface RunningServer {
   close(graceMs?: number): Promise<void>;
 }
 
-const BODYLESS = new Set(['GET', 'HEAD']);
-
-function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
-  const host = req.headers.host ?? 'localhost';
-  const url = new URL(req.url ?? '/', `http://${host}`);
-  const headers = new Headers();
-  for (let i = 0; i < req.rawHeaders.length; i += 2) {
-    const k = req.rawHeaders[i];
-    const v = req.rawHeaders[i + 1];
-    if (k !== undefined && v !== undefined) headers.append(k, v);
-  }
-  const method = req.method ?? 'GET';
-  return new Request(url, {
-    method,
-    headers,
-    signal,
-    ...(BODYLESS.has(method) ? {} : { body: Readable.toWeb(req) as ReadableStream, duplex: 'half' }),
-  } as RequestInit);
-}
-
-async function writeResponse(res: ServerResponse, response: Response): Promise<void> {
-  const headers: Record<string, string | string[]> = {};
-  response.headers.forEach((v, k) => {
-    headers[k] = v;
-  });
-  const setCookie = response.headers.getSetCookie();
-  if (setCookie.length > 0) headers['set-cookie'] = setCookie;
-  res.writeHead(response.status, headers);
-  if (!response.body) {
-    res.end();
-    return;
-  }
-  const streaming = (response.headers.get('content-type') ?? '').startsWith('text/event-stream');
-  if (streaming) res.flushHeaders();
-  const reader = response.body.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      if (res.destroyed) break;
-      if (!res.write(value))
-        await new Promise<void>((r) => res.once('drain', () => r()).once('close', () => r()));
-    }
-  } finally {
-    reader.releaseLock();
-    res.end();
-  }
-}
-
 /** The value of `name` (lower-case) in a flat `[name, value, ...]` list. */
 function headerValue(headers: string[], name: string): string | undefined {
   for (let i = 0; i < headers.length; i += 2) if (headers[i] === name) return headers[i + 1];
@@ -102,50 +60,6 @@ function setHeader(headers: string[], name: string, value: string): void {
     }
   }
   headers.push(name, value);
-}
-
-/**
- * A stream reply: the headers at once, then the kernel's stream writes to `res` directly (each message's
- * bytes, shared by every reader of one search, go straight to the socket). The client going away ends it.
- */
-function writeStream(res: ServerResponse, reply: Extract<Reply, { stream: unknown }>): void {
-  res.writeHead(reply.status, reply.headers);
-  res.flushHeaders();
-  const run = reply.stream(new ResponseTransport(res));
-  if (res.destroyed) run.closed();
-  else res.once('close', () => run.closed());
-}
-
-/** A stream's bytes to the node response (a class: one per open stream, methods shared). */
-class ResponseTransport implements SseTransport {
-  readonly res: ServerResponse;
-  constructor(res: ServerResponse) {
-    this.res = res;
-  }
-  write(bytes: Uint8Array): void {
-    if (!this.res.destroyed) this.res.write(bytes);
-  }
-  // The socket's own cork: the response's (`res.cork`) hands the held chunks to an uncorked socket one
-  // by one on `uncork` (a syscall each). Corked here, a burst, its chunk framing and an `end` leave in
-  // one writev.
-  cork(): void {
-    this.res.socket?.cork();
-  }
-  uncork(): void {
-    this.res.socket?.uncork();
-  }
-  get buffered(): number {
-    return this.res.writableLength;
-  }
-  onDrain(fn: () => void): void {
-    this.res.once('drain', fn);
-  }
-  end(): void {
-    this.res.end();
-  }
-  destroy(): void {
-    this.res.destroy();
-  }
 }
 
 /**
@@ -167,97 +81,9 @@ function collectStartupGarbage(): void {
     // Not available (another runtime): start without it.
   }
 }
-
-/** Methods a web `Request` refuses: a kernel without `dispatch` cannot see them; they are answered 405 here. */
-const FORBIDDEN = new Set(['CONNECT', 'TRACE', 'TRACK']);
-
-/** CONNECT targets a host, not one of our paths: the Allow of a 405 for it lists what any path may answer. */
-const ALL_METHODS = 'DELETE, GET, HEAD, OPTIONS, PATCH, POST, PUT';
-
-/** How long the rest of an unread body may take to arrive before the connection is cut. */
-const DRAIN_TIMEOUT_MS = 10_000;
-
-/** A whole HTTP/1.1 response with our JSON error body, for the paths that never reach the kernel. */
-function rawErrorResponse(status: number, reason: string, code: ErrorCode, detail: string): string {
-  const body = JSON.stringify({ detail, code, request_id: mintRequestId() });
-  return [
-    `HTTP/1.1 ${status} ${reason}`,
-    ...(status === 405 ? [`Allow: ${ALL_METHODS}`] : []),
-    'Content-Type: application/json',
-    `Content-Length: ${Buffer.byteLength(body)}`,
-    'X-Content-Type-Options: nosniff',
-    'Cache-Control: no-store',
-    `API-Version: ${API_VERSION}`,
-    'Connection: close',
-    '',
-    body,
-  ].join('\r\n');
-}
-
-/** What node's parser refused, answered as the contract answers everything else (node would send no body). */
-function clientErrorResponse(code: string | undefined): string {
-  switch (code) {
-    case 'HPE_HEADER_OVERFLOW':
-      return rawErrorResponse(
-        431,
-        'Request Header Fields Too Large',
-        'request_header_fields_too_large',
-        'The request headers exceed the size limit.',
-      );
-    case 'ERR_HTTP_REQUEST_TIMEOUT':
-    case 'HPE_HEADERS_TIMEOUT':
-      return rawErrorResponse(
-        408,
-        'Request Timeout',
-        'request_timeout',
-        'The request took too long to arrive.',
-      );
-    default:
-      return rawErrorResponse(400, 'Bad Request', 'malformed_request', 'The request is not valid HTTP/1.1.');
-  }
-}
-
 /**
- * The kernel answered before the request body was read to its end (a 413, or a 415/401 that never
- * looked at it). Node only discards the rest of a body nobody started reading, so a body the kernel
- * began to read would otherwise sit unread and stall the keep-alive connection. A declared body beyond
- * `limit` gets `Connection: close` (node ends the socket after the answer); anything else is read and
- * dropped once the answer is out, and the socket is cut if more than `limit` bytes or DRAIN_TIMEOUT_MS
- * pass.
- */
-function settleUnreadBody(req: IncomingMessage, res: ServerResponse, limit: number): void {
-  if (req.complete || req.destroyed) return;
-  // Neither a length nor a transfer coding: a request without a body (RFC 9112 §6.3). A reply made in
-  // the request's own turn comes before node's parser has marked even such a request complete.
-  const declaredLength = req.headers['content-length'];
-  if (declaredLength === undefined && req.headers['transfer-encoding'] === undefined) return;
-  const declared = Number(declaredLength);
-  if (Number.isFinite(declared) && declared > limit) {
-    if (!res.headersSent) res.setHeader('connection', 'close');
-    return;
-  }
-  res.once('finish', () => {
-    if (req.complete || req.destroyed) return;
-    let seen = 0;
-    const cut = () => req.socket?.destroy();
-    const timer = setTimeout(cut, DRAIN_TIMEOUT_MS);
-    timer.unref();
-    req.removeAllListeners('data');
-    req.on('data', (chunk: Buffer) => {
-      seen += chunk.byteLength;
-      if (seen > limit) {
-        clearTimeout(timer);
-        cut();
-      }
-    });
-    req.once('end', () => clearTimeout(timer));
-    req.once('close', () => clearTimeout(timer));
-    req.resume();
-  });
-}
-
-/**
- * The only file that knows node:http. With a kernel that has `dispatch`, no web `Request`/`Response` is
+ * The node:http server (with its helpers, the node-*.ts files beside it, the only files that know
+ * node:http). With a kernel that has `dispatch`, no web `Request`/`Response` is
  * built: the reply is written with one `res.end` (and a content-length); an SSE stream is written to
  * `res` by the kernel's stream (`writeStream`); non-JSON results still come back as a `Response` and are
  * streamed out. The client-gone signal is made only when read.
@@ -452,32 +278,4 @@ export function serve(kernel: Kernel, opts: ServeOptions): Promise<RunningServer
       });
     });
   });
-}
-
-const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
-/**
- * A request that arrives while the server drains for shutdown (on a keep-alive socket opened before):
- * its answer closes the socket (`Connection: close`), and an effectful one is refused before any
- * supplier or payment call, 503 `server_draining` with Retry-After, since it could not be finished within
- * the grace. Reads are still answered. Returns whether the request was answered here.
- */
-function draining(req: IncomingMessage, res: ServerResponse): boolean {
-  res.setHeader('connection', 'close');
-  if (READS.has(req.method ?? 'GET')) return false;
-  req.resume();
-  res.writeHead(503, {
-    'content-type': 'application/json',
-    'retry-after': '5',
-    'x-content-type-options': 'nosniff',
-  });
-  res.end(
-    JSON.stringify({
-      detail:
-        'The server is shutting down and starts no new operation; retry shortly with the same Idempotency-Key.',
-      code: 'server_draining',
-      request_id: mintRequestId(),
-    }),
-  );
-  return true;
 }

@@ -6,77 +6,27 @@
  * in another process.
  */
 import { randomBytes } from 'node:crypto';
-import { sql } from 'kysely';
-import type { Clock } from '../internal/clock.ts';
-import type { FxRates, FxSource } from '../internal/fx.ts';
-import { newId, newOfferId } from '../internal/ids.ts';
+import type { FxRates } from '../internal/fx.ts';
+import { newId } from '../internal/ids.ts';
 import { mark } from '../internal/phase-marks.ts';
 import { badRequest } from '../kernel/errors.ts';
-import type { Logger } from '../kernel/types.ts';
-import { param, prepared } from '../storage/prepared.ts';
-import type { Db } from '../storage/schema.ts';
-import type { GdsConfigStore, GdsSettings } from '../suppliers/gds-config.ts';
+import type { GdsSettings } from '../suppliers/gds-config.ts';
 import { SupplierError } from '../suppliers/ports/errors.ts';
 import { refOwner } from '../suppliers/signed-refs.ts';
-import type { CircuitBreakerRegistry } from './circuit-breaker.ts';
-import { type LogEvent, realTimers, type Timers } from './event-log.ts';
-import type { Committed, SearchNotifier } from './notifier.ts';
-import {
-  closingEvents,
-  DEFAULT_ORPHAN_GRACE_MS,
-  finalStatus,
-  SEARCH_DEADLINE_QUEUE,
-  searchDeadline,
-} from './orphans.ts';
-import type { StoredOffer } from './readers.ts';
+import { answerPart, type SearchTally } from './answer-part.ts';
+import type { SearchEngineDeps, StartedSearch, Starter } from './engine-deps.ts';
+import { realTimers, type Timers } from './event-log.ts';
+import { type Append, handToReaders, together, WRITES } from './log-write.ts';
+import { DEFAULT_ORPHAN_GRACE_MS, SEARCH_DEADLINE_QUEUE, searchDeadline } from './orphans.ts';
 import { confirmUserCode, type OwnUserCode, recordSession } from './session-store.ts';
-import type { SupplierStats } from './supplier-stats.ts';
-import { type SearchStatus, type SupplierOutcome, searchDb, type Vertical } from './tables.ts';
+import { type SupplierOutcome, searchDb, type Vertical } from './tables.ts';
 import {
-  type MarkupSource,
   noMarkup,
   requestedCurrency,
   type SearchableSupplier,
   VERTICALS,
   type VerticalSpec,
 } from './verticals.ts';
-
-/** Where the engine finds the suppliers of a vertical (the supplier registry implements it). */
-export interface SupplierSource {
-  searchSuppliers(vertical: Vertical): SearchableSupplier<unknown, unknown>[];
-  /** Exchange rates for offers a supplier prices in another currency than the search asked for. */
-  readonly fx?: FxSource;
-}
-
-export interface SearchEngineDeps {
-  db: Db;
-  suppliers: SupplierSource;
-  gdsConfig: GdsConfigStore;
-  breakers: CircuitBreakerRegistry;
-  stats: SupplierStats;
-  notifier: SearchNotifier;
-  clock: Clock;
-  /** SEARCH_TTL_SECONDS */
-  ttlSeconds: number;
-  /** SEARCH_ORPHAN_GRACE_SECONDS: after the slowest supplier's deadline, how long until a search whose
-   * process died is closed by another (orphans.ts). */
-  orphanGraceMs?: number;
-  timers?: Timers;
-  log?: Logger;
-  /** The markup of a company's offers (domains/markup, injected by the composition root). */
-  markup: MarkupSource;
-}
-
-export interface StartedSearch {
-  id: string;
-  status: SearchStatus;
-  expires_at: Date;
-}
-
-export interface Starter {
-  userId: string;
-  companyId: number | null;
-}
 
 class SupplierTimeout extends Error {}
 
@@ -101,74 +51,6 @@ function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
     );
   });
 }
-
-/**
- * One write of a search's log, as a prepared statement (`storage/prepared.ts`: parsed and planned once
- * per connection). One statement, so one round trip and one commit. The session row first: it is the lock
- * the orphan sweeper takes too, and a closed log stays closed (nothing is inserted when `open` is empty).
- *
- * Writes are chained, not queued: a search's next write is sent while the one before it is still on its
- * way, and the session row orders them in the database. `prior` locks the row (waiting for the write
- * before, on another connection, to commit or roll back) and reads it as it is then; `open` goes on only
- * if the row holds exactly what the writes before this one committed (`completed_suppliers`, which every
- * write raises: each carries at least one `supplier_done`). So a write commits after the one before it
- * and never without it: seqs commit in order and without gaps, and a reader that saw n has seen every
- * seq before n.
- *
- * An offer travels once: its event ({"offer": …} at the offer's position) is made from the offer row. The
- * write that ends the search also sets the final status and removes the deadline job; with a NOTIFY
- * channel (PostgreSQL) the notification is delivered when it commits. Arguments: supplier_done count,
- * offer count, search id, offers JSON, offers' expiry, the other events' JSON, final status, finished at,
- * deadline job id, channel, completed_suppliers the writes before this one committed.
- */
-const writeStatement = (finish: boolean, notify: boolean) =>
-  prepared<{ id: string }>(
-    `search_write_${finish ? 'finish' : 'append'}${notify ? '_notify' : ''}`,
-    (db) => ({
-      compile: () =>
-        sql<{ id: string }>`
-        with prior as (
-          select id, completed_suppliers from search_sessions
-           where id = ${param(2)}::text and status in ('initiated', 'in_progress')
-             for no key update
-        ), open as (
-          update search_sessions s
-             set completed_suppliers = s.completed_suppliers + ${param(0)}::integer,
-                 total_offers = s.total_offers + ${param(1)}::integer
-                 ${finish ? sql`, status = ${param(6)}::text, finished_at = ${param(7)}::timestamptz` : sql``}
-            from prior
-           where s.id = prior.id and prior.completed_suppliers = ${param(10)}::integer
-          returning s.id
-        ), o as (
-          select * from jsonb_to_recordset(${param(3)}::jsonb)
-            as x(offer_id text, supplier text, position integer, offer jsonb, supplier_ref jsonb, total_minor bigint)
-        ), offers as (
-          insert into search_offers (offer_id, search_id, supplier, position, offer, supplier_ref, total_minor, expires_at)
-          select o.offer_id, open.id, o.supplier, o.position, o.offer, coalesce(o.supplier_ref, 'null'::jsonb),
-                 o.total_minor, ${param(4)}::timestamptz
-            from open, o
-        ), events as (
-          insert into search_events (search_id, seq, event, data)
-          select open.id, o.position, 'offer', jsonb_build_object('offer', o.offer) from open, o
-          union all
-          select open.id, x.seq, x.event, x.data
-            from open, jsonb_to_recordset(${param(5)}::jsonb) as x(seq integer, event text, data jsonb)
-        )${
-          finish
-            ? sql`, job as (
-          delete from jobs where id = ${param(8)}::text and status = 'queued' and exists (select 1 from open)
-        )`
-            : sql``
-        }
-        select id${notify ? sql`, pg_notify(${param(9)}::text, id) as notified` : sql``} from open`.compile(
-          db,
-        ),
-    }),
-  );
-const WRITES = {
-  append: { quiet: writeStatement(false, false), notify: writeStatement(false, true) },
-  finish: { quiet: writeStatement(true, false), notify: writeStatement(true, true) },
-};
 
 export class SearchEngine {
   readonly #d: SearchEngineDeps;
@@ -299,12 +181,8 @@ export class SearchEngine {
     // Aborted when the sweeper has closed this search: the suppliers still running are not waited for.
     const closed = new AbortController();
     const stop = AbortSignal.any([this.#closing.signal, closed.signal]);
-    let seq = 0;
-    let totalOffers = 0;
+    const tally: SearchTally = { seq: 0, totalOffers: 0, outcomes: [], announced: [] };
     let completed = 0;
-    const outcomes: SupplierOutcome[] = [];
-    /** Every offer the log announced so far, in order: the batch answer of this process's readers. */
-    const announced: StoredOffer[] = [];
     /** The first failure: nothing is sent after a failed write (its seqs would leave a gap in the log). */
     let broken: unknown;
     const starting = db
@@ -373,7 +251,7 @@ export class SearchEngine {
         if (rows.length === 0) throw new SearchClosed();
         mark(id, 'committed', part.done);
         completed += part.done;
-        this.#committed(id, part, completed, totalOffers, announced);
+        handToReaders(this.#d, id, part, completed, tally.totalOffers, tally.announced);
         mark(id, 'handed', part.done);
       });
       previous = handled.then(
@@ -433,84 +311,22 @@ export class SearchEngine {
         ]);
         const kept = offers.slice(0, cfg.max_results);
         // Made when it is sent (seqs in send order): held behind the first write, it costs nothing meanwhile.
-        await append((): Append => {
-          const events: LogEvent[] = [];
-          const rows: OfferRow[] = [];
-          for (const o of kept) {
-            try {
-              const p = spec.present(o, {
-                offerId: newOfferId(),
-                searchId: id,
-                markup,
-                companyId: by.companyId,
-                currency,
-                fx,
-              });
-              // What the database stores and readers read back: the JSON form, once.
-              const offer = JSON.parse(JSON.stringify(p.offer)) as Record<string, unknown>;
-              seq += 1;
-              events.push({ seq, event: 'offer', data: { offer } });
-              rows.push({
-                offer_id: offer.offer_id as string,
-                supplier: supplier.name,
-                position: seq,
-                offer,
-                supplier_ref: p.supplierRef ?? null,
-                total_minor: p.totalMinor,
-              });
-              announced.push({ supplier: supplier.name, offer, total_minor: p.totalMinor });
-            } catch (err) {
-              this.#d.log?.warn(
-                { err, supplier: supplier.name },
-                'dropped an offer that could not be normalized',
-              );
-            }
-          }
-          totalOffers += rows.length;
-          seq += 1;
-          events.push({
-            seq,
-            event: 'supplier_done',
-            data: { supplier: supplier.name, status: outcome, offer_count: rows.length },
-          });
-          outcomes.push(outcome);
-          const finishedAt = this.#d.clock.now();
-          // The last supplier's write also ends the log: no separate transaction for `done`.
-          if (outcomes.length < plan.length) {
-            return { events, offers: rows, done: 1, finishedAt };
-          }
-          const status = finalStatus(outcomes);
-          events.push(...closingEvents(seq, status, totalOffers));
-          seq += 2;
-          return { events, offers: rows, done: 1, finished: status, finishedAt };
-        });
+        await append(() =>
+          answerPart(this.#d, tally, {
+            spec,
+            searchId: id,
+            supplier: supplier.name,
+            outcome,
+            kept,
+            markup,
+            fx,
+            companyId: by.companyId,
+            currency,
+            suppliers: plan.length,
+          }),
+        );
       }),
     );
-  }
-
-  /** What a write committed, handed to this process's readers (no re-read); other processes heard NOTIFY. */
-  #committed(
-    id: string,
-    part: Append,
-    completed: number,
-    totalOffers: number,
-    announced: readonly StoredOffer[],
-  ): void {
-    const committed: Committed = { events: part.events };
-    if (part.finished) {
-      committed.final = {
-        status: part.finished,
-        completed_suppliers: completed,
-        total_offers: totalOffers,
-        finished_at: part.finishedAt,
-        offers: announced,
-      };
-    }
-    if (this.#d.notifier.channel) this.#d.notifier.wake(id, committed);
-    else
-      void this.#d.notifier
-        .publish(id, committed)
-        .catch((err) => this.#d.log?.warn({ err }, 'search notify failed'));
   }
 
   /** One supplier's part: breaker, deadline, stats. Never throws. */
@@ -557,35 +373,4 @@ export class SearchEngine {
       stop.removeEventListener('abort', onClose);
     }
   }
-}
-
-interface OfferRow {
-  offer_id: string;
-  supplier: string;
-  position: number;
-  offer: Record<string, unknown>;
-  supplier_ref: unknown;
-  total_minor: number;
-}
-
-/** Answers made one after the other, as one write: their events and offers in seq order; the last ends it. */
-function together(parts: readonly Append[]): Append {
-  const last = parts[parts.length - 1] as Append;
-  if (parts.length === 1) return last;
-  return {
-    events: parts.flatMap((p) => p.events),
-    offers: parts.flatMap((p) => p.offers),
-    done: parts.reduce((n, p) => n + p.done, 0),
-    ...(last.finished ? { finished: last.finished } : {}),
-    finishedAt: last.finishedAt,
-  };
-}
-
-interface Append {
-  events: LogEvent[];
-  offers: OfferRow[];
-  /** supplier_done events among `events`. */
-  done: number;
-  finished?: SearchStatus;
-  finishedAt: Date;
 }

@@ -10,8 +10,8 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import type { Logger } from '../kernel/types.ts';
 import type { Db } from '../storage/schema.ts';
+import type { StoredOffer } from './batch-reader.ts';
 import type { LogEvent } from './event-log.ts';
-import type { StoredOffer } from './readers.ts';
 import type { SearchStatus } from './tables.ts';
 
 /** What an append committed, handed to this process's readers with the wake-up (no re-read needed). */

@@ -1,6 +1,6 @@
 /** GET …/results/{id}: the offers so far, filtered, sorted and paginated in memory (one search is small). */
 import { fromMinor } from '../internal/money.ts';
-import type { StoredOffer } from './readers.ts';
+import type { StoredOffer } from './batch-reader.ts';
 
 export interface ResultsQuery {
   page: number;

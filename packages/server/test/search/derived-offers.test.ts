@@ -9,7 +9,7 @@ import { searchRoutes } from '../../src/domains/search/routes.ts';
 import { newOfferId } from '../../src/internal/ids.ts';
 import { type HandlerTable, handlerTable, type SseMessage } from '../../src/kernel/types.ts';
 import type { Mailer } from '../../src/mail/mailer.ts';
-import { searchOffers } from '../../src/search/readers.ts';
+import { searchOffers } from '../../src/search/batch-reader.ts';
 import { resolveOffer, saveDerivedOffer } from '../../src/search/resolve-offer.ts';
 import { searchDb } from '../../src/search/tables.ts';
 import { collect, ctx, flightBody, futureDate, type Harness, harness, opCtx } from './harness.ts';

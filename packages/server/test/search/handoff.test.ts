@@ -6,9 +6,9 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { searchRoutes } from '../../src/domains/search/routes.ts';
 import { handlerTable } from '../../src/kernel/types.ts';
+import { waitForSearch } from '../../src/search/batch-reader.ts';
 import { follow, insertEvents, type LogEvent } from '../../src/search/event-log.ts';
 import { LocalNotifier } from '../../src/search/notifier.ts';
-import { waitForSearch } from '../../src/search/readers.ts';
 import { searchDb } from '../../src/search/tables.ts';
 import { ctx, flightBody, type Harness, harness } from './harness.ts';
 

@@ -22,24 +22,22 @@ import { writeAudit } from '../../audit/audit-log.ts';
 import { isLeaseHeld } from '../../idempotency/idempotency-store.ts';
 import { callWindowMs, leaseSecondsFromEnv } from '../../internal/config.ts';
 import { type FaultBoundary, faultPoint } from '../../internal/fault-hooks.ts';
-import type { Job, JobHandler } from '../../jobs/runner.ts';
 import { badRequest, type ErrorCode, HttpError } from '../../kernel/errors.ts';
 import { effectReference } from '../../kernel/middleware/idempotency.ts';
 import { errorResult } from '../../kernel/reply.ts';
-import type { HandlerResult, JsonResult, RequestContext } from '../../kernel/types.ts';
-import { inBookingCurrency } from '../../search/exchange.ts';
+import type { HandlerResult, RequestContext } from '../../kernel/types.ts';
 import type { Db } from '../../storage/schema.ts';
 import { type CodeMap, logSupplierError, sentenceFor } from '../../suppliers/http-errors.ts';
 import { type CallOptions, SupplierError } from '../../suppliers/ports/errors.ts';
 import { visibleOrNotFound } from './access.ts';
 import type { ReservationDeps, ReservationRow } from './book.ts';
+import { cancelledAnswer, markCancelled } from './cancel-settled.ts';
 import type { BookingKind } from './kind.ts';
 import { getRow } from './queries.ts';
-import { rewriteStoredPending } from './settled-answer.ts';
 import type { ReservationStatus } from './state-machine.ts';
 import { nextStatus } from './state-machine.ts';
-import { dropCancelCheck, enqueueCancelCheck, moveStatus, runCancelCheckAt } from './status-change.ts';
-import { json, parseJson, type ServiceDb, serviceDb } from './tables.ts';
+import { dropCancelCheck, enqueueCancelCheck, runCancelCheckAt } from './status-change.ts';
+import { type ServiceDb, serviceDb } from './tables.ts';
 
 export interface Money {
   currency: string;
@@ -80,14 +78,14 @@ function supplierOf(k: CancelKind, row: ReservationRow): BookingLookup {
 }
 
 /** The booking at the provider now (status `cancelled`, `confirmed`, …). */
-const providerBooking = (k: CancelKind, row: ReservationRow, signal?: AbortSignal) =>
+export const providerBooking = (k: CancelKind, row: ReservationRow, signal?: AbortSignal) =>
   supplierOf(k, row).getBooking(row.supplier_booking_ref as string, { signal });
 
 /**
  * The fee and refund of a cancellation found at the provider (its answer was lost): the fee the provider
  * reports it kept, else what the booking knows (`feeAt`); null if neither says.
  */
-function foundMoney(k: CancelKind, row: ReservationRow, found: ProviderBooking) {
+export function foundMoney(k: CancelKind, row: ReservationRow, found: ProviderBooking) {
   const fee = found.cancellation_fee;
   if (!fee) return k.feeAt(row, new Date(row.cancel_requested_at as Date | string));
   // In the provider's currency, as its fee is (the booking's own currency may differ: 0090).
@@ -105,8 +103,8 @@ export const CANCEL_REFUSALS: CodeMap = {
 };
 
 const hook = (k: CancelKind) => faultPoint(`${k.hook}:after-supplier` as FaultBoundary);
-const table = (k: CancelKind) => k.kind.table as 'hotel_bookings';
-const CLEAR = { cancel_requested_at: null, cancel_scope: null };
+export const table = (k: CancelKind) => k.kind.table as 'hotel_bookings';
+export const CLEAR = { cancel_requested_at: null, cancel_scope: null };
 
 export async function cancelReservation(
   d: ReservationDeps,
@@ -294,66 +292,6 @@ async function settleCancel(
   return cancelledAnswer(after);
 }
 
-/** Records the cancellation (fee where known) and clears the intent; returns the row as it now is. */
-async function markCancelled(
-  trx: ServiceDb,
-  k: CancelKind,
-  row: ReservationRow,
-  clock: ReservationDeps['clock'],
-  ctx: RequestContext | null,
-  supplierMoney: { fee: Money; refund: Money } | null,
-): Promise<ReservationRow> {
-  // The provider's fee in the booking's currency, at the booking's rate (search/exchange.ts).
-  const money = supplierMoney && {
-    fee: inBookingCurrency(supplierMoney.fee, row as unknown as Record<string, unknown>),
-    refund: inBookingCurrency(supplierMoney.refund, row as unknown as Record<string, unknown>),
-  };
-  const from = row.status as ReservationStatus;
-  const to = from === 'cancelled' ? from : nextStatus(k.kind)(from, ctx ? 'cancel' : 'supplier_cancelled');
-  await moveStatus(trx, k.kind, row, to, clock, {
-    ctx,
-    action: 'cancelled',
-    ...(ctx ? {} : { reason: 'Reconciliation: the provider reports the booking cancelled.' }),
-    // The asking request's scope stays: its same-key retry is answered with this cancellation.
-    set: { cancel_requested_at: null, cancellation_fee: money ? json(money.fee) : null },
-    details: {
-      ...(money ? { fee: money.fee, refund: money.refund } : { fee: 'unknown' }),
-      payment: noCardPayment({ currency: row.currency as string }),
-    },
-  });
-  return (await getRow(trx, k.kind, row.id)) as ReservationRow;
-}
-
-/**
- * The money side of a cancellation (issue #18): hotel and transport bookings are not paid by card through
- * the platform (payments belong to flight bookings), so a cancellation refunds nothing here, and says so.
- */
-const noCardPayment = (row: { currency: string }) => ({
-  action: 'none',
-  amount_minor: 0,
-  currency: row.currency,
-  status: 'not_charged',
-});
-
-function cancelledAnswer(row: ReservationRow): JsonResult {
-  const fee = parseJson<Money | null>(row.cancellation_fee) ?? null;
-  const total = { currency: row.currency as string, amount_minor: Number(row.total_minor) };
-  const body: Record<string, unknown> = {
-    booking_id: row.id,
-    status: row.status,
-    cancelled: true,
-    payment: noCardPayment({ currency: total.currency }),
-  };
-  if (fee) {
-    body.cancellation_fee = fee;
-    body.refund = {
-      currency: fee.currency,
-      amount_minor: Math.max(0, total.amount_minor - fee.amount_minor),
-    };
-  }
-  return { status: 200, body };
-}
-
 function cancellationPending(ctx: RequestContext, row: ReservationRow): HandlerResult {
   return errorResult(
     new HttpError(
@@ -364,46 +302,4 @@ function cancellationPending(ctx: RequestContext, row: ReservationRow): HandlerR
     ),
     ctx,
   );
-}
-
-/** The job that settles a cancellation whose answer was lost (queue `<entity>.cancel_check`). */
-export function cancelCheck(d: ReservationDeps, k: CancelKind): JobHandler {
-  return async (job: Job) => {
-    const id = Number((job.payload as { booking_id: number }).booking_id);
-    const db = serviceDb(d.db);
-    const row = (await getRow(db, k.kind, id)) as ReservationRow | undefined;
-    if (!row?.cancel_requested_at) return;
-    const scope = row.cancel_scope as string | null;
-    if (scope && (await isLeaseHeld(d.db, scope, d.clock.now())))
-      throw new Error('the request that asked for the cancellation is still running');
-    const found = await providerBooking(k, row, job.signal);
-    const status = found.status;
-    const asked = new Date(row.cancel_requested_at as Date | string);
-    if (status !== 'cancelled' && d.clock.now().getTime() < asked.getTime() + callWindowMs())
-      throw new Error(`${k.kind.entity} ${id} is not cancelled at ${row.provider} yet`);
-    await db.transaction().execute(async (trx) => {
-      const locked = (await getRow(trx, k.kind, id, true)) as ReservationRow;
-      if (!locked.cancel_requested_at) return;
-      const now = d.clock.now();
-      if (status === 'cancelled') {
-        const after = await markCancelled(trx, k, locked, d.clock, null, foundMoney(k, locked, found));
-        await rewriteStoredPending(trx, locked.cancel_scope as string | null, cancelledAnswer(after));
-        return;
-      }
-      await trx
-        .updateTable(table(k))
-        .set({ ...CLEAR, updated_at: now })
-        .where('id', '=', id)
-        .execute();
-      await rewriteStoredPending(trx, locked.cancel_scope as string | null, null);
-      await writeAudit(trx as unknown as Db, null, {
-        entity: k.kind.entity,
-        entityId: id,
-        action: 'cancel_withdrawn',
-        reason: `Reconciliation: the provider still holds the booking (${status}); the cancellation did not happen.`,
-        changes: { status: locked.status },
-        companyId: locked.company_id,
-      });
-    });
-  };
 }

@@ -7,7 +7,8 @@
 import type { JobHandler } from '../../jobs/runner.ts';
 import type { UncheckedHandler as Handler, HandlerResult, RequestContext } from '../../kernel/types.ts';
 import { type ReservationKind, reconcileReservation, type SupplierReservation } from './book.ts';
-import { type CancelKind, cancelCheck, cancelReservation } from './cancel.ts';
+import { type CancelKind, cancelReservation } from './cancel.ts';
+import { cancelCheck } from './cancel-check.ts';
 import type { ReservationDomainDeps } from './deps.ts';
 import { cancelQueue, reconcileQueue } from './kind.ts';
 import { surfaceHandlers } from './surfaces.ts';

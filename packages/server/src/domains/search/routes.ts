@@ -23,15 +23,13 @@
 import { destinations } from '../../internal/places/places.ts';
 import { unauthorized } from '../../kernel/errors.ts';
 import type { HandlerResult, OperationContext, RequestContext, Routes } from '../../kernel/types.ts';
+import { batchResult, searchOffers, waitForSearch } from '../../search/batch-reader.ts';
 import {
-  batchResult,
   eventStream,
   groupStream,
   lastEventId,
   type StreamNames,
-  searchOffers,
   streamableSession,
-  waitForSearch,
 } from '../../search/readers.ts';
 import { resultsPage } from '../../search/results-page.ts';
 import type { SearchService } from '../../search/service.ts';

@@ -18,23 +18,22 @@ import type {
   TicketStatus,
 } from '../ports/flight.ts';
 import { pathSegment } from '../supplier-url.ts';
-import { MystiflyClient, type MystiflyConfig, OnePointError, toSupplierError } from './client.ts';
+import { guard, MystiflyClient, type MystiflyConfig, OnePointError, toSupplierError } from './client.ts';
 import {
   airTraveler,
   fareSourceCode,
   ISSUED_CODES,
-  type OpMoney,
   type OpPricedItinerary,
   type OpPtr,
   type OpTravelItinerary,
   searchRequest,
   toFareRules,
-  toMinor,
   toOffer,
   toOrder,
   toServicing,
   toTickets,
 } from './mapper.ts';
+import { ticketAction } from './ticket-actions.ts';
 
 export interface MystiflyAdapterConfig extends MystiflyConfig {
   /** How long a FareSourceCode is honoured after search (OnePoint does not say; README). Default 25 min. */
@@ -42,32 +41,8 @@ export interface MystiflyAdapterConfig extends MystiflyConfig {
   now?: () => number;
 }
 
-/** Determinations OnePoint reports as PTR errors: results of the ticket action, not failures. */
-const DETERMINATION: Record<string, string> = {
-  ERPTR003: 'void_window_expired',
-  ERPTR004: 'non_refundable',
-  ERPTR005: 'not_changeable',
-  ERPTR010: 'not_ticketed',
-  ERPTR008: 'request_already_open',
-};
-const QUOTE_TYPE: Record<TicketAction, string> = {
-  void: 'VoidQuote',
-  refund: 'RefundQuote',
-  reissue: 'ReIssueQuote',
-};
-
 function unsupported(op: string): never {
   throw new SupplierError('mystifly', 'unsupported', `Mystifly does not support ${op}`);
-}
-
-/** Runs a OnePoint call, turning in-body errors into SupplierErrors. */
-async function guard<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (e) {
-    if (e instanceof OnePointError) throw toSupplierError(e);
-    throw e;
-  }
 }
 
 export class MystiflyAdapter implements FlightSupplier {
@@ -333,65 +308,14 @@ export class MystiflyAdapter implements FlightSupplier {
     );
   }
 
-  async ticketAction(
+  ticketAction(
     orderRef: string,
     action: TicketAction,
     confirm: boolean,
     note: string | undefined,
     opts?: CallOptions,
   ): Promise<TicketActionResult> {
-    if (action === 'reissue' && confirm) {
-      return {
-        action,
-        confirmed: false,
-        permitted: false,
-        determination: 'quote_only',
-        message: 'Reissue is quote-only: raise the change with the consolidator offline.',
-      };
-    }
-    let quote: OpPtr;
-    try {
-      // A consolidator reverses tickets by request: always quote first, then raise the request on it.
-      quote = await this.raisePtr(orderRef, QUOTE_TYPE[action], note, opts);
-    } catch (e) {
-      const determination = e instanceof OnePointError ? DETERMINATION[e.code] : undefined;
-      if (determination && e instanceof OnePointError) {
-        return { action, confirmed: false, permitted: false, determination, message: e.message };
-      }
-      if (e instanceof OnePointError) throw toSupplierError(e);
-      throw e;
-    }
-    const money = (m: OpMoney | undefined) =>
-      m ? { currency: m.CurrencyCode as Currency, amount_minor: toMinor(m) } : undefined;
-    const amounts = {
-      ...(action !== 'reissue' && quote.Quote?.TotalRefundAmount
-        ? { refund: money(quote.Quote.TotalRefundAmount) }
-        : {}),
-      ...(quote.Quote?.TotalFeeAmount ? { fee: money(quote.Quote.TotalFeeAmount) } : {}),
-    } as Pick<TicketActionResult, 'refund' | 'fee'>;
-    if (!confirm) {
-      return {
-        action,
-        confirmed: false,
-        permitted: true,
-        determination: 'ok',
-        message: `${quote.PTRType} ${quote.PTRId}: quote only, nothing changed.`,
-        servicing_request_id: quote.PTRId,
-        ...amounts,
-      };
-    }
-    const request = await guard(() =>
-      this.raisePtr(orderRef, action === 'void' ? 'Void' : 'Refund', note, opts),
-    );
-    return {
-      action,
-      confirmed: true,
-      permitted: true,
-      determination: 'request_raised',
-      message: `${request.PTRType} request ${request.PTRId} raised; the consolidator processes it asynchronously.`,
-      servicing_request_id: request.PTRId,
-      ...amounts,
-    };
+    return ticketAction((...a) => this.raisePtr(...a), orderRef, action, confirm, note, opts);
   }
 
   async listServicing(orderRef: string, opts?: CallOptions): Promise<ServicingRequest[]> {

@@ -192,3 +192,13 @@ export class MystiflyClient {
     }
   }
 }
+
+/** Runs a OnePoint call, turning in-body errors into SupplierErrors. */
+export async function guard<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (e) {
+    if (e instanceof OnePointError) throw toSupplierError(e);
+    throw e;
+  }
+}

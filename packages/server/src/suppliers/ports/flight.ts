@@ -1,5 +1,30 @@
-/** The flight port, by capability: what every flight supplier does, and optional capability objects. */
+/**
+ * The flight port, by capability: what every flight supplier does, and optional capability objects. The
+ * ticketing types live in flight-ticketing.ts, the seat and ancillary types in flight-ancillaries.ts;
+ * both are re-exported here, so a supplier or domain imports the port from this file alone.
+ */
 import type { CallOptions, Currency, FlightSupplierName } from './errors.ts';
+import type {
+  AncillaryItem,
+  AncillaryPurchaseProduct,
+  IssuedEmd,
+  OrderServices,
+  PurchasedAncillary,
+  SeatMap,
+  SeatRequest,
+  SeatRequestResult,
+} from './flight-ancillaries.ts';
+import type {
+  ServicingRequest,
+  TicketAction,
+  TicketActionResult,
+  TicketDocument,
+  TicketIssueResult,
+  TicketStatus,
+} from './flight-ticketing.ts';
+
+export type * from './flight-ancillaries.ts';
+export type * from './flight-ticketing.ts';
 
 export type CabinClass = 'Economy' | 'Premium' | 'Business' | 'First';
 export type JourneyType = 'OneWay' | 'Return' | 'MultiCity';
@@ -205,156 +230,6 @@ export interface CreateFlightOrderInput {
   bags?: BagSelection[];
   /** Our booking id, sent as the supplier's client reference where it has one (used by reconciliation). */
   client_reference: string;
-}
-
-export type CouponStatus = 'OPEN' | 'USED' | 'EXCHANGED' | 'REFUNDED' | 'VOID';
-
-export interface TicketCoupon {
-  coupon_number: number;
-  segment_id: string;
-  origin: string;
-  destination: string;
-  flight: string;
-  status: CouponStatus;
-}
-
-export interface TicketDocument {
-  ticket_number: string;
-  passenger_id: string;
-  passenger_name: string;
-  /** Empty string for low-cost content. */
-  issuing_iata_number: string;
-  fare_calculation: string;
-  endorsements: string;
-  form_of_payment: string;
-  issued_at: string;
-  allow_void: boolean;
-  allow_refund: boolean;
-  allow_reissue: boolean;
-  coupons: TicketCoupon[];
-}
-
-export interface TicketIssueResult {
-  /** False when issuance is asynchronous and still in process (Mystifly TktInProcess). */
-  issued: boolean;
-  raw_status: string;
-  tickets: TicketDocument[];
-}
-
-export interface TicketStatus {
-  issued: boolean;
-  /** The supplier's raw status code, e.g. Mystifly "1" (Placed) or "6" (Ticketed). */
-  raw_status: string;
-  raw_status_text: string;
-}
-
-export type TicketAction = 'void' | 'refund' | 'reissue';
-
-/** Result of a ticket action; a determination ("window expired") is a result, never a thrown error. */
-export interface TicketActionResult {
-  action: TicketAction;
-  confirmed: boolean;
-  permitted: boolean;
-  /** Machine-readable determination: ok, void_window_expired, non_refundable, request_raised, … */
-  determination: string;
-  message: string;
-  /** Money back to the customer and what the supplier keeps, where known. */
-  refund?: { currency: Currency; amount_minor: number };
-  fee?: { currency: Currency; amount_minor: number };
-  /** For consolidators: the servicing request raised (quote or real). */
-  servicing_request_id?: string;
-  /** Coupon status after a confirmed action. */
-  coupon_status?: CouponStatus;
-}
-
-export type ServicingState =
-  | 'Requested'
-  | 'InProcess'
-  | 'Completed'
-  | 'Deleted'
-  | 'Rejected'
-  | 'QuoteChanged';
-
-export interface ServicingRequest {
-  request_id: string;
-  type: TicketAction;
-  state: ServicingState;
-  created_at: string;
-  updated_at: string;
-  quote?: { currency: Currency; amount_minor: number };
-}
-
-export interface SeatMapSeat {
-  seat_number: string;
-  available: boolean;
-  chargeable: boolean;
-  price?: { currency: Currency; amount_minor: number };
-  characteristics: string[];
-}
-
-export interface SeatMap {
-  segment_id: string;
-  cabin: CabinClass;
-  rows: { row: number; seats: SeatMapSeat[] }[];
-}
-
-export interface SeatRequest {
-  segment_id: string;
-  seat_number: string;
-  passenger_id: string;
-}
-
-export interface SeatRequestResult extends SeatRequest {
-  accepted: boolean;
-  /** pending until paid seats are priced and issued; confirmed for free seats. */
-  status: 'pending' | 'confirmed' | 'refused';
-  reason?: string;
-  price?: { currency: Currency; amount_minor: number };
-}
-
-export interface AncillaryItem {
-  code: string;
-  rfic: string;
-  rfisc: string;
-  description: string;
-  service_group: 'BG' | 'ST' | 'ML' | 'OT';
-  booking_method: string;
-  provider: string;
-  segment_ids: string[];
-  price: { currency: Currency; amount_minor: number };
-}
-
-export interface AncillaryPurchaseProduct {
-  customer_ref_ids: string[];
-  code: string;
-  rfic: string;
-  rfisc: string;
-  booking_method: string;
-  provider: string;
-  /** Space-separated segment ids, as the spec has it. */
-  segment_ref_ids: string;
-}
-
-export interface PurchasedAncillary {
-  tsm_reference: string;
-  code: string;
-  passenger_ids: string[];
-  segment_ids: string[];
-  price: { currency: Currency; amount_minor: number };
-}
-
-export interface IssuedEmd {
-  tsm_reference: string;
-  emd_number: string;
-}
-
-/**
- * What an order holds now: its seats and its service elements, each with its EMD. Read to settle a seat
- * issuance, service purchase or EMD issuance whose answer was lost (payment/money-ops.ts).
- */
-export interface OrderServices {
-  seats: (SeatRequestResult & { tsm_reference: string | null; emd_number: string | null })[];
-  services: (PurchasedAncillary & { status: 'active' | 'voided' | 'removed'; emd_number: string | null })[];
 }
 
 export interface FlightSupplierCapabilities {
