@@ -60,6 +60,8 @@ export const EVENT_TYPES = [
   'booking.cancelled',
   'booking.status_overridden',
   'booking.pending_settled',
+  'booking.schedule_changed',
+  'booking.schedule_change_accepted',
   'ticket.issued',
   'ticket.voided',
   'ticket.refunded',

@@ -122,6 +122,32 @@ export function bookingsResource(ctx: ClientContext) {
           ...ctx.init(options),
         }),
       ),
+    /**
+     * The airline's schedule changes of a booking (`booking.schedule_changed`), and accepting one: the
+     * booking's `flights` then show the new times.
+     *
+     * @example
+     * const { data } = await travel.bookings.scheduleChanges.list(1042);
+     * const pending = data.find((c) => c.status === 'pending');
+     * if (pending) await travel.bookings.scheduleChanges.accept(1042, pending.id);
+     */
+    scheduleChanges: {
+      list: (bookingId: BookingRef, options?: RequestOptions) =>
+        unwrap(
+          ctx.raw.GET('/api/v1/bookings/{booking_id}/schedule-changes', {
+            params: path(bookingId),
+            ...ctx.init(options),
+          }),
+        ),
+      accept: (bookingId: BookingRef, changeId: string, options?: RequestOptions) =>
+        unwrap(
+          ctx.raw.POST('/api/v1/bookings/{booking_id}/schedule-changes/{change_id}/accept', {
+            params: { path: { booking_id: String(bookingId), change_id: changeId } },
+            body: {},
+            ...ctx.init(options),
+          }),
+        ),
+    },
     notes: (bookingId: BookingRef, notes: string[], options?: RequestOptions) =>
       unwrap(
         ctx.raw.POST('/api/v1/bookings/{booking_id}/notes', {
