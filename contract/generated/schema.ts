@@ -6947,7 +6947,7 @@ export interface components {
             expires_at?: string;
         };
         /**
-         * @description What happened. `booking.*`, `hotel_booking.*`, `transport_booking.*` and `ticket.*` carry the booking; `payment.*` the payment.
+         * @description What happened. `booking.*`, `hotel_booking.*`, `transport_booking.*` and `ticket.*` carry the booking; `payment.*` the payment. `booking.schedule_changed` and `booking.schedule_change_accepted` carry the booking with one more field, `schedule_change` (a ScheduleChange).
          * @enum {string}
          */
         EventType: "booking.created" | "booking.confirmed" | "booking.failed" | "booking.cancelled" | "booking.status_overridden" | "booking.pending_settled" | "booking.schedule_changed" | "booking.schedule_change_accepted" | "ticket.issued" | "ticket.voided" | "ticket.refunded" | "payment.authorized" | "payment.captured" | "payment.voided" | "payment.refunded" | "payment.declined" | "hotel_booking.created" | "hotel_booking.confirmed" | "hotel_booking.failed" | "hotel_booking.cancelled" | "hotel_booking.pending_settled" | "hotel_booking.status_overridden" | "transport_booking.created" | "transport_booking.confirmed" | "transport_booking.failed" | "transport_booking.cancelled" | "transport_booking.pending_settled" | "transport_booking.status_overridden";

@@ -92,7 +92,7 @@ const defs: OpDef[] = [
     parameters: [flightBookingIdParam(), changeIdParam()],
     responses: ok('ScheduleChange', 'Accepted (the booking shows the new segments).'),
     errors: {
-      ...badRequest('schedule_change_accept_failed', 'schedule_change_superseded'),
+      ...badRequest('schedule_change_accept_failed', 'schedule_change_superseded', 'invalid_booking_state'),
       ...notFound('booking_not_found', 'schedule_change_not_found'),
     },
   },

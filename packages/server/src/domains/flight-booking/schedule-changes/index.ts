@@ -1,0 +1,29 @@
+/**
+ * Schedule changes of flight bookings (issue 30, docs/events.md "Schedule changes"):
+ *   GET  /api/v1/bookings/{booking_id}/schedule-changes → listBookingScheduleChanges (here)
+ *   POST /api/v1/bookings/{booking_id}/schedule-changes/{change_id}/accept → acceptBookingScheduleChange (accept.ts)
+ * and the order-refresh job that finds them (scan.ts, detect.ts).
+ */
+import type { Routes } from '../../../kernel/types.ts';
+import type { BookingDeps } from '../deps.ts';
+import { loadBooking } from '../store.ts';
+import { acceptScheduleChange } from './accept.ts';
+import { listChanges, scheduleChangeView } from './store.ts';
+
+export function scheduleChangeRoutes(d: BookingDeps): Routes {
+  return {
+    listBookingScheduleChanges: async (ctx) => {
+      const b = await loadBooking(d.db, ctx, ctx.params.booking_id);
+      return { status: 200, body: { data: (await listChanges(d.db, b.id)).map(scheduleChangeView) } };
+    },
+    acceptBookingScheduleChange: (ctx) => acceptScheduleChange(d, ctx),
+  };
+}
+
+export { detectScheduleChange } from './detect.ts';
+export {
+  SCHEDULE_CHANGE_QUEUE,
+  scanScheduleChanges,
+  scheduleChangeJobHandlers,
+  scheduleScheduleChangeScan,
+} from './scan.ts';
