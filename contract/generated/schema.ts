@@ -7129,10 +7129,10 @@ export interface components {
             /** Format: int64 */
             booking_id: number;
             /**
-             * @description `pending`: detected, the booking still shows the flights as booked; `accepted`: the booking’s `flights` are the new ones.
+             * @description `pending`: detected, the booking still shows the flights as booked; `accepted`: the booking’s `flights` are the new ones; `superseded`: the airline changed the schedule again (a newer change replaces it) or went back to the booked one. At most one change of a booking is pending.
              * @enum {string}
              */
-            status: "pending" | "accepted";
+            status: "pending" | "accepted" | "superseded";
             supplier: string;
             /** @description The supplier’s own id of the change where it has one (Duffel `aic_…`); null where the supplier only shows the new itinerary (Amadeus, Mystifly). */
             supplier_change_id: string | null;

@@ -25,9 +25,9 @@ export const scheduleChangeSchemas: Record<string, Schema> = {
     {
       id: str({ description: 'Our id of the change (`sc_…`).', examples: ['sc_3kTqJ9fQe1x0'] }),
       booking_id: id64(),
-      status: strEnum(['pending', 'accepted'], {
+      status: strEnum(['pending', 'accepted', 'superseded'], {
         description:
-          '`pending`: detected, the booking still shows the flights as booked; `accepted`: the booking’s `flights` are the new ones.',
+          '`pending`: detected, the booking still shows the flights as booked; `accepted`: the booking’s `flights` are the new ones; `superseded`: the airline changed the schedule again (a newer change replaces it) or went back to the booked one. At most one change of a booking is pending.',
       }),
       supplier: str(),
       supplier_change_id: nullable(

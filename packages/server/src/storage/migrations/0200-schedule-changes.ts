@@ -11,6 +11,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
     create table schedule_changes (
       id text primary key,
+      seq bigint generated always as identity,
       booking_id bigint not null references flight_bookings (id) on delete cascade,
       company_id integer,
       supplier text not null,
@@ -26,6 +27,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       unique (booking_id, fingerprint)
     );
     create unique index schedule_changes_one_pending on schedule_changes (booking_id) where status = 'pending';
-    create index schedule_changes_booking on schedule_changes (booking_id, detected_at desc);
+    create index schedule_changes_booking on schedule_changes (booking_id, seq);
   `.execute(db);
 }

@@ -3,9 +3,8 @@
  * transaction, so a change and its event commit together.
  */
 import { randomBytes } from 'node:crypto';
-import type { ColumnType, Kysely } from 'kysely';
-import type { KernelTables } from '../../../storage/schema.ts';
-import type { Db } from '../../../storage/schema.ts';
+import { type ColumnType, type Kysely, sql } from 'kysely';
+import type { Db, KernelTables } from '../../../storage/schema.ts';
 import type { FlightSegment } from '../../../suppliers/ports/flight.ts';
 import { json, parseJson } from '../tables.ts';
 
@@ -90,8 +89,7 @@ export async function listChanges(db: Db, bookingId: number): Promise<ScheduleCh
     .selectFrom('schedule_changes')
     .selectAll()
     .where('booking_id', '=', bookingId)
-    .orderBy('detected_at', 'desc')
-    .orderBy('id', 'desc')
+    .orderBy(sql`seq`, 'desc')
     .execute();
   return rows.map((r) => toRow(r as unknown as Record<string, unknown>));
 }
