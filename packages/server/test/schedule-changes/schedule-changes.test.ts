@@ -1,13 +1,18 @@
 /**
  * Issue 30, schedule changes end to end per supplier: the airline moves a booked flight (the emulator's
- * SCHEDULECHANGE trigger or its `changeSchedule` knob), the order-refresh job finds it and records it with
+ * SCHEDULECHANGE trigger or its `changeSchedule` knob; Duffel, Amadeus and Mystifly), the order-refresh job finds it and records it with
  * its event, the agency lists and accepts it (Duffel: the airline-initiated change is accepted at the
  * supplier), and the booking's flights become the new ones. Accepting is idempotent; another company's
  * caller sees nothing.
  */
 import { sql } from 'kysely';
+import { changeMystiflySchedule } from '../../../mock-server/src/index.ts';
 import { describe, expect, it } from 'vitest';
-import { scanScheduleChanges } from '../../src/domains/flight-booking/schedule-changes/index.ts';
+import {
+  SCHEDULE_CHANGE_QUEUE,
+  scanScheduleChanges,
+  scheduleChangeJobHandlers,
+} from '../../src/domains/flight-booking/schedule-changes/index.ts';
 import type { BookingDeps } from '../../src/domains/flight-booking/deps.ts';
 import { check, refused, useWorld } from '../booking/checks.ts';
 import { contact, passenger, pickBookable, SANDBOX_ROUTES } from '../booking/harness.ts';
@@ -37,7 +42,7 @@ async function eventsOf(bookingId: number) {
 const plus = (local: string, minutes: number) =>
   new Date(Date.parse(`${local}Z`) + minutes * 60_000).toISOString().slice(0, 19);
 
-async function bookFor(supplier: 'duffel' | 'amadeus', last: string) {
+async function bookFor(supplier: 'duffel' | 'amadeus' | 'mystifly', last: string) {
   const companyId = await ctx.w.company();
   const agent = await ctx.w.user({ role: 'company_staff', companyId });
   const offers = await ctx.w.seedOffers(supplier, { userId: agent.id, companyId });
@@ -58,7 +63,7 @@ async function bookFor(supplier: 'duffel' | 'amadeus', last: string) {
   return { as, booking: created.body as Record<string, any>, companyId };
 }
 
-describe.each(['duffel', 'amadeus'] as const)('schedule changes on %s', (supplier) => {
+describe.each(['duffel', 'amadeus', 'mystifly'] as const)('schedule changes on %s', (supplier) => {
   it('trigger -> detection -> event -> accept, idempotent, tenant-scoped', async () => {
     const { as, booking } = await bookFor(supplier, 'SCHEDULECHANGE');
     const id = booking.booking_id as number;
@@ -144,10 +149,12 @@ describe.each(['duffel', 'amadeus'] as const)('schedule changes on %s', (supplie
     const B = `/api/v1/bookings/${id}`;
     expect((await scanScheduleChanges(deps())).changed).toBe(0);
 
-    const knob = (spec: { minutes: number; flightNumber?: string }) =>
-      supplier === 'duffel'
-        ? ctx.w.mocks.states.duffel?.changeSchedule(ref, spec)
-        : ctx.w.mocks.states.amadeus?.changeSchedule(ref, spec);
+    const { duffel, amadeus, mystifly } = ctx.w.mocks.states;
+    const knob = (spec: { minutes: number; flightNumber?: string }) => {
+      if (supplier === 'duffel') duffel?.changeSchedule(ref, spec);
+      else if (supplier === 'amadeus') amadeus?.changeSchedule(ref, spec);
+      else if (mystifly) changeMystiflySchedule(mystifly, ref, spec);
+    };
     knob({ minutes: -40 });
     await scanScheduleChanges(deps());
     knob({ minutes: 10, flightNumber: '7001' });
@@ -166,5 +173,32 @@ describe.each(['duffel', 'amadeus'] as const)('schedule changes on %s', (supplie
     const ok = await as('POST', `${B}/schedule-changes/${newest.id}/accept`, { body: {} });
     check('acceptBookingScheduleChange', ok);
     expect((await as('GET', B)).body.flights[0].flight_number).toBe('7001');
+  });
+});
+
+describe('the order-refresh job', () => {
+  it('goes on past a supplier failure, finds the change on its next run, and queues its next slot', async () => {
+    const { as, booking } = await bookFor('duffel', 'SCHEDULECHANGE');
+    const B = `/api/v1/bookings/${booking.booking_id}`;
+    const interval = 30 * 60_000;
+    const run = scheduleChangeJobHandlers(deps(), interval)[SCHEDULE_CHANGE_QUEUE];
+    if (!run) throw new Error('no handler');
+    const job = { id: 'j1', queue: SCHEDULE_CHANGE_QUEUE, payload: {}, attempts: 1, maxAttempts: 3 };
+    ctx.w.mocks.states.duffel?.injectFault({
+      method: 'GET',
+      path: `/air/orders/${booking.supplier_order_ref}`,
+      kind: 'http_500',
+    });
+    await run({ ...job, signal: new AbortController().signal });
+    expect((await as('GET', `${B}/schedule-changes`)).body.data).toEqual([]);
+    await run({ ...job, signal: new AbortController().signal });
+    expect((await as('GET', `${B}/schedule-changes`)).body.data).toHaveLength(1);
+
+    const next = new Date((Math.floor(ctx.w.clock.now().getTime() / interval) + 1) * interval);
+    const queued = await sql<{ run_at: Date }>`
+      select run_at from jobs where dedupe_key = ${`${SCHEDULE_CHANGE_QUEUE}:${next.toISOString()}`}`.execute(
+      ctx.w.database.db,
+    );
+    expect(queued.rows.map((r) => new Date(r.run_at).toISOString())).toEqual([next.toISOString()]);
   });
 });

@@ -35,6 +35,7 @@ import {
   toServicing,
   toTickets,
 } from './mapper.ts';
+import { orderItinerary } from './itinerary.ts';
 
 export interface MystiflyAdapterConfig extends MystiflyConfig {
   /** How long a FareSourceCode is honoured after search (OnePoint does not say; README). Default 25 min. */
@@ -218,6 +219,10 @@ export class MystiflyAdapter implements FlightSupplier {
 
   async getOrder(orderRef: string, opts?: CallOptions): Promise<SupplierFlightOrder> {
     return toOrder(await this.trip(orderRef, opts));
+  }
+
+  async orderItinerary(orderRef: string, opts?: CallOptions) {
+    return orderItinerary(await this.trip(orderRef, opts));
   }
 
   async findOrderByClientReference(
