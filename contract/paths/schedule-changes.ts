@@ -82,6 +82,19 @@ const defs: OpDef[] = [
   },
   {
     method: 'post',
+    path: '/api/v1/bookings/{booking_id}/schedule-changes/refresh',
+    operationId: 'refreshBookingScheduleChanges',
+    summary: 'Re-read the airline’s schedule now',
+    description:
+      'Reads the booking’s supplier order now, as the order-refresh job does, records a change it finds (with the event `booking.schedule_changed`), and answers the booking’s schedule changes as the GET does. For an agent who does not want to wait for the next run (or who heard of a change from the airline). A booking with no live supplier order (not confirmed, held, paid or ticketed) is only listed.',
+    auth: 'user',
+    addition: true,
+    parameters: [flightBookingIdParam()],
+    responses: ok('ScheduleChangeList', 'The booking’s schedule changes after the re-read.'),
+    errors: { ...badRequest('schedule_change_refresh_failed'), ...notFound('booking_not_found') },
+  },
+  {
+    method: 'post',
     path: '/api/v1/bookings/{booking_id}/schedule-changes/{change_id}/accept',
     operationId: 'acceptBookingScheduleChange',
     summary: 'Accept an airline schedule change',

@@ -12,7 +12,7 @@ import { duffelHandlers } from '../src/suppliers/duffel/index.ts';
 const BASE = 'https://api.duffel.test';
 const emu = duffelHandlers({ baseUrl: BASE, latencyMs: 0, seed: 5 });
 const server = setupServer(...emu.handlers);
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+beforeAll(() => server.listen());
 afterAll(() => server.close());
 
 // biome-ignore lint/suspicious/noExplicitAny: wire bodies are free-form JSON

@@ -138,6 +138,10 @@ export const SURFACE: Record<keyof operations, SurfaceEntry> = {
     method: 'bookings.scheduleChanges.list(bookingId)',
     call: (t, o) => t.bookings.scheduleChanges.list(id, o),
   },
+  refreshBookingScheduleChanges: {
+    method: 'bookings.scheduleChanges.refresh(bookingId)',
+    call: (t, o) => t.bookings.scheduleChanges.refresh(id, o),
+  },
   acceptBookingScheduleChange: {
     method: 'bookings.scheduleChanges.accept(bookingId, changeId)',
     call: (t, o) => t.bookings.scheduleChanges.accept(id, 'sc_1', o),

@@ -176,6 +176,40 @@ describe.each(['duffel', 'amadeus', 'mystifly'] as const)('schedule changes on %
   });
 });
 
+describe('refresh on request', () => {
+  it('re-reads the order now and records the change under the request that found it', async () => {
+    const { as, booking } = await bookFor('duffel', 'BABBAGE');
+    const id = booking.booking_id as number;
+    const B = `/api/v1/bookings/${id}`;
+    const none = await as('POST', `${B}/schedule-changes/refresh`, { body: {} });
+    check('refreshBookingScheduleChanges', none);
+    expect(none.body.data).toEqual([]);
+
+    ctx.w.mocks.states.duffel?.changeSchedule(booking.supplier_order_ref, { minutes: 45 });
+    const found = await as('POST', `${B}/schedule-changes/refresh`, { body: {} });
+    check('refreshBookingScheduleChanges', found);
+    expect(found.body.data).toHaveLength(1);
+    expect(found.body.data[0].new_segments[0].departure_at).toBe(plus(booking.flights[0].departure_at, 45));
+    const events = await sql<{ type: string; request_id: string | null }>`
+      select type, request_id from events where resource_id = ${String(id)} and type = 'booking.schedule_changed'`.execute(
+      ctx.w.database.db,
+    );
+    expect(events.rows).toEqual([
+      { type: 'booking.schedule_changed', request_id: found.headers.get('x-request-id') },
+    ]);
+    // Again: the same change, not a second one.
+    expect((await as('POST', `${B}/schedule-changes/refresh`, { body: {} })).body.data).toHaveLength(1);
+
+    const other = await ctx.w.user({ role: 'company_staff', companyId: await ctx.w.company() });
+    refused(
+      'refreshBookingScheduleChanges',
+      await ctx.w.req('POST', `${B}/schedule-changes/refresh`, { token: other.token, body: {} }),
+      'booking_not_found',
+      404,
+    );
+  });
+});
+
 describe('the order-refresh job', () => {
   it('goes on past a supplier failure, finds the change on its next run, and queues its next slot', async () => {
     const { as, booking } = await bookFor('duffel', 'SCHEDULECHANGE');
