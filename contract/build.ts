@@ -129,7 +129,6 @@ function collectPaths(): Record<string, Record<string, Json>> {
     ...hotelOps,
     ...transportOps,
     ...bookingsOps,
-    ...scheduleChangeOps,
     ...paymentsOps,
     ...ticketingOps,
     ...ancillariesOps,
@@ -140,6 +139,7 @@ function collectPaths(): Record<string, Record<string, Json>> {
     ...webhookOps,
     ...customerOps,
     ...platformOps,
+    ...scheduleChangeOps,
   ];
   const paths: Record<string, Record<string, Json>> = {};
   const ids = new Set<string>();

@@ -57,10 +57,9 @@ export const scheduleChangeSchemas: Record<string, Schema> = {
       'accepted_by_user_id',
     ],
   ),
-  ScheduleChangeList: objReq(
-    { data: arr(ref('ScheduleChange'), { description: 'Newest first.' }) },
-    ['data'],
-  ),
+  ScheduleChangeList: objReq({ data: arr(ref('ScheduleChange'), { description: 'Newest first.' }) }, [
+    'data',
+  ]),
 };
 
 const changeIdParam = () =>

@@ -53,9 +53,6 @@ export const OPERATIONS: readonly (readonly [string, string, string, Idempotency
   ['PATCH', '/api/v1/bookings/{booking_id}/foid', 'updateBookingFoid', 'optional'],
   ['PATCH', '/api/v1/bookings/{booking_id}/commission', 'updateBookingCommission', 'optional'],
   ['POST', '/api/v1/bookings/{booking_id}/notes', 'addBookingNotes', 'optional'],
-  ['GET', '/api/v1/bookings/{booking_id}/schedule-changes', 'listBookingScheduleChanges', 'none'],
-  ['POST', '/api/v1/bookings/{booking_id}/schedule-changes/refresh', 'refreshBookingScheduleChanges', 'optional'],
-  ['POST', '/api/v1/bookings/{booking_id}/schedule-changes/{change_id}/accept', 'acceptBookingScheduleChange', 'optional'],
   ['POST', '/api/v1/bookings/{booking_id}/authorize', 'authorizePayment', 'required'],
   ['POST', '/api/v1/bookings/{booking_id}/payment/capture', 'capturePayment', 'required'],
   ['POST', '/api/v1/bookings/{booking_id}/payment/void', 'voidPayment', 'required'],
@@ -206,4 +203,7 @@ export const OPERATIONS: readonly (readonly [string, string, string, Idempotency
   ['GET', '/openapi.json', 'getOpenApiDocument', 'none'],
   ['GET', '/docs', 'getApiDocs', 'none'],
   ['GET', '/metrics', 'getPrometheusMetrics', 'none'],
+  ['GET', '/api/v1/bookings/{booking_id}/schedule-changes', 'listBookingScheduleChanges', 'none'],
+  ['POST', '/api/v1/bookings/{booking_id}/schedule-changes/refresh', 'refreshBookingScheduleChanges', 'optional'],
+  ['POST', '/api/v1/bookings/{booking_id}/schedule-changes/{change_id}/accept', 'acceptBookingScheduleChange', 'optional'],
 ];

@@ -6,8 +6,8 @@
 import type { ScheduleChange } from '@travel/sdk';
 import { describe, expect, inject, it, vi } from 'vitest';
 import { runBookingAcceptChange, runBookingShow } from '../src/commands/booking.ts';
-import { documentLines } from '../src/documents/model.ts';
 import { eTicketDocument } from '../src/documents/e-ticket.ts';
+import { documentLines } from '../src/documents/model.ts';
 import { runCli } from './helpers/cli.ts';
 import { booking } from './helpers/data.ts';
 import { fakeWorld } from './helpers/fakes.ts';
@@ -73,7 +73,9 @@ describe('schedule changes: run functions', () => {
     });
     const list = vi.fn(async () => ({ data: [change('accepted')] }));
     const get = vi.fn(async () => booking('ticketed', { flights: [moved] }));
-    const { ctx, io } = fakeWorld({ sdk: { bookings: { get, scheduleChanges: { list, refresh } } } as never });
+    const { ctx, io } = fakeWorld({
+      sdk: { bookings: { get, scheduleChanges: { list, refresh } } } as never,
+    });
     await runBookingShow('42', { refresh: true }, ctx);
     expect(io.stderr.join('\n')).toContain("could not re-read the airline's schedule");
     const text = io.stdout.join('\n');

@@ -15,7 +15,6 @@ const server = setupServer(...emu.handlers);
 beforeAll(() => server.listen());
 afterAll(() => server.close());
 
-// biome-ignore lint/suspicious/noExplicitAny: wire bodies are free-form JSON
 type Body = Record<string, any>;
 const headers = {
   Authorization: 'Bearer duffel_test_abc',
@@ -87,7 +86,9 @@ describe('Duffel airline-initiated changes', () => {
     });
     expect(read.slices[0]).toEqual(change.added[0]);
     // Once: the next read shows the same single change.
-    expect((await send('GET', `/air/orders/${booked.id}`)).body.data.airline_initiated_changes).toEqual([change]);
+    expect((await send('GET', `/air/orders/${booked.id}`)).body.data.airline_initiated_changes).toEqual([
+      change,
+    ]);
 
     const listed = await send('GET', `/air/airline_initiated_changes?order_id=${booked.id}`);
     expect(listed.body.data).toEqual([change]);
@@ -120,7 +121,9 @@ describe('Duffel airline-initiated changes', () => {
       departing_at: plus(seg.departing_at, -30),
       marketing_carrier_flight_number: '4321',
     });
-    const bad = await send('PATCH', `/air/airline_initiated_changes/${change.id}`, { action_taken: 'ignored' });
+    const bad = await send('PATCH', `/air/airline_initiated_changes/${change.id}`, {
+      action_taken: 'ignored',
+    });
     expect([bad.status, bad.body.errors[0].type]).toEqual([422, 'validation_error']);
     const patched = await send('PATCH', `/air/airline_initiated_changes/${change.id}`, {
       action_taken: 'changed',

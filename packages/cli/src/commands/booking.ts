@@ -24,7 +24,9 @@ export async function scheduleChangesOf(
     try {
       return (await changes.refresh(ref)).data;
     } catch (error) {
-      ctx.io.err(`could not re-read the airline's schedule: ${error instanceof Error ? error.message : error}`);
+      ctx.io.err(
+        `could not re-read the airline's schedule: ${error instanceof Error ? error.message : error}`,
+      );
     }
   }
   try {

@@ -24,7 +24,10 @@ function movedLines(c: ScheduleChange): string[] {
 }
 
 /** The pending change first (what needs an answer), then the accepted ones; superseded ones are left out. */
-export function scheduleChangeLines(changes: readonly ScheduleChange[], bookingRef: string | number): string[] {
+export function scheduleChangeLines(
+  changes: readonly ScheduleChange[],
+  bookingRef: string | number,
+): string[] {
   const lines: string[] = [];
   for (const c of changes.filter((x) => x.status === 'pending'))
     lines.push(
@@ -33,7 +36,10 @@ export function scheduleChangeLines(changes: readonly ScheduleChange[], bookingR
       `    accept: travel booking accept-change ${bookingRef} ${c.id}   (or cancel the booking)`,
     );
   for (const c of changes.filter((x) => x.status === 'accepted'))
-    lines.push(`schedule change accepted ${hm(c.accepted_at ?? c.detected_at)} UTC (${c.id}):`, ...movedLines(c));
+    lines.push(
+      `schedule change accepted ${hm(c.accepted_at ?? c.detected_at)} UTC (${c.id}):`,
+      ...movedLines(c),
+    );
   return lines;
 }
 

@@ -6,14 +6,14 @@
  * caller sees nothing.
  */
 import { sql } from 'kysely';
-import { changeMystiflySchedule } from '../../../mock-server/src/index.ts';
 import { describe, expect, it } from 'vitest';
+import { changeMystiflySchedule } from '../../../mock-server/src/index.ts';
+import type { BookingDeps } from '../../src/domains/flight-booking/deps.ts';
 import {
   SCHEDULE_CHANGE_QUEUE,
   scanScheduleChanges,
   scheduleChangeJobHandlers,
 } from '../../src/domains/flight-booking/schedule-changes/index.ts';
-import type { BookingDeps } from '../../src/domains/flight-booking/deps.ts';
 import { check, refused, useWorld } from '../booking/checks.ts';
 import { contact, passenger, pickBookable, SANDBOX_ROUTES } from '../booking/harness.ts';
 
@@ -114,7 +114,7 @@ describe.each(['duffel', 'amadeus', 'mystifly'] as const)('schedule changes on %
     expect(acceptedEvents[0]?.data.schedule_change.status).toBe('accepted');
     if (supplier === 'duffel') {
       const order = ctx.w.mocks.states.duffel?.orders.get(booking.supplier_order_ref);
-      const aic = (order?.order.airline_initiated_changes as Record<string, unknown>[])[0];
+      const aic = (order?.order.airline_initiated_changes as Record<string, unknown>[] | undefined)?.[0];
       expect(aic).toMatchObject({ id: change.supplier_change_id, action_taken: 'accepted' });
     }
 
@@ -138,7 +138,12 @@ describe.each(['duffel', 'amadeus', 'mystifly'] as const)('schedule changes on %
     // Another company's staff: exactly what a missing booking answers.
     const other = await ctx.w.user({ role: 'company_staff', companyId: await ctx.w.company() });
     const theirs = (m: string, p: string) => ctx.w.req(m, p, { token: other.token, body: {} });
-    refused('listBookingScheduleChanges', await theirs('GET', `${B}/schedule-changes`), 'booking_not_found', 404);
+    refused(
+      'listBookingScheduleChanges',
+      await theirs('GET', `${B}/schedule-changes`),
+      'booking_not_found',
+      404,
+    );
     refused('acceptBookingScheduleChange', await theirs('POST', url), 'booking_not_found', 404);
   });
 

@@ -1,6 +1,6 @@
-import { type AmadeusScheduleChange, applyScheduleChange } from './schedule-changes.ts';
 import type { EmulatorOptions } from '../../shared/options.ts';
 import { realClock } from '../../shared/options.ts';
+import { type AmadeusScheduleChange, applyScheduleChange } from './schedule-changes.ts';
 import type { Wire } from './wire.ts';
 
 /** State of one emulator instance: tokens, flight orders with their tickets/EMDs, transfer orders, knobs. */

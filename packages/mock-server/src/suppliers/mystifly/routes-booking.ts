@@ -5,6 +5,7 @@ import { hashString } from '../../shared/random.ts';
 import type { Ctx } from './context.ts';
 import { gatewayError, route } from './context.ts';
 import { itineraryAt, totals } from './data.ts';
+import { settleTriggeredChange } from './schedule-changes.ts';
 import {
   type Booking,
   FSC_TTL_MS,
@@ -14,7 +15,6 @@ import {
   type Traveler,
   ticketNow,
 } from './state.ts';
-import { settleTriggeredChange } from './schedule-changes.ts';
 import { decodeFsc, fail, money, ok, withDrift } from './wire.ts';
 
 function travelers(body: Record<string, unknown>): Traveler[] | string {

@@ -25,9 +25,8 @@
  *   GET   /api/v1/bookings/{booking_id}/order → getBookingOrder
  *   GET   /api/v1/bookings/{booking_id}/order/by-reference → getBookingOrderByReference
  *   GET   /api/v1/bookings/{booking_id}/rules → getBookingFareRules
- *   GET   /api/v1/bookings/{booking_id}/schedule-changes → listBookingScheduleChanges (schedule-changes/)
- *   POST  /api/v1/bookings/{booking_id}/schedule-changes/refresh → refreshBookingScheduleChanges
- *   POST  /api/v1/bookings/{booking_id}/schedule-changes/{change_id}/accept → acceptBookingScheduleChange
+ *
+ * Schedule changes (/api/v1/bookings/{booking_id}/schedule-changes/*): schedule-changes/routes.ts.
  */
 
 import type { JobHandler } from '../../jobs/runner.ts';

@@ -19,6 +19,7 @@ import type {
 } from '../ports/flight.ts';
 import { pathSegment } from '../supplier-url.ts';
 import { MystiflyClient, type MystiflyConfig, OnePointError, toSupplierError } from './client.ts';
+import { orderItinerary } from './itinerary.ts';
 import {
   airTraveler,
   fareSourceCode,
@@ -35,7 +36,6 @@ import {
   toServicing,
   toTickets,
 } from './mapper.ts';
-import { orderItinerary } from './itinerary.ts';
 
 export interface MystiflyAdapterConfig extends MystiflyConfig {
   /** How long a FareSourceCode is honoured after search (OnePoint does not say; README). Default 25 min. */

@@ -6,7 +6,14 @@
 import { createHash } from 'node:crypto';
 import type { FlightSegment } from '../../../suppliers/ports/flight.ts';
 
-const KEYS = ['marketing_carrier', 'flight_number', 'origin', 'destination', 'departure_at', 'arrival_at'] as const;
+const KEYS = [
+  'marketing_carrier',
+  'flight_number',
+  'origin',
+  'destination',
+  'departure_at',
+  'arrival_at',
+] as const;
 
 const keyOf = (s: Pick<FlightSegment, (typeof KEYS)[number]>): string =>
   KEYS.map((k) => String(s[k] ?? '').slice(0, k.endsWith('_at') ? 16 : undefined)).join('|');
@@ -16,7 +23,10 @@ export function sameSchedule(a: readonly FlightSegment[], b: readonly FlightSegm
 }
 
 /** The airline's segments in the booking's terms (its segment ids, cabin and booking class). */
-export function mergeSegments(booked: readonly FlightSegment[], now: readonly FlightSegment[]): FlightSegment[] {
+export function mergeSegments(
+  booked: readonly FlightSegment[],
+  now: readonly FlightSegment[],
+): FlightSegment[] {
   if (booked.length !== now.length) return now.map((s) => ({ ...s }));
   return now.map((s, i) => {
     const b = booked[i] as FlightSegment;

@@ -1,39 +1,9 @@
 /**
- * Schedule changes of flight bookings (issue 30, docs/events.md "Schedule changes"):
- *   GET  /api/v1/bookings/{booking_id}/schedule-changes → listBookingScheduleChanges (here)
- *   POST /api/v1/bookings/{booking_id}/schedule-changes/refresh → refreshBookingScheduleChanges (here)
- *   POST /api/v1/bookings/{booking_id}/schedule-changes/{change_id}/accept → acceptBookingScheduleChange (accept.ts)
- * and the order-refresh job that finds them (scan.ts, detect.ts).
+ * Schedule changes of flight bookings (issue 30, docs/events.md "Schedule changes"): the airline moves a
+ * booked flight; the order-refresh job finds it (scan.ts, detect.ts), records it (store.ts) with its event
+ * (events.ts), and the agency lists, refreshes and accepts it (routes.ts, accept.ts).
  */
-import type { Routes } from '../../../kernel/types.ts';
-import type { BookingDeps } from '../deps.ts';
-import { loadBooking } from '../store.ts';
-import { supplierFailure } from '../suppliers.ts';
-import { acceptScheduleChange } from './accept.ts';
-import { detectScheduleChange } from './detect.ts';
-import { listChanges, scheduleChangeView } from './store.ts';
-
-export function scheduleChangeRoutes(d: BookingDeps): Routes {
-  return {
-    listBookingScheduleChanges: async (ctx) => {
-      const b = await loadBooking(d.db, ctx, ctx.params.booking_id);
-      return { status: 200, body: { data: (await listChanges(d.db, b.id)).map(scheduleChangeView) } };
-    },
-    refreshBookingScheduleChanges: async (ctx) => {
-      const b = await loadBooking(d.db, ctx, ctx.params.booking_id);
-      try {
-        await detectScheduleChange(d, b.id, { signal: ctx.signal });
-      } catch (err) {
-        const failed = 'schedule_change_refresh_failed';
-        supplierFailure(err, { failed, unsupported: failed }, ctx.log);
-      }
-      return { status: 200, body: { data: (await listChanges(d.db, b.id)).map(scheduleChangeView) } };
-    },
-    acceptBookingScheduleChange: (ctx) => acceptScheduleChange(d, ctx),
-  };
-}
-
-export { detectScheduleChange } from './detect.ts';
+export { scheduleChangeRoutes } from './routes.ts';
 export {
   SCHEDULE_CHANGE_QUEUE,
   scanScheduleChanges,

@@ -87,4 +87,3 @@ export function scheduleChangeJobHandlers(d: BookingDeps, intervalMs: number): R
     },
   };
 }
-

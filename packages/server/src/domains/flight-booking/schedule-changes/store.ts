@@ -112,18 +112,20 @@ export async function findChange(
 
 export type NewChange = Pick<
   ScheduleChangeRow,
-  'booking_id' | 'company_id' | 'supplier' | 'supplier_change_id' | 'fingerprint' | 'old_segments' | 'new_segments'
+  | 'booking_id'
+  | 'company_id'
+  | 'supplier'
+  | 'supplier_change_id'
+  | 'fingerprint'
+  | 'old_segments'
+  | 'new_segments'
 >;
 
 /**
  * Records a pending change, superseding the booking's earlier pending one. Undefined when this very
  * change (same new itinerary) is already recorded: it was found before.
  */
-export async function insertChange(
-  trx: Db,
-  c: NewChange,
-  now: Date,
-): Promise<ScheduleChangeRow | undefined> {
+export async function insertChange(trx: Db, c: NewChange, now: Date): Promise<ScheduleChangeRow | undefined> {
   const db = changesDb(trx);
   const seen = await db
     .selectFrom('schedule_changes')
