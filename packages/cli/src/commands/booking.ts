@@ -44,7 +44,10 @@ export async function runBookingShow(ref: string, o: { refresh: boolean }, ctx: 
   // --json: the booking as the API returns it, plus its schedule changes when they could be read.
   output(ctx, changes ? { ...booking, schedule_changes: changes } : booking, () => {
     for (const line of bookingLines(booking)) ctx.io.out(line);
-    for (const line of scheduleChangeLines(changes ?? [], ref)) ctx.io.out(line);
+    // A cancelled booking takes no schedule change: its pending one is not offered.
+    const live = !['cancelled', 'refunded', 'expired'].includes(booking.status);
+    const shown = (changes ?? []).filter((c) => live || c.status !== 'pending');
+    for (const line of scheduleChangeLines(shown, ref)) ctx.io.out(line);
   });
 }
 

@@ -178,6 +178,14 @@ describe.each(['duffel', 'amadeus', 'mystifly'] as const)('schedule changes on %
     const ok = await as('POST', `${B}/schedule-changes/${newest.id}/accept`, { body: {} });
     check('acceptBookingScheduleChange', ok);
     expect((await as('GET', B)).body.flights[0].flight_number).toBe('7001');
+    if (supplier === 'duffel') {
+      // Accepting the schedule as it is now answers every change the airline made up to it.
+      const order = duffel?.orders.get(ref)?.order;
+      const actions = (order?.airline_initiated_changes as { action_taken: string | null }[]).map(
+        (c) => c.action_taken,
+      );
+      expect(actions).toEqual(['accepted', 'accepted']);
+    }
   });
 });
 

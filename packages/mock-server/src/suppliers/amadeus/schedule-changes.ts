@@ -1,3 +1,4 @@
+import { shiftLocal, TRIGGERED_SHIFT_MINUTES } from '../../shared/schedule.ts';
 import type { FlightOrderRecord } from './state.ts';
 import { asArray, type Wire } from './wire.ts';
 
@@ -17,14 +18,8 @@ export interface AmadeusScheduleChange {
   flightNumber?: string;
 }
 
-/** What the SCHEDULECHANGE trigger does at the order's first read after its creation. */
-export const TRIGGERED_CHANGE: AmadeusScheduleChange = { minutes: 95 };
-
-/** `2026-12-20T09:35:00` (local, no offset) moved by `minutes`, in the same local form. */
-function shiftLocal(local: string, minutes: number): string {
-  const t = Date.parse(`${local.slice(0, 19)}Z`) + minutes * 60_000;
-  return new Date(t).toISOString().slice(0, 19);
-}
+/** The SCHEDULECHANGE trigger's change (shared/schedule.ts). */
+const TRIGGERED_CHANGE: AmadeusScheduleChange = { minutes: TRIGGERED_SHIFT_MINUTES };
 
 /** Moves the order's itinerary in place (the stored offer is what every read returns). */
 export function applyScheduleChange(order: FlightOrderRecord, change: AmadeusScheduleChange): void {

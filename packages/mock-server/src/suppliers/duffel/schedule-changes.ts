@@ -1,3 +1,4 @@
+import { shiftLocal, TRIGGERED_SHIFT_MINUTES } from '../../shared/schedule.ts';
 import type { makeRouter } from './http.ts';
 import { dataResponse, invalid, invalidState, iso, notFound, readData } from './http.ts';
 import type { DuffelState, OrderRecord, Wire } from './state.ts';
@@ -22,14 +23,8 @@ export interface ScheduleChangeSpec {
   flightNumber?: string;
 }
 
-/** What the SCHEDULECHANGE trigger does at the order's first read after its creation. */
-export const TRIGGERED_CHANGE: ScheduleChangeSpec = { minutes: 95 };
-
-/** `2026-12-20T09:35:00` (local, no offset) moved by `minutes`, in the same local form. */
-export function shiftLocal(local: string, minutes: number): string {
-  const t = Date.parse(`${local.slice(0, 19)}Z`) + minutes * 60_000;
-  return new Date(t).toISOString().slice(0, 19);
-}
+/** The SCHEDULECHANGE trigger's change (shared/schedule.ts). */
+const TRIGGERED_CHANGE: ScheduleChangeSpec = { minutes: TRIGGERED_SHIFT_MINUTES };
 
 /** Applies `spec` to the order: returns the recorded change (also pushed onto the order). */
 export function applyScheduleChange(state: DuffelState, rec: OrderRecord, spec: ScheduleChangeSpec): Wire {

@@ -1,3 +1,4 @@
+import { shiftLocal, TRIGGERED_SHIFT_MINUTES } from '../../shared/schedule.ts';
 import type { Booking, MystiflyState } from './state.ts';
 
 /**
@@ -14,13 +15,8 @@ export interface MystiflyScheduleChange {
   flightNumber?: string;
 }
 
-/** What the SCHEDULECHANGE trigger does at the booking's first TripDetails read. */
-const TRIGGERED_CHANGE: MystiflyScheduleChange = { minutes: 95 };
-
-function shiftLocal(local: string, minutes: number): string {
-  const t = Date.parse(`${local.slice(0, 19)}Z`) + minutes * 60_000;
-  return new Date(t).toISOString().slice(0, 19);
-}
+/** The SCHEDULECHANGE trigger's change (shared/schedule.ts). */
+const TRIGGERED_CHANGE: MystiflyScheduleChange = { minutes: TRIGGERED_SHIFT_MINUTES };
 
 function apply(b: Booking, change: MystiflyScheduleChange): void {
   // The itinerary's segments may be shared with the search that priced it: the booking gets its own copy.
