@@ -181,9 +181,8 @@ describe.each(['duffel', 'amadeus', 'mystifly'] as const)('schedule changes on %
     if (supplier === 'duffel') {
       // Accepting the schedule as it is now answers every change the airline made up to it.
       const order = duffel?.orders.get(ref)?.order;
-      const actions = (order?.airline_initiated_changes as { action_taken: string | null }[]).map(
-        (c) => c.action_taken,
-      );
+      const changes = (order?.airline_initiated_changes ?? []) as { action_taken: string | null }[];
+      const actions = changes.map((c) => c.action_taken);
       expect(actions).toEqual(['accepted', 'accepted']);
     }
   });
