@@ -22,6 +22,7 @@ import { flightSearchOps, referenceOps } from './paths/flight-search.ts';
 import { hotelOps, transportOps } from './paths/hotel.ts';
 import { paymentsOps } from './paths/payments.ts';
 import { platformOps } from './paths/platform.ts';
+import { scheduleChangeOps, scheduleChangeSchemas } from './paths/schedule-changes.ts';
 import { ticketingOps } from './paths/ticketing.ts';
 import { webhookOps, webhookSchemas } from './paths/webhooks.ts';
 import { schemas as accountSchemas } from './schemas/accounts.ts';
@@ -110,6 +111,7 @@ function collectSchemas(): Record<string, Json> {
     apiKeySchemas,
     feedSchemas,
     webhookSchemas,
+    scheduleChangeSchemas,
   ]) {
     for (const [name, schema] of Object.entries(group)) {
       if (name in out) throw new Error(`duplicate schema ${name}`);
@@ -137,6 +139,7 @@ function collectPaths(): Record<string, Record<string, Json>> {
     ...webhookOps,
     ...customerOps,
     ...platformOps,
+    ...scheduleChangeOps,
   ];
   const paths: Record<string, Record<string, Json>> = {};
   const ids = new Set<string>();

@@ -159,6 +159,10 @@ describe('operations', () => {
         'POST /api/v1/company/webhook-endpoints/{endpoint_id}/roll-secret',
         'GET /api/v1/company/webhook-endpoints/{endpoint_id}/deliveries',
         'POST /api/v1/company/webhook-endpoints/{endpoint_id}/deliveries/{delivery_id}/resend',
+        // Issue 30: airline schedule changes of a flight booking.
+        'GET /api/v1/bookings/{booking_id}/schedule-changes',
+        'POST /api/v1/bookings/{booking_id}/schedule-changes/refresh',
+        'POST /api/v1/bookings/{booking_id}/schedule-changes/{change_id}/accept',
         'POST /api/v1/auth/logout',
         'POST /api/v1/auth/refresh',
         'POST /api/v1/auth/impersonation/end',

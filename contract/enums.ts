@@ -60,6 +60,8 @@ export const EVENT_TYPES = [
   'booking.cancelled',
   'booking.status_overridden',
   'booking.pending_settled',
+  'schedule_change.detected',
+  'schedule_change.accepted',
   'ticket.issued',
   'ticket.voided',
   'ticket.refunded',

@@ -3,7 +3,7 @@
  * Do not edit: declare a code on the operations that return it (contract/paths/*.ts) and regenerate.
  */
 
-/** Every error `code` an operation of the contract declares (157). */
+/** Every error `code` an operation of the contract declares (161). */
 export const errorCodes = [
   'account_inactive',
   'account_suspended',
@@ -125,6 +125,10 @@ export const errorCodes = [
   'request_timeout',
   'role_not_allowed',
   'rule_not_found',
+  'schedule_change_accept_failed',
+  'schedule_change_not_found',
+  'schedule_change_refresh_failed',
+  'schedule_change_superseded',
   'search_expired',
   'search_not_found',
   'seat_pricing_failed',

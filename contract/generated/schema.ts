@@ -3409,6 +3409,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/bookings/{booking_id}/schedule-changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Schedule changes of a flight booking
+         * @description Every change the airline made to the booking’s flights since it was booked, newest first, with the segments before and after. A job re-reads each confirmed, held or ticketed booking’s supplier order every `SCHEDULE_CHANGE_SCAN_MINUTES` (default 30) and records a change here with the event `schedule_change.detected`. The booking’s own `flights` (GET /bookings/{booking_id}) stay as booked until the change is accepted. A sub-resource rather than a field of the booking, so reading a booking costs no extra query.
+         */
+        get: operations["listBookingScheduleChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/bookings/{booking_id}/schedule-changes/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Re-read the airline’s schedule now
+         * @description Reads the booking’s supplier order now, as the order-refresh job does, records a change it finds (with the event `schedule_change.detected`), and answers the booking’s schedule changes as the GET does. For an agent who does not want to wait for the next run (or who heard of a change from the airline). A booking with no live supplier order (not confirmed, held, paid or ticketed) is only listed.
+         */
+        post: operations["refreshBookingScheduleChanges"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/bookings/{booking_id}/schedule-changes/{change_id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an airline schedule change
+         * @description Accepts the change with the supplier where it takes an answer (Duffel: `POST /air/airline_initiated_changes/{id}/actions/accept`; Amadeus and Mystifly carry the new itinerary in the PNR already), then the booking’s `flights` become the change’s `new_segments` and the event `schedule_change.accepted` is recorded. Idempotent: accepting an accepted change answers 200 with it again, and a retry with the same Idempotency-Key replays the first answer. To refuse the change, cancel the booking (involuntary change: the fare’s refund rules do not apply to the airline’s own change).
+         */
+        post: operations["acceptBookingScheduleChange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -6907,10 +6967,10 @@ export interface components {
             expires_at?: string;
         };
         /**
-         * @description What happened. `booking.*`, `hotel_booking.*`, `transport_booking.*` and `ticket.*` carry the booking; `payment.*` the payment.
+         * @description What happened. `booking.*`, `hotel_booking.*`, `transport_booking.*` and `ticket.*` carry the booking; `payment.*` the payment. `schedule_change.detected` and `schedule_change.accepted` carry the booking with one more field, `schedule_change` (a ScheduleChange).
          * @enum {string}
          */
-        EventType: "booking.created" | "booking.confirmed" | "booking.failed" | "booking.cancelled" | "booking.status_overridden" | "booking.pending_settled" | "ticket.issued" | "ticket.voided" | "ticket.refunded" | "payment.authorized" | "payment.captured" | "payment.voided" | "payment.refunded" | "payment.declined" | "hotel_booking.created" | "hotel_booking.confirmed" | "hotel_booking.failed" | "hotel_booking.cancelled" | "hotel_booking.pending_settled" | "hotel_booking.status_overridden" | "transport_booking.created" | "transport_booking.confirmed" | "transport_booking.failed" | "transport_booking.cancelled" | "transport_booking.pending_settled" | "transport_booking.status_overridden";
+        EventType: "booking.created" | "booking.confirmed" | "booking.failed" | "booking.cancelled" | "booking.status_overridden" | "booking.pending_settled" | "schedule_change.detected" | "schedule_change.accepted" | "ticket.issued" | "ticket.voided" | "ticket.refunded" | "payment.authorized" | "payment.captured" | "payment.voided" | "payment.refunded" | "payment.declined" | "hotel_booking.created" | "hotel_booking.confirmed" | "hotel_booking.failed" | "hotel_booking.cancelled" | "hotel_booking.pending_settled" | "hotel_booking.status_overridden" | "transport_booking.created" | "transport_booking.confirmed" | "transport_booking.failed" | "transport_booking.cancelled" | "transport_booking.pending_settled" | "transport_booking.status_overridden";
         Event: {
             /** @description Stable event id (`evt_…`): the same in the feed, the stream and every webhook delivery. */
             id: string;
@@ -7079,6 +7139,36 @@ export interface components {
         };
         WebhookDeliveryList: {
             data: components["schemas"]["WebhookDelivery"][];
+        };
+        ScheduleChange: {
+            /**
+             * @description Our id of the change (`sc_…`).
+             * @example sc_3kTqJ9fQe1x0
+             */
+            id: string;
+            /** Format: int64 */
+            booking_id: number;
+            /**
+             * @description `pending`: detected, the booking still shows the flights as booked; `accepted`: the booking’s `flights` are the new ones; `superseded`: the airline changed the schedule again (a newer change replaces it) or went back to the booked one. At most one change of a booking is pending.
+             * @enum {string}
+             */
+            status: "pending" | "accepted" | "superseded";
+            supplier: string;
+            /** @description The supplier’s own id of the change where it has one (Duffel `aic_…`); null where the supplier only shows the new itinerary (Amadeus, Mystifly). */
+            supplier_change_id: string | null;
+            /** @description The booking’s segments before the change. */
+            old_segments: components["schemas"]["FlightSegment"][];
+            /** @description The segments as the airline flies them now (same `segment_id`s). */
+            new_segments: components["schemas"]["FlightSegment"][];
+            /** Format: date-time */
+            detected_at: string;
+            /** Format: date-time */
+            accepted_at: string | null;
+            accepted_by_user_id: string | null;
+        };
+        ScheduleChangeList: {
+            /** @description Newest first. */
+            data: components["schemas"]["ScheduleChange"][];
         };
     };
     responses: never;
@@ -29416,6 +29506,411 @@ export interface operations {
             /** @description Internal error; nothing was committed. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listBookingScheduleChanges: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric booking id (all digits) or the 6-character PNR (record locator). */
+                booking_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The booking’s schedule changes. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduleChangeList"];
+                };
+            };
+            /** @description Missing, malformed or expired bearer token. */
+            401: {
+                headers: {
+                    /** @description The authentication scheme to use: `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Authenticated, but not allowed (role, tenant or suspended account). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (also returned for another tenant’s resource). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request validation error. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request headers exceed the size limit (16 KiB in total); nothing was read or done. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal error; nothing was committed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A dependency is unreachable: the database (`database_unavailable`), its disk is full (`storage_full`: nothing was written) or the supplier (`supplier_unavailable`, nothing was done), or the server is draining for shutdown and starts no new effect (`server_draining`, nothing was done); retry after `Retry-After` seconds with the same Idempotency-Key. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    refreshBookingScheduleChanges: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. When given, a retry with the same key returns the original result without repeating the effect. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Numeric booking id (all digits) or the 6-character PNR (record locator). */
+                booking_id: string;
+            };
+            cookie?: never;
+        };
+        /** @description No fields. Send `{}` with `Content-Type: application/json` (required on every POST). */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmptyObject"];
+            };
+        };
+        responses: {
+            /** @description The booking’s schedule changes after the re-read. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduleChangeList"];
+                };
+            };
+            /** @description The request was understood but the operation failed. */
+            400: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, malformed or expired bearer token. */
+            401: {
+                headers: {
+                    /** @description The authentication scheme to use: `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Authenticated, but not allowed (role, tenant or suspended account). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (also returned for another tenant’s resource). */
+            404: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running; retry later for its result. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The POST or PATCH body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request validation error. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request headers exceed the size limit (16 KiB in total); nothing was read or done. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal error; nothing was committed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A dependency is unreachable: the database (`database_unavailable`), its disk is full (`storage_full`: nothing was written) or the supplier (`supplier_unavailable`, nothing was done), or the server is draining for shutdown and starts no new effect (`server_draining`, nothing was done); retry after `Retry-After` seconds with the same Idempotency-Key. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    acceptBookingScheduleChange: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. When given, a retry with the same key returns the original result without repeating the effect. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Numeric booking id (all digits) or the 6-character PNR (record locator). */
+                booking_id: string;
+                /** @description The schedule change’s id (`sc_…`). */
+                change_id: string;
+            };
+            cookie?: never;
+        };
+        /** @description No fields. Send `{}` with `Content-Type: application/json` (required on every POST). */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmptyObject"];
+            };
+        };
+        responses: {
+            /** @description Accepted (the booking shows the new segments). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduleChange"];
+                };
+            };
+            /** @description The request was understood but the operation failed. */
+            400: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, malformed or expired bearer token. */
+            401: {
+                headers: {
+                    /** @description The authentication scheme to use: `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Authenticated, but not allowed (role, tenant or suspended account). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (also returned for another tenant’s resource). */
+            404: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running; retry later for its result. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The POST or PATCH body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request validation error. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request headers exceed the size limit (16 KiB in total); nothing was read or done. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal error; nothing was committed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A dependency is unreachable: the database (`database_unavailable`), its disk is full (`storage_full`: nothing was written) or the supplier (`supplier_unavailable`, nothing was done), or the server is draining for shutdown and starts no new effect (`server_draining`, nothing was done); retry after `Retry-After` seconds with the same Idempotency-Key. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

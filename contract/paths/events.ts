@@ -30,7 +30,7 @@ const RESOURCE_TYPES = ['booking', 'payment', 'hotel_booking', 'transport_bookin
 export const feedSchemas: Record<string, Schema> = {
   EventType: strEnum(EVENT_TYPES, {
     description:
-      'What happened. `booking.*`, `hotel_booking.*`, `transport_booking.*` and `ticket.*` carry the booking; `payment.*` the payment.',
+      'What happened. `booking.*`, `hotel_booking.*`, `transport_booking.*` and `ticket.*` carry the booking; `payment.*` the payment. `schedule_change.detected` and `schedule_change.accepted` carry the booking with one more field, `schedule_change` (a ScheduleChange).',
   }),
   Event: objReq(
     {

@@ -203,4 +203,7 @@ export const OPERATIONS: readonly (readonly [string, string, string, Idempotency
   ['GET', '/openapi.json', 'getOpenApiDocument', 'none'],
   ['GET', '/docs', 'getApiDocs', 'none'],
   ['GET', '/metrics', 'getPrometheusMetrics', 'none'],
+  ['GET', '/api/v1/bookings/{booking_id}/schedule-changes', 'listBookingScheduleChanges', 'none'],
+  ['POST', '/api/v1/bookings/{booking_id}/schedule-changes/refresh', 'refreshBookingScheduleChanges', 'optional'],
+  ['POST', '/api/v1/bookings/{booking_id}/schedule-changes/{change_id}/accept', 'acceptBookingScheduleChange', 'optional'],
 ];

@@ -29,7 +29,7 @@ export { amadeusHandlers } from './suppliers/amadeus/handlers.ts';
 export { duffelHandlers } from './suppliers/duffel/index.ts';
 export { hotelbedsHandlers } from './suppliers/hotelbeds/index.ts';
 export { hotelbedsTransfersHandlers } from './suppliers/hotelbeds-transfers/index.ts';
-export { mystiflyHandlers } from './suppliers/mystifly/index.ts';
+export { changeMystiflySchedule, mystiflyHandlers } from './suppliers/mystifly/index.ts';
 export type { StripeEmulatorOptions, StripeState } from './suppliers/stripe/index.ts';
 export { STRIPE_TEST_TOKENS, stripeHandlers } from './suppliers/stripe/index.ts';
 

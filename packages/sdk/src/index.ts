@@ -51,7 +51,7 @@ export { responseMeta } from './core/transport.ts';
 export type { Currency } from './money.ts';
 export { CURRENCIES, formatMoney, isCurrency, minorUnits } from './money.ts';
 export type { BookingCallOptions, BookingResult } from './resources/booking-outcome.ts';
-export type { Booking, BookingRef, CreateBookingRequest } from './resources/bookings.ts';
+export type { Booking, BookingRef, CreateBookingRequest, ScheduleChange } from './resources/bookings.ts';
 export type {
   FlightBatch,
   FlightGdsStreamEvent,

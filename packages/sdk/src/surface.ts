@@ -134,6 +134,18 @@ export const SURFACE: Record<keyof operations, SurfaceEntry> = {
   getBooking: { method: 'bookings.get(bookingId)', call: (t, o) => t.bookings.get(id, o) },
   cancelBooking: { method: 'bookings.cancel(bookingId)', call: (t, o) => t.bookings.cancel(id, o) },
   getBookingOrder: { method: 'bookings.order(bookingId)', call: (t, o) => t.bookings.order(id, o) },
+  listBookingScheduleChanges: {
+    method: 'bookings.scheduleChanges.list(bookingId)',
+    call: (t, o) => t.bookings.scheduleChanges.list(id, o),
+  },
+  refreshBookingScheduleChanges: {
+    method: 'bookings.scheduleChanges.refresh(bookingId)',
+    call: (t, o) => t.bookings.scheduleChanges.refresh(id, o),
+  },
+  acceptBookingScheduleChange: {
+    method: 'bookings.scheduleChanges.accept(bookingId, changeId)',
+    call: (t, o) => t.bookings.scheduleChanges.accept(id, 'sc_1', o),
+  },
   getBookingOrderByReference: {
     method: 'bookings.orderByReference(bookingId, reference)',
     call: (t, o) => t.bookings.orderByReference(id, 'X7KQ2M', o),

@@ -12,7 +12,13 @@ import { webhookRoutes } from './domains/company/webhook-routes.ts';
 import { customerRoutes } from './domains/customer/routes.ts';
 import { eventRoutes } from './domains/events/routes.ts';
 import type { BookingDeps } from './domains/flight-booking/deps.ts';
-import { bookingJobHandlers, bookingRoutes, ticketingJobHandlers } from './domains/flight-booking/routes.ts';
+import {
+  bookingJobHandlers,
+  bookingRoutes,
+  scheduleChangeJobHandlers,
+  scheduleScheduleChangeScan,
+  ticketingJobHandlers,
+} from './domains/flight-booking/routes.ts';
 import type { BookingSuppliers } from './domains/flight-booking/suppliers.ts';
 import { searchMarkup } from './domains/markup/search-markup.ts';
 import { referenceRoutes } from './domains/reference/routes.ts';
@@ -229,6 +235,7 @@ export async function createRuntime(o: RuntimeOptions): Promise<Runtime> {
     handlers: {
       ...bookingJobHandlers(booking),
       ...ticketingJobHandlers(booking),
+      ...scheduleChangeJobHandlers(booking, tuning.scheduleChangeScanMs),
       ...reservationJobHandlers(services),
       ...search.jobHandlers,
       [WEBHOOK_QUEUE]: deliverHandler({
@@ -253,6 +260,8 @@ export async function createRuntime(o: RuntimeOptions): Promise<Runtime> {
     jobs.start();
     // One purge job per slot across every process on the database (docs/retention.md).
     await scheduleRetention(database.db, retention, 'now', clock);
+    // One order-refresh run per slot across every process (schedule changes, docs/events.md).
+    await scheduleScheduleChangeScan(database.db, clock, tuning.scheduleChangeScanMs, 'now');
   }
   registerRuntimeMetrics({
     registry: s.metrics.registry,

@@ -1,5 +1,5 @@
-/** `travel booking show|list|cancel`. */
-import type { Booking } from '@travel/sdk';
+/** `travel booking show|list|timeline|cancel|accept-change`. */
+import type { Booking, ScheduleChange } from '@travel/sdk';
 import { Command } from 'commander';
 import { action, examples, output, requireToken } from '../command-kit.ts';
 import type { Ctx, Deps } from '../context.ts';
@@ -7,13 +7,56 @@ import { confirmationWord, type Guard, parseGuard, typeToConfirm } from '../guar
 import { bookingRef, integer } from '../parse.ts';
 import { money, renderTable } from '../ui/table.ts';
 import { bookingLines } from '../views/booking.ts';
+import { scheduleChangeLines } from '../views/schedule-change.ts';
 import { timelineLines } from '../views/timeline.ts';
 
-export async function runBookingShow(ref: string, ctx: Ctx): Promise<void> {
+/**
+ * The booking's schedule changes (`refresh`: after re-reading the airline's schedule), or null when they
+ * cannot be read: the booking is shown anyway, with a warning for a failed re-read.
+ */
+export async function scheduleChangesOf(
+  ctx: Ctx,
+  ref: string,
+  refresh: boolean,
+): Promise<ScheduleChange[] | null> {
+  const changes = ctx.client().bookings.scheduleChanges;
+  if (refresh) {
+    try {
+      return (await changes.refresh(ref)).data;
+    } catch (error) {
+      ctx.io.err(
+        `could not re-read the airline's schedule: ${error instanceof Error ? error.message : error}`,
+      );
+    }
+  }
+  try {
+    return (await changes.list(ref)).data;
+  } catch {
+    return null;
+  }
+}
+
+export async function runBookingShow(ref: string, o: { refresh: boolean }, ctx: Ctx): Promise<void> {
   requireToken(ctx);
+  // The re-read first: a change it finds is listed below the booking.
+  const changes = await scheduleChangesOf(ctx, ref, o.refresh);
   const booking = await ctx.client().bookings.get(ref);
-  output(ctx, booking, () => {
+  // --json: the booking as the API returns it, plus its schedule changes when they could be read.
+  output(ctx, changes ? { ...booking, schedule_changes: changes } : booking, () => {
     for (const line of bookingLines(booking)) ctx.io.out(line);
+    // A cancelled booking takes no schedule change: its pending one is not offered.
+    const live = !['cancelled', 'refunded', 'expired'].includes(booking.status);
+    const shown = (changes ?? []).filter((c) => live || c.status !== 'pending');
+    for (const line of scheduleChangeLines(shown, ref)) ctx.io.out(line);
+  });
+}
+
+/** `travel booking accept-change`: accept the airline's schedule change; the booking shows the new times. */
+export async function runBookingAcceptChange(ref: string, changeId: string, ctx: Ctx): Promise<void> {
+  requireToken(ctx);
+  const accepted = await ctx.client().bookings.scheduleChanges.accept(ref, changeId);
+  output(ctx, accepted, () => {
+    for (const line of scheduleChangeLines([accepted], ref)) ctx.io.out(line);
   });
 }
 
@@ -114,15 +157,38 @@ export async function runBookingCancel(ref: string, guard: Guard, ctx: Ctx): Pro
 }
 
 export function bookingCommand(deps: Deps): Command {
-  const booking = new Command('booking').description('flight bookings: show, list, timeline, cancel');
+  const booking = new Command('booking').description(
+    'flight bookings: show, list, timeline, cancel, accept-change',
+  );
   booking.addCommand(
     examples(
       new Command('show')
         .argument('<booking>', 'booking id or PNR')
-        .description('show one booking')
-        .action(action(deps, (ctx, _o, [ref]) => runBookingShow(bookingRef(ref), ctx))),
+        .description('show one booking, with the airline’s schedule changes (old -> new times)')
+        .option('--refresh', 're-read the airline’s schedule now instead of waiting for the next check')
+        .action(
+          action(deps, (ctx, raw: { refresh?: boolean }, [ref]) =>
+            runBookingShow(bookingRef(ref), { refresh: raw.refresh === true }, ctx),
+          ),
+        ),
       'travel booking show X7KQ2M',
+      'travel booking show X7KQ2M --refresh',
       'travel booking show 1042 --json',
+    ),
+  );
+  booking.addCommand(
+    examples(
+      new Command('accept-change')
+        .argument('<booking>', 'booking id or PNR')
+        .argument('<change>', 'the schedule change id (sc_…), as `travel booking show` lists it')
+        .description('accept the airline’s schedule change: the booking takes the new flight times')
+        .action(
+          action(deps, (ctx, _o, [ref, change]) =>
+            runBookingAcceptChange(bookingRef(ref), String(change), ctx),
+          ),
+        ),
+      'travel booking accept-change X7KQ2M sc_3kTqJ9fQe1x0',
+      'travel booking accept-change 1042 sc_3kTqJ9fQe1x0 --json',
     ),
   );
   booking.addCommand(

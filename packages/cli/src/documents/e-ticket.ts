@@ -2,10 +2,11 @@
  * The e-ticket receipt and itinerary of a ticketed flight booking: who flies on which ticket, every flight
  * in the airports' local times, coupon numbers and their status, the fare paid and the baggage allowance.
  */
-import type { Booking, components, ResponseOf } from '@travel/sdk';
+import type { Booking, components, ResponseOf, ScheduleChange } from '@travel/sdk';
 import type { Ctx } from '../context.ts';
 import type { AllFields } from '../passengers.ts';
 import { money } from '../ui/table.ts';
+import { acceptedChangeNotes } from '../views/schedule-change.ts';
 import { type DocumentModel, labelled, localDate, localDateTime } from './model.ts';
 
 type TicketDocuments = ResponseOf<'/api/v1/bookings/{booking_id}/ticket/document', 'get'>;
@@ -22,6 +23,8 @@ export interface ETicketInput {
   airports: Map<string, Pick<Airport, 'name' | 'city' | 'timezone'>>;
   /** The booking's payments (the real form of payment); null when they cannot be read. */
   payments?: PaymentHistory | null;
+  /** The booking's airline schedule changes (accepted ones are noted); null when they cannot be read. */
+  scheduleChanges?: ScheduleChange[] | null;
   /** The issuing agency (the caller's company profile); null for a caller without one. */
   agency?: Pick<Company, 'company_name' | 'contact_email' | 'contact_phone' | 'iata_number'> | null;
 }
@@ -30,10 +33,14 @@ export interface ETicketInput {
 export async function loadETicket(ctx: Ctx, ref: string): Promise<ETicketInput> {
   const client = ctx.client();
   const [documents, booking] = await Promise.all([client.tickets.document(ref), client.bookings.get(ref)]);
-  const [baggage, payments, agency] = await Promise.all([
+  const [baggage, payments, agency, changes] = await Promise.all([
     client.bookings.bags.allowances(ref).catch(() => null),
     client.payments.history(ref).catch(() => null),
     client.company.profile.get().catch(() => null),
+    Promise.resolve()
+      .then(() => client.bookings.scheduleChanges.list(ref))
+      .then((r) => r.data)
+      .catch(() => null),
   ]);
   const codes = [...new Set(booking.flights.flatMap((f) => [f.origin, f.destination]))];
   const airports = new Map<string, Pick<Airport, 'name' | 'city' | 'timezone'>>();
@@ -44,7 +51,7 @@ export async function loadETicket(ctx: Ctx, ref: string): Promise<ETicketInput> 
       if (hit) airports.set(code, hit);
     }),
   );
-  return { documents, booking, baggage, airports, payments, agency };
+  return { documents, booking, baggage, airports, payments, agency, scheduleChanges: changes };
 }
 
 /**
@@ -79,7 +86,7 @@ function bags(a: { cabin_bags: number; checked_bags: number; checked_bag_weight_
 }
 
 export function eTicketDocument(input: ETicketInput): DocumentModel {
-  const { documents, booking, baggage, airports, payments, agency } = input;
+  const { documents, booking, baggage, airports, payments, agency, scheduleChanges } = input;
   const place = (code: string) => {
     const a = airports.get(code);
     return a ? `${code} ${a.name}` : code;
@@ -196,6 +203,7 @@ export function eTicketDocument(input: ETicketInput): DocumentModel {
       },
     ],
     notes: [
+      ...acceptedChangeNotes(scheduleChanges ?? []),
       ...(tickets[0]?.endorsements ? [`Endorsements: ${tickets[0].endorsements}`] : []),
       `All times are local at the airport named.${zones.length ? ` Time zones: ${zones.join(', ')}.` : ''}`,
       'Please carry a valid passport or identity document matching the name on the ticket.',

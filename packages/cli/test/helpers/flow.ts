@@ -78,7 +78,7 @@ export async function ticketedFlight(
   env: Record<string, string>,
   configDir: string,
   supplier: 'amadeus' | 'duffel',
-  options: { from?: string; to?: string; days?: number; reference: string },
+  options: { from?: string; to?: string; days?: number; reference: string; lastName?: string },
 ): Promise<TicketedFlight> {
   const search = await runJson<{
     offers: { offer_id: string; supplier: string; price: { currency: string } }[];
@@ -103,7 +103,9 @@ export async function ticketedFlight(
   if (!offer) throw new Error('unreachable');
 
   const pax = join(configDir, `pax-${supplier}.json`);
-  writeFileSync(pax, JSON.stringify([documentedAdult]));
+  // A last name can be a sandbox trigger (SCHEDULECHANGE: the airline moves the flight after booking).
+  const adult = options.lastName ? { ...documentedAdult, last_name: options.lastName } : documentedAdult;
+  writeFileSync(pax, JSON.stringify([adult]));
   const book = await runJson<{
     outcome: string;
     booking_id: number;

@@ -1,5 +1,6 @@
 /** Flight bookings: create (idempotent, 502-aware), read, cancel, and the pricing calls around an offer. */
 
+import { type IdempotentCallOptions, resolveIdempotencyKey } from '../core/idempotency.ts';
 import { FLIGHT_BOOKING_RULES } from '../core/pending.ts';
 import { unwrap } from '../core/result.ts';
 import type { BookingCallOptions } from './booking-outcome.ts';
@@ -9,6 +10,11 @@ import type { BodyOf, ResponseOf } from './types.ts';
 
 /** A flight booking as `GET /api/v1/bookings/{booking_id}` returns it. */
 export type Booking = ResponseOf<'/api/v1/bookings/{booking_id}', 'get'>;
+/** An airline schedule change of a booking (`bookings.scheduleChanges`). */
+export type ScheduleChange = ResponseOf<
+  '/api/v1/bookings/{booking_id}/schedule-changes/{change_id}/accept',
+  'post'
+>;
 /** The body of `bookings.create()`. */
 export type CreateBookingRequest = BodyOf<'/api/v1/bookings/createPnr', 'post'>;
 
@@ -124,6 +130,42 @@ export function bookingsResource(ctx: ClientContext) {
           ...ctx.init(options),
         }),
       ),
+    /**
+     * The airline's schedule changes of a booking (`schedule_change.detected`), and accepting one: the
+     * booking's `flights` then show the new times.
+     *
+     * @example
+     * const { data } = await travel.bookings.scheduleChanges.list(1042);
+     * const pending = data.find((c) => c.status === 'pending');
+     * if (pending) await travel.bookings.scheduleChanges.accept(1042, pending.id);
+     */
+    scheduleChanges: {
+      list: (bookingId: BookingRef, options?: RequestOptions) =>
+        unwrap(
+          ctx.raw.GET('/api/v1/bookings/{booking_id}/schedule-changes', {
+            params: path(bookingId),
+            ...ctx.init(options),
+          }),
+        ),
+      /** Re-reads the airline's schedule now (records a change it finds), then lists as `list` does. */
+      refresh: (bookingId: BookingRef, options?: RequestOptions) =>
+        unwrap(
+          ctx.raw.POST('/api/v1/bookings/{booking_id}/schedule-changes/refresh', {
+            params: path(bookingId),
+            body: {},
+            ...ctx.init(options),
+          }),
+        ),
+      /** Sends an Idempotency-Key (yours or a fresh UUID), so a retry never asks the supplier twice. */
+      accept: (bookingId: BookingRef, changeId: string, options?: IdempotentCallOptions) =>
+        unwrap(
+          ctx.raw.POST('/api/v1/bookings/{booking_id}/schedule-changes/{change_id}/accept', {
+            params: { path: { booking_id: String(bookingId), change_id: changeId } },
+            body: {},
+            ...ctx.init(options, { 'Idempotency-Key': resolveIdempotencyKey(options) }),
+          }),
+        ),
+    },
     notes: (bookingId: BookingRef, notes: string[], options?: RequestOptions) =>
       unwrap(
         ctx.raw.POST('/api/v1/bookings/{booking_id}/notes', {

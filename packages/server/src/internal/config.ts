@@ -203,6 +203,8 @@ export function runtimeTuning(env: NodeJS.ProcessEnv = process.env) {
     /** How long events and finished webhook deliveries are kept (the maintenance pass purges). */
     eventsRetentionDays: envNumber('EVENTS_RETENTION_DAYS', 30, env),
     eventsHeartbeatMs: envNumber('EVENTS_HEARTBEAT_SECONDS', 15, env) * 1000,
+    /** How often the order-refresh job re-reads live bookings' supplier orders (schedule changes). */
+    scheduleChangeScanMs: envNumber('SCHEDULE_CHANGE_SCAN_MINUTES', 30, env) * 60_000,
   };
 }
 

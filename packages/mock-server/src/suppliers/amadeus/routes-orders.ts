@@ -5,6 +5,7 @@ import { dictionariesFor, offerBrand, priceOffer } from './data.ts';
 import type { Router } from './kit.ts';
 import { clientReferenceOf, loadOrder, orderEnvelope, orderWire } from './orders.ts';
 import { soldOut } from './routes-shopping.ts';
+import { settleTriggeredChange } from './schedule-changes.ts';
 import type { AmadeusState, FlightOrderRecord } from './state.ts';
 import {
   hasLastName,
@@ -124,6 +125,7 @@ export function orderRoutes(r: Router, state: AmadeusState): HttpHandler[] {
         ancillaries: [],
         ssrs: [],
         queues: [],
+        ...(hasLastName(data, T.SCHEDULECHANGE) ? { scheduleChangeTriggered: true } : {}),
       };
       state.orders.set(id, order);
       // Ambiguous outcomes: the order exists, but the caller cannot know it from this call.
@@ -134,9 +136,11 @@ export function orderRoutes(r: Router, state: AmadeusState): HttpHandler[] {
         201,
       );
     }),
-    r.get('/v1/booking/flight-orders/:id', ({ params }) =>
-      json(orderEnvelope(loadOrder(state, params.id ?? ''))),
-    ),
+    r.get('/v1/booking/flight-orders/:id', ({ params }) => {
+      const order = loadOrder(state, params.id ?? '');
+      settleTriggeredChange(order);
+      return json(orderEnvelope(order));
+    }),
     r.delete('/v1/booking/flight-orders/:id', ({ params }) => {
       const order = loadOrder(state, params.id ?? '');
       if (order.ticketStatus === 'ISSUED' || order.ticketStatus === 'EXCHANGED')

@@ -1,5 +1,6 @@
 import type { EmulatorOptions } from '../../shared/options.ts';
 import { realClock } from '../../shared/options.ts';
+import { type AmadeusScheduleChange, applyScheduleChange } from './schedule-changes.ts';
 import type { Wire } from './wire.ts';
 
 /** State of one emulator instance: tokens, flight orders with their tickets/EMDs, transfer orders, knobs. */
@@ -65,6 +66,8 @@ export interface FlightOrderRecord {
   ancillaries: AncillaryRecord[];
   ssrs: Wire[];
   queues: Wire[];
+  /** SCHEDULECHANGE trigger: the airline moves the flight at the order's first read (schedule-changes.ts). */
+  scheduleChangeTriggered?: boolean;
 }
 
 export interface TransferOrderRecord {
@@ -103,6 +106,8 @@ export interface AmadeusState {
   next: (what: string) => number;
   /** The counters behind `next`, by what they number (durable with the orders: numbers never repeat). */
   counters: Map<string, number>;
+  /** Knob: the airline changes a booked order's schedule now; the next read shows it. */
+  changeSchedule: (orderId: string, change: AmadeusScheduleChange) => void;
   reset: () => void;
 }
 
@@ -126,6 +131,11 @@ export function createAmadeusState(options: EmulatorOptions): AmadeusState {
       f.times -= 1;
       if (f.times <= 0) faults.splice(faults.indexOf(f), 1);
       return { kind: f.kind, when: f.when };
+    },
+    changeSchedule(orderId, change) {
+      const order = state.orders.get(orderId);
+      if (!order) throw new Error(`no Amadeus flight order ${orderId}`);
+      applyScheduleChange(order, change);
     },
     next(what) {
       const n = (state.counters.get(what) ?? 0) + 1;

@@ -21,6 +21,8 @@ export const LAST_NAME_TRIGGERS = {
   VOIDEXP: 'VOIDEXP',
   /** Ancillary services are not enabled for the order's carrier. */
   NOANCIL: 'NOANCIL',
+  /** The airline moves the outbound 95 minutes later, seen at the order's first read (schedule-changes.ts). */
+  SCHEDULECHANGE: 'SCHEDULECHANGE',
 } as const;
 
 /** Destinations that steer shopping: price change at pricing, sold out at pricing. */

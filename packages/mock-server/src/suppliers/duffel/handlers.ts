@@ -3,6 +3,7 @@ import type { EmulatorOptions } from '../../shared/options.ts';
 import { airRoutes } from './air-handlers.ts';
 import { makeRouter } from './http.ts';
 import { orderRoutes } from './order-handlers.ts';
+import { scheduleChangeRoutes } from './schedule-changes.ts';
 import { servicingRoutes } from './servicing-handlers.ts';
 import { createDuffelState, type DuffelState } from './state.ts';
 import { staysRoutes } from './stays-handlers.ts';
@@ -30,6 +31,7 @@ export function duffelHandlers(options: DuffelEmulatorOptions): {
     ...airRoutes(state, router),
     ...orderRoutes(state, router),
     ...servicingRoutes(state, router),
+    ...scheduleChangeRoutes(state, router),
     ...staysRoutes(state, router),
   ];
   return { handlers, state };

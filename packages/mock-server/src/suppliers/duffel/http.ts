@@ -201,6 +201,7 @@ export function makeRouter(state: DuffelState, options: EmulatorOptions, baseUrl
   return {
     get: (p: string, fn: RouteFn) => paths(p).map((u) => http.get(u, wrap('GET', fn))),
     post: (p: string, fn: RouteFn) => paths(p).map((u) => http.post(u, wrap('POST', fn))),
+    patch: (p: string, fn: RouteFn) => paths(p).map((u) => http.patch(u, wrap('PATCH', fn))),
   };
 }
 

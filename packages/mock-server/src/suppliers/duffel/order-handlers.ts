@@ -25,6 +25,7 @@ import {
   resolveServices,
   servicesTotal,
 } from './orders.ts';
+import { settleTriggeredChange } from './schedule-changes.ts';
 import type { DuffelState, OrderRecord, Wire } from './state.ts';
 import { familyNameTrigger, priceChangeDelta } from './triggers.ts';
 
@@ -146,6 +147,7 @@ function createOrder(state: DuffelState, data: Wire): { rec: OrderRecord; trigge
     cancelled_at: null,
   };
   const rec: OrderRecord = { order, offerId: offer.id, carrier: offerRec.carrier, createdAtMs: now };
+  if (trigger === 'SCHEDULECHANGE') rec.scheduleChangeTriggered = true;
   applyServices(state, order, services);
   if (!hold) issueDocuments(state, rec);
   state.orders.set(order.id, rec);
@@ -186,7 +188,11 @@ export function orderRoutes(state: DuffelState, r: ReturnType<typeof makeRouter>
       const orders = [...state.orders.values()].map((r) => r.order).filter((o) => matchesFilters(o, url));
       return paginate(state, orders, url);
     }),
-    ...r.get('/air/orders/:id', ({ params }) => dataResponse(state, getOrderOrThrow(state, params.id).order)),
+    ...r.get('/air/orders/:id', ({ params }) => {
+      const rec = getOrderOrThrow(state, params.id);
+      settleTriggeredChange(state, rec);
+      return dataResponse(state, rec.order);
+    }),
     ...r.get('/air/orders/:id/available_services', ({ params }) => {
       const rec = getOrderOrThrow(state, params.id);
       if (!carrier(rec.carrier).services) resolveServices(state, rec.offerId, rec.carrier, [{}]);

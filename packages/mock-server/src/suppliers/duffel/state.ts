@@ -1,6 +1,7 @@
 import type { EmulatorOptions } from '../../shared/options.ts';
 import { realClock } from '../../shared/options.ts';
 import { hashString } from '../../shared/random.ts';
+import { applyScheduleChange, type ScheduleChangeSpec } from './schedule-changes.ts';
 import type { FaultRule } from './triggers.ts';
 
 /**
@@ -38,6 +39,8 @@ export interface OrderRecord {
   offerId: string;
   carrier: string;
   createdAtMs: number;
+  /** SCHEDULECHANGE trigger: the airline moves the flight at the order's first read (schedule-changes.ts). */
+  scheduleChangeTriggered?: boolean;
 }
 
 export interface StaysRateRecord {
@@ -79,6 +82,11 @@ export interface DuffelState {
   driftRate: (rateId: string, deltaMinor: number) => void;
   /** Knob: the next matching requests fail (5xx, connection reset, hang), before or after acting. */
   injectFault: (rule: FaultRule) => void;
+  /**
+   * Knob: the airline changes a booked order's schedule now (schedule-changes.ts): returns the recorded
+   * airline-initiated change.
+   */
+  changeSchedule: (orderId: string, spec: ScheduleChangeSpec) => Wire;
   reset: () => void;
 }
 
@@ -137,6 +145,11 @@ export function createDuffelState(
     },
     injectFault(rule) {
       state.faults.push({ times: 1, when: 'before', ...rule });
+    },
+    changeSchedule(orderId, spec) {
+      const rec = state.orders.get(orderId);
+      if (!rec) throw new Error(`no Duffel order ${orderId}`);
+      return applyScheduleChange(state, rec, spec);
     },
     reset() {
       for (const v of Object.values(state)) if (v instanceof Map) v.clear();

@@ -3,7 +3,13 @@
  * (see README.md for the table). Family names follow `shared/contracts.md` section 4.
  */
 
-export type FamilyNameTrigger = 'PENDING' | 'TIMEOUT' | 'REJECT' | 'PRICECHANGE' | 'SOLDOUT';
+export type FamilyNameTrigger =
+  | 'PENDING'
+  | 'TIMEOUT'
+  | 'REJECT'
+  | 'PRICECHANGE'
+  | 'SOLDOUT'
+  | 'SCHEDULECHANGE';
 
 const FAMILY_TRIGGERS: readonly FamilyNameTrigger[] = [
   'PENDING',
@@ -11,6 +17,7 @@ const FAMILY_TRIGGERS: readonly FamilyNameTrigger[] = [
   'REJECT',
   'PRICECHANGE',
   'SOLDOUT',
+  'SCHEDULECHANGE',
 ];
 
 /** The first trigger any passenger or guest carries as `family_name` (case-insensitive). */

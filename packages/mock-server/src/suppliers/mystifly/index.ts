@@ -7,6 +7,7 @@ import { searchRoutes } from './routes-search.ts';
 import { type MystiflyState, newState } from './state.ts';
 
 export type { MystiflyOptions } from './context.ts';
+export { changeMystiflySchedule } from './schedule-changes.ts';
 export type { MystiflyState } from './state.ts';
 
 export function mystiflyHandlers(options: MystiflyOptions): {

@@ -5,6 +5,7 @@ import { hashString } from '../../shared/random.ts';
 import type { Ctx } from './context.ts';
 import { gatewayError, route } from './context.ts';
 import { itineraryAt, totals } from './data.ts';
+import { settleTriggeredChange } from './schedule-changes.ts';
 import {
   type Booking,
   FSC_TTL_MS,
@@ -180,6 +181,7 @@ export function bookingRoutes(ctx: Ctx) {
         tickets: [],
         notes: [],
         ptrs: [],
+        ...(names.has('SCHEDULECHANGE') ? { scheduleChangeTriggered: true } : {}),
       };
       ctx.state.bookings.set(uniqueId, booking);
       // The ambiguous failures: the booking exists but the caller never hears so.
@@ -219,6 +221,7 @@ export function bookingRoutes(ctx: Ctx) {
       const b = find(params.mfref);
       if (!b) return fail('ERTRD001', 'Booking not found.');
       progress(b, ctx.now(), true);
+      settleTriggeredChange(b);
       return ok(tripDetails(b));
     }),
     route(ctx, 'post', '/api/v1/Booking/Cancel', ({ body }) => {

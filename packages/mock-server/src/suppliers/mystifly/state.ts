@@ -66,6 +66,8 @@ export interface Booking {
   tickets: string[];
   notes: { text: string; at: number }[];
   ptrs: Ptr[];
+  /** SCHEDULECHANGE trigger: the airline moves the flight at the first TripDetails (schedule-changes.ts). */
+  scheduleChangeTriggered?: boolean;
 }
 
 export interface Session {

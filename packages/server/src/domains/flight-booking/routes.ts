@@ -25,6 +25,8 @@
  *   GET   /api/v1/bookings/{booking_id}/order → getBookingOrder
  *   GET   /api/v1/bookings/{booking_id}/order/by-reference → getBookingOrderByReference
  *   GET   /api/v1/bookings/{booking_id}/rules → getBookingFareRules
+ *
+ * Schedule changes (/api/v1/bookings/{booking_id}/schedule-changes/*): schedule-changes/routes.ts.
  */
 
 import type { JobHandler } from '../../jobs/runner.ts';
@@ -45,6 +47,7 @@ import {
 } from './payment/ticket-settlement.ts';
 import { refundUnticketed } from './payment/unticketed-refund.ts';
 import { PricingService } from './pricing.ts';
+import { scheduleChangeRoutes } from './schedule-changes/index.ts';
 import { BookingService } from './service.ts';
 import { loadBooking } from './store.ts';
 import { ticketingRoutes } from './ticketing/routes.ts';
@@ -123,9 +126,11 @@ export function bookingRoutes(d: BookingDeps): Routes {
     ...paymentRoutes(payments, (c, b) => bookings.afterAuthorized(c, b)),
     ...ticketingRoutes(ticketingOf(d, payments)),
     ...ancillaryRoutes(new AncillaryService(d)),
+    ...scheduleChangeRoutes(d),
   };
 }
 
 export type { BookingDeps } from './deps.ts';
 export { bookingJobHandlers } from './reconciliation.ts';
+export { scheduleChangeJobHandlers, scheduleScheduleChangeScan } from './schedule-changes/index.ts';
 export { type BookingSuppliers, sandboxBookingSuppliers } from './suppliers.ts';

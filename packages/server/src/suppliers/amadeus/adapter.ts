@@ -27,6 +27,7 @@ import type {
   TicketStatus,
 } from '../ports/flight.ts';
 import { AmadeusClient, type AmadeusClientConfig, toSupplierError } from './client.ts';
+import { orderItinerary } from './itinerary.ts';
 import {
   applyBags,
   arr,
@@ -268,6 +269,10 @@ export class AmadeusFlightAdapter implements FlightSupplier {
     const res = obj(await this.#run((sdk) => sdk.booking.flightOrder(orderRef).get(), opts));
     const data = obj(res.data);
     return orderFromAmadeus(data, arr(data.tickets).length > 0);
+  }
+
+  async orderItinerary(orderRef: string, opts?: CallOptions) {
+    return orderItinerary(await this.getOrder(orderRef, opts));
   }
 
   async findOrderByClientReference(

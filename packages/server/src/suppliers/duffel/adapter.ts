@@ -11,6 +11,7 @@ import type {
   SupplierFlightOffer,
 } from '../ports/flight.ts';
 import { call, createDuffel, type DuffelClientConfig } from './client.ts';
+import { acceptChange, orderItinerary } from './itinerary.ts';
 import {
   asCurrency,
   mapBagOptions,
@@ -184,6 +185,14 @@ export class DuffelFlightAdapter implements FlightSupplier {
 
   async getOrder(orderRef: string, opts?: CallOptions) {
     return mapOrder(await this.order(orderRef, opts));
+  }
+
+  async orderItinerary(orderRef: string, opts?: CallOptions) {
+    return orderItinerary(await this.order(orderRef, opts));
+  }
+
+  async acceptScheduleChange(orderRef: string, changeId: string, opts?: CallOptions) {
+    await acceptChange(this, orderRef, changeId, opts);
   }
 
   async findOrderByClientReference(clientReference: string, opts?: CallOptions) {

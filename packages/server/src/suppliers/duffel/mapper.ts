@@ -1,4 +1,4 @@
-import type { Offer, Order, OrderCancellation } from '@duffel/api/types';
+import type { Offer, Order, OrderCancellation, OrderSliceSegment } from '@duffel/api/types';
 import { toMinor as moneyToMinor, toAmountText } from '../../internal/money.ts';
 import { CURRENCIES, type Currency, SupplierError } from '../ports/errors.ts';
 import type {
@@ -92,6 +92,24 @@ function passengerTypeOf(p: { type: string | null; age: number | null }): Passen
   return (p.age ?? 18) < 2 ? 'INF' : 'CHD';
 }
 
+/** The flight of an offer's or an order's segment: carriers, number, route, local times, aircraft. */
+export function flightOf(g: Offer['slices'][number]['segments'][number] | OrderSliceSegment) {
+  return {
+    marketing_carrier: g.marketing_carrier.iata_code ?? '',
+    operating_carrier: g.operating_carrier.iata_code ?? g.marketing_carrier.iata_code ?? '',
+    flight_number: g.marketing_carrier_flight_number,
+    origin: g.origin.iata_code ?? '',
+    destination: g.destination.iata_code ?? '',
+    departure_at: g.departing_at.slice(0, 19),
+    arrival_at: g.arriving_at.slice(0, 19),
+    duration_minutes: minutes(g.duration),
+    aircraft: g.aircraft?.name ?? null,
+  };
+}
+
+export const cabinOf = (c: string | null | undefined): CabinClass =>
+  CABIN_FROM_DUFFEL[c ?? 'economy'] ?? 'Economy';
+
 export function mapOffer(o: Offer): SupplierFlightOffer {
   const currency = asCurrency(o.total_currency);
   let n = 0;
@@ -103,17 +121,9 @@ export function mapOffer(o: Offer): SupplierFlightOffer {
       const pax = g.passengers[0];
       return {
         segment_id: `s${n}`,
-        marketing_carrier: g.marketing_carrier.iata_code ?? '',
-        operating_carrier: g.operating_carrier.iata_code ?? g.marketing_carrier.iata_code ?? '',
-        flight_number: g.marketing_carrier_flight_number,
-        origin: g.origin.iata_code ?? '',
-        destination: g.destination.iata_code ?? '',
-        departure_at: g.departing_at.slice(0, 19),
-        arrival_at: g.arriving_at.slice(0, 19),
-        duration_minutes: minutes(g.duration),
-        cabin: CABIN_FROM_DUFFEL[pax?.cabin_class ?? 'economy'] ?? 'Economy',
+        ...flightOf(g),
+        cabin: cabinOf(pax?.cabin_class),
         booking_class: pax?.fare_basis_code?.slice(0, 1) ?? '',
-        aircraft: g.aircraft?.name ?? null,
       };
     });
     return {

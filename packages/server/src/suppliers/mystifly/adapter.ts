@@ -19,6 +19,7 @@ import type {
 } from '../ports/flight.ts';
 import { pathSegment } from '../supplier-url.ts';
 import { guard, MystiflyClient, type MystiflyConfig, OnePointError, toSupplierError } from './client.ts';
+import { orderItinerary } from './itinerary.ts';
 import {
   airTraveler,
   fareSourceCode,
@@ -193,6 +194,10 @@ export class MystiflyAdapter implements FlightSupplier {
 
   async getOrder(orderRef: string, opts?: CallOptions): Promise<SupplierFlightOrder> {
     return toOrder(await this.trip(orderRef, opts));
+  }
+
+  async orderItinerary(orderRef: string, opts?: CallOptions) {
+    return orderItinerary(await this.trip(orderRef, opts));
   }
 
   async findOrderByClientReference(

@@ -232,6 +232,18 @@ export interface CreateFlightOrderInput {
   client_reference: string;
 }
 
+/**
+ * A booked order's flights as the airline flies them now (schedule changes, issue 30), and the changes the
+ * supplier itself records with an id (Duffel's airline-initiated changes). A GDS or consolidator shows
+ * only the itinerary: `changes` is empty and there is nothing to accept at the supplier.
+ */
+export interface OrderItinerary {
+  /** Every segment in flight order ("s1", "s2", … as on the offer). */
+  segments: FlightSegment[];
+  /** The supplier's recorded changes, oldest first: its id and whether an action was taken on it. */
+  changes: { change_id: string; action_taken: string | null }[];
+}
+
 export interface FlightSupplierCapabilities {
   upsell: boolean;
   /** Ticketing completes later; ticket status is polled (Mystifly). */
@@ -355,6 +367,10 @@ export interface FlightSupplier {
   issueEmds(orderRef: string, tsmReferences: string[], opts?: CallOptions): Promise<IssuedEmd[]>;
   /** The order's seats and service elements as the supplier holds them now (reconciliation). */
   orderServices?(orderRef: string, opts?: CallOptions): Promise<OrderServices>;
+  /** The order's flights as they are now (schedule-change detection). */
+  orderItinerary?(orderRef: string, opts?: CallOptions): Promise<OrderItinerary>;
+  /** Accepts a change the supplier recorded (`OrderItinerary.changes`); a change already accepted is fine. */
+  acceptScheduleChange?(orderRef: string, changeId: string, opts?: CallOptions): Promise<void>;
   /** Void an issued EMD or remove an unissued service element. */
   cancelAncillary(
     orderRef: string,
