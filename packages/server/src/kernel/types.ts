@@ -11,10 +11,11 @@
  */
 
 import type { operations } from '@travel/contract';
+import type { Logger } from '../internal/logger.ts';
 import type { Role } from '../internal/roles.ts';
 import type { Db } from '../storage/schema.ts';
 
-export type { Role };
+export type { Logger, Role };
 
 export interface AuthContext {
   userId: string;
@@ -31,13 +32,6 @@ export interface AuthContext {
   /** Set when the caller authenticated with an API key (issue 16): its id, written into audit rows. The
    * key acts as its creator (`userId`) with the key's role. */
   apiKeyId?: string;
-}
-
-export interface Logger {
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-  debug(obj: object, msg?: string): void;
 }
 
 export interface RequestContext {

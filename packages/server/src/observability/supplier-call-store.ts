@@ -6,7 +6,7 @@
  * calls. Retention: `purgeOlderThan` (the maintenance pass, SUPPLIER_CALL_RETENTION_DAYS).
  */
 import type { ColumnType, Generated, Kysely } from 'kysely';
-import type { Logger } from '../kernel/types.ts';
+import type { Logger } from '../internal/logger.ts';
 import type { Db } from '../storage/schema.ts';
 import type { CallSink, SupplierCallRecord } from './call-scope.ts';
 

@@ -7,10 +7,8 @@ import { sql } from 'kysely';
 import { writeAudit } from '../../audit/audit-log.ts';
 import { badRequest, notFound } from '../../kernel/errors.ts';
 import type { RequestContext, Role, Routes } from '../../kernel/types.ts';
-import type { AccountsDeps } from '../accounts/deps.ts';
-import { ok, pageBody, paging } from '../accounts/http.ts';
-import { loadUser, userWithCompany } from '../accounts/store.ts';
-import { userView } from '../auth/user-view.ts';
+import { type AccountsDeps, loadUser, ok, pageBody, paging, userWithCompany } from '../accounts/index.ts';
+import { userView } from '../auth/index.ts';
 
 const SORTS = new Set(['created_at', 'email', 'full_name', 'last_login_at']);
 const COMPANY_ROLES = new Set(['company_admin', 'company_staff']);
