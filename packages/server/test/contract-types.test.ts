@@ -97,6 +97,19 @@ describe('handler input is typed by the contract, never cast', () => {
     ]);
     expectTypeOf(login).parameter(0).toHaveProperty('body').toEqualTypeOf<BodyOf<'login'>>();
   });
+
+  it('the reservation surfaces are typed by their operations: a query typo does not compile', () => {
+    type Override = 'adminOverrideHotelBookingStatus' | 'adminOverrideTransportBookingStatus';
+    const override = (ctx: OperationContext<Override>) => {
+      // @ts-expect-error `new_statuss` is declared by neither override operation.
+      const wrong: unknown = ctx.query.new_statuss;
+      return [ctx.query.new_status, wrong];
+    };
+    expect(override).toBeTypeOf('function');
+    // No domain handler is untyped: UncheckedHandler is for the kernel, wrappers and fixture contracts.
+    const untyped = sourceFiles(DOMAINS).filter((f) => readFileSync(f, 'utf8').includes('UncheckedHandler'));
+    expect(untyped.map((f) => relative(SRC, f))).toEqual([]);
+  });
 });
 
 /** Codes in the source: first argument of the error helpers, second of `new HttpError`, `code: '…'` fields. */
