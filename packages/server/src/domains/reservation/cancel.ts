@@ -28,7 +28,6 @@ import { effectReference } from '../../kernel/middleware/idempotency.ts';
 import { errorResult } from '../../kernel/reply.ts';
 import type { HandlerResult, JsonResult, RequestContext } from '../../kernel/types.ts';
 import { inBookingCurrency } from '../../search/exchange.ts';
-import type { Db } from '../../storage/schema.ts';
 import { type CodeMap, logSupplierError, sentenceFor } from '../../suppliers/http-errors.ts';
 import { type CallOptions, SupplierError } from '../../suppliers/ports/errors.ts';
 import { visibleOrNotFound } from './access.ts';
@@ -140,7 +139,7 @@ export async function cancelReservation(
       .execute();
     const firstLook = new Date(now.getTime() + (d.reconcileAfterMs ?? leaseSecondsFromEnv() * 1000));
     await enqueueCancelCheck(trx, k.kind, id, firstLook, d.clock);
-    await writeAudit(trx as unknown as Db, ctx, {
+    await writeAudit(trx, ctx, {
       entity: k.kind.entity,
       entityId: id,
       action: 'cancel_requested',
@@ -201,7 +200,7 @@ async function resumeCancel(
           .where('id', '=', id)
           .execute();
         await dropCancelCheck(trx, k.kind, id, d.clock.now());
-        await writeAudit(trx as unknown as Db, ctx, {
+        await writeAudit(trx, ctx, {
           entity: k.kind.entity,
           entityId: id,
           action: 'cancel_withdrawn',
@@ -242,7 +241,7 @@ async function settleCancel(
       .where('id', '=', id)
       .execute();
     await dropCancelCheck(trx, k.kind, id, now);
-    await writeAudit(trx as unknown as Db, ctx, {
+    await writeAudit(trx, ctx, {
       entity: k.kind.entity,
       entityId: id,
       action: 'cancel_withdrawn',
@@ -396,7 +395,7 @@ export function cancelCheck(d: ReservationDeps, k: CancelKind): JobHandler {
         .where('id', '=', id)
         .execute();
       await rewriteStoredPending(trx, locked.cancel_scope as string | null, null);
-      await writeAudit(trx as unknown as Db, null, {
+      await writeAudit(trx, null, {
         entity: k.kind.entity,
         entityId: id,
         action: 'cancel_withdrawn',

@@ -5,7 +5,7 @@
  * confirmation column, the input mapping and the view. The route files bind the result to operationIds.
  */
 import type { JobHandler } from '../../jobs/runner.ts';
-import type { Handler, HandlerResult, OperationContext, RequestContext } from '../../kernel/types.ts';
+import type { Handler, HandlerResult, OperationContext } from '../../kernel/types.ts';
 import { type ReservationKind, reconcileReservation, type SupplierReservation } from './book.ts';
 import { type CancelKind, cancelCheck, cancelReservation } from './cancel.ts';
 import type { ReservationDomainDeps } from './deps.ts';
