@@ -17,6 +17,8 @@ import type { BodyOf, Handler, OperationContext, ParamsOf, QueryOf, Routes } fro
 const SRC = fileURLToPath(new URL('../src/', import.meta.url));
 const DOMAINS = join(SRC, 'domains');
 const CONTRACT = fileURLToPath(new URL('../../../openapi.json', import.meta.url));
+/** Operations whose response bodies are not compile-checked yet (kernel/unchecked-responses.ts): lower it as the list shrinks. */
+const UNCHECKED_RESPONSES_MAX = 145;
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -96,6 +98,29 @@ describe('handler input is typed by the contract, never cast', () => {
       'notAnOperation',
     ]);
     expectTypeOf(login).parameter(0).toHaveProperty('body').toEqualTypeOf<BodyOf<'login'>>();
+  });
+
+  it("a handler's JSON body is checked against the operation's responses, except the listed operations", () => {
+    // @ts-expect-error ApiInfo's `name` is a string: a drifted body does not compile.
+    const drifted: Handler<'getApiInfo'> = async () => ({ status: 200, body: { name: 42 } });
+    const error: Handler<'getApiInfo'> = async (ctx) => ({
+      status: 404,
+      body: { detail: 'x', code: 'not_found', request_id: ctx.requestId },
+    });
+    expect([drifted, error]).toHaveLength(2);
+    // The unchecked list only shrinks: each entry is an operation, and there are no more than today.
+    const text = readFileSync(join(SRC, 'kernel/unchecked-responses.ts'), 'utf8');
+    const listed = [...text.matchAll(/^ {2}\| '(\w+)'$/gm)].map((m) => m[1] ?? '');
+    const ops = new Set(
+      Object.values(
+        JSON.parse(readFileSync(CONTRACT, 'utf8')).paths as Record<
+          string,
+          Record<string, { operationId?: string }>
+        >,
+      ).flatMap((item) => Object.values(item).map((o) => o.operationId)),
+    );
+    expect(listed.filter((id) => !ops.has(id))).toEqual([]);
+    expect(listed.length).toBeLessThanOrEqual(UNCHECKED_RESPONSES_MAX);
   });
 
   it('the reservation surfaces are typed by their operations: a query typo does not compile', () => {

@@ -34,7 +34,7 @@ export function engine<B extends SupplierReservation>(d: ReservationDomainDeps, 
   const r = v.reservations(d);
   const cancels = v.cancellations(d);
   const cancel =
-    <Op extends Cancel | CancelOwn>(owner: 'user' | 'any'): Handler<Op> =>
+    (owner: 'user' | 'any'): Handler<Cancel | CancelOwn> =>
     (ctx) =>
       cancelReservation(d, ctx, cancels, owner);
   return {
@@ -42,9 +42,9 @@ export function engine<B extends SupplierReservation>(d: ReservationDomainDeps, 
     check: ((ctx) => v.check(d, ctx)) satisfies Handler<Check>,
     book: ((ctx) => v.book(d, ctx)) satisfies Handler<Book>,
     /** The user surface: the owner, their company's staff, a super_admin. */
-    cancel: cancel<Cancel>('any'),
+    cancel: cancel('any'),
     /** The customer surface: the owner only. */
-    cancelOwn: cancel<CancelOwn>('user'),
+    cancelOwn: cancel('user'),
   };
 }
 

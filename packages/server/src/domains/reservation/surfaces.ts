@@ -45,7 +45,7 @@ export function surfaceHandlers(d: SurfaceDeps) {
   const db = serviceDb(d.db);
   const k = d.kind;
   const one =
-    <Op extends OwnGet | CustomerGet | CompanyGet>(owner: 'user' | 'company' | 'any'): Handler<Op> =>
+    (owner: 'user' | 'company' | 'any'): Handler<OwnGet | CustomerGet | CompanyGet> =>
     async (ctx) => {
       const row = await getRow(db, k, Number(ctx.params.booking_id));
       return { status: 200, body: d.view(visibleOrNotFound(ctx, k, row, owner)) };
@@ -126,9 +126,9 @@ export function surfaceHandlers(d: SurfaceDeps) {
   };
 
   return {
-    getOwn: one<OwnGet>('any'),
-    getCustomer: one<CustomerGet>('user'),
-    getCompany: one<CompanyGet>('company'),
+    getOwn: one('any'),
+    getCustomer: one('user'),
+    getCompany: one('company'),
     listOwn,
     listCompany,
     pendingCompany,
