@@ -18,7 +18,7 @@ const SRC = fileURLToPath(new URL('../src/', import.meta.url));
 const DOMAINS = join(SRC, 'domains');
 const CONTRACT = fileURLToPath(new URL('../../../openapi.json', import.meta.url));
 /** Operations whose response bodies are not compile-checked yet (kernel/unchecked-responses.ts): lower it as the list shrinks. */
-const UNCHECKED_RESPONSES_MAX = 145;
+const UNCHECKED_RESPONSES_MAX = 136;
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -81,7 +81,10 @@ describe('handler input is typed by the contract, never cast', () => {
     const login: Handler<'login'> = async (ctx) => {
       // @ts-expect-error LoginRequest has no `username`: reading it is a compile error.
       const wrong: unknown = ctx.body.username;
-      return { status: 200, body: { email: ctx.body.email, wrong } };
+      return {
+        status: 401,
+        body: { detail: String(wrong), code: 'invalid_credentials', request_id: ctx.requestId },
+      };
     };
     const routes: Routes = { login };
     const unknown: Routes = {

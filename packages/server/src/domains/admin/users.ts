@@ -24,7 +24,7 @@ export function adminUserRoutes(d: AccountsDeps): Routes {
       const q0 = ctx.query;
       let q = db.selectFrom('users as u').leftJoin('companies as c', 'c.id', 'u.company_id');
       if (q0.status) q = q.where('u.status', '=', q0.status as 'active');
-      if (q0.role) q = q.where('u.role', '=', q0.role as string);
+      if (q0.role) q = q.where('u.role', '=', q0.role);
       if (q0.company_id !== undefined) q = q.where('u.company_id', '=', q0.company_id as number);
       if (q0.is_active !== undefined) q = q.where('u.is_active', '=', q0.is_active as boolean);
       if (q0.search) {
