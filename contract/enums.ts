@@ -30,6 +30,9 @@ export const SERVICE_BOOKING_STATUSES = [
   'failed',
 ] as const;
 
+/** The ancillary (TSM) states, the contract's `AncillaryStatus`; the server's state machine moves them. */
+export const ANCILLARY_STATUSES = ['held', 'issued', 'voided', 'removed', 'refunded', 'failed'] as const;
+
 export const ROLES = ['super_admin', 'company_admin', 'company_staff', 'customer'] as const;
 export const FLIGHT_SUPPLIERS = ['amadeus', 'duffel', 'mystifly'] as const;
 export const HOTEL_SUPPLIERS = ['hotelbeds', 'duffel_stays'] as const;
@@ -47,6 +50,7 @@ export const PAYMENT_STATES = [
 export type BookingStatus = (typeof BOOKING_STATUSES)[number];
 export type ServiceBookingStatus = (typeof SERVICE_BOOKING_STATUSES)[number];
 export type Role = (typeof ROLES)[number];
+export type AncillaryStatus = (typeof ANCILLARY_STATUSES)[number];
 export type FlightSupplier = (typeof FLIGHT_SUPPLIERS)[number];
 export type HotelSupplier = (typeof HOTEL_SUPPLIERS)[number];
 export type TransferSupplier = (typeof TRANSFER_SUPPLIERS)[number];

@@ -1,4 +1,6 @@
 /** Flight bookings, payments, ticketing, seats, baggage and ancillaries. */
+
+import { ANCILLARY_STATUSES } from '../enums.ts';
 import {
   arr,
   bool,
@@ -785,7 +787,7 @@ export const schemas: Record<string, Json> = {
     { products: arr(ref('AncillaryPurchaseProduct'), { minItems: 1, maxItems: 50 }) },
     ['products'],
   ),
-  AncillaryStatus: strEnum(['held', 'issued', 'voided', 'removed', 'refunded', 'failed'], {
+  AncillaryStatus: strEnum(ANCILLARY_STATUSES, {
     description:
       'held: TSM created by purchase; issued: EMD issued; voided: issued EMD voided by cancel; removed: unissued service removed by cancel.',
   }),

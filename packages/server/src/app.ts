@@ -1,14 +1,12 @@
 import { readFileSync } from 'node:fs';
 import pino, { type Logger as PinoLogger } from 'pino';
 import { Gauge } from 'prom-client';
+import { ApiKeyStore } from './api-keys/api-keys.ts';
 import { TtlCache } from './cache/ttl-cache.ts';
-import { authRoutes } from './domains/auth/routes.ts';
-import { AuthService } from './domains/auth/service.ts';
+import { AuthService, authRoutes } from './domains/auth/index.ts';
 import { auditApiKeyMoneyUse } from './domains/company/api-keys-audit.ts';
-import { PlatformDocuments } from './domains/platform/documents.ts';
-import { platformRoutes } from './domains/platform/routes.ts';
+import { PlatformDocuments, platformRoutes } from './domains/platform/index.ts';
 import { IdempotencyStore } from './idempotency/idempotency-store.ts';
-import { ApiKeyStore } from './internal/api-keys.ts';
 import { type BuildInfo, buildInfo } from './internal/build-info.ts';
 import type { Clock } from './internal/clock.ts';
 import { systemClock } from './internal/clock.ts';

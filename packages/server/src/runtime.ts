@@ -10,18 +10,18 @@ import { adminRoutes } from './domains/admin/routes.ts';
 import { companyRoutes } from './domains/company/routes.ts';
 import { webhookRoutes } from './domains/company/webhook-routes.ts';
 import { customerRoutes } from './domains/customer/routes.ts';
-import { eventRoutes } from './domains/events/routes.ts';
-import type { BookingDeps } from './domains/flight-booking/deps.ts';
+import { eventRoutes } from './domains/events/index.ts';
 import {
+  type BookingDeps,
+  type BookingSuppliers,
   bookingJobHandlers,
   bookingRoutes,
   scheduleChangeJobHandlers,
   scheduleScheduleChangeScan,
   ticketingJobHandlers,
-} from './domains/flight-booking/routes.ts';
-import type { BookingSuppliers } from './domains/flight-booking/suppliers.ts';
-import { searchMarkup } from './domains/markup/search-markup.ts';
-import { referenceRoutes } from './domains/reference/routes.ts';
+} from './domains/flight-booking/index.ts';
+import { searchMarkup } from './domains/markup/index.ts';
+import { referenceRoutes } from './domains/reference/index.ts';
 import {
   adminReservationRoutes,
   companyReservationRoutes,
@@ -29,8 +29,7 @@ import {
   reservationJobHandlers,
   reservationRoutes,
 } from './domains/reservation/index.ts';
-import { gdsAdminRoutes } from './domains/search/gds-routes.ts';
-import { searchRoutes } from './domains/search/routes.ts';
+import { gdsAdminRoutes, searchRoutes } from './domains/search/index.ts';
 import { EventFeed } from './events/feed.ts';
 import { WEBHOOK_QUEUE } from './events/record.ts';
 import { purgeEvents } from './events/retention.ts';

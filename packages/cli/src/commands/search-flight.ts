@@ -3,6 +3,7 @@
  * then a ranked table and a picker that can go straight on to booking. --json prints one document at the
  * end, --ndjson every event as it arrives; without a terminal, the table goes to stdout.
  */
+import { FLIGHT_SUPPLIERS } from '@travel/contract/enums';
 import type { FlightOffer, FlightSearchRequest } from '@travel/sdk';
 import { Command } from 'commander';
 import { action, examples, requireToken } from '../command-kit.ts';
@@ -15,7 +16,6 @@ import { offerSummary, offerTable, rankOffers } from '../views/flight-offers.ts'
 import { runBook } from './book.ts';
 
 export const CABINS = ['Economy', 'Premium', 'Business', 'First'] as const;
-export const FLIGHT_SUPPLIERS = ['amadeus', 'duffel', 'mystifly'] as const;
 export type OutputMode = 'json' | 'ndjson' | 'interactive' | 'plain';
 
 export interface FlightSearchOptions {

@@ -2,9 +2,9 @@
  * Money in the emulators: the contract's one currency table (ISO 4217 exponents), so that an emulator
  * writes "55.000" for KWD 55 and "55.00" for GBP 55 exactly as the server reads them.
  */
-export { minorPerMajor, minorUnits } from '../../../../contract/currencies.ts';
+export { minorPerMajor, minorUnits } from '@travel/contract/currencies';
 
-import { minorPerMajor, toDecimalString, toMinorUnits } from '../../../../contract/currencies.ts';
+import { minorPerMajor, toDecimalString, toMinorUnits } from '@travel/contract/currencies';
 
 /** Fixed-point money text as suppliers send it ("123.45", "55.000"), from minor units. */
 export function moneyText(minor: number, currency: string): string {

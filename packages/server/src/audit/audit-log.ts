@@ -1,5 +1,6 @@
+import type { QueryCreator } from 'kysely';
 import type { RequestContext } from '../kernel/types.ts';
-import type { Db } from '../storage/schema.ts';
+import type { KernelTables } from '../storage/schema.ts';
 import { json } from '../storage/schema.ts';
 
 export type AuditEntity =
@@ -43,12 +44,19 @@ export function auditValues(ctx: Pick<RequestContext, 'auth' | 'requestId' | 'ip
 }
 
 /**
+ * What `writeAudit` needs of a handle: any database or transaction over the kernel's tables, whatever
+ * tables a domain widened it with (`Transaction<ServiceBookingTables & KernelTables>` is not a `Db`, but it
+ * is this), as `enqueue` takes it.
+ */
+export type AuditWriter = Pick<QueryCreator<KernelTables>, 'insertInto'>;
+
+/**
  * Writes one audit row: who (from `ctx`, or `system` for jobs; with the API key when the caller used one),
  * when (database time), what and why.
  * Pass the transaction that makes the change, so the row exists exactly when the change does.
  */
 export async function writeAudit(
-  db: Db,
+  db: AuditWriter,
   ctx: Pick<RequestContext, 'auth' | 'requestId' | 'ip'> | null,
   e: AuditEntry,
 ) {

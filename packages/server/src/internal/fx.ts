@@ -7,7 +7,7 @@
  * the `fx_rate` shown beside a converted price and stored with the offer, and the conversion uses exactly
  * it, so `supplier_price × fx_rate` reproduces `price` to the minor unit.
  *
- * Sources: sandbox mode uses the fixed table shipped with the emulators (@travel/mock-server
+ * Sources: sandbox mode uses the fixed table the emulators price with too (@travel/contract/sandbox-fx
  * SANDBOX_FX_RATES). Live mode reads `FX_RATES_FILE` or fetches `FX_RATES_URL` (refreshed every
  * `FX_RATES_TTL_SECONDS`, keeping the last good table when a refresh fails), in either format:
  * - JSON `{ "base": "EUR", "date": "2026-11-24", "rates": { "USD": 1.0812, "GBP": 0.8531, … } }`
@@ -15,7 +15,7 @@
  * Live mode without a source converts nothing: an offer priced in another currency is not shown.
  */
 import { readFile } from 'node:fs/promises';
-import { SANDBOX_FX_RATES } from '@travel/mock-server';
+import { SANDBOX_FX_RATES } from '@travel/contract/sandbox-fx';
 import { exponent, roundHalfAway } from './money.ts';
 
 export interface FxTable {

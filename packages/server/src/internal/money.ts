@@ -15,7 +15,7 @@ import {
   toMajorUnits,
   toMinorUnits,
   toPayable,
-} from '../../../../contract/currencies.ts';
+} from '@travel/contract/currencies';
 
 export { type Currency, isPayable, payableStepMinor, roundHalfAway, toDecimalString, toPayable };
 

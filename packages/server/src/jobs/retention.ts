@@ -12,7 +12,7 @@ import { type RawBuilder, sql } from 'kysely';
 import type { Clock } from '../internal/clock.ts';
 import { systemClock } from '../internal/clock.ts';
 import { type RetentionPolicy, retentionPolicy } from '../internal/config.ts';
-import type { Logger } from '../kernel/types.ts';
+import type { Logger } from '../internal/logger.ts';
 import type { Db } from '../storage/schema.ts';
 import { enqueue, type JobHandler } from './runner.ts';
 

@@ -4,7 +4,7 @@ import type { Clock } from '../internal/clock.ts';
 import { systemClock } from '../internal/clock.ts';
 import { jobsLeaseMs } from '../internal/config.ts';
 import { newId } from '../internal/ids.ts';
-import type { Logger } from '../kernel/types.ts';
+import type { Logger } from '../internal/logger.ts';
 import { observeJob } from '../observability/job-scope.ts';
 import { isConnectionError } from '../storage/connection-errors.ts';
 import type { Db, KernelTables } from '../storage/schema.ts';

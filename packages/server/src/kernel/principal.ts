@@ -1,5 +1,5 @@
+import type { ApiKeyStore } from '../api-keys/api-keys.ts';
 import type { TtlCache } from '../cache/ttl-cache.ts';
-import type { ApiKeyStore } from '../internal/api-keys.ts';
 import type { Clock } from '../internal/clock.ts';
 import type { Db } from '../storage/schema.ts';
 

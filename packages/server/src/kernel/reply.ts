@@ -6,16 +6,18 @@
  */
 import type { HttpError, ValidationError } from './errors.ts';
 import { renderError } from './middleware/error-handler.ts';
-import type { JsonResult, RequestContext } from './types.ts';
+import type { ErrorResult, JsonResult, RequestContext } from './types.ts';
 
 export function errorResult(
   err: HttpError | ValidationError,
   ctx: Pick<RequestContext, 'requestId'>,
-): JsonResult {
+): ErrorResult {
   const r = renderError(err, ctx.requestId);
+  // renderError builds the contract's ErrorResponse (or HTTPValidationError for a ValidationError).
+  const body = r.body as ErrorResult['body'];
   return Object.keys(r.headers).length > 0
-    ? { status: r.status, body: r.body, headers: r.headers }
-    : { status: r.status, body: r.body };
+    ? { status: r.status, body, headers: r.headers }
+    : { status: r.status, body };
 }
 
 /** The bodies of `constantResult`s: their JSON text and its byte length, made once. */

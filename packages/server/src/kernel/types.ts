@@ -10,11 +10,13 @@
  * input, and a contract change that a handler does not follow is a compile error.
  */
 
-import type { operations } from '@travel/contract';
+import type { components, operations } from '@travel/contract';
+import type { Logger } from '../internal/logger.ts';
 import type { Role } from '../internal/roles.ts';
 import type { Db } from '../storage/schema.ts';
+import type { UncheckedResponses } from './unchecked-responses.ts';
 
-export type { Role };
+export type { Logger, Role };
 
 export interface AuthContext {
   userId: string;
@@ -31,13 +33,6 @@ export interface AuthContext {
   /** Set when the caller authenticated with an API key (issue 16): its id, written into audit rows. The
    * key acts as its creator (`userId`) with the key's role. */
   apiKeyId?: string;
-}
-
-export interface Logger {
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-  debug(obj: object, msg?: string): void;
 }
 
 export interface RequestContext {
@@ -77,11 +72,17 @@ export interface SseMessage {
   retry?: number;
 }
 
-export interface JsonResult {
+/** A JSON answer; `Body` is the contract's type where the handler is checked (`ResultOf`). */
+export interface JsonResult<Body = unknown> {
   status: number;
-  body?: unknown;
+  body?: Body;
   headers?: Record<string, string>;
 }
+
+/** An error answer a handler returns instead of throwing (`errorResult`): the contract's error bodies. */
+export type ErrorResult = JsonResult<
+  components['schemas']['ErrorResponse'] | components['schemas']['HTTPValidationError']
+>;
 
 export interface SseResult {
   status: 200;
@@ -135,13 +136,28 @@ export interface OperationContext<Op extends OperationId>
   params: ParamsOf<Op>;
 }
 
+type Responses<Op extends OperationId> = operations[Op]['responses'];
+type JsonContentOf<R> = R extends { content: { 'application/json': infer B } } ? B : never;
+/** Every JSON body the contract declares for the operation (its 2xx bodies and its error bodies). */
+export type ResponseBodyOf<Op extends OperationId> = Op extends OperationId
+  ? JsonContentOf<Responses<Op>[keyof Responses<Op>]>
+  : never;
+
+/**
+ * What the handler of `Op` may answer: a JSON body of a type the contract declares for it, an error body,
+ * an event stream or a raw body. Operations in `UncheckedResponses` still answer any `HandlerResult`.
+ */
+export type ResultOf<Op extends OperationId> = JsonResult<BodyFor<Op>> | ErrorResult | SseResult | RawResult;
+/** The body type a handler of `Op` is held to: the contract's, or `unknown` while `Op` is unchecked. */
+export type BodyFor<Op extends OperationId> = Op extends UncheckedResponses ? unknown : ResponseBodyOf<Op>;
+
 /**
  * The handler of one operation. A handler whose answer needs no waiting may return it as it is (no
  * promise): the kernel then answers without a turn of the microtask queue.
  */
 export type Handler<Op extends OperationId> = (
   ctx: OperationContext<Op>,
-) => HandlerResult | Promise<HandlerResult>;
+) => ResultOf<Op> | Promise<ResultOf<Op>>;
 
 /** operationId -> handler, checked against the contract (an unknown key is a compile error). */
 export type Routes = { [Op in OperationId]?: Handler<Op> };

@@ -5,7 +5,7 @@
  * authenticated operations (public ones never reach a supplier) and by the job runner for each job.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Logger } from '../kernel/types.ts';
+import type { Logger } from '../internal/logger.ts';
 
 /** One finished supplier call, as it is logged and, once its booking is known, stored. */
 export interface SupplierCallRecord {

@@ -1,4 +1,4 @@
-import type { Logger } from '../kernel/types.ts';
+import type { Logger } from '../internal/logger.ts';
 import { CallScope, runInScope } from './call-scope.ts';
 import { tracer } from './tracing.ts';
 

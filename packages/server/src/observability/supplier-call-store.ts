@@ -6,8 +6,8 @@
  * calls. Retention: `purgeOlderThan` (the maintenance pass, SUPPLIER_CALL_RETENTION_DAYS).
  */
 import type { ColumnType, Generated, Kysely } from 'kysely';
-import type { Logger } from '../kernel/types.ts';
-import type { Db } from '../storage/schema.ts';
+import type { Logger } from '../internal/logger.ts';
+import type { Db, KernelTables } from '../storage/schema.ts';
 import type { CallSink, SupplierCallRecord } from './call-scope.ts';
 
 interface SupplierCallsTable {
@@ -28,7 +28,7 @@ interface SupplierCallsTable {
   response_excerpt: string | null;
 }
 
-type CallsDb = Kysely<{ supplier_calls: SupplierCallsTable }>;
+type CallsDb = Kysely<{ supplier_calls: SupplierCallsTable } & KernelTables>;
 
 export interface StoredSupplierCall {
   id: number;
@@ -55,7 +55,7 @@ export class SupplierCallStore {
   readonly #pending = new Set<Promise<void>>();
 
   constructor(db: Db, log?: Logger) {
-    this.#db = db as unknown as CallsDb;
+    this.#db = db.withTables<{ supplier_calls: SupplierCallsTable }>();
     this.#log = log;
   }
 

@@ -9,7 +9,7 @@
  *   - counted and timed in the per-supplier metrics;
  *   - handed to the sink (the supplier call store) once the booking it serves is known (call-scope.ts).
  */
-import type { Logger } from '../kernel/types.ts';
+import type { Logger } from '../internal/logger.ts';
 import { SupplierError } from '../suppliers/ports/errors.ts';
 import { type CallSink, currentScope, type SupplierCallRecord } from './call-scope.ts';
 import { CallTraffic, runCall, watchOutboundHttp } from './outbound-http.ts';

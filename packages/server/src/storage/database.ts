@@ -5,7 +5,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
-import type { Logger } from '../kernel/types.ts';
+import type { Logger } from '../internal/logger.ts';
 import { DatabaseUnavailableError, isConnectionError, markDatabaseError } from './connection-errors.ts';
 import { migrate, migrationStatus } from './migrate.ts';
 import { PGliteDialect } from './pglite-dialect.ts';

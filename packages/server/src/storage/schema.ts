@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Kysely } from 'kysely';
+import type { Role } from '../internal/roles.ts';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 type Json<T = unknown> = ColumnType<T, string, string>;
@@ -30,7 +31,7 @@ export interface UsersTable {
   email: string;
   password_hash: string;
   full_name: string;
-  role: string;
+  role: Role;
   status: ColumnType<UserStatus, UserStatus | undefined, UserStatus>;
   company_id: number | null;
   is_active: ColumnType<boolean, boolean | undefined, boolean>;

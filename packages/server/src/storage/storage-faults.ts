@@ -1,5 +1,5 @@
 import { statfs } from 'node:fs/promises';
-import type { Logger } from '../kernel/types.ts';
+import type { Logger } from '../internal/logger.ts';
 
 /**
  * "The database has no room to write", as opposed to a bug or an unreachable server: PostgreSQL's

@@ -4,8 +4,9 @@
  * log, never to the caller. A supplier that cannot be reached when nothing was done answers 503
  * `supplier_unavailable` (not stored under an Idempotency-Key, so a retry runs anew).
  */
+
+import type { Logger } from '../internal/logger.ts';
 import { badRequest, type ErrorCode, HttpError } from '../kernel/errors.ts';
-import type { Logger } from '../kernel/types.ts';
 import { SupplierError, type SupplierErrorKind } from './ports/errors.ts';
 
 export type CodeMap = Partial<Record<SupplierErrorKind, [number, ErrorCode]>>;

@@ -6,6 +6,7 @@
  * Search settings per supplier (enabled, timeout, max_results, priority) live in `GdsConfigStore`.
  */
 
+import { FLIGHT_SUPPLIERS, HOTEL_SUPPLIERS, TRANSFER_SUPPLIERS } from '@travel/contract';
 import type { MockSupplier } from '@travel/mock-server';
 import { environment } from '../internal/config.ts';
 import { type FxSource, fxFromEnv } from '../internal/fx.ts';
@@ -19,12 +20,7 @@ import { GdsConfigStore, type GdsSettings } from './gds-config.ts';
 import { HotelbedsAdapter } from './hotelbeds/index.ts';
 import { HotelbedsTransfersAdapter } from './hotelbeds-transfers/adapter.ts';
 import { MystiflyAdapter } from './mystifly/index.ts';
-import type {
-  FlightSupplierName,
-  HotelSupplierName,
-  PaymentProviderName,
-  TransferSupplierName,
-} from './ports/errors.ts';
+import type { PaymentProviderName } from './ports/errors.ts';
 import type { FlightSupplier } from './ports/flight.ts';
 import type { HotelSupplier } from './ports/hotel.ts';
 import type { PaymentProvider } from './ports/payment.ts';
@@ -33,13 +29,6 @@ import { SANDBOX_CREDENTIALS } from './sandbox.ts';
 import type { SearchableSupplier, Vertical } from './searchable.ts';
 import { signedHotelSupplier, signedTransferSupplier } from './signed-refs.ts';
 import { StripeAdapter } from './stripe/index.ts';
-
-export const FLIGHT_SUPPLIERS: readonly FlightSupplierName[] = ['amadeus', 'duffel', 'mystifly'];
-export const HOTEL_SUPPLIERS: readonly HotelSupplierName[] = ['hotelbeds', 'duffel_stays'];
-export const TRANSFER_SUPPLIERS: readonly TransferSupplierName[] = [
-  'hotelbeds_transfers',
-  'amadeus_transfers',
-];
 
 export interface SupplierRegistry {
   flight(name: string): FlightSupplier | undefined;

@@ -10,6 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { FLIGHT_SUPPLIERS, type FlightSupplier } from '@travel/contract';
 import {
   amadeusHandlers,
   duffelHandlers,
@@ -26,8 +27,8 @@ import { expect } from 'vitest';
 import { freshDatabase } from '../search/processes.ts';
 
 const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
-export type FlightSupplier = 'amadeus' | 'duffel' | 'mystifly';
-export const FLIGHT_SUPPLIERS: FlightSupplier[] = ['amadeus', 'duffel', 'mystifly'];
+
+export { FLIGHT_SUPPLIERS, type FlightSupplier };
 
 /** Holds requests while closed; unlike a client-side gate it ignores the caller going away. */
 export class HoldGate {

@@ -29,7 +29,7 @@ export const isoDate = (d: Date | string | null | undefined): string | null => {
   return new Date(d).toISOString().slice(0, 10);
 };
 
-export const ok = (body: unknown, status = 200) => ({ status, body });
+export const ok = <T>(body: T, status = 200) => ({ status, body });
 
 /** `date_from`/`date_to` are inclusive calendar days (UTC). */
 export function dayRange(q: Record<string, unknown>): { from?: Date; to?: Date } {

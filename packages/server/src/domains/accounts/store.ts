@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import { fromMinor } from '../../internal/money.ts';
 import { badRequest, notFound } from '../../kernel/errors.ts';
 import type { Db } from '../../storage/schema.ts';
-import { userView } from '../auth/user-view.ts';
+import { userView } from '../auth/index.ts';
 import { iso, isoDate } from './http.ts';
 import { accountsDb } from './tables.ts';
 import { companyView } from './views.ts';

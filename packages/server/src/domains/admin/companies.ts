@@ -5,11 +5,16 @@ import { toMinor } from '../../internal/money.ts';
 import { badRequest } from '../../kernel/errors.ts';
 import type { OperationContext, Routes } from '../../kernel/types.ts';
 import { json } from '../../storage/schema.ts';
-import type { AccountsDeps } from '../accounts/deps.ts';
-import { ok, pageBody, paging } from '../accounts/http.ts';
-import { companyWithProfile, loadCompany } from '../accounts/store.ts';
-import { accountsDb } from '../accounts/tables.ts';
-import { companyView } from '../accounts/views.ts';
+import {
+  type AccountsDeps,
+  accountsDb,
+  companyView,
+  companyWithProfile,
+  loadCompany,
+  ok,
+  pageBody,
+  paging,
+} from '../accounts/index.ts';
 
 const SORTS = new Set(['created_at', 'company_name', 'company_code', 'status']);
 

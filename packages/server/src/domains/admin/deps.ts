@@ -1,5 +1,5 @@
-import type { AccountsDeps } from '../accounts/deps.ts';
-import type { BookingSuppliers } from '../flight-booking/suppliers.ts';
+import type { AccountsDeps } from '../accounts/index.ts';
+import type { BookingSuppliers } from '../flight-booking/index.ts';
 
 /** Live figures the composition root can supply (search engine, kernel); zeros when absent. */
 export interface LiveFigures {

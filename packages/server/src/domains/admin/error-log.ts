@@ -3,7 +3,7 @@
  * stage fails; messages are scrubbed of anything that looks like a credential before they are stored.
  */
 import type { Db } from '../../storage/schema.ts';
-import { accountsDb } from '../accounts/tables.ts';
+import { accountsDb } from '../accounts/index.ts';
 
 export type ErrorStage =
   | 'search'

@@ -1,12 +1,15 @@
 /** Admin: markup rules of every scope, and the calculate preview through the same engine as search. */
 import { toMinor } from '../../internal/money.ts';
 import type { Routes } from '../../kernel/types.ts';
-import type { AccountsDeps } from '../accounts/deps.ts';
-import { ok, paging } from '../accounts/http.ts';
-import { loadCompany } from '../accounts/store.ts';
-import { applyMarkup } from '../markup/engine.ts';
-import { loadMarkupRules } from '../markup/markup-store.ts';
-import { createRule, deleteRule, listRules, updateRule } from '../markup/rules-crud.ts';
+import { type AccountsDeps, loadCompany, ok, paging } from '../accounts/index.ts';
+import {
+  applyMarkup,
+  createRule,
+  deleteRule,
+  listRules,
+  loadMarkupRules,
+  updateRule,
+} from '../markup/index.ts';
 
 export function adminMarkupRoutes(d: AccountsDeps): Routes {
   const { db, clock } = d;

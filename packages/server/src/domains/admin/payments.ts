@@ -8,13 +8,11 @@ import { sql } from 'kysely';
 import { writeAudit } from '../../audit/audit-log.ts';
 import { badRequest, notFound } from '../../kernel/errors.ts';
 import type { Routes } from '../../kernel/types.ts';
-import { dayRange, num, ok, pageBody, paging, periodRange } from '../accounts/http.ts';
-import { answerRetry, beginOp, idemKey } from '../flight-booking/money-ops.ts';
+import { dayRange, num, ok, pageBody, paging, periodRange } from '../accounts/index.ts';
+import { answerRetry, beginOp, bookingDb, findBooking, idemKey } from '../flight-booking/index.ts';
 import { findPayment, listPaymentRows, paymentsWithTransactions } from '../flight-booking/payment/queries.ts';
 import { movementDetail, PaymentService } from '../flight-booking/payment/service.ts';
 import { findPaymentById } from '../flight-booking/payment/store.ts';
-import { findBooking } from '../flight-booking/store.ts';
-import { bookingDb } from '../flight-booking/tables.ts';
 import type { AdminDeps } from './deps.ts';
 
 export function adminPaymentRoutes(d: AdminDeps): Routes {

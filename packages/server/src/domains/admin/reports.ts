@@ -2,8 +2,8 @@
 import { sql } from 'kysely';
 import type { Routes } from '../../kernel/types.ts';
 import { boundedTotal } from '../../storage/bounded-total.ts';
-import { dayRange, iso, num, ok, pageBody, paging, periodRange } from '../accounts/http.ts';
-import { bookingCounts, countIfTable, revenueByDay, totalsByCurrency } from '../flight-booking/revenue.ts';
+import { dayRange, iso, num, ok, pageBody, paging, periodRange } from '../accounts/index.ts';
+import { bookingCounts, countIfTable, revenueByDay, totalsByCurrency } from '../flight-booking/index.ts';
 import type { AdminDeps } from './deps.ts';
 
 export async function componentHealth(d: AdminDeps) {

@@ -2,8 +2,7 @@
 import { sql } from 'kysely';
 import { ValidationError } from '../../kernel/errors.ts';
 import type { Routes } from '../../kernel/types.ts';
-import { iso, num, ok, pageBody, paging } from '../accounts/http.ts';
-import { accountsDb } from '../accounts/tables.ts';
+import { accountsDb, iso, num, ok, pageBody, paging } from '../accounts/index.ts';
 import type { AdminDeps } from './deps.ts';
 import { componentHealth } from './reports.ts';
 

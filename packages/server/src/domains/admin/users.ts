@@ -7,10 +7,8 @@ import { sql } from 'kysely';
 import { writeAudit } from '../../audit/audit-log.ts';
 import { badRequest, notFound } from '../../kernel/errors.ts';
 import type { RequestContext, Role, Routes } from '../../kernel/types.ts';
-import type { AccountsDeps } from '../accounts/deps.ts';
-import { ok, pageBody, paging } from '../accounts/http.ts';
-import { loadUser, userWithCompany } from '../accounts/store.ts';
-import { userView } from '../auth/user-view.ts';
+import { type AccountsDeps, loadUser, ok, pageBody, paging, userWithCompany } from '../accounts/index.ts';
+import { userView } from '../auth/index.ts';
 
 const SORTS = new Set(['created_at', 'email', 'full_name', 'last_login_at']);
 const COMPANY_ROLES = new Set(['company_admin', 'company_staff']);
@@ -26,7 +24,7 @@ export function adminUserRoutes(d: AccountsDeps): Routes {
       const q0 = ctx.query;
       let q = db.selectFrom('users as u').leftJoin('companies as c', 'c.id', 'u.company_id');
       if (q0.status) q = q.where('u.status', '=', q0.status as 'active');
-      if (q0.role) q = q.where('u.role', '=', q0.role as string);
+      if (q0.role) q = q.where('u.role', '=', q0.role);
       if (q0.company_id !== undefined) q = q.where('u.company_id', '=', q0.company_id as number);
       if (q0.is_active !== undefined) q = q.where('u.is_active', '=', q0.is_active as boolean);
       if (q0.search) {

@@ -3,13 +3,13 @@
  * `/api/v1/admin/companies/{company_id}/api-keys` for super admins. Management takes a person's access
  * token only (the contract does not list `apiKeyAuth` on it, so the kernel answers a key 403).
  */
+
+import type { ApiKey, ApiKeyStore } from '../../api-keys/api-keys.ts';
 import { writeAudit } from '../../audit/audit-log.ts';
-import type { ApiKey, ApiKeyStore } from '../../internal/api-keys.ts';
 import { badRequest, notFound } from '../../kernel/errors.ts';
 import type { RequestContext, Routes } from '../../kernel/types.ts';
 import type { Db } from '../../storage/schema.ts';
-import type { AccountsDeps } from '../accounts/deps.ts';
-import { iso, ok, pageBody, paging } from '../accounts/http.ts';
+import { type AccountsDeps, iso, ok, pageBody, paging } from '../accounts/index.ts';
 import { ownCompany } from './clients.ts';
 
 /** The contract's `ApiKey`: never the secret, never the hash. */

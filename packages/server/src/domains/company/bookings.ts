@@ -3,12 +3,16 @@ import { sql } from 'kysely';
 import { writeAudit } from '../../audit/audit-log.ts';
 import { badRequest, notFound } from '../../kernel/errors.ts';
 import type { Routes } from '../../kernel/types.ts';
-import type { AccountsDeps } from '../accounts/deps.ts';
-import { ok, paging } from '../accounts/http.ts';
-import { keysetBody, listBookings } from '../flight-booking/list-query.ts';
-import { loadBooking, toRow, updateBooking } from '../flight-booking/store.ts';
-import { bookingDb } from '../flight-booking/tables.ts';
-import { bookingView } from '../flight-booking/view.ts';
+import { type AccountsDeps, ok, paging } from '../accounts/index.ts';
+import {
+  bookingDb,
+  bookingView,
+  keysetBody,
+  listBookings,
+  loadBooking,
+  toRow,
+  updateBooking,
+} from '../flight-booking/index.ts';
 import { ownCompany } from './clients.ts';
 
 const STAFF_ROLES = ['company_admin', 'company_staff'];

@@ -5,11 +5,17 @@ import { toMinor } from '../../internal/money.ts';
 import { badRequest } from '../../kernel/errors.ts';
 import { tenantCompanyId } from '../../kernel/tenant.ts';
 import type { RequestContext, Routes } from '../../kernel/types.ts';
-import type { AccountsDeps } from '../accounts/deps.ts';
-import { ok, pageBody, paging } from '../accounts/http.ts';
-import { clientView, currencyOf, findClient } from '../accounts/store.ts';
-import { accountsDb } from '../accounts/tables.ts';
-import { keysetBody, listBookings } from '../flight-booking/list-query.ts';
+import {
+  type AccountsDeps,
+  accountsDb,
+  clientView,
+  currencyOf,
+  findClient,
+  ok,
+  pageBody,
+  paging,
+} from '../accounts/index.ts';
+import { keysetBody, listBookings } from '../flight-booking/index.ts';
 
 /** Company surfaces always act for the caller's own company (x-roles excludes super_admin). */
 export const ownCompany = (ctx: RequestContext): number => tenantCompanyId(ctx) as number;

@@ -1,8 +1,7 @@
 /** Company: the company's own markup rules. company_id is always the caller's (a foreign one is 403 in the kernel). */
 import type { Routes } from '../../kernel/types.ts';
-import type { AccountsDeps } from '../accounts/deps.ts';
-import { ok, paging } from '../accounts/http.ts';
-import { createRule, deleteRule, listRules, updateRule } from '../markup/rules-crud.ts';
+import { type AccountsDeps, ok, paging } from '../accounts/index.ts';
+import { createRule, deleteRule, listRules, updateRule } from '../markup/index.ts';
 import { ownCompany } from './clients.ts';
 
 export function companyMarkupRoutes(d: AccountsDeps): Routes {

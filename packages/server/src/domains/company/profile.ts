@@ -2,11 +2,14 @@
 import { writeAudit } from '../../audit/audit-log.ts';
 import type { Routes } from '../../kernel/types.ts';
 import { json } from '../../storage/schema.ts';
-import type { AccountsDeps } from '../accounts/deps.ts';
-import { ok } from '../accounts/http.ts';
-import { companyWithProfile, loadCompany } from '../accounts/store.ts';
-import { accountsDb } from '../accounts/tables.ts';
-import { settingsView } from '../accounts/views.ts';
+import {
+  type AccountsDeps,
+  accountsDb,
+  companyWithProfile,
+  loadCompany,
+  ok,
+  settingsView,
+} from '../accounts/index.ts';
 import { ownCompany } from './clients.ts';
 
 const PROFILE_FIELDS = ['logo_url', 'website', 'business_registration', 'iata_number'] as const;

@@ -1,9 +1,8 @@
 /** Company reports: KPIs, sales, top clients and top routes of the caller's company. */
 import { sql } from 'kysely';
 import type { Routes } from '../../kernel/types.ts';
-import type { AccountsDeps } from '../accounts/deps.ts';
-import { num, ok, periodRange } from '../accounts/http.ts';
-import { bookingCounts, COUNTED, revenueByDay, totalsByCurrency } from '../flight-booking/revenue.ts';
+import { type AccountsDeps, num, ok, periodRange } from '../accounts/index.ts';
+import { bookingCounts, COUNTED, revenueByDay, totalsByCurrency } from '../flight-booking/index.ts';
 import { ownCompany } from './clients.ts';
 import { walletView } from './wallet-store.ts';
 

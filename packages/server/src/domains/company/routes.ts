@@ -38,7 +38,7 @@
  *   GET    /api/v1/company/wallet/transactions → companyListWalletTransactions (wallet.ts)
  */
 import type { Routes } from '../../kernel/types.ts';
-import type { AccountsDeps } from '../accounts/deps.ts';
+import type { AccountsDeps } from '../accounts/index.ts';
 import { companyApiKeyRoutes } from './api-keys.ts';
 import { companyBookingRoutes } from './bookings.ts';
 import { companyClientRoutes } from './clients.ts';

@@ -8,11 +8,19 @@ import { writeAudit } from '../../audit/audit-log.ts';
 import { badRequest } from '../../kernel/errors.ts';
 import type { OperationContext, Routes } from '../../kernel/types.ts';
 import { json } from '../../storage/schema.ts';
-import type { AccountsDeps } from '../accounts/deps.ts';
-import { ok, pageBody, paging } from '../accounts/http.ts';
-import { findStaff, guardLastAdmin, staffQuery, staffView, syncStaff } from '../accounts/store.ts';
-import { accountsDb } from '../accounts/tables.ts';
-import { createInvitation } from '../auth/invitations.ts';
+import {
+  type AccountsDeps,
+  accountsDb,
+  findStaff,
+  guardLastAdmin,
+  ok,
+  pageBody,
+  paging,
+  staffQuery,
+  staffView,
+  syncStaff,
+} from '../accounts/index.ts';
+import { createInvitation } from '../auth/index.ts';
 import { ownCompany } from './clients.ts';
 
 /** How long an invitation lasts (`createInvitation`'s default). */

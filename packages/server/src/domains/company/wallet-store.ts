@@ -6,8 +6,7 @@
  */
 import { badRequest } from '../../kernel/errors.ts';
 import type { Db } from '../../storage/schema.ts';
-import { iso } from '../accounts/http.ts';
-import { accountsDb } from '../accounts/tables.ts';
+import { accountsDb, iso } from '../accounts/index.ts';
 
 /**
  * A debit past the company's credit limit. Not an `HttpError`: no operation of the contract debits the

@@ -1,8 +1,6 @@
 /** Company: wallet balance and ledger (company_admin). */
 import type { Routes } from '../../kernel/types.ts';
-import type { AccountsDeps } from '../accounts/deps.ts';
-import { ok, pageBody, paging } from '../accounts/http.ts';
-import { accountsDb } from '../accounts/tables.ts';
+import { type AccountsDeps, accountsDb, ok, pageBody, paging } from '../accounts/index.ts';
 import { ownCompany } from './clients.ts';
 import { transactionView, walletView } from './wallet-store.ts';
 

@@ -5,12 +5,8 @@
 import { writeAudit } from '../../audit/audit-log.ts';
 import { badRequest } from '../../kernel/errors.ts';
 import type { Routes } from '../../kernel/types.ts';
-import type { AccountsDeps } from '../accounts/deps.ts';
-import { ok, paging } from '../accounts/http.ts';
-import { accountsDb } from '../accounts/tables.ts';
-import { keysetBody, listBookings } from '../flight-booking/list-query.ts';
-import { loadBooking } from '../flight-booking/store.ts';
-import { bookingView } from '../flight-booking/view.ts';
+import { type AccountsDeps, accountsDb, ok, paging } from '../accounts/index.ts';
+import { bookingView, keysetBody, listBookings, loadBooking } from '../flight-booking/index.ts';
 
 const FINAL = new Set(['cancelled', 'refunded', 'expired', 'pnr_failed']);
 

@@ -1,10 +1,9 @@
 /** Customer: own payments and receipts. Another customer's payment is exactly a missing one. */
 import { notFound } from '../../kernel/errors.ts';
 import type { Routes } from '../../kernel/types.ts';
-import type { AccountsDeps } from '../accounts/deps.ts';
-import { ok, pageBody, paging } from '../accounts/http.ts';
+import { type AccountsDeps, ok, pageBody, paging } from '../accounts/index.ts';
+import { findBooking } from '../flight-booking/index.ts';
 import { findPayment, listPaymentRows, paymentsWithTransactions } from '../flight-booking/payment/queries.ts';
-import { findBooking } from '../flight-booking/store.ts';
 
 export function customerPaymentRoutes(d: AccountsDeps): Routes {
   const { db } = d;

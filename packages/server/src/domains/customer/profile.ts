@@ -4,10 +4,7 @@ import { writeAudit } from '../../audit/audit-log.ts';
 import type { Routes } from '../../kernel/types.ts';
 import type { Db } from '../../storage/schema.ts';
 import { json } from '../../storage/schema.ts';
-import type { AccountsDeps } from '../accounts/deps.ts';
-import { isoDate, ok } from '../accounts/http.ts';
-import { userWithCompany } from '../accounts/store.ts';
-import { accountsDb } from '../accounts/tables.ts';
+import { type AccountsDeps, accountsDb, isoDate, ok, userWithCompany } from '../accounts/index.ts';
 
 async function profileRow(db: Db, userId: string) {
   return accountsDb(db)

@@ -18,7 +18,7 @@
  *   PATCH  /api/v1/customer/travelers/{traveler_id} → customerUpdateTraveler (travelers.ts)
  */
 import type { Routes } from '../../kernel/types.ts';
-import type { AccountsDeps } from '../accounts/deps.ts';
+import type { AccountsDeps } from '../accounts/index.ts';
 import { customerBookingRoutes } from './bookings.ts';
 import { customerPaymentRoutes } from './payments.ts';
 import { customerProfileRoutes } from './profile.ts';

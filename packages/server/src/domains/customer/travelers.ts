@@ -2,10 +2,15 @@ import { writeAudit } from '../../audit/audit-log.ts';
 import { badRequest, notFound, ValidationError, type ValidationIssue } from '../../kernel/errors.ts';
 import type { OperationContext, Routes } from '../../kernel/types.ts';
 import type { Db } from '../../storage/schema.ts';
-import type { AccountsDeps } from '../accounts/deps.ts';
-import { isoDate, ok } from '../accounts/http.ts';
-import { clearPrimaryTraveler, findTraveler, travelerView } from '../accounts/store.ts';
-import { accountsDb } from '../accounts/tables.ts';
+import {
+  type AccountsDeps,
+  accountsDb,
+  clearPrimaryTraveler,
+  findTraveler,
+  isoDate,
+  ok,
+  travelerView,
+} from '../accounts/index.ts';
 
 const MAX_TRAVELERS = 20;
 const FIELDS = [

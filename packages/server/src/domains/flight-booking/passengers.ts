@@ -17,7 +17,7 @@ import type {
   SupplierFlightOffer,
 } from '../../suppliers/ports/flight.ts';
 import { BASE_NEEDS, requirementsOf } from '../../suppliers/requirements.ts';
-import type { BookableTraveler } from '../accounts/store.ts';
+import type { BookableTraveler } from '../accounts/index.ts';
 
 type DocType = 'passport' | 'id_card' | 'visa';
 type Document = NonNullable<PassengerInput['document']>;

@@ -4,7 +4,7 @@
  */
 import { sql } from 'kysely';
 import type { Db } from '../../storage/schema.ts';
-import { num } from '../accounts/http.ts';
+import { num } from '../accounts/index.ts';
 
 export const COUNTED = sql`b.status not in ('initiated', 'pending_pnr', 'pnr_failed', 'expired')`;
 

@@ -30,7 +30,14 @@
  */
 
 import type { JobHandler } from '../../jobs/runner.ts';
-import type { Handler, HandlerResult, OperationContext, OperationId, Routes } from '../../kernel/types.ts';
+import type {
+  BodyFor,
+  Handler,
+  HandlerResult,
+  OperationContext,
+  OperationId,
+  Routes,
+} from '../../kernel/types.ts';
 import { BookingAdmin } from './admin.ts';
 import { reconcileServiceOp } from './ancillary/reconcile.ts';
 import { ancillaryRoutes } from './ancillary/routes.ts';
@@ -55,8 +62,8 @@ import { TicketingService, type TicketPayments, ticketingJobs } from './ticketin
 import { bookingTimeline } from './timeline.ts';
 
 export const ok =
-  <Op extends OperationId>(fn: (ctx: OperationContext<Op>) => Promise<unknown>): Handler<Op> =>
-  async (ctx): Promise<HandlerResult> => ({ status: 200, body: await fn(ctx) });
+  <Op extends OperationId>(fn: (ctx: OperationContext<Op>) => Promise<BodyFor<Op>>): Handler<Op> =>
+  async (ctx) => ({ status: 200, body: await fn(ctx) });
 
 /**
  * The payment sub-aggregate as ticketing needs it (a capture at ticketing, the payment in its answers):

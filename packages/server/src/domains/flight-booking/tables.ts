@@ -144,7 +144,7 @@ export type BookingTables = {
 
 export type BookingDb = Kysely<BookingTables & import('../../storage/schema.ts').KernelTables>;
 
-export const bookingDb = (db: Db): BookingDb => db.withTables<BookingTables>() as unknown as BookingDb;
+export const bookingDb = (db: Db): BookingDb => db.withTables<BookingTables>();
 
 export const json = (v: unknown): string => JSON.stringify(v);
 /** JSON columns arrive parsed from both pg and PGlite; a string from a driver is parsed here. */

@@ -7,7 +7,7 @@ import { writeAudit } from '../../audit/audit-log.ts';
 import { badRequest, notFound } from '../../kernel/errors.ts';
 import type { RequestContext } from '../../kernel/types.ts';
 import type { Db } from '../../storage/schema.ts';
-import { iso, type Paging, pageBody } from '../accounts/http.ts';
+import { iso, type Paging, pageBody } from '../accounts/index.ts';
 import { type MarkupRulesTable, markupDb } from './markup-store.ts';
 
 const n = (v: unknown) => (v === null || v === undefined ? null : Number(v));

@@ -177,13 +177,13 @@ export async function bookReservation<B extends SupplierReservation>(
       .executeTakeFirst();
     if (!row) return undefined;
     const bookingId = Number(row.id);
-    await recordReservationChange(trx as unknown as Db, k.kind, null, row as Record<string, unknown>, {
+    await recordReservationChange(trx, k.kind, null, row as Record<string, unknown>, {
       action: 'created',
       job: false,
     });
     const firstLook = d.reconcileAfterMs ?? leaseSecondsFromEnv() * 1000;
     await enqueueReconcile(trx, k.kind, bookingId, new Date(now.getTime() + firstLook), d.clock);
-    await writeAudit(trx as unknown as Db, ctx, {
+    await writeAudit(trx, ctx, {
       entity: k.kind.entity,
       entityId: bookingId,
       action: 'created',

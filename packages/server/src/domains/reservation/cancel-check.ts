@@ -2,7 +2,6 @@ import { writeAudit } from '../../audit/audit-log.ts';
 import { isLeaseHeld } from '../../idempotency/idempotency-store.ts';
 import { callWindowMs } from '../../internal/config.ts';
 import type { Job, JobHandler } from '../../jobs/runner.ts';
-import type { Db } from '../../storage/schema.ts';
 import type { ReservationDeps, ReservationRow } from './book.ts';
 import { type CancelKind, CLEAR, foundMoney, providerBooking, table } from './cancel.ts';
 import { cancelledAnswer, markCancelled } from './cancel-settled.ts';
@@ -40,7 +39,7 @@ export function cancelCheck(d: ReservationDeps, k: CancelKind): JobHandler {
         .where('id', '=', id)
         .execute();
       await rewriteStoredPending(trx, locked.cancel_scope as string | null, null);
-      await writeAudit(trx as unknown as Db, null, {
+      await writeAudit(trx, null, {
         entity: k.kind.entity,
         entityId: id,
         action: 'cancel_withdrawn',

@@ -26,7 +26,6 @@ import { badRequest, type ErrorCode, HttpError } from '../../kernel/errors.ts';
 import { effectReference } from '../../kernel/middleware/idempotency.ts';
 import { errorResult } from '../../kernel/reply.ts';
 import type { HandlerResult, RequestContext } from '../../kernel/types.ts';
-import type { Db } from '../../storage/schema.ts';
 import { type CodeMap, logSupplierError, sentenceFor } from '../../suppliers/http-errors.ts';
 import { type CallOptions, SupplierError } from '../../suppliers/ports/errors.ts';
 import { visibleOrNotFound } from './access.ts';
@@ -138,7 +137,7 @@ export async function cancelReservation(
       .execute();
     const firstLook = new Date(now.getTime() + (d.reconcileAfterMs ?? leaseSecondsFromEnv() * 1000));
     await enqueueCancelCheck(trx, k.kind, id, firstLook, d.clock);
-    await writeAudit(trx as unknown as Db, ctx, {
+    await writeAudit(trx, ctx, {
       entity: k.kind.entity,
       entityId: id,
       action: 'cancel_requested',
@@ -199,7 +198,7 @@ async function resumeCancel(
           .where('id', '=', id)
           .execute();
         await dropCancelCheck(trx, k.kind, id, d.clock.now());
-        await writeAudit(trx as unknown as Db, ctx, {
+        await writeAudit(trx, ctx, {
           entity: k.kind.entity,
           entityId: id,
           action: 'cancel_withdrawn',
@@ -240,7 +239,7 @@ async function settleCancel(
       .where('id', '=', id)
       .execute();
     await dropCancelCheck(trx, k.kind, id, now);
-    await writeAudit(trx as unknown as Db, ctx, {
+    await writeAudit(trx, ctx, {
       entity: k.kind.entity,
       entityId: id,
       action: 'cancel_withdrawn',

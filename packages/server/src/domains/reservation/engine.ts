@@ -5,13 +5,18 @@
  * confirmation column, the input mapping and the view. The route files bind the result to operationIds.
  */
 import type { JobHandler } from '../../jobs/runner.ts';
-import type { UncheckedHandler as Handler, HandlerResult, RequestContext } from '../../kernel/types.ts';
+import type { Handler, HandlerResult, OperationContext } from '../../kernel/types.ts';
 import { type ReservationKind, reconcileReservation, type SupplierReservation } from './book.ts';
 import { type CancelKind, cancelReservation } from './cancel.ts';
 import { cancelCheck } from './cancel-check.ts';
 import type { ReservationDomainDeps } from './deps.ts';
 import { cancelQueue, reconcileQueue } from './kind.ts';
 import { surfaceHandlers } from './surfaces.ts';
+
+type Check = 'checkHotelRate' | 'quoteTransport';
+type Book = 'bookHotel' | 'bookTransport';
+type Cancel = 'cancelHotelBooking' | 'cancelTransportBooking';
+type CancelOwn = 'customerCancelHotelBooking' | 'customerCancelTransportBooking';
 
 /** What a vertical (hotel, transport) gives the engine. */
 export interface Vertical<B extends SupplierReservation> {
@@ -20,9 +25,9 @@ export interface Vertical<B extends SupplierReservation> {
   /** The provider's cancellation and status calls. */
   cancellations(d: ReservationDomainDeps): CancelKind;
   /** The re-check before booking (hotel check-rate, transport quote). */
-  check(d: ReservationDomainDeps, ctx: RequestContext): Promise<HandlerResult>;
+  check(d: ReservationDomainDeps, ctx: OperationContext<Check>): Promise<HandlerResult>;
   /** The booking: the input mapped to the row and the supplier call, run by the shared booker. */
-  book(d: ReservationDomainDeps, ctx: RequestContext): Promise<HandlerResult>;
+  book(d: ReservationDomainDeps, ctx: OperationContext<Book>): Promise<HandlerResult>;
 }
 
 /** Every handler of one vertical. */
@@ -30,13 +35,13 @@ export function engine<B extends SupplierReservation>(d: ReservationDomainDeps, 
   const r = v.reservations(d);
   const cancels = v.cancellations(d);
   const cancel =
-    (owner: 'user' | 'any'): Handler =>
+    (owner: 'user' | 'any'): Handler<Cancel | CancelOwn> =>
     (ctx) =>
       cancelReservation(d, ctx, cancels, owner);
   return {
     ...surfaceHandlers({ db: d.db, clock: d.clock, kind: r.kind, view: r.view }),
-    check: ((ctx) => v.check(d, ctx)) satisfies Handler,
-    book: ((ctx) => v.book(d, ctx)) satisfies Handler,
+    check: ((ctx) => v.check(d, ctx)) satisfies Handler<Check>,
+    book: ((ctx) => v.book(d, ctx)) satisfies Handler<Book>,
     /** The user surface: the owner, their company's staff, a super_admin. */
     cancel: cancel('any'),
     /** The customer surface: the owner only. */

@@ -5,9 +5,9 @@
  * path; `pending_settled` when a job settles a pending booking; `status_overridden` for the admin.
  */
 import { type EventType, record } from '../../events/record.ts';
-import type { Db } from '../../storage/schema.ts';
 import { hotelBookingView } from './hotel/view.ts';
 import type { BookingKind } from './kind.ts';
+import type { ServiceDb } from './tables.ts';
 import { transportBookingView } from './transport/view.ts';
 
 const VIEWS: Record<BookingKind['entity'], (r: Record<string, unknown>) => unknown> = {
@@ -34,7 +34,7 @@ export function reservationEventSuffix(
 
 /** Records the event of `row`'s move from `from` (null: just written), if it has one. */
 export async function recordReservationChange(
-  trx: Db,
+  trx: ServiceDb,
   k: BookingKind,
   from: string | null,
   row: Record<string, unknown>,

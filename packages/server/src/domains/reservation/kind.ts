@@ -3,6 +3,7 @@
  * where traveller names and the contact email live (for free-text search), and the not-found code.
  */
 
+import { SERVICE_BOOKING_STATUSES } from '@travel/contract';
 import { type RawBuilder, sql } from 'kysely';
 import type { ErrorCode } from '../../kernel/errors.ts';
 
@@ -22,8 +23,6 @@ export interface BookingKind {
   statuses: readonly string[];
 }
 
-const STATUSES = ['pending', 'confirmed', 'on_request', 'cancelled', 'rejected', 'failed'] as const;
-
 export const HOTEL_KIND: BookingKind = {
   table: 'hotel_bookings',
   entity: 'hotel_booking',
@@ -33,7 +32,7 @@ export const HOTEL_KIND: BookingKind = {
   people: 'guests',
   email: sql<string>`contact_email`,
   searchText: sql<string>`lower(coalesce(supplier_booking_ref, '') || ' ' || "guests"::text || ' ' || coalesce(contact_email, ''))`,
-  statuses: STATUSES,
+  statuses: SERVICE_BOOKING_STATUSES,
 };
 
 export const TRANSPORT_KIND: BookingKind = {
@@ -45,7 +44,7 @@ export const TRANSPORT_KIND: BookingKind = {
   people: 'passengers',
   email: sql<string>`contact->>'email'`,
   searchText: sql<string>`lower(coalesce(supplier_booking_ref, '') || ' ' || "passengers"::text || ' ' || coalesce((contact->>'email'), ''))`,
-  statuses: STATUSES,
+  statuses: SERVICE_BOOKING_STATUSES,
 };
 
 /** The durable job queue that settles pending bookings of this kind. */

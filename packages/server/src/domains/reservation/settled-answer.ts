@@ -4,7 +4,7 @@
  * truth, so a same-key retry is answered with the settled cancellation instead of "pending" forever; a
  * cancellation that did not happen drops it, and the retry runs anew (it cancels, this time for real).
  */
-import { type Db, json } from '../../storage/schema.ts';
+import { json } from '../../storage/schema.ts';
 import type { ServiceDb } from './tables.ts';
 
 export async function rewriteStoredPending(
@@ -13,9 +13,8 @@ export async function rewriteStoredPending(
   answer: { status: number; body?: unknown } | null,
 ): Promise<void> {
   if (!scope) return;
-  const db = trx as unknown as Db;
   if (answer === null) {
-    await db
+    await trx
       .deleteFrom('idempotency_keys')
       .where('scope', '=', scope)
       .where('status', '=', 'completed')
@@ -23,7 +22,7 @@ export async function rewriteStoredPending(
       .execute();
     return;
   }
-  await db
+  await trx
     .updateTable('idempotency_keys')
     .set({ response_status: answer.status, response_body: json(answer.body) })
     .where('scope', '=', scope)

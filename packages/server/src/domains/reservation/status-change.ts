@@ -6,7 +6,6 @@ import { writeAudit } from '../../audit/audit-log.ts';
 import type { Clock } from '../../internal/clock.ts';
 import { enqueue } from '../../jobs/runner.ts';
 import type { RequestContext } from '../../kernel/types.ts';
-import type { Db } from '../../storage/schema.ts';
 import { json } from '../../storage/schema.ts';
 import { recordReservationChange } from './events.ts';
 import { type BookingKind, cancelKey, cancelQueue, reconcileKey, reconcileQueue } from './kind.ts';
@@ -37,11 +36,11 @@ export async function moveStatus(
     .where('id', '=', row.id)
     .returningAll()
     .executeTakeFirstOrThrow();
-  await recordReservationChange(trx as unknown as Db, k, row.status, after as Record<string, unknown>, {
+  await recordReservationChange(trx, k, row.status, after as Record<string, unknown>, {
     action: c.action,
     job: c.ctx === null,
   });
-  await writeAudit(trx as unknown as Db, c.ctx, {
+  await writeAudit(trx, c.ctx, {
     entity: k.entity,
     entityId: row.id,
     action: c.action,
@@ -54,7 +53,7 @@ export async function moveStatus(
 /** The safety net queued with the booking itself: if the request dies mid-way, the job still settles it. */
 export function enqueueReconcile(trx: ServiceDb, k: BookingKind, id: number, runAt: Date, clock: Clock) {
   return enqueue(
-    trx as unknown as Db,
+    trx,
     reconcileQueue(k),
     { booking_id: id },
     { runAt, maxAttempts: 12, dedupeKey: reconcileKey(k, id) },
@@ -93,7 +92,7 @@ export async function enqueueCancelCheck(
   runAt: Date,
   clock: Clock,
 ): Promise<void> {
-  const db = trx as unknown as Db;
+  const db = trx;
   const made = await enqueue(
     db,
     cancelQueue(k),

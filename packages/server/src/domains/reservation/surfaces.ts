@@ -5,7 +5,7 @@
 import type { Clock } from '../../internal/clock.ts';
 import { notFound } from '../../kernel/errors.ts';
 import { tenantCompanyId } from '../../kernel/tenant.ts';
-import type { UncheckedHandler as Handler } from '../../kernel/types.ts';
+import type { Handler } from '../../kernel/types.ts';
 import type { Db } from '../../storage/schema.ts';
 import { visibleOrNotFound } from './access.ts';
 import type { BookingKind } from './kind.ts';
@@ -14,6 +14,25 @@ import { auditTrail, getRow, listRows, stats } from './queries.ts';
 import { nextStatus, type ReservationStatus } from './state-machine.ts';
 import { moveStatus } from './status-change.ts';
 import { serviceDb } from './tables.ts';
+
+/**
+ * The operations each handler serves, hotel and transport alike: a handler is typed by the union, so its
+ * `ctx.query`, `ctx.params` and `ctx.body` are what every one of them declares (a typo fails to compile).
+ */
+type OwnGet = 'getHotelBooking' | 'getTransportBooking';
+type CustomerGet = 'customerGetHotelBooking' | 'customerGetTransportBooking';
+type CompanyGet = 'companyGetHotelBooking' | 'companyGetTransportBooking';
+type OwnList =
+  | 'listHotelBookings'
+  | 'listTransportBookings'
+  | 'customerListHotelBookings'
+  | 'customerListTransportBookings';
+type CompanyList = 'companyListHotelBookings' | 'companyListTransportBookings';
+type CompanyPending = 'companyListPendingHotelBookings' | 'companyListPendingTransportBookings';
+type AdminList = 'adminListHotelBookings' | 'adminListTransportBookings';
+type AdminStats = 'adminGetHotelBookingStats' | 'adminGetTransportBookingStats';
+type AdminGet = 'adminGetHotelBooking' | 'adminGetTransportBooking';
+type AdminOverride = 'adminOverrideHotelBookingStatus' | 'adminOverrideTransportBookingStatus';
 
 export interface SurfaceDeps {
   db: Db;
@@ -26,27 +45,27 @@ export function surfaceHandlers(d: SurfaceDeps) {
   const db = serviceDb(d.db);
   const k = d.kind;
   const one =
-    (owner: 'user' | 'company' | 'any'): Handler =>
+    (owner: 'user' | 'company' | 'any'): Handler<OwnGet | CustomerGet | CompanyGet> =>
     async (ctx) => {
       const row = await getRow(db, k, Number(ctx.params.booking_id));
       return { status: 200, body: d.view(visibleOrNotFound(ctx, k, row, owner)) };
     };
 
   /** The caller's own (user and customer surfaces). */
-  const listOwn: Handler = async (ctx) => {
+  const listOwn: Handler<OwnList> = async (ctx) => {
     const f = { ...listQuery(ctx), userId: ctx.auth?.userId ?? '' };
     const r = await listRows(db, k, f);
     return { status: 200, body: pageOf(r.rows.map(d.view), r, f) };
   };
 
   /** Tenant-scoped: the caller's company (a super_admin sees every company). */
-  const listCompany: Handler = async (ctx) => {
+  const listCompany: Handler<CompanyList> = async (ctx) => {
     const f = { ...listQuery(ctx), companyId: tenantCompanyId(ctx) };
     const r = await listRows(db, k, f);
     return { status: 200, body: pageOf(r.rows.map(d.view), r, f) };
   };
 
-  const pendingCompany: Handler = async (ctx) => {
+  const pendingCompany: Handler<CompanyPending> = async (ctx) => {
     const companyId = tenantCompanyId(ctx);
     const base = {
       companyId,
@@ -65,7 +84,7 @@ export function surfaceHandlers(d: SurfaceDeps) {
     };
   };
 
-  const adminList: Handler = async (ctx) => {
+  const adminList: Handler<AdminList> = async (ctx) => {
     const q = ctx.query;
     const f = {
       ...listQuery(ctx),
@@ -76,35 +95,31 @@ export function surfaceHandlers(d: SurfaceDeps) {
     return { status: 200, body: pageOf(r.rows.map(d.view), r, f) };
   };
 
-  const adminStats: Handler = async () => ({ status: 200, body: await stats(db, k, d.clock.now()) });
+  const adminStats: Handler<AdminStats> = async () => ({
+    status: 200,
+    body: await stats(db, k, d.clock.now()),
+  });
 
-  const adminGet: Handler = async (ctx) => {
+  const adminGet: Handler<AdminGet> = async (ctx) => {
     const id = Number(ctx.params.booking_id);
     const row = await getRow(db, k, id);
     if (!row) throw notFound(k.notFoundCode, `${k.what} not found.`);
     return { status: 200, body: { ...d.view(row), audit_trail: await auditTrail(db, k, id) } };
   };
 
-  const adminOverride: Handler = async (ctx) => {
+  const adminOverride: Handler<AdminOverride> = async (ctx) => {
     const id = Number(ctx.params.booking_id);
-    const to = String(ctx.query.new_status);
-    const reason = String(ctx.query.reason);
+    const to = ctx.query.new_status;
+    const reason = ctx.query.reason;
     return ctx.transaction(async (trx) => {
       const sdb = serviceDb(trx);
       const row = await getRow(sdb, k, id, true);
       if (!row) throw notFound(k.notFoundCode, `${k.what} not found.`);
-      await moveStatus(
-        sdb,
-        k,
-        row,
-        nextStatus(k)(row.status as ReservationStatus, 'override', to as ReservationStatus),
-        d.clock,
-        {
-          ctx,
-          action: 'status_overridden',
-          reason,
-        },
-      );
+      await moveStatus(sdb, k, row, nextStatus(k)(row.status as ReservationStatus, 'override', to), d.clock, {
+        ctx,
+        action: 'status_overridden',
+        reason,
+      });
       const fresh = await getRow(sdb, k, id);
       return { status: 200, body: d.view(fresh ?? row) };
     });

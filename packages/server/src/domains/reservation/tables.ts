@@ -74,7 +74,7 @@ export type ServiceBookingTables = {
 
 export type ServiceDb = Kysely<ServiceBookingTables & KernelTables>;
 
-export const serviceDb = (db: Db): ServiceDb => db.withTables<ServiceBookingTables>() as unknown as ServiceDb;
+export const serviceDb = (db: Db): ServiceDb => db.withTables<ServiceBookingTables>();
 
 export const json = (v: unknown): string => JSON.stringify(v);
 /** JSON columns arrive parsed from both pg and PGlite; a string from a driver is parsed here. */

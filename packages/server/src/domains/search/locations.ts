@@ -6,7 +6,7 @@
  */
 import { type Airport, loadAirports } from '../../internal/places/data.ts';
 import { destinations } from '../../internal/places/places.ts';
-import { GeoIndex } from '../reference/geo.ts';
+import { GeoIndex } from '../reference/index.ts';
 
 export type Place =
   | { kind: 'airport' | 'city'; code: string; timezone: string | null }

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { type ApiKeyStore, isApiKeyShaped } from '../../internal/api-keys.ts';
+import { type ApiKeyStore, isApiKeyShaped } from '../../api-keys/api-keys.ts';
 import type { TokenService } from '../../internal/tokens.ts';
 import { TokenError } from '../../internal/tokens.ts';
 import type { Exchange } from '../context.ts';

@@ -1,8 +1,11 @@
-export { CURRENCIES, type Currency } from '../../../../../contract/currencies.ts';
+import type { FlightSupplier, HotelSupplier, TransferSupplier } from '@travel/contract';
 
-export type FlightSupplierName = 'amadeus' | 'duffel' | 'mystifly';
-export type HotelSupplierName = 'hotelbeds' | 'duffel_stays';
-export type TransferSupplierName = 'hotelbeds_transfers' | 'amadeus_transfers';
+export { CURRENCIES, type Currency } from '@travel/contract/currencies';
+
+/** The contract's supplier enums (`contract/enums.ts`), under the names the ports use. */
+export type FlightSupplierName = FlightSupplier;
+export type HotelSupplierName = HotelSupplier;
+export type TransferSupplierName = TransferSupplier;
 export type PaymentProviderName = 'stripe';
 export type SupplierName =
   | FlightSupplierName

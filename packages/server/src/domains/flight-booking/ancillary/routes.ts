@@ -13,11 +13,11 @@
  *   POST /api/v1/bookings/{booking_id}/seats/batch → selectSeatsBatch
  *   POST /api/v1/bookings/{booking_id}/seats/issue → issueSeats
  */
-import type { Handler, OperationContext, OperationId, Routes } from '../../../kernel/types.ts';
+import type { BodyFor, Handler, OperationContext, OperationId, Routes } from '../../../kernel/types.ts';
 import type { AncillaryService } from './service.ts';
 
 const ok =
-  <Op extends OperationId>(fn: (ctx: OperationContext<Op>) => Promise<unknown>): Handler<Op> =>
+  <Op extends OperationId>(fn: (ctx: OperationContext<Op>) => Promise<BodyFor<Op>>): Handler<Op> =>
   async (ctx) => ({ status: 200, body: await fn(ctx) });
 
 export function ancillaryRoutes(a: AncillaryService): Routes {

@@ -2,8 +2,9 @@
  * Ancillary (TSM) states, openapi `AncillaryStatus`: purchase holds (held), EMD issuance issues,
  * cancel voids an issued EMD or removes an unissued service. Cancelled or refunded items are skipped.
  */
-export const ANCILLARY_STATUSES = ['held', 'issued', 'voided', 'removed', 'refunded', 'failed'] as const;
-export type AncillaryStatus = (typeof ANCILLARY_STATUSES)[number];
+import { ANCILLARY_STATUSES, type AncillaryStatus } from '@travel/contract';
+
+export { ANCILLARY_STATUSES, type AncillaryStatus };
 export type AncillaryEvent = 'issue' | 'cancel';
 
 export const ANCILLARY_TRANSITIONS: Record<

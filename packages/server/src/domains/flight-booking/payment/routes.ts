@@ -9,6 +9,7 @@
  *   POST /api/v1/bookings/{booking_id}/payment/void → voidPayment
  */
 import type {
+  BodyFor,
   Handler,
   OperationContext,
   OperationId,
@@ -19,7 +20,7 @@ import type { BookingRow } from '../store.ts';
 import type { AfterAuthorize, PaymentService } from './service.ts';
 
 const ok =
-  <Op extends OperationId>(fn: (ctx: OperationContext<Op>) => Promise<unknown>): Handler<Op> =>
+  <Op extends OperationId>(fn: (ctx: OperationContext<Op>) => Promise<BodyFor<Op>>): Handler<Op> =>
   async (ctx) => ({ status: 200, body: await fn(ctx) });
 
 /** Payment operations; `afterAuthorized` lets PAYMENT_FIRST bookings place their order once authorized. */

@@ -6,7 +6,7 @@
  * done, for a retry whose first answer was lost).
  */
 import { badRequest, notFound } from '../../../kernel/errors.ts';
-import type { HandlerResult, OperationContext } from '../../../kernel/types.ts';
+import type { OperationContext, ResultOf } from '../../../kernel/types.ts';
 import type { BookingDeps } from '../deps.ts';
 import { loadBooking, updateBooking } from '../store.ts';
 import { flightSupplierOf, supplierFailure } from '../suppliers.ts';
@@ -30,7 +30,7 @@ function assertAcceptable(c: ScheduleChangeRow | undefined, status: string): ass
     throw badRequest('invalid_booking_state', `A ${status} booking takes no schedule change.`);
 }
 
-export async function acceptScheduleChange(d: BookingDeps, ctx: Ctx): Promise<HandlerResult> {
+export async function acceptScheduleChange(d: BookingDeps, ctx: Ctx): Promise<ResultOf<'acceptBookingScheduleChange'>> {
   const b = await loadBooking(d.db, ctx, ctx.params.booking_id);
   const change = await findChange(d.db, b.id, ctx.params.change_id);
   assertAcceptable(change, b.status);
@@ -52,11 +52,11 @@ export async function acceptScheduleChange(d: BookingDeps, ctx: Ctx): Promise<Ha
     const locked = await loadBooking(trx, ctx, b.id, { forUpdate: true });
     const c = await findChange(trx, locked.id, change.id, true);
     assertAcceptable(c, locked.status);
-    if (c.status === 'accepted') return { status: 200, body: scheduleChangeView(c) };
+    if (c.status === 'accepted') return { status: 200 as const, body: scheduleChangeView(c) };
     const now = d.clock.now();
     const accepted = await markAccepted(trx, c.id, ctx.auth?.userId ?? null, now);
     const after = await updateBooking(trx, locked.id, now, { flights: json(accepted.new_segments) });
     await recordScheduleEvent(trx, 'schedule_change.accepted', after, accepted, now);
-    return { status: 200, body: scheduleChangeView(accepted) };
+    return { status: 200 as const, body: scheduleChangeView(accepted) };
   });
 }

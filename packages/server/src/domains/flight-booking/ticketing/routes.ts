@@ -8,11 +8,11 @@
  *   GET  /api/v1/bookings/{booking_id}/ticket/status → getTicketStatus
  *   POST /api/v1/bookings/{booking_id}/ticket/{action} → performTicketAction
  */
-import type { Handler, OperationContext, OperationId, Routes } from '../../../kernel/types.ts';
+import type { BodyFor, Handler, OperationContext, OperationId, Routes } from '../../../kernel/types.ts';
 import type { TicketingService } from './service.ts';
 
 const ok =
-  <Op extends OperationId>(fn: (ctx: OperationContext<Op>) => Promise<unknown>): Handler<Op> =>
+  <Op extends OperationId>(fn: (ctx: OperationContext<Op>) => Promise<BodyFor<Op>>): Handler<Op> =>
   async (ctx) => ({ status: 200, body: await fn(ctx) });
 
 export function ticketingRoutes(t: TicketingService): Routes {

@@ -10,10 +10,10 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { ColumnType, Generated, Selectable } from 'kysely';
+import type { Clock } from '../internal/clock.ts';
+import type { RateRule } from '../internal/config.ts';
 import type { RateDecision, RateLimitStore } from '../rate-limit/rate-limit-store.ts';
 import type { Db } from '../storage/schema.ts';
-import type { Clock } from './clock.ts';
-import type { RateRule } from './config.ts';
 
 export type ApiKeyRole = 'company_admin' | 'company_staff';
 export type ApiKeyMode = 'test' | 'live';

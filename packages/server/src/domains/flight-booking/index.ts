@@ -1,0 +1,16 @@
+/** The flight-booking aggregate: flights from offer to ticket: routes, jobs, the store and views the surfaces read (its payment, ticketing and ancillary sub-aggregates have their own index.ts). Other folders import it through this file only (test/architecture.test.ts). */
+export type { BookingDeps } from './deps.ts';
+export { keysetBody, listBookings } from './list-query.ts';
+export { answerRetry, beginOp, idemKey } from './money-ops.ts';
+export { bookingCounts, COUNTED, countIfTable, revenueByDay, totalsByCurrency } from './revenue.ts';
+export {
+  bookingJobHandlers,
+  bookingRoutes,
+  scheduleChangeJobHandlers,
+  scheduleScheduleChangeScan,
+  ticketingJobHandlers,
+} from './routes.ts';
+export { findBooking, loadBooking, toRow, updateBooking } from './store.ts';
+export type { BookingSuppliers } from './suppliers.ts';
+export { bookingDb } from './tables.ts';
+export { bookingView } from './view.ts';
