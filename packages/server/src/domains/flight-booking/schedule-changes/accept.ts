@@ -30,7 +30,10 @@ function assertAcceptable(c: ScheduleChangeRow | undefined, status: string): ass
     throw badRequest('invalid_booking_state', `A ${status} booking takes no schedule change.`);
 }
 
-export async function acceptScheduleChange(d: BookingDeps, ctx: Ctx): Promise<ResultOf<'acceptBookingScheduleChange'>> {
+export async function acceptScheduleChange(
+  d: BookingDeps,
+  ctx: Ctx,
+): Promise<ResultOf<'acceptBookingScheduleChange'>> {
   const b = await loadBooking(d.db, ctx, ctx.params.booking_id);
   const change = await findChange(d.db, b.id, ctx.params.change_id);
   assertAcceptable(change, b.status);
