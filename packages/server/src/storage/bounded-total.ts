@@ -5,10 +5,18 @@
  * stays bounded however many rows match.
  */
 import { CompiledQuery, type SelectQueryBuilder, sql } from 'kysely';
+import { envNumber } from '../internal/config.ts';
 import type { Db } from './schema.ts';
 
 /** Exact totals up to this many matches (contract: `total_estimated`). */
 export const TOTAL_EXACT_UP_TO = 1000;
+
+/**
+ * The bound of the lists that read it per request (storage/keyset-list.ts): `LIST_TOTAL_EXACT_UP_TO` when
+ * set (a positive integer; tests set it low to see the estimate), else `TOTAL_EXACT_UP_TO`.
+ */
+export const listTotalBound = (): number =>
+  Math.max(1, Math.floor(envNumber('LIST_TOTAL_EXACT_UP_TO', TOTAL_EXACT_UP_TO)));
 
 export interface BoundedTotal {
   total: number;
