@@ -7,6 +7,9 @@
  */
 import { CompiledQuery, sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { COMPANY_SEARCH } from '../../src/domains/admin/companies.ts';
+import { USER_SEARCH } from '../../src/domains/admin/users.ts';
+import { CLIENT_SEARCH } from '../../src/domains/company/clients.ts';
 import { expectOp, type Harness, harness } from './harness.ts';
 
 let t: Harness;
@@ -267,7 +270,7 @@ describe('admin companies', () => {
   });
 });
 
-test('the pages are served by the indexes of migration 0230 (no sort step)', async () => {
+test('the pages are served by the indexes of migrations 0230 and 0231 (no sort step)', async () => {
   const db = t.database.db;
   const plan = (text: string, ...params: unknown[]) =>
     db.transaction().execute(async (trx) => {
@@ -289,4 +292,36 @@ test('the pages are served by the indexes of migration 0230 (no sort step)', asy
   );
   expect(logs).toContain('error_logs_list_stage');
   expect(logs).not.toMatch(/\bSort\b/);
+  const payments = await plan(
+    'select * from booking_payments p order by p.amount_minor desc, p.id desc limit 21',
+  );
+  expect(payments).toContain('booking_payments_list_amount');
+  expect(payments).not.toMatch(/\bSort\b/);
+  const rules = await plan(
+    'select * from markup_rules where deleted_at is null order by priority desc, id limit 21',
+  );
+  expect(rules).toContain('markup_rules_list');
+  expect(rules).not.toMatch(/\bSort\b/);
+});
+
+test('each search runs through its trigram index (the handler’s expression is the index’s)', async () => {
+  const db = t.database.db;
+  for (const [table, text, index] of [
+    ['clients', CLIENT_SEARCH, 'clients_list_search'],
+    ['users', USER_SEARCH, 'users_list_search'],
+    ['companies', COMPANY_SEARCH, 'companies_list_search'],
+  ] as const) {
+    const c = db
+      .selectFrom(`${table} as t` as 'users as t')
+      .selectAll()
+      .where(text, 'like', '%khan%')
+      .compile();
+    const plan = await db.transaction().execute(async (trx) => {
+      await sql`set local enable_seqscan = off`.execute(trx);
+      await sql`set local enable_indexscan = off`.execute(trx);
+      const r = await trx.executeQuery(CompiledQuery.raw(`explain ${c.sql}`, [...c.parameters]));
+      return r.rows.map((x) => Object.values(x as object)[0]).join('\n');
+    });
+    expect(plan, plan).toContain(index);
+  }
 });

@@ -13,6 +13,9 @@ import { accountsDb } from '../accounts/tables.ts';
 import { companyView } from '../accounts/views.ts';
 
 /** The sort keys (indexes of migration 0230), each ending in the id; status sorts newest first within. */
+/** Verbatim the expression of the trigram index companies_list_search (0230), on alias `t`. */
+export const COMPANY_SEARCH = sql`lower(t.company_name || ' ' || t.company_code || ' ' || t.contact_email)`;
+
 const COMPANY_KEYS: Record<string, SortKey> = {
   created_at: columns('created_at', 'id'),
   company_name: columns('company_name', 'id'),
@@ -64,9 +67,7 @@ export function adminCompanyRoutes(d: AccountsDeps): Routes {
       if (q0.status) q = q.where('t.status', '=', q0.status as 'active');
       if (q0.company_type) q = q.where('t.company_type', '=', q0.company_type as string);
       if (q0.search) {
-        // Verbatim the expression of the trigram index companies_list_search (0230).
-        const text = sql`lower(t.company_name || ' ' || t.company_code || ' ' || t.contact_email)`;
-        q = q.where(text, 'like', likeContains(String(q0.search)));
+        q = q.where(COMPANY_SEARCH, 'like', likeContains(String(q0.search)));
       }
       const r = await keysetList(
         db,

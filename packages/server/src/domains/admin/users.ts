@@ -17,6 +17,9 @@ import { userView } from '../auth/user-view.ts';
  * The sort keys (indexes of migration 0230), each ending in the id. A user who never logged in sorts as
  * the oldest login: last when newest first, first when oldest first.
  */
+/** Verbatim the expression of the trigram index users_list_search (0230), on alias `t`. */
+export const USER_SEARCH = sql`lower(t.email || ' ' || t.full_name)`;
+
 const USER_KEYS: Record<string, SortKey> = {
   created_at: columns('created_at', 'id'),
   email: columns('email', 'id'),
@@ -43,8 +46,7 @@ export function adminUserRoutes(d: AccountsDeps): Routes {
       if (q0.company_id !== undefined) q = q.where('t.company_id', '=', q0.company_id as number);
       if (q0.is_active !== undefined) q = q.where('t.is_active', '=', q0.is_active as boolean);
       if (q0.search) {
-        // Verbatim the expression of the trigram index users_list_search (0230).
-        q = q.where(sql`lower(t.email || ' ' || t.full_name)`, 'like', likeContains(String(q0.search)));
+        q = q.where(USER_SEARCH, 'like', likeContains(String(q0.search)));
       }
       const r = await keysetList(
         db,

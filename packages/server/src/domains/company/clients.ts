@@ -15,6 +15,9 @@ import { keysetBody as bookingPage, listBookings } from '../flight-booking/list-
 /** Company surfaces always act for the caller's own company (x-roles excludes super_admin). */
 export const ownCompany = (ctx: RequestContext): number => tenantCompanyId(ctx) as number;
 
+/** Verbatim the expression of the trigram index clients_list_search (0230), on alias `t`. */
+export const CLIENT_SEARCH = sql`lower(t.full_name || ' ' || t.email || ' ' || coalesce(t.company_name, ''))`;
+
 export function companyClientRoutes(d: AccountsDeps): Routes {
   const { db, clock } = d;
   return {
@@ -25,9 +28,7 @@ export function companyClientRoutes(d: AccountsDeps): Routes {
       let q = accountsDb(db).selectFrom('clients as t').where('t.company_id', '=', cid);
       if (ctx.query.client_type) q = q.where('t.client_type', '=', ctx.query.client_type);
       if (ctx.query.search) {
-        // Verbatim the expression of the trigram index clients_list_search (0230).
-        const text = sql`lower(t.full_name || ' ' || t.email || ' ' || coalesce(t.company_name, ''))`;
-        q = q.where(text, 'like', likeContains(String(ctx.query.search)));
+        q = q.where(CLIENT_SEARCH, 'like', likeContains(String(ctx.query.search)));
       }
       const r = await keysetList(
         db,

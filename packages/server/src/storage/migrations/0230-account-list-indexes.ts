@@ -15,6 +15,8 @@ import { type Kysely, sql } from 'kysely';
  *   the oldest login), optionally one company; search over email and name.
  * - companies (admin/companies.ts): created_at, company_name, company_code or status; search over name,
  *   code and contact email.
+ * - markup rules (markup/rules-crud.ts, admin and company) and company staff: configuration, tens of rows
+ *   per company, so they keep `page` and an exact total; the indexes only spare the sort.
  * The older single-column indexes these replace are prefixes of the new ones and only cost writes.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -52,6 +54,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     create index if not exists companies_list_search on companies using gin ((
       lower(company_name || ' ' || company_code || ' ' || contact_email)
     ) ${ops});
+    create index if not exists markup_rules_list on markup_rules (priority desc, id) where deleted_at is null;
+    create index if not exists markup_rules_list_co
+      on markup_rules (company_id, priority desc, id) where deleted_at is null;
+    create index if not exists company_staff_list_co on company_staff (company_id, id);
     analyze clients;
     analyze wallet_transactions;
     analyze error_logs;
