@@ -325,3 +325,19 @@ test('each search runs through its trigram index (the handler’s expression is 
     expect(plan, plan).toContain(index);
   }
 });
+
+test('the company dashboard counts pending bookings per status, of its own company only', async () => {
+  const now = t.clock.now().getTime();
+  const mk = (status: string, companyId = a, deadline?: Date) =>
+    t.booking({ userId: coAdmin.id, companyId, status, ...(deadline ? { deadline } : {}) });
+  for (const s of ['payment_pending', 'payment_pending', 'paid', 'paid', 'paid', 'confirmed']) await mk(s);
+  await mk('on_hold', a, new Date(now + 3_600_000));
+  await mk('on_hold', a, new Date(now + 5 * 86_400_000));
+  await mk('payment_pending', b);
+  const d = expectOp(
+    'companyGetDashboard',
+    await t.request('GET', '/api/v1/company/reports/dashboard', { token: coAdmin.token }),
+    200,
+  );
+  expect(d).toMatchObject({ pending_payment: 2, pending_ticketing: 3, on_hold_expiring: 1 });
+});
