@@ -6,7 +6,7 @@
  * `total` is exact up to a bound (bounded-total.ts); `page_size + 1` rows are read for `has_more`.
  */
 import { type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
-import { boundedTotal, listTotalBound } from './bounded-total.ts';
+import { boundedTotal } from './bounded-total.ts';
 import type { Db } from './schema.ts';
 
 /** A sort key: its column expressions, written for a table alias, ending in the id. */
@@ -68,7 +68,7 @@ export async function keysetList<Q extends Matches, R>(
   for (const k of key) rows = rows.orderBy(k, r.desc ? 'desc' : 'asc');
   const [items, total] = await Promise.all([
     rows.limit(r.page_size + 1).execute(),
-    boundedTotal(db, r.matches, listTotalBound()),
+    boundedTotal(db, r.matches),
   ]);
   return {
     items: items.slice(0, r.page_size) as R[],
