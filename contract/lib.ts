@@ -201,9 +201,9 @@ export const pageParams = (): Json[] => [
  * previous page. It takes the place of `page`; its cost does not grow with depth, where `page` N reads the
  * (N-1)·page_size rows before it.
  */
-export const keysetPageParams = (idName: string): Json[] => [
+export const keysetPageParams = (idName: string, idSchema: Schema = int({ minimum: 1 })): Json[] => [
   ...pageParams(),
-  queryParam('starting_after', int({ minimum: 1 }), {
+  queryParam('starting_after', idSchema, {
     description: `Keyset paging: the \`${idName}\` of the last item of the previous page, sent with the same filters and sort; the page starts right after it and \`page\` is ignored. Prefer it to deep \`page\` numbers, which stay correct but cost more the deeper they go. An id the caller cannot list gives an empty page.`,
   }),
 ];

@@ -5583,10 +5583,14 @@ export interface components {
         /** @description A page of users. */
         UserPage: {
             items: components["schemas"]["User"][];
-            /** @description Number of items matching the filters, across all pages. */
+            /** @description Number of items matching the filters, across all pages: exact up to 1000; beyond that the database's estimate, and `total_estimated` is true. Counting stops at the bound so that a page costs the same however many rows match. */
             total: number;
             page: number;
             page_size: number;
+            /** @description True when more than 1000 items match and `total` is an estimate. */
+            total_estimated: boolean;
+            /** @description Whether items follow this page. To read on, pass the last item’s id as `starting_after` with the same filters and sort. */
+            has_more: boolean;
         };
         AdminUserUpdateRequest: {
             full_name?: string;
@@ -5643,10 +5647,14 @@ export interface components {
         /** @description A page of companies. */
         CompanyPage: {
             items: components["schemas"]["Company"][];
-            /** @description Number of items matching the filters, across all pages. */
+            /** @description Number of items matching the filters, across all pages: exact up to 1000; beyond that the database's estimate, and `total_estimated` is true. Counting stops at the bound so that a page costs the same however many rows match. */
             total: number;
             page: number;
             page_size: number;
+            /** @description True when more than 1000 items match and `total` is an estimate. */
+            total_estimated: boolean;
+            /** @description Whether items follow this page. To read on, pass the last item’s id as `starting_after` with the same filters and sort. */
+            has_more: boolean;
         };
         CompanyCreateRequest: {
             company_name: string;
@@ -5859,10 +5867,14 @@ export interface components {
         /** @description A page of clients. */
         ClientPage: {
             items: components["schemas"]["Client"][];
-            /** @description Number of items matching the filters, across all pages. */
+            /** @description Number of items matching the filters, across all pages: exact up to 1000; beyond that the database's estimate, and `total_estimated` is true. Counting stops at the bound so that a page costs the same however many rows match. */
             total: number;
             page: number;
             page_size: number;
+            /** @description True when more than 1000 items match and `total` is an estimate. */
+            total_estimated: boolean;
+            /** @description Whether items follow this page. To read on, pass the last item’s id as `starting_after` with the same filters and sort. */
+            has_more: boolean;
         };
         ClientCreateRequest: {
             /** Format: email */
@@ -5994,10 +6006,14 @@ export interface components {
         /** @description A page of wallet transactions, newest first. */
         WalletTransactionPage: {
             items: components["schemas"]["WalletTransaction"][];
-            /** @description Number of items matching the filters, across all pages. */
+            /** @description Number of items matching the filters, across all pages: exact up to 1000; beyond that the database's estimate, and `total_estimated` is true. Counting stops at the bound so that a page costs the same however many rows match. */
             total: number;
             page: number;
             page_size: number;
+            /** @description True when more than 1000 items match and `total` is an estimate. */
+            total_estimated: boolean;
+            /** @description Whether items follow this page. To read on, pass the last item’s id as `starting_after` with the same filters and sort. */
+            has_more: boolean;
         };
         CustomerProfile: components["schemas"]["User"] & {
             /** Format: date */
@@ -6507,10 +6523,14 @@ export interface components {
         /** @description A page of error log entries, newest first. */
         ErrorLogPage: {
             items: components["schemas"]["ErrorLogEntry"][];
-            /** @description Number of items matching the filters, across all pages. */
+            /** @description Number of items matching the filters, across all pages: exact up to 1000; beyond that the database's estimate, and `total_estimated` is true. Counting stops at the bound so that a page costs the same however many rows match. */
             total: number;
             page: number;
             page_size: number;
+            /** @description True when more than 1000 items match and `total` is an estimate. */
+            total_estimated: boolean;
+            /** @description Whether items follow this page. To read on, pass the last item’s id as `starting_after` with the same filters and sort. */
+            has_more: boolean;
         };
         /** @enum {string} */
         HealthStatus: "ok" | "degraded" | "down";
@@ -16285,6 +16305,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page (at most 100). */
                 page_size?: number;
+                /** @description Keyset paging: the `company_id` of the last item of the previous page, sent with the same filters and sort; the page starts right after it and `page` is ignored. Prefer it to deep `page` numbers, which stay correct but cost more the deeper they go. An id the caller cannot list gives an empty page. */
+                starting_after?: number;
                 status?: components["schemas"]["CompanyStatus"];
                 company_type?: components["schemas"]["CompanyType"];
                 /** @description Free-text search over company name, code and contact email. */
@@ -20504,6 +20526,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page (at most 100). */
                 page_size?: number;
+                /** @description Keyset paging: the `error_id` of the last item of the previous page, sent with the same filters and sort; the page starts right after it and `page` is ignored. Prefer it to deep `page` numbers, which stay correct but cost more the deeper they go. An id the caller cannot list gives an empty page. */
+                starting_after?: number;
                 stage?: components["schemas"]["ErrorStage"];
                 provider?: string;
             };
@@ -20671,6 +20695,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page (at most 100). */
                 page_size?: number;
+                /** @description Keyset paging: the `user_id` of the last item of the previous page, sent with the same filters and sort; the page starts right after it and `page` is ignored. Prefer it to deep `page` numbers, which stay correct but cost more the deeper they go. An id the caller cannot list gives an empty page. */
+                starting_after?: string;
                 status?: components["schemas"]["UserStatus"];
                 role?: components["schemas"]["Role"];
                 company_id?: number;
@@ -21272,6 +21298,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page (at most 100). */
                 page_size?: number;
+                /** @description Keyset paging: the `client_id` of the last item of the previous page, sent with the same filters and sort; the page starts right after it and `page` is ignored. Prefer it to deep `page` numbers, which stay correct but cost more the deeper they go. An id the caller cannot list gives an empty page. */
+                starting_after?: number;
                 /** @description Free-text search over client name, email and company name. */
                 search?: string;
                 client_type?: components["schemas"]["ClientType"];
@@ -24911,6 +24939,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page (at most 100). */
                 page_size?: number;
+                /** @description Keyset paging: the `transaction_id` of the last item of the previous page, sent with the same filters and sort; the page starts right after it and `page` is ignored. Prefer it to deep `page` numbers, which stay correct but cost more the deeper they go. An id the caller cannot list gives an empty page. */
+                starting_after?: number;
                 transaction_type?: components["schemas"]["TransactionType"];
             };
             header?: never;

@@ -103,7 +103,7 @@ const defs: OpDef[] = [
     summary: 'List companies',
     tenant: true,
     parameters: [
-      ...pageParams(),
+      ...keysetPageParams('company_id'),
       queryParam('status', ref('CompanyStatus')),
       queryParam('company_type', ref('CompanyType')),
       searchParam('company name, code and contact email'),
@@ -485,7 +485,7 @@ const defs: OpDef[] = [
     operationId: 'adminListErrorLogs',
     summary: 'Error logs',
     parameters: [
-      ...pageParams(),
+      ...keysetPageParams('error_id'),
       queryParam('stage', ref('ErrorStage')),
       queryParam('provider', str({ maxLength: 50 })),
     ],
@@ -505,7 +505,7 @@ const defs: OpDef[] = [
     operationId: 'adminListUsers',
     summary: 'List users',
     parameters: [
-      ...pageParams(),
+      ...keysetPageParams('user_id', str({ minLength: 1, maxLength: 100 })),
       queryParam('status', ref('UserStatus')),
       queryParam('role', ref('Role')),
       companyFilter(),

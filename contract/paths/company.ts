@@ -87,7 +87,7 @@ const defs: OpDef[] = [
     operationId: 'companyListClients',
     summary: 'List clients',
     parameters: [
-      ...pageParams(),
+      ...keysetPageParams('client_id'),
       searchParam('client name, email and company name'),
       queryParam('client_type', ref('ClientType')),
     ],
@@ -385,7 +385,10 @@ const defs: OpDef[] = [
     operationId: 'companyListWalletTransactions',
     summary: 'Wallet ledger',
     roles: ADMIN,
-    parameters: [...pageParams(), queryParam('transaction_type', ref('TransactionType'))],
+    parameters: [
+      ...keysetPageParams('transaction_id'),
+      queryParam('transaction_type', ref('TransactionType')),
+    ],
     responses: ok('WalletTransactionPage', 'A page of transactions.'),
   }),
 ];

@@ -10,6 +10,7 @@ import {
   input,
   int,
   type Json,
+  keysetPage,
   minor,
   nullable,
   num,
@@ -142,7 +143,7 @@ export const schemas: Record<string, Json> = {
     created_at: dateTime(),
     updated_at: dateTime(),
   }),
-  UserPage: page('User', 'A page of users.'),
+  UserPage: keysetPage('User', 'A page of users.'),
   AdminUserUpdateRequest: input(
     {
       full_name: name(),
@@ -196,7 +197,7 @@ export const schemas: Record<string, Json> = {
     created_at: dateTime(),
     updated_at: dateTime(),
   }),
-  CompanyPage: page('Company', 'A page of companies.'),
+  CompanyPage: keysetPage('Company', 'A page of companies.'),
   CompanyCreateRequest: input(
     {
       company_name: str({ minLength: 1, maxLength: 200 }),
@@ -343,7 +344,7 @@ export const schemas: Record<string, Json> = {
     created_at: dateTime(),
     updated_at: dateTime(),
   }),
-  ClientPage: page('Client', 'A page of clients.'),
+  ClientPage: keysetPage('Client', 'A page of clients.'),
   ClientCreateRequest: input(
     {
       email: email(),
@@ -434,7 +435,7 @@ export const schemas: Record<string, Json> = {
     description: str(),
     created_at: dateTime(),
   }),
-  WalletTransactionPage: page('WalletTransaction', 'A page of wallet transactions, newest first.'),
+  WalletTransactionPage: keysetPage('WalletTransaction', 'A page of wallet transactions, newest first.'),
   // --- customer ---------------------------------------------------------------------------------------
   CustomerProfile: {
     allOf: [

@@ -8,6 +8,7 @@ import {
   input,
   int,
   type Json,
+  keysetPage,
   minor,
   nullable,
   num,
@@ -244,7 +245,7 @@ export const schemas: Record<string, Json> = {
     booking_id: nullable(int({ format: 'int64' })),
     created_at: dateTime(),
   }),
-  ErrorLogPage: page('ErrorLogEntry', 'A page of error log entries, newest first.'),
+  ErrorLogPage: keysetPage('ErrorLogEntry', 'A page of error log entries, newest first.'),
   HealthStatus: strEnum(['ok', 'degraded', 'down']),
   Health: obj({
     status: ref('HealthStatus'),

@@ -7,7 +7,9 @@
  * each figure is set beside its 10k baseline. Prints one table (`scale:` lines) and exits.
  *
  * `BENCH_SCALE_SIZES` (default `10000,100000`; PostgreSQL also 1M with `BENCH_SCALE_1M=1`),
- * `BENCH_SCALE_SECONDS` (default 3 per case), `BENCH_SCALE_DB` (`pglite,postgres`).
+ * `BENCH_SCALE_SECONDS` (default 3 per case), `BENCH_SCALE_DB` (`pglite,postgres`), `BENCH_SCALE_CASES` (a
+ * regular expression: only the cases it matches). Companies, users, clients, the wallet ledger and the
+ * error log get N rows each too (scale-accounts.ts).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
@@ -18,6 +20,7 @@ import { openDatabase } from '../src/storage/database.ts';
 import type { Db } from '../src/storage/schema.ts';
 import { Client } from '../test/resilience/stack.ts';
 import { freshDatabase, startServer } from '../test/search/processes.ts';
+import { ACCOUNT_TABLES, generateAccounts, sandboxCompany } from './scale-accounts.ts';
 
 const PG_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 const QUICK = process.env.BENCH_QUICK === '1';
@@ -25,6 +28,8 @@ const SECONDS = Number(process.env.BENCH_SCALE_SECONDS ?? (QUICK ? 1 : 3));
 const SIZES = (process.env.BENCH_SCALE_SIZES ?? (QUICK ? '2000' : '10000,100000')).split(',').map(Number);
 const DBS = (process.env.BENCH_SCALE_DB ?? 'pglite,postgres').split(',');
 const CONNECTIONS = 8;
+/** Only the cases whose name matches this regular expression (and the single read, the run's weather). */
+const ONLY = process.env.BENCH_SCALE_CASES ? new RegExp(process.env.BENCH_SCALE_CASES, 'i') : undefined;
 const ADMIN = { email: 'admin@sandbox.travel', password: 'sandbox-admin-pass' };
 /** The sandbox agent's company: migrations and the first-start seed make it company 1 on a fresh database. */
 const AGENCY = 1;
@@ -70,8 +75,13 @@ async function seed(target: { databaseUrl?: string; dataDir?: string }, n: numbe
     target.databaseUrl ? { databaseUrl: target.databaseUrl } : { dataDir: target.dataDir as string },
   );
   const t0 = performance.now();
-  for (let from = 1; from <= n; from += 50_000) await generate(database.db, from, Math.min(n, from + 49_999));
-  await sql`vacuum analyze flight_bookings`.execute(database.db);
+  await sandboxCompany(database.db);
+  for (let from = 1; from <= n; from += 50_000) {
+    await generateAccounts(database.db, from, Math.min(n, from + 49_999));
+    await generate(database.db, from, Math.min(n, from + 49_999));
+  }
+  for (const t of ['flight_bookings', ...ACCOUNT_TABLES])
+    await sql`vacuum analyze ${sql.table(t)}`.execute(database.db);
   const seconds = (performance.now() - t0) / 1000;
   await database.close();
   return seconds;
@@ -123,9 +133,12 @@ async function run(db: 'pglite' | 'postgres', n: number): Promise<Row[]> {
       await admin.login(ADMIN);
       const first = await agent.req('GET', '/api/v1/company/bookings?page_size=1');
       const oneId = (first.body as { items: { booking_id: number }[] }).items[0]?.booking_id;
-      const deep = async (c: Client, path: string) => {
-        const r = await c.req('GET', `${path}${path.includes('?') ? '&' : '?'}page=250`);
-        return (r.body as { items: { booking_id: number }[] }).items.at(-1)?.booking_id ?? 1;
+      const deep = async (c: Client, path: string, id = 'booking_id', page = 250): Promise<string> => {
+        const r = await c.req('GET', `${path}${path.includes('?') ? '&' : '?'}page=${page}`);
+        const last = (r.body as { items: Record<string, unknown>[] }).items.at(-1)?.[id];
+        // A small N (a smoke run) has fewer pages: the cursor is then the last row of page 1.
+        if (last === undefined && page > 1) return deep(c, path, id, 1);
+        return String(last);
       };
       const adminDeep = await deep(admin, '/api/v1/admin/bookings');
       const coDeep = await deep(agent, '/api/v1/company/bookings');
@@ -167,9 +180,10 @@ async function run(db: 'pglite' | 'postgres', n: number): Promise<Row[]> {
           agent,
           '/api/v1/company/bookings?sort_by=ticketing_deadline&sort_order=asc',
         ],
+        ...(await accountCases(agent, admin, deep)),
       ];
       const rows: Row[] = [];
-      for (const [name, who, path] of cases) {
+      for (const [name, who, path] of cases.filter(([c]) => !ONLY || c.startsWith('GET') || ONLY.test(c))) {
         const m = await measure(`${server.url}${path}`, who.token);
         rows.push({ db, rows: n, case: name, ...m });
         console.log(`scale: ${db} ${n} ${name}: ${Math.round(m.rps)} req/s p50 ${m.p50} ms p99 ${m.p99} ms`);
@@ -209,4 +223,69 @@ for (const r of all) {
   console.log(
     `| ${r.db} | ${r.rows} | ${r.case} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${b && b !== r ? `${(r.p99 / b.p99).toFixed(2)}×` : ''} | ${s && s !== r ? `${(r.p99 / s.p99).toFixed(2)}×` : ''} |`,
   );
+}
+
+/** The other lists (issue 31): the agent's company holds N/5 clients and transactions (page 50 is deep). */
+async function accountCases(
+  agent: Client,
+  admin: Client,
+  deep: (c: Client, path: string, id: string, page: number) => Promise<string>,
+): Promise<[string, Client, string][]> {
+  const clients = '/api/v1/company/clients';
+  const ledger = '/api/v1/company/wallet/transactions';
+  const errors = '/api/v1/admin/system/error-logs';
+  const users = '/api/v1/admin/users';
+  const companies = '/api/v1/admin/companies';
+  return [
+    ['company clients, page 1', agent, clients],
+    ['company clients, page 50 (offset)', agent, `${clients}?page=50`],
+    [
+      'company clients, after page 50',
+      agent,
+      `${clients}?starting_after=${await deep(agent, clients, 'client_id', 50)}`,
+    ],
+    ['company clients client_type=corporate', agent, `${clients}?client_type=corporate`],
+    ['company clients search=khan77', agent, `${clients}?search=khan77`],
+    ['wallet ledger, page 1', agent, ledger],
+    [
+      'wallet ledger, after page 50',
+      agent,
+      `${ledger}?starting_after=${await deep(agent, ledger, 'transaction_id', 50)}`,
+    ],
+    ['wallet ledger transaction_type=credit', agent, `${ledger}?transaction_type=credit`],
+    ['error logs, page 1', admin, errors],
+    ['error logs, page 250 (offset)', admin, `${errors}?page=250`],
+    [
+      'error logs, after page 250',
+      admin,
+      `${errors}?starting_after=${await deep(admin, errors, 'error_id', 250)}`,
+    ],
+    ['error logs stage=payment', admin, `${errors}?stage=payment`],
+    ['error logs provider=duffel', admin, `${errors}?provider=duffel`],
+    ['admin users, page 1', admin, users],
+    [
+      'admin users, after page 250',
+      admin,
+      `${users}?starting_after=${await deep(admin, users, 'user_id', 250)}`,
+    ],
+    ['admin users sort_by=email asc', admin, `${users}?sort_by=email&sort_order=asc`],
+    ['admin users sort_by=last_login_at', admin, `${users}?sort_by=last_login_at`],
+    ['admin users company_id=1', admin, `${users}?company_id=1`],
+    ['admin users search=khan77', admin, `${users}?search=khan77`],
+    ['admin companies, page 1', admin, companies],
+    [
+      'admin companies, after page 250',
+      admin,
+      `${companies}?starting_after=${await deep(admin, companies, 'company_id', 250)}`,
+    ],
+    ['admin companies sort_by=company_name asc', admin, `${companies}?sort_by=company_name&sort_order=asc`],
+    ['admin companies status=suspended', admin, `${companies}?status=suspended`],
+    ['admin companies search=khan77', admin, `${companies}?search=khan77`],
+    ['company report top-clients 365d', agent, '/api/v1/company/reports/top-clients?period=365d'],
+    ['company report top-routes 365d', agent, '/api/v1/company/reports/top-routes?period=365d'],
+    ['company report sales 30d', agent, '/api/v1/company/reports/sales?period=30d'],
+    ['company dashboard', agent, '/api/v1/company/reports/dashboard'],
+    ['admin dashboard', admin, '/api/v1/admin/reports/dashboard'],
+    ['admin audit log, page 1', admin, '/api/v1/admin/reports/audit'],
+  ];
 }

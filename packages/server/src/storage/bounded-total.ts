@@ -5,10 +5,18 @@
  * stays bounded however many rows match.
  */
 import { CompiledQuery, type SelectQueryBuilder, sql } from 'kysely';
+import { envNumber } from '../internal/config.ts';
 import type { Db } from './schema.ts';
 
 /** Exact totals up to this many matches (contract: `total_estimated`). */
 export const TOTAL_EXACT_UP_TO = 1000;
+
+/**
+ * The bound every list uses, read per request: `LIST_TOTAL_EXACT_UP_TO` when set (tests set it low to see
+ * the estimate; an operator may trade exact totals for cost), else `TOTAL_EXACT_UP_TO`, the contract's.
+ */
+export const listTotalBound = (): number =>
+  Math.max(1, Math.floor(envNumber('LIST_TOTAL_EXACT_UP_TO', TOTAL_EXACT_UP_TO)));
 
 export interface BoundedTotal {
   total: number;
@@ -19,7 +27,7 @@ export interface BoundedTotal {
 export async function boundedTotal<DB, TB extends keyof DB>(
   db: Db,
   matches: SelectQueryBuilder<DB, TB, object>,
-  bound = TOTAL_EXACT_UP_TO,
+  bound = listTotalBound(),
 ): Promise<BoundedTotal> {
   const ones = matches.select(sql<number>`1`.as('one'));
   const capped = await db

@@ -4,6 +4,7 @@ import { writeAudit } from '../../audit/audit-log.ts';
 import { toMinor } from '../../internal/money.ts';
 import { badRequest } from '../../kernel/errors.ts';
 import type { OperationContext, Routes } from '../../kernel/types.ts';
+import { columns, keysetBody, keysetList, likeContains, type SortKey } from '../../storage/keyset-list.ts';
 import { json } from '../../storage/schema.ts';
 import {
   type AccountsDeps,
@@ -12,11 +13,19 @@ import {
   companyWithProfile,
   loadCompany,
   ok,
-  pageBody,
   paging,
 } from '../accounts/index.ts';
 
-const SORTS = new Set(['created_at', 'company_name', 'company_code', 'status']);
+/** The sort keys (indexes of migration 0230), each ending in the id; status sorts newest first within. */
+/** Verbatim the expression of the trigram index companies_list_search (0230), on alias `t`. */
+export const COMPANY_SEARCH = sql`lower(t.company_name || ' ' || t.company_code || ' ' || t.contact_email)`;
+
+const COMPANY_KEYS: Record<string, SortKey> = {
+  created_at: columns('created_at', 'id'),
+  company_name: columns('company_name', 'id'),
+  company_code: columns('company_code', 'id'),
+  status: columns('status', 'created_at', 'id'),
+};
 
 export function adminCompanyRoutes(d: AccountsDeps): Routes {
   const { db, clock } = d;
@@ -58,29 +67,27 @@ export function adminCompanyRoutes(d: AccountsDeps): Routes {
     adminListCompanies: async (ctx) => {
       const p = paging(ctx);
       const q0 = ctx.query;
-      let q = db.selectFrom('companies');
-      if (q0.status) q = q.where('status', '=', q0.status as 'active');
-      if (q0.company_type) q = q.where('company_type', '=', q0.company_type as string);
+      let q = db.selectFrom('companies as t');
+      if (q0.status) q = q.where('t.status', '=', q0.status as 'active');
+      if (q0.company_type) q = q.where('t.company_type', '=', q0.company_type as string);
       if (q0.search) {
-        const like = `%${String(q0.search).toLowerCase()}%`;
-        q = q.where((eb) =>
-          eb.or([
-            eb(sql`lower(company_name)`, 'like', like),
-            eb(sql`lower(company_code)`, 'like', like),
-            eb(sql`lower(contact_email)`, 'like', like),
-          ]),
-        );
+        q = q.where(COMPANY_SEARCH, 'like', likeContains(String(q0.search)));
       }
-      const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-      const sortBy = SORTS.has(String(q0.sort_by)) ? (q0.sort_by as 'created_at') : 'created_at';
-      const dir = q0.sort_order === 'asc' ? 'asc' : 'desc';
-      const rows = await q
-        .selectAll()
-        .orderBy(sortBy, dir)
-        .orderBy('id', dir)
-        .limit(p.page_size)
-        .offset(p.offset)
-        .execute();
+      const r = await keysetList(
+        db,
+        {
+          matches: q,
+          table: 'companies',
+          alias: 't',
+          key: COMPANY_KEYS[String(q0.sort_by)] ?? (COMPANY_KEYS.created_at as SortKey),
+          desc: q0.sort_order !== 'asc',
+          page: p.page,
+          page_size: p.page_size,
+          ...(q0.starting_after ? { starting_after: q0.starting_after } : {}),
+        },
+        (rows) => rows.selectAll('t'),
+      );
+      const rows = r.items;
       const profiles = rows.length
         ? await accountsDb(db)
             .selectFrom('company_profiles')
@@ -94,9 +101,9 @@ export function adminCompanyRoutes(d: AccountsDeps): Routes {
         : [];
       const byId = new Map(profiles.map((x) => [x.company_id, x]));
       return ok(
-        pageBody(
-          rows.map((r) => companyView(r, byId.get(r.id))),
-          n,
+        keysetBody(
+          rows.map((c) => companyView(c, byId.get(c.id))),
+          r,
           p,
         ),
       );

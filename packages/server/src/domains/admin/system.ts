@@ -2,7 +2,8 @@
 import { sql } from 'kysely';
 import { ValidationError } from '../../kernel/errors.ts';
 import type { Routes } from '../../kernel/types.ts';
-import { accountsDb, iso, num, ok, pageBody, paging } from '../accounts/index.ts';
+import { columns, keysetBody, keysetList } from '../../storage/keyset-list.ts';
+import { accountsDb, iso, num, ok, paging } from '../accounts/index.ts';
 import type { AdminDeps } from './deps.ts';
 import { componentHealth } from './reports.ts';
 
@@ -47,35 +48,37 @@ export function adminSystemRoutes(d: AdminDeps): Routes {
 
     adminListErrorLogs: async (ctx) => {
       const p = paging(ctx);
-      let q = accountsDb(db).selectFrom('error_logs');
-      if (ctx.query.stage) q = q.where('stage', '=', ctx.query.stage);
-      if (ctx.query.provider) q = q.where('provider', '=', ctx.query.provider);
-      const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-      const rows = await q
-        .selectAll()
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(p.page_size)
-        .offset(p.offset)
-        .execute();
-      return ok(
-        pageBody(
-          rows.map((r) => ({
-            error_id: Number(r.id),
-            stage: r.stage,
-            provider: r.provider,
-            code: r.code,
-            message: r.message,
-            supplier_code: r.supplier_code,
-            request_id: r.request_id,
-            operation_id: r.operation_id,
-            booking_id: r.booking_id === null ? null : Number(r.booking_id),
-            created_at: iso(r.created_at) as string,
-          })),
-          n,
-          p,
-        ),
+      // Newest first, keyset on (created_at, id), indexes of migration 0230.
+      let q = accountsDb(db).selectFrom('error_logs as t');
+      if (ctx.query.stage) q = q.where('t.stage', '=', ctx.query.stage);
+      if (ctx.query.provider) q = q.where('t.provider', '=', ctx.query.provider);
+      const r = await keysetList(
+        db,
+        {
+          matches: q,
+          table: 'error_logs',
+          alias: 't',
+          key: columns('created_at', 'id'),
+          desc: true,
+          page: p.page,
+          page_size: p.page_size,
+          ...(ctx.query.starting_after ? { starting_after: ctx.query.starting_after } : {}),
+        },
+        (rows) => rows.selectAll('t'),
       );
+      const items = r.items.map((e) => ({
+        error_id: Number(e.id),
+        stage: e.stage,
+        provider: e.provider,
+        code: e.code,
+        message: e.message,
+        supplier_code: e.supplier_code,
+        request_id: e.request_id,
+        operation_id: e.operation_id,
+        booking_id: e.booking_id === null ? null : Number(e.booking_id),
+        created_at: iso(e.created_at) as string,
+      }));
+      return ok(keysetBody(items, r, p));
     },
 
     adminGetSystemHealth: async () => {

@@ -7,10 +7,26 @@ import { sql } from 'kysely';
 import { writeAudit } from '../../audit/audit-log.ts';
 import { badRequest, notFound } from '../../kernel/errors.ts';
 import type { RequestContext, Role, Routes } from '../../kernel/types.ts';
-import { type AccountsDeps, loadUser, ok, pageBody, paging, userWithCompany } from '../accounts/index.ts';
+import { columns, keysetBody, keysetList, likeContains, type SortKey } from '../../storage/keyset-list.ts';
+import { type AccountsDeps, loadUser, ok, paging, userWithCompany } from '../accounts/index.ts';
 import { userView } from '../auth/index.ts';
 
-const SORTS = new Set(['created_at', 'email', 'full_name', 'last_login_at']);
+/**
+ * The sort keys (indexes of migration 0230), each ending in the id. A user who never logged in sorts as
+ * the oldest login: last when newest first, first when oldest first.
+ */
+/** Verbatim the expression of the trigram index users_list_search (0230), on alias `t`. */
+export const USER_SEARCH = sql`lower(t.email || ' ' || t.full_name)`;
+
+const USER_KEYS: Record<string, SortKey> = {
+  created_at: columns('created_at', 'id'),
+  email: columns('email', 'id'),
+  full_name: columns('full_name', 'id'),
+  last_login_at: (a) => [
+    sql`coalesce(${sql.ref(`${a}.last_login_at`)}, '-infinity'::timestamptz)`,
+    sql.ref(`${a}.id`),
+  ],
+};
 const COMPANY_ROLES = new Set(['company_admin', 'company_staff']);
 /** Impersonation tokens are short-lived: 15 minutes at most. */
 const IMPERSONATION_TTL_SECONDS = 15 * 60;
@@ -22,32 +38,32 @@ export function adminUserRoutes(d: AccountsDeps): Routes {
     adminListUsers: async (ctx) => {
       const p = paging(ctx);
       const q0 = ctx.query;
-      let q = db.selectFrom('users as u').leftJoin('companies as c', 'c.id', 'u.company_id');
-      if (q0.status) q = q.where('u.status', '=', q0.status as 'active');
-      if (q0.role) q = q.where('u.role', '=', q0.role);
-      if (q0.company_id !== undefined) q = q.where('u.company_id', '=', q0.company_id as number);
-      if (q0.is_active !== undefined) q = q.where('u.is_active', '=', q0.is_active as boolean);
+      let q = db.selectFrom('users as t').leftJoin('companies as c', 'c.id', 't.company_id');
+      if (q0.status) q = q.where('t.status', '=', q0.status as 'active');
+      if (q0.role) q = q.where('t.role', '=', q0.role);
+      if (q0.company_id !== undefined) q = q.where('t.company_id', '=', q0.company_id as number);
+      if (q0.is_active !== undefined) q = q.where('t.is_active', '=', q0.is_active as boolean);
       if (q0.search) {
-        const like = `%${String(q0.search).toLowerCase()}%`;
-        q = q.where((eb) =>
-          eb.or([eb(sql`lower(u.email)`, 'like', like), eb(sql`lower(u.full_name)`, 'like', like)]),
-        );
+        q = q.where(USER_SEARCH, 'like', likeContains(String(q0.search)));
       }
-      const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-      const sortBy = SORTS.has(String(q0.sort_by)) ? String(q0.sort_by) : 'created_at';
-      const dir = q0.sort_order === 'asc' ? 'asc' : 'desc';
-      const rows = await q
-        .selectAll('u')
-        .select('c.company_code')
-        .orderBy(sql.ref(`u.${sortBy}`), sql.raw(`${dir} nulls last`))
-        .orderBy('u.id', dir)
-        .limit(p.page_size)
-        .offset(p.offset)
-        .execute();
+      const r = await keysetList(
+        db,
+        {
+          matches: q,
+          table: 'users',
+          alias: 't',
+          key: USER_KEYS[String(q0.sort_by)] ?? (USER_KEYS.created_at as SortKey),
+          desc: q0.sort_order !== 'asc',
+          page: p.page,
+          page_size: p.page_size,
+          ...(q0.starting_after ? { starting_after: q0.starting_after } : {}),
+        },
+        (rows) => rows.selectAll('t').select('c.company_code'),
+      );
       return ok(
-        pageBody(
-          rows.map((r) => userView(r, r.company_code ?? null)),
-          n,
+        keysetBody(
+          r.items.map((u) => userView(u, u.company_code ?? null)),
+          r,
           p,
         ),
       );

@@ -10,8 +10,9 @@ import {
   keysetBody,
   listBookings,
   loadBooking,
-  toRow,
+  toViewRow,
   updateBooking,
+  VIEW_COLUMNS,
 } from '../flight-booking/index.ts';
 import { ownCompany } from './clients.ts';
 
@@ -42,9 +43,11 @@ export function companyBookingRoutes(d: AccountsDeps): Routes {
     companyListPendingBookings: async (ctx) => {
       const cid = ownCompany(ctx);
       const soon = new Date(clock.now().getTime() + 24 * 3_600_000);
+      // The columns the view shows (not `offer`); the order is the index (company_id, coalesce(deadline,
+      // 'infinity'), id) of 0180, the same as `asc nulls last` (issue 31).
       const rows = await bookingDb(db)
         .selectFrom('flight_bookings')
-        .selectAll()
+        .select(VIEW_COLUMNS)
         .where('company_id', '=', cid)
         .where((eb) =>
           eb.or([
@@ -56,11 +59,11 @@ export function companyBookingRoutes(d: AccountsDeps): Routes {
             ]),
           ]),
         )
-        .orderBy(sql`ticketing_deadline asc nulls last`)
+        .orderBy(sql`coalesce(ticketing_deadline, 'infinity'::timestamptz)`)
         .orderBy('id')
         .limit(300)
         .execute();
-      const views = rows.map((r) => bookingView(toRow(r as never)));
+      const views = rows.map((r) => bookingView(toViewRow(r as never)));
       return ok({
         payment_pending: views.filter((b) => b.status === 'payment_pending'),
         // Paid but not yet ticketed.

@@ -5,6 +5,7 @@ import { toMinor } from '../../internal/money.ts';
 import { badRequest } from '../../kernel/errors.ts';
 import { tenantCompanyId } from '../../kernel/tenant.ts';
 import type { RequestContext, Routes } from '../../kernel/types.ts';
+import { columns, keysetBody, keysetList, likeContains } from '../../storage/keyset-list.ts';
 import {
   type AccountsDeps,
   accountsDb,
@@ -12,13 +13,15 @@ import {
   currencyOf,
   findClient,
   ok,
-  pageBody,
   paging,
 } from '../accounts/index.ts';
-import { keysetBody, listBookings } from '../flight-booking/index.ts';
+import { keysetBody as bookingPage, listBookings } from '../flight-booking/index.ts';
 
 /** Company surfaces always act for the caller's own company (x-roles excludes super_admin). */
 export const ownCompany = (ctx: RequestContext): number => tenantCompanyId(ctx) as number;
+
+/** Verbatim the expression of the trigram index clients_list_search (0230), on alias `t`. */
+export const CLIENT_SEARCH = sql`lower(t.full_name || ' ' || t.email || ' ' || coalesce(t.company_name, ''))`;
 
 export function companyClientRoutes(d: AccountsDeps): Routes {
   const { db, clock } = d;
@@ -26,31 +29,32 @@ export function companyClientRoutes(d: AccountsDeps): Routes {
     companyListClients: async (ctx) => {
       const cid = ownCompany(ctx);
       const p = paging(ctx);
-      let q = accountsDb(db).selectFrom('clients').where('company_id', '=', cid);
-      if (ctx.query.client_type) q = q.where('client_type', '=', ctx.query.client_type);
+      // Newest first, keyset on (created_at, id), indexes of migration 0230.
+      let q = accountsDb(db).selectFrom('clients as t').where('t.company_id', '=', cid);
+      if (ctx.query.client_type) q = q.where('t.client_type', '=', ctx.query.client_type);
       if (ctx.query.search) {
-        const like = `%${String(ctx.query.search).toLowerCase()}%`;
-        q = q.where((eb) =>
-          eb.or([
-            eb(sql`lower(full_name)`, 'like', like),
-            eb(sql`lower(email)`, 'like', like),
-            eb(sql`lower(coalesce(company_name, ''))`, 'like', like),
-          ]),
-        );
+        q = q.where(CLIENT_SEARCH, 'like', likeContains(String(ctx.query.search)));
       }
-      const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-      const rows = await q
-        .selectAll()
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(p.page_size)
-        .offset(p.offset)
-        .execute();
+      const r = await keysetList(
+        db,
+        {
+          matches: q,
+          table: 'clients',
+          alias: 't',
+          key: columns('created_at', 'id'),
+          desc: true,
+          page: p.page,
+          page_size: p.page_size,
+          ...(ctx.query.starting_after ? { starting_after: ctx.query.starting_after } : {}),
+          scope: [sql`cur.company_id = ${cid}`],
+        },
+        (rows) => rows.selectAll('t'),
+      );
       const cur = await currencyOf(db, cid);
       return ok(
-        pageBody(
-          rows.map((r) => clientView(r, cur)),
-          n,
+        keysetBody(
+          r.items.map((c) => clientView(c, cur)),
+          r,
           p,
         ),
       );
@@ -134,7 +138,7 @@ export function companyClientRoutes(d: AccountsDeps): Routes {
         contact_email: c.email,
         ...(ctx.query.starting_after ? { starting_after: ctx.query.starting_after } : {}),
       });
-      return ok(keysetBody(r, p));
+      return ok(bookingPage(r, p));
     },
   };
 }
