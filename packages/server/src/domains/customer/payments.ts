@@ -3,7 +3,7 @@ import { notFound } from '../../kernel/errors.ts';
 import type { Routes } from '../../kernel/types.ts';
 import type { AccountsDeps } from '../accounts/deps.ts';
 import { ok, pageBody, paging } from '../accounts/http.ts';
-import { findPayment, listPaymentRows, paymentsWithTransactions } from '../flight-booking/payment/queries.ts';
+import { findPayment, listPaymentRows, paymentsWithTransactions } from '../flight-booking/payment/index.ts';
 import { findBooking } from '../flight-booking/store.ts';
 
 export function customerPaymentRoutes(d: AccountsDeps): Routes {
