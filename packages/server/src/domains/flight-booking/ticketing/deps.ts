@@ -9,13 +9,13 @@ import type { BookingRow } from '../store.ts';
 export type Actor = RequestContext | null;
 
 /** The booking's payment as ticketing sees it: its state, to decide whether a capture is due. */
-export interface TicketPayment {
+interface TicketPayment {
   id: number;
   state: string;
 }
 
 /** A capture decided under the booking lock (payment/movement.ts `MovePlan`). */
-export interface CapturePlan {
+interface CapturePlan {
   payment: { id: number };
   amount: number;
   key: string;

@@ -11,7 +11,7 @@ import { saveTickets } from './store.ts';
 /** Statuses a booking holding live tickets can be in (ticket_voided and ticket_refunded leave from them). */
 export const FOLLOWS: readonly BookingStatus[] = ['ticketed', 'confirmed', 'paid'];
 
-export const COUPON_EVENTS: Record<string, BookingEvent> = {
+const COUPON_EVENTS: Record<string, BookingEvent> = {
   VOID: 'ticket_voided',
   REFUNDED: 'ticket_refunded',
 };
