@@ -168,9 +168,6 @@ export function indexBypasses(edges: Edge[]): Map<string, string[]> {
  * listed fails, and so does a listed pair that no longer occurs).
  */
 export const INDEX_BYPASS_PENDING: Record<string, string> = {
-  'admin -> flight-booking':
-    "manual refunds use payment/ (queries, service, store): the sub-aggregate's index.ts comes with the split of the flight-booking services",
-  'customer -> flight-booking': 'payment/queries.ts, as above',
   'flight-booking -> accounts':
     'flight-booking/service.ts reads accounts/store.ts (bookableTraveler); the file is being split',
 };

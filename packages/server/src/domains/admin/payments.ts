@@ -10,9 +10,14 @@ import { badRequest, notFound } from '../../kernel/errors.ts';
 import type { Routes } from '../../kernel/types.ts';
 import { dayRange, num, ok, pageBody, paging, periodRange } from '../accounts/index.ts';
 import { answerRetry, beginOp, bookingDb, findBooking, idemKey } from '../flight-booking/index.ts';
-import { findPayment, listPaymentRows, paymentsWithTransactions } from '../flight-booking/payment/queries.ts';
-import { movementDetail, PaymentService } from '../flight-booking/payment/service.ts';
-import { findPaymentById } from '../flight-booking/payment/store.ts';
+import {
+  findPayment,
+  findPaymentById,
+  listPaymentRows,
+  movementDetail,
+  PaymentService,
+  paymentsWithTransactions,
+} from '../flight-booking/payment/index.ts';
 import type { AdminDeps } from './deps.ts';
 
 export function adminPaymentRoutes(d: AdminDeps): Routes {

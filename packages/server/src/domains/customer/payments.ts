@@ -3,7 +3,7 @@ import { notFound } from '../../kernel/errors.ts';
 import type { Routes } from '../../kernel/types.ts';
 import { type AccountsDeps, ok, pageBody, paging } from '../accounts/index.ts';
 import { findBooking } from '../flight-booking/index.ts';
-import { findPayment, listPaymentRows, paymentsWithTransactions } from '../flight-booking/payment/queries.ts';
+import { findPayment, listPaymentRows, paymentsWithTransactions } from '../flight-booking/payment/index.ts';
 
 export function customerPaymentRoutes(d: AccountsDeps): Routes {
   const { db } = d;

@@ -2,14 +2,14 @@
 import { writeAudit } from '../../audit/audit-log.ts';
 import { badRequest, notFound } from '../../kernel/errors.ts';
 import type { OperationContext, RequestContext } from '../../kernel/types.ts';
-import { ancillaryView, listAncillaries } from './ancillary/store.ts';
+import { ancillaryView, listAncillaries } from './ancillary/index.ts';
 import type { BookingDeps } from './deps.ts';
 import { keysetBody, listBookings } from './list-query.ts';
-import { listPayments, paymentView, transactionsOf } from './payment/store.ts';
+import { listPayments, paymentView, transactionsOf } from './payment/index.ts';
 import { itemView, queueReconciliation, reconciliationQueue } from './reconciliation.ts';
 import { type BookingRow, findBooking, setStatus } from './store.ts';
 import { bookingDb, parseJson } from './tables.ts';
-import { storedTickets } from './ticketing/store.ts';
+import { storedTickets } from './ticketing/index.ts';
 import { bookingView } from './view.ts';
 
 export class BookingAdmin {

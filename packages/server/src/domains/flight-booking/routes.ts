@@ -39,26 +39,31 @@ import type {
   Routes,
 } from '../../kernel/types.ts';
 import { BookingAdmin } from './admin.ts';
-import { reconcileServiceOp } from './ancillary/reconcile.ts';
-import { ancillaryRoutes } from './ancillary/routes.ts';
-import { AncillaryService } from './ancillary/service.ts';
+import { ancillaryRoutes, reconcileServiceOp } from './ancillary/index.ts';
 import type { BookingDeps } from './deps.ts';
-import { paymentRoutes } from './payment/routes.ts';
-import { type MovePlan, PaymentService } from './payment/service.ts';
-import { latestPayment, type PaymentRow, paymentWithTransactions } from './payment/store.ts';
 import {
+  latestPayment,
+  type MovePlan,
+  type PaymentRow,
+  PaymentService,
+  paymentRoutes,
+  paymentWithTransactions,
   projectedSettlement,
   queueTicketSettlement,
+  refundUnticketed,
   settleTicketChange,
   ticketSettlementJobHandlers,
-} from './payment/ticket-settlement.ts';
-import { refundUnticketed } from './payment/unticketed-refund.ts';
+} from './payment/index.ts';
 import { PricingService } from './pricing.ts';
 import { scheduleChangeRoutes } from './schedule-changes/index.ts';
 import { BookingService } from './service.ts';
 import { loadBooking } from './store.ts';
-import { ticketingRoutes } from './ticketing/routes.ts';
-import { TicketingService, type TicketPayments, ticketingJobs } from './ticketing/service.ts';
+import {
+  type TicketingDeps,
+  type TicketPayments,
+  ticketingJobs,
+  ticketingRoutes,
+} from './ticketing/index.ts';
 import { bookingTimeline } from './timeline.ts';
 
 export const ok =
@@ -86,8 +91,11 @@ function ticketPayments(d: BookingDeps, payments: PaymentService): TicketPayment
   };
 }
 
-const ticketingOf = (d: BookingDeps, payments: PaymentService) =>
-  new TicketingService(d, ticketPayments(d, payments), (op) => reconcileServiceOp(d, op));
+const ticketingOf = (d: BookingDeps, payments: PaymentService): TicketingDeps => ({
+  d,
+  payments: ticketPayments(d, payments),
+  reconcileService: (op) => reconcileServiceOp(d, op),
+});
 
 /**
  * The ticket follow-up, money and ticket-settlement job handlers (beside reconciliation.ts's
@@ -132,7 +140,7 @@ export function bookingRoutes(d: BookingDeps): Routes {
     adminReconcileBooking: ok((c) => admin.reconcile(c)),
     ...paymentRoutes(payments, (c, b) => bookings.afterAuthorized(c, b)),
     ...ticketingRoutes(ticketingOf(d, payments)),
-    ...ancillaryRoutes(new AncillaryService(d)),
+    ...ancillaryRoutes(d),
     ...scheduleChangeRoutes(d),
   };
 }

@@ -32,7 +32,7 @@ import { bookingEvent } from './booking-events.ts';
 import type { BookingDeps } from './deps.ts';
 import { normalizePassengers, preparePassengers } from './passengers.ts';
 import { cancelBooking } from './payment/cancel.ts';
-import type { AfterAuthorize, PaymentService } from './payment/service.ts';
+import type { AfterAuthorize, PaymentService } from './payment/index.ts';
 import { BOOKING_OFFER } from './pricing.ts';
 import {
   applyOrder,

@@ -8,7 +8,7 @@ import type { components } from '@travel/contract';
 import { redacted } from '../../observability/redact.ts';
 import type { StoredSupplierCall } from '../../observability/supplier-call-store.ts';
 import type { BookingDeps } from './deps.ts';
-import { transactionsOf } from './payment/store.ts';
+import { transactionsOf } from './payment/index.ts';
 import type { BookingRow } from './store.ts';
 import { parseJson } from './tables.ts';
 

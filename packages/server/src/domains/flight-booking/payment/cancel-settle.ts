@@ -3,7 +3,7 @@
  * known to have happened (the call answered, or the supplier's order reads cancelled / is gone), the rest
  * follows the same way whoever finishes it: the request itself, the `money.reconcile` job after the request
  * died, or a same-key retry of that request (answerRetry): the booking moves to `cancelled`, the card hold
- * is voided or the capture refunded (payment/service.ts `moveWithin`), and the cancel's answer is recorded
+ * is voided or the capture refunded (payment/move-within.ts), and the cancel's answer is recorded
  * on the op, so a retry gets the success the original request would have given.
  *
  * - A repeated cancel the supplier refuses because the order is already cancelled or gone ("not found",
@@ -24,7 +24,7 @@ import { callWindowOver, findOp, type MoneyOp, rewritePendingAnswer, settleOp } 
 import { canTransition } from '../state-machine.ts';
 import { type BookingRow, findBooking, transition } from '../store.ts';
 import { flightSupplierOf } from '../suppliers.ts';
-import type { PaymentService } from './service.ts';
+import type { PaymentService } from './payment-service.ts';
 import { latestPayment } from './store.ts';
 
 /** What the supplier's cancel came to: the refund it gives (null: not stated) and its fee. */

@@ -25,7 +25,7 @@ import { nextStatus } from '../state-machine.ts';
 import { type BookingRow, findBooking, loadBooking } from '../store.ts';
 import { flightSupplierOf, supplierFailure } from '../suppliers.ts';
 import { cancelAtSupplier, finishCancel, type SupplierCancel } from './cancel-settle.ts';
-import type { PaymentService } from './service.ts';
+import type { PaymentService } from './payment-service.ts';
 import { findPaymentById } from './store.ts';
 
 export async function cancelBooking(

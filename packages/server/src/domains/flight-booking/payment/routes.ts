@@ -1,5 +1,6 @@
 /**
- * Payment of a flight booking (authorize, capture, void, refund, history); `service.ts` does the work.
+ * Payment of a flight booking (authorize, capture, void, refund, history), one file per operation
+ * (authorize.ts, capture-void-refund.ts, history.ts) reached through `PaymentService`.
  *
  * METHOD /path → operationId:
  *   POST /api/v1/bookings/{booking_id}/authorize → authorizePayment
@@ -17,7 +18,8 @@ import type {
   Routes,
 } from '../../../kernel/types.ts';
 import type { BookingRow } from '../store.ts';
-import type { AfterAuthorize, PaymentService } from './service.ts';
+import type { AfterAuthorize } from './authorize.ts';
+import type { PaymentService } from './payment-service.ts';
 
 const ok =
   <Op extends OperationId>(fn: (ctx: OperationContext<Op>) => Promise<BodyFor<Op>>): Handler<Op> =>

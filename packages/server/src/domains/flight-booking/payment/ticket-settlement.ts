@@ -31,7 +31,8 @@ import type { BookingRow } from '../store.ts';
 import { findBooking } from '../store.ts';
 import { bookingDb } from '../tables.ts';
 import { customerShare, type Quote } from '../ticket-quote.ts';
-import { type Movement, type MovePlan, movementDetail, type PaymentService } from './service.ts';
+import { type Movement, type MovePlan, movementDetail } from './movement.ts';
+import type { PaymentService } from './payment-service.ts';
 import { findPaymentById, latestPayment, type PaymentRow } from './store.ts';
 
 export const TICKET_SETTLE_QUEUE = 'payment.ticket_settle';

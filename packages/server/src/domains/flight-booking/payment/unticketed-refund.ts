@@ -7,7 +7,7 @@ import { writeAudit } from '../../../audit/audit-log.ts';
 import type { BookingDeps } from '../deps.ts';
 import { beginOp, markPending, settleOp } from '../money-ops.ts';
 import { type BookingRow, findBooking } from '../store.ts';
-import type { PaymentService } from './service.ts';
+import type { PaymentService } from './payment-service.ts';
 import { latestPayment } from './store.ts';
 
 export async function refundUnticketed(d: BookingDeps, payments: PaymentService, id: number, reason: string) {
