@@ -10,7 +10,7 @@ export {
   scheduleScheduleChangeScan,
   ticketingJobHandlers,
 } from './routes.ts';
-export { findBooking, loadBooking, toRow, toViewRow, updateBooking, VIEW_COLUMNS } from './store.ts';
+export { findBooking, loadBooking, toViewRow, updateBooking, VIEW_COLUMNS } from './store.ts';
 export type { BookingSuppliers } from './suppliers.ts';
 export { bookingDb } from './tables.ts';
 export { bookingView } from './view.ts';
