@@ -119,7 +119,15 @@ describe('admin payments', () => {
   test('filters keep the cursor within them; another company’s payment as cursor gives nothing', async () => {
     const all = await walk(path, root.token, 10);
     const coA = await walk(`${path}?company_id=${a}&sort_by=amount_minor`, root.token, 3);
-    expect(ids(coA)).toEqual(ids(sortedBy(of(all, (o) => o.company === a), 'amount_minor', 'desc')));
+    expect(ids(coA)).toEqual(
+      ids(
+        sortedBy(
+          of(all, (o) => o.company === a),
+          'amount_minor',
+          'desc',
+        ),
+      ),
+    );
     expect(coA).toHaveLength(14);
     const failed = await walk(`${path}?payment_state=FAILED`, root.token, 2);
     expect(ids(failed)).toEqual(ids(all.filter((x) => x.state === 'FAILED')));
