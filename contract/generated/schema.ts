@@ -5044,10 +5044,14 @@ export interface components {
         /** @description A page of payments. */
         PaymentPage: {
             items: components["schemas"]["Payment"][];
-            /** @description Number of items matching the filters, across all pages. */
+            /** @description Number of items matching the filters, across all pages: exact up to 1000; beyond that the database's estimate, and `total_estimated` is true. Counting stops at the bound so that a page costs the same however many rows match. */
             total: number;
             page: number;
             page_size: number;
+            /** @description True when more than 1000 items match and `total` is an estimate. */
+            total_estimated: boolean;
+            /** @description Whether items follow this page. To read on, pass the last item’s id as `starting_after` with the same filters and sort. */
+            has_more: boolean;
         };
         PaymentHistory: {
             /** Format: int64 */
@@ -19660,6 +19664,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page (at most 100). */
                 page_size?: number;
+                /** @description Keyset paging: the `payment_id` of the last item of the previous page, sent with the same filters and sort; the page starts right after it and `page` is ignored. Prefer it to deep `page` numbers, which stay correct but cost more the deeper they go. An id the caller cannot list gives an empty page. */
+                starting_after?: number;
                 payment_state?: components["schemas"]["PaymentState"];
                 provider_name?: "stripe";
                 company_id?: number;
@@ -27533,6 +27539,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page (at most 100). */
                 page_size?: number;
+                /** @description Keyset paging: the `payment_id` of the last item of the previous page, sent with the same filters and sort; the page starts right after it and `page` is ignored. Prefer it to deep `page` numbers, which stay correct but cost more the deeper they go. An id the caller cannot list gives an empty page. */
+                starting_after?: number;
             };
             header?: never;
             path?: never;

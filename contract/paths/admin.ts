@@ -381,7 +381,7 @@ const defs: OpDef[] = [
     operationId: 'adminListPayments',
     summary: 'All payments',
     parameters: [
-      ...pageParams(),
+      ...keysetPageParams('payment_id'),
       queryParam('payment_state', ref('PaymentState')),
       queryParam('provider_name', str({ enum: ['stripe'] })),
       companyFilter(),

@@ -1,4 +1,4 @@
-import { idParam, keysetPageParams, pageParams, queryParam, ref } from '../lib.ts';
+import { idParam, keysetPageParams, queryParam, ref } from '../lib.ts';
 import { type OpDef, surface } from '../op.ts';
 import { badRequest, notFound, ok } from './shared.ts';
 
@@ -86,7 +86,7 @@ const defs: OpDef[] = [
     path: '/api/v1/customer/payments',
     operationId: 'customerListPayments',
     summary: 'My payments',
-    parameters: pageParams(),
+    parameters: keysetPageParams('payment_id'),
     responses: ok('PaymentPage', 'A page of payments, newest first.'),
   }),
   cu({

@@ -18,7 +18,6 @@ import {
   num,
   obj,
   objReq,
-  page,
   ref,
   str,
   strEnum,
@@ -439,7 +438,7 @@ export const schemas: Record<string, Json> = {
     created_at: dateTime(),
     updated_at: dateTime(),
   }),
-  PaymentPage: page('Payment', 'A page of payments.'),
+  PaymentPage: keysetPage('Payment', 'A page of payments.'),
   PaymentHistory: obj({
     booking_id: bookingId(),
     payments: arr(ref('Payment')),

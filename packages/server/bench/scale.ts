@@ -68,6 +68,14 @@ async function generate(db: Db, from: number, to: number) {
         now() - ((g::bigint * 104729) % 31536000) * interval '1 second' as at
       from generate_series(${from}::int, ${to}::int) g
     ) s`.execute(db);
+  // One payment per booking (the payment lists), at the booking's instants, in four states.
+  await sql`
+    insert into booking_payments (booking_id, state, amount_minor, captured_minor, currency, provider, created_at, updated_at)
+    select id, (array['AUTHORIZED','CAPTURED','SETTLED','FAILED'])[1 + id % 4], (pricing->>'total_minor')::bigint,
+      case when id % 4 in (1, 2) then (pricing->>'total_minor')::bigint else 0 end, 'GBP', 'stripe', created_at, updated_at
+    from flight_bookings where client_reference = any(select 'bench-' || g from generate_series(${from}::int, ${to}::int) g)`.execute(
+    db,
+  );
 }
 
 async function seed(target: { databaseUrl?: string; dataDir?: string }, n: number) {
@@ -80,7 +88,7 @@ async function seed(target: { databaseUrl?: string; dataDir?: string }, n: numbe
     await generateAccounts(database.db, from, Math.min(n, from + 49_999));
     await generate(database.db, from, Math.min(n, from + 49_999));
   }
-  for (const t of ['flight_bookings', ...ACCOUNT_TABLES])
+  for (const t of ['flight_bookings', 'booking_payments', ...ACCOUNT_TABLES])
     await sql`vacuum analyze ${sql.table(t)}`.execute(database.db);
   const seconds = (performance.now() - t0) / 1000;
   await database.close();
@@ -181,6 +189,7 @@ async function run(db: 'pglite' | 'postgres', n: number): Promise<Row[]> {
           '/api/v1/company/bookings?sort_by=ticketing_deadline&sort_order=asc',
         ],
         ...(await accountCases(agent, admin, deep)),
+        ...(await paymentCases(admin, deep)),
       ];
       const rows: Row[] = [];
       for (const [name, who, path] of cases.filter(([c]) => !ONLY || c.startsWith('GET') || ONLY.test(c))) {
@@ -287,5 +296,32 @@ async function accountCases(
     ['company dashboard', agent, '/api/v1/company/reports/dashboard'],
     ['admin dashboard', admin, '/api/v1/admin/reports/dashboard'],
     ['admin audit log, page 1', admin, '/api/v1/admin/reports/audit'],
+  ];
+}
+
+/** The payment lists (one payment per booking): the company filter and the sorts join flight_bookings. */
+async function paymentCases(
+  admin: Client,
+  deep: (c: Client, path: string, id: string, page: number) => Promise<string>,
+): Promise<[string, Client, string][]> {
+  const pay = '/api/v1/admin/payments';
+  const after = await deep(admin, `${pay}?company_id=${AGENCY}`, 'payment_id', 250);
+  return [
+    ['admin payments, page 1', admin, pay],
+    [
+      'admin payments, after page 250',
+      admin,
+      `${pay}?starting_after=${await deep(admin, pay, 'payment_id', 250)}`,
+    ],
+    ['admin payments company_id=1 (a fifth)', admin, `${pay}?company_id=${AGENCY}`],
+    [
+      'admin payments company_id=1, after page 250',
+      admin,
+      `${pay}?company_id=${AGENCY}&starting_after=${after}`,
+    ],
+    ['admin payments company_id=77 (0.5%)', admin, `${pay}?company_id=77`],
+    ['admin payments company_id=77 sort_by=amount_minor', admin, `${pay}?company_id=77&sort_by=amount_minor`],
+    ['admin payments payment_state=FAILED', admin, `${pay}?payment_state=FAILED`],
+    ['admin payments sort_by=state asc', admin, `${pay}?sort_by=state&sort_order=asc`],
   ];
 }

@@ -8,7 +8,8 @@ import { sql } from 'kysely';
 import { writeAudit } from '../../audit/audit-log.ts';
 import { badRequest, notFound } from '../../kernel/errors.ts';
 import type { Routes } from '../../kernel/types.ts';
-import { dayRange, num, ok, pageBody, paging, periodRange } from '../accounts/index.ts';
+import { keysetBody } from '../../storage/keyset-list.ts';
+import { dayRange, num, ok, paging, periodRange } from '../accounts/index.ts';
 import { answerRetry, beginOp, bookingDb, findBooking, idemKey } from '../flight-booking/index.ts';
 import {
   findPayment,
@@ -30,7 +31,7 @@ export function adminPaymentRoutes(d: AdminDeps): Routes {
       const p = paging(ctx);
       const q = ctx.query;
       const { from, to } = dayRange(q);
-      const { rows, total } = await listPaymentRows(db, {
+      const r = await listPaymentRows(db, {
         ...(q.payment_state ? { state: q.payment_state } : {}),
         ...(q.provider_name ? { provider: q.provider_name } : {}),
         ...(q.company_id !== undefined ? { companyId: q.company_id } : {}),
@@ -38,10 +39,11 @@ export function adminPaymentRoutes(d: AdminDeps): Routes {
         ...(to ? { to } : {}),
         sortBy: q.sort_by,
         sortOrder: q.sort_order,
-        limit: p.page_size,
-        offset: p.offset,
+        page: p.page,
+        page_size: p.page_size,
+        ...(q.starting_after ? { startingAfter: q.starting_after } : {}),
       });
-      return ok(pageBody(await paymentsWithTransactions(db, rows), total, p));
+      return ok(keysetBody(await paymentsWithTransactions(db, r.items), r, p));
     },
 
     adminGetSettlementReport: async (ctx) => {

@@ -1,7 +1,8 @@
 /** Customer: own payments and receipts. Another customer's payment is exactly a missing one. */
 import { notFound } from '../../kernel/errors.ts';
 import type { Routes } from '../../kernel/types.ts';
-import { type AccountsDeps, ok, pageBody, paging } from '../accounts/index.ts';
+import { keysetBody } from '../../storage/keyset-list.ts';
+import { type AccountsDeps, ok, paging } from '../accounts/index.ts';
 import { findBooking } from '../flight-booking/index.ts';
 import { findPayment, listPaymentRows, paymentsWithTransactions } from '../flight-booking/payment/index.ts';
 
@@ -10,12 +11,14 @@ export function customerPaymentRoutes(d: AccountsDeps): Routes {
   return {
     customerListPayments: async (ctx) => {
       const p = paging(ctx);
-      const { rows, total } = await listPaymentRows(db, {
+      // Newest first; the cursor is read among the customer's own payments.
+      const r = await listPaymentRows(db, {
         userId: ctx.auth?.userId as string,
-        limit: p.page_size,
-        offset: p.offset,
+        page: p.page,
+        page_size: p.page_size,
+        ...(ctx.query.starting_after ? { startingAfter: ctx.query.starting_after } : {}),
       });
-      return ok(pageBody(await paymentsWithTransactions(db, rows), total, p));
+      return ok(keysetBody(await paymentsWithTransactions(db, r.items), r, p));
     },
 
     customerGetReceipt: async (ctx) => {

@@ -1,6 +1,7 @@
 /** Payment reads joined to their booking, for the admin and customer payment lists. */
 
-import { type SelectQueryBuilder, sql } from 'kysely';
+import { sql } from 'kysely';
+import { columns, keysetList, type SortKey } from '../../../storage/keyset-list.ts';
 import type { Db } from '../../../storage/schema.ts';
 import { bookingDb } from '../tables.ts';
 import { type PaymentRow, paymentView, type TransactionView } from './store.ts';
@@ -14,15 +15,18 @@ export interface PaymentFilters {
   to?: Date;
   sortBy?: string;
   sortOrder?: 'asc' | 'desc';
-  limit: number;
-  offset: number;
+  page: number;
+  page_size: number;
+  /** The id of the last payment of the previous page (keyset paging). */
+  startingAfter?: number;
 }
 
-const SORTS: Record<string, string> = {
-  created_at: 'p.created_at',
-  updated_at: 'p.updated_at',
-  amount_minor: 'p.amount_minor',
-  state: 'p.state',
+/** The sort keys, each ending in the id: the indexes of migration 0231 on booking_payments. */
+const SORTS: Record<string, SortKey> = {
+  created_at: columns('created_at', 'id'),
+  updated_at: columns('updated_at', 'id'),
+  amount_minor: columns('amount_minor', 'id'),
+  state: columns('state', 'id'),
 };
 
 const toRow = (r: Record<string, unknown>): PaymentRow => ({
@@ -67,9 +71,17 @@ export async function paymentsWithTransactions(db: Db, rows: PaymentRow[]) {
   return rows.map((p) => paymentView(p, views));
 }
 
+/**
+ * A page of payments (issue 31), keyset-paged on one of the sort keys above. The tenant filters (company,
+ * user) live on the booking: the planner either walks the sort's payment index and probes each booking by
+ * its primary key (a large tenant), or reads the tenant's bookings by their (company_id|user_id, …)
+ * indexes of 0180 and each one's payments by (booking_id, id) before a top-N sort (a small one); both are
+ * bounded by the page and the tenant, never by the whole table (measured in docs, bench/scale.ts
+ * "payments"). The `starting_after` payment is read in the same tenant: another tenant's id gives an empty
+ * page and does not reveal where it sorts.
+ */
 export async function listPaymentRows(db: Db, f: PaymentFilters) {
-  // biome-ignore lint/suspicious/noExplicitAny: the joined builder's type is not worth spelling out
-  let q: SelectQueryBuilder<any, any, object> = bookingDb(db)
+  let q = bookingDb(db)
     .selectFrom('booking_payments as p')
     .innerJoin('flight_bookings as b', 'b.id', 'p.booking_id');
   if (f.state) q = q.where('p.state', '=', f.state);
@@ -78,16 +90,32 @@ export async function listPaymentRows(db: Db, f: PaymentFilters) {
   if (f.userId !== undefined) q = q.where('b.user_id', '=', f.userId);
   if (f.from) q = q.where('p.created_at', '>=', f.from);
   if (f.to) q = q.where('p.created_at', '<', f.to);
-  const { n } = (await q.select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow()) as { n: number };
-  const dir = f.sortOrder === 'asc' ? 'asc' : 'desc';
-  const rows = await q
-    .selectAll('p')
-    .orderBy(sql.ref(SORTS[f.sortBy ?? 'created_at'] ?? 'p.created_at'), dir)
-    .orderBy('p.id', dir)
-    .limit(f.limit)
-    .offset(f.offset)
-    .execute();
-  return { rows: rows.map((r) => toRow(r as Record<string, unknown>)), total: Number(n) };
+  const scope = [
+    ...(f.companyId !== undefined ? [sql`cb.company_id = ${f.companyId}`] : []),
+    ...(f.userId !== undefined ? [sql`cb.user_id = ${f.userId}`] : []),
+  ];
+  const r = await keysetList(
+    db,
+    {
+      matches: q,
+      table: 'booking_payments',
+      alias: 'p',
+      key: SORTS[f.sortBy ?? 'created_at'] ?? (SORTS.created_at as SortKey),
+      desc: f.sortOrder !== 'asc',
+      page: f.page,
+      page_size: f.page_size,
+      ...(f.startingAfter !== undefined ? { starting_after: f.startingAfter } : {}),
+      ...(scope.length
+        ? {
+            scope: [
+              sql`exists (select 1 from flight_bookings cb where cb.id = cur.booking_id and ${sql.join(scope, sql` and `)})`,
+            ],
+          }
+        : {}),
+    },
+    (rows) => rows.selectAll('p'),
+  );
+  return { ...r, items: r.items.map((x) => toRow(x as Record<string, unknown>)) };
 }
 
 export async function findPayment(db: Db, id: number, forUpdate = false) {
