@@ -68,7 +68,7 @@ export const COMMANDS: readonly (readonly [string, string, Loader])[] = [
   ],
   [
     'booking',
-    'flight bookings: show, list, timeline, cancel',
+    'flight bookings: show, list, timeline, cancel, accept-change',
     async (d) => (await import('./commands/booking.ts')).bookingCommand(d),
   ],
   [
