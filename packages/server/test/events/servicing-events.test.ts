@@ -135,9 +135,7 @@ describe('servicing.updated (amadeus seats and ancillaries)', () => {
       b.as('POST', `${B(b.id)}/seats/batch`, { key: `batch-${b.id}`, body: { seats: paid } }),
     );
     check('selectSeatsBatch', batch);
-    expect(servicing(selected)).toEqual([
-      ['servicing.updated', { kind: 'seats', action: 'selected', ids }],
-    ]);
+    expect(servicing(selected)).toEqual([['servicing.updated', { kind: 'seats', action: 'selected', ids }]]);
     const [issued, issuedEv] = await emitted(() =>
       b.as('POST', `${B(b.id)}/seats/issue`, { key: `issue-${b.id}` }),
     );
