@@ -69,6 +69,7 @@ export const EVENT_TYPES = [
   'ticket.issued',
   'ticket.voided',
   'ticket.refunded',
+  'servicing.updated',
   'payment.authorized',
   'payment.captured',
   'payment.voided',

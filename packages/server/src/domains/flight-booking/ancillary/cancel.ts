@@ -2,6 +2,7 @@ import { badRequest, notFound } from '../../../kernel/errors.ts';
 import type { OperationContext } from '../../../kernel/types.ts';
 import { SupplierError } from '../../../suppliers/ports/errors.ts';
 import type { BookingDeps } from '../deps.ts';
+import { recordServicing } from '../servicing-events.ts';
 import { orderContext } from './order-context.ts';
 import { nextAncillaryStatus } from './state-machine.ts';
 import { listAncillaries, updateAncillary } from './store.ts';
@@ -33,12 +34,13 @@ export async function cancelAncillaries(d: BookingDeps, ctx: OperationContext<'c
         { tsm_reference: a.tsm_reference, emd_number: a.emd_number },
         { signal: ctx.signal },
       );
-      await updateAncillary(
-        d.db,
-        a.id,
-        { status: r.outcome === 'voided' ? 'voided' : 'removed' },
-        d.clock.now(),
-      );
+      const outcome = r.outcome === 'voided' ? 'voided' : 'removed';
+      // Each item is stored as soon as the supplier answers for it, with its own event.
+      await d.db.transaction().execute(async (trx) => {
+        const now = d.clock.now();
+        await updateAncillary(trx, a.id, { status: outcome }, now);
+        await recordServicing(trx, b.id, { kind: 'ancillaries', action: outcome, ids: [a.id] }, now);
+      });
       results.push({ ancillary_id: a.id, outcome: r.outcome, reason: null });
     } catch (err) {
       d.logger?.warn({ err, ancillary: a.id }, 'ancillary cancellation failed at the supplier');

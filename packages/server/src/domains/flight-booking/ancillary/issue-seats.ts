@@ -39,7 +39,7 @@ export async function issueSeats(d: BookingDeps, ctx: OperationContext<'issueSea
           unsupported: 'paid_seats_unavailable',
         });
       }
-      await saveSeats(d.db, b.id, r.priced, d.clock.now());
+      await saveSeats(d.db, b.id, r.priced, d.clock.now(), 'issued');
       return seatIssueBody(b.id, issue, r.priced, r.emds);
     },
   );

@@ -12,6 +12,7 @@ import type {
   SeatRequestResult,
 } from '../../../suppliers/ports/flight.ts';
 import { opsDb } from '../money-ops.ts';
+import { recordServicing } from '../servicing-events.ts';
 import type { BookingRow } from '../store.ts';
 import { json } from '../tables.ts';
 import { nextAncillaryStatus } from './state-machine.ts';
@@ -83,16 +84,34 @@ export async function recordPurchase(
       ),
     );
   }
+  if (out.length > 0)
+    await recordServicing(
+      trx,
+      b.id,
+      { kind: 'ancillaries', action: 'purchased', ids: out.map((a) => a.id) },
+      now,
+    );
   return out;
 }
 
-/** Held services the supplier issued an EMD for become issued, with its number. */
+/** Held services the supplier issued an EMD for become issued, with its number (one event for them). */
 export async function recordEmds(trx: Db, held: AncillaryRow[], emds: IssuedEmd[], now: Date) {
+  const issued: AncillaryRow[] = [];
   for (const a of held) {
     const e = emds.find((x) => x.tsm_reference === a.tsm_reference);
     const next = nextAncillaryStatus(a.status, 'issue');
-    if (e && next) await updateAncillary(trx, a.id, { status: next, emd_number: e.emd_number }, now);
+    if (!e || !next) continue;
+    await updateAncillary(trx, a.id, { status: next, emd_number: e.emd_number }, now);
+    issued.push(a);
   }
+  const [first] = issued;
+  if (first)
+    await recordServicing(
+      trx,
+      first.booking_id,
+      { kind: 'emds', action: 'issued', ids: issued.map((a) => a.id) },
+      now,
+    );
 }
 
 /** Replaces the op's detail (what the job needs to read the outcome back). */

@@ -18,7 +18,7 @@ export async function selectSeat(d: BookingDeps, ctx: OperationContext<'selectSe
   const [r] = await requestSeats(supplier, orderRef, [req], ctx.signal);
   if (!r?.accepted)
     throw badRequest('seat_unavailable', r?.reason ?? `Seat ${req.seat_number} is not available.`);
-  await saveSeats(d.db, b.id, [r], d.clock.now());
+  await saveSeats(d.db, b.id, [r], d.clock.now(), 'selected');
   return { ...r, booking_id: b.id };
 }
 
@@ -28,7 +28,7 @@ export async function selectSeatsBatch(d: BookingDeps, ctx: OperationContext<'se
   const seats = ctx.body.seats;
   for (const s of seats) checkSeat(b, s);
   const results = await requestSeats(supplier, orderRef, seats, ctx.signal);
-  await saveSeats(d.db, b.id, results, d.clock.now());
+  await saveSeats(d.db, b.id, results, d.clock.now(), 'selected');
   return {
     booking_id: b.id,
     requested: seats.length,

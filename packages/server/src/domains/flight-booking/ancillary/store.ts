@@ -1,6 +1,7 @@
 /** Ancillary (TSM) rows and seat selections. */
 import type { Db } from '../../../storage/schema.ts';
 import type { SeatRequestResult } from '../../../suppliers/ports/flight.ts';
+import { inTransaction, recordServicing, seatId } from '../servicing-events.ts';
 import { bookingDb, json, parseJson } from '../tables.ts';
 
 export interface AncillaryRow {
@@ -90,20 +91,36 @@ export async function updateAncillary(
     .execute();
 }
 
-export async function saveSeats(db: Db, bookingId: number, results: SeatRequestResult[], now: Date) {
-  for (const s of results.filter((x) => x.accepted || x.status !== 'refused')) {
-    const values = {
-      seat_number: s.seat_number,
-      status: s.status,
-      price: s.price ? json(s.price) : null,
-      updated_at: now,
-    };
-    await bookingDb(db)
-      .insertInto('booking_seat_selections')
-      .values({ booking_id: bookingId, segment_id: s.segment_id, passenger_id: s.passenger_id, ...values })
-      .onConflict((oc) => oc.columns(['booking_id', 'segment_id', 'passenger_id']).doUpdateSet(values))
-      .execute();
-  }
+/**
+ * Stores the seats the supplier accepted or holds (not the refused ones) with their `servicing.updated`,
+ * in `db`'s transaction or a new one. `action`: `selected` (seat selection) or `issued` (priced and
+ * issued: the request, or the reconciliation job that read a lost answer back).
+ */
+export async function saveSeats(
+  db: Db,
+  bookingId: number,
+  results: SeatRequestResult[],
+  now: Date,
+  action: 'selected' | 'issued' = 'issued',
+) {
+  const stored = results.filter((x) => x.accepted || x.status !== 'refused');
+  if (stored.length === 0) return;
+  await inTransaction(db, async (trx) => {
+    for (const s of stored) {
+      const values = {
+        seat_number: s.seat_number,
+        status: s.status,
+        price: s.price ? json(s.price) : null,
+        updated_at: now,
+      };
+      await bookingDb(trx)
+        .insertInto('booking_seat_selections')
+        .values({ booking_id: bookingId, segment_id: s.segment_id, passenger_id: s.passenger_id, ...values })
+        .onConflict((oc) => oc.columns(['booking_id', 'segment_id', 'passenger_id']).doUpdateSet(values))
+        .execute();
+    }
+    await recordServicing(trx, bookingId, { kind: 'seats', action, ids: stored.map(seatId) }, now);
+  });
 }
 
 export async function pendingSeats(db: Db, bookingId: number) {

@@ -88,7 +88,7 @@ export async function ticketAction(t: TicketingDeps, ctx: OperationContext<'perf
       // Left pending at a consolidator: a job follows the request until the tickets show it.
       followUp:
         supplier.capabilities.servicing || supplier.capabilities.ticketStatus
-          ? { request_id: r.servicing_request_id ?? null }
+          ? { request_id: r.servicing_request_id ?? null, type: action as 'void' | 'refund' }
           : undefined,
     });
   }

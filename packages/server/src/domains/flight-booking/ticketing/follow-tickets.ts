@@ -1,6 +1,7 @@
 import { writeAudit } from '../../../audit/audit-log.ts';
 import type { Db } from '../../../storage/schema.ts';
 import type { TicketDocument } from '../../../suppliers/ports/flight.ts';
+import { recordServicing } from '../servicing-events.ts';
 import { type BookingEvent, type BookingStatus, canTransition, TICKET_SETTLES } from '../state-machine.ts';
 import { type BookingRow, findBooking, transition } from '../store.ts';
 import type { Actor, TicketingDeps } from './deps.ts';
@@ -38,8 +39,11 @@ export async function followTickets(
     docs?: TicketDocument[];
     coupon?: string | undefined;
     cause: string;
-    /** Queue the follow-up job (same transaction) when the booking does not move now. */
-    followUp?: { request_id: string | null } | undefined;
+    /**
+     * A void/refund just raised: when the booking does not move now, the follow-up job is queued and
+     * `servicing.updated` recorded (same transaction); when it moves, its ticket.* event stands for it.
+     */
+    followUp?: { request_id: string | null; type: 'void' | 'refund' } | undefined;
   },
 ) {
   const docs = o.docs ?? (await readDocuments(t, b).catch(() => [] as TicketDocument[]));
@@ -48,12 +52,13 @@ export async function followTickets(
     const fresh = (await findBooking(trx, b.id, { forUpdate: true })) as BookingRow;
     if (docs.length > 0 && !o.docs) await saveTickets(trx, b.id, docs, t.d.clock.now());
     if (!event || !canTransition(fresh.status, event)) {
-      if (o.followUp && FOLLOWS.includes(fresh.status))
-        await queueTicketFollowUp(trx, t.d.clock, {
-          booking_id: b.id,
-          kind: 'servicing',
-          request_id: o.followUp.request_id,
-        });
+      if (o.followUp && FOLLOWS.includes(fresh.status)) {
+        const { request_id, type } = o.followUp;
+        await queueTicketFollowUp(trx, t.d.clock, { booking_id: b.id, kind: 'servicing', request_id });
+        const ids = request_id ? [request_id] : [];
+        const change = { kind: 'servicing_request', action: 'requested', type, ids } as const;
+        await recordServicing(trx, b.id, change, t.d.clock.now());
+      }
       return fresh.status;
     }
     const after = await transition(trx, fresh, event, t.d.clock.now());
