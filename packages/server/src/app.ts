@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import pino, { type Logger as PinoLogger } from 'pino';
+import type { Logger as PinoLogger } from 'pino';
 import { Gauge } from 'prom-client';
 import { TtlCache } from './cache/ttl-cache.ts';
 import { authRoutes } from './domains/auth/routes.ts';
@@ -13,6 +13,7 @@ import { type BuildInfo, buildInfo } from './internal/build-info.ts';
 import type { Clock } from './internal/clock.ts';
 import { systemClock } from './internal/clock.ts';
 import { type Config, leaseSecondsFromEnv } from './internal/config.ts';
+import { createLogger } from './internal/logger.ts';
 import { TokenService } from './internal/tokens.ts';
 import type { OpenApiDoc } from './kernel/contract.ts';
 import { createKernel, type Kernel } from './kernel/kernel.ts';
@@ -76,7 +77,7 @@ export interface App {
 export function createApp(deps: AppDeps): App {
   const { config, database } = deps;
   const clock = deps.clock ?? systemClock;
-  const logger = deps.logger ?? pino({ level: config.logLevel, base: { service: 'travel-server' } });
+  const logger = deps.logger ?? createLogger(config.logLevel);
   const contractJson = deps.contract
     ? JSON.stringify(deps.contract)
     : readFileSync(config.openapiPath, 'utf8');
