@@ -21,7 +21,7 @@ import { parseSandboxLatency } from './suppliers/sandbox.ts';
 // The only process-level file: env -> deps -> listen, and the SIGTERM drain.
 // Lines are written asynchronously (internal/logger.ts); every way out below flushes what is buffered.
 const log = createLogger(environment().LOG_LEVEL || 'info');
-process.on('exit', () => flushLogs(log, true));
+process.on('exit', () => flushLogs(log));
 
 /**
  * What the start is doing (creating the embedded database, migrating, seeding): a first start takes tens
@@ -286,7 +286,7 @@ async function main() {
     const t0 = Date.now();
     setTimeout(() => {
       log.error({ resources: process.getActiveResourcesInfo() }, 'shutdown overran grace + 1 s; exiting');
-      flushLogs(log, true);
+      flushLogs(log);
       process.exit(process.exitCode ?? 1);
     }, grace + 950).unref();
     // Readiness first: /health/ready answers 503 while the listener still serves, for READINESS_DRAIN_MS
@@ -328,7 +328,7 @@ async function main() {
     // not keep a stopped server alive.
     setTimeout(() => {
       log.warn({ resources: process.getActiveResourcesInfo() }, 'handles outlived shutdown; exiting');
-      flushLogs(log, true);
+      flushLogs(log);
       process.exit(process.exitCode ?? 0);
     }, 50).unref();
   };

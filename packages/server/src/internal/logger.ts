@@ -1,43 +1,27 @@
 import pino, { type DestinationStream, type Logger as PinoLogger } from 'pino';
+import { LineBuffer } from './log-destination.ts';
 
 /**
- * The service's logger (issue 31, F3): pino at `LOG_LEVEL`, one JSON line per record, written to stdout
- * asynchronously. A line is appended to sonic-boom's buffer and the write is started at once (no
- * `minLength`), so an idle server's line leaves within a millisecond; under load the lines made while one
- * write is on its way leave together in the next (up to 16 KiB), one syscall for many requests instead of
- * one each, and the event loop never blocks on a full pipe. What is still in the buffer is written
- * synchronously on exit (`flushLogs`, called on every way out of `main.ts`, and pino's own exit hook).
- * What a kill -9 can lose: the lines not yet handed to the kernel, i.e. those made while the last write
- * was on its way (milliseconds of lines); a line already written to the pipe is the reader's.
+ * The service's logger (issue 31, F3): pino at `LOG_LEVEL`, one JSON line per record, to stdout through a
+ * `LineBuffer` (`log-destination.ts`): the lines of one event-loop turn leave in one write, an idle
+ * server's line before the loop waits again, a full pipe never blocks the loop, and what is buffered is
+ * written on exit (the buffer's own 'exit' hook, and `flushLogs` on every way out of `main.ts`). What a
+ * kill -9 can lose: the lines of the turn in progress (and, while the reader's pipe is full, the lines
+ * waiting for it); a line already written is in the pipe, the reader's.
  */
 export function createLogger(level: string, destination?: DestinationStream): PinoLogger {
-  const logger = pino(
-    { level, base: { service: 'travel-server' } },
-    destination ?? pino.destination({ dest: 1, sync: false }),
-  );
+  const logger = pino({ level, base: { service: 'travel-server' } }, destination ?? new LineBuffer(1));
   plain.add(logger);
   return logger;
 }
 
 /**
- * Writes what the logger's asynchronous destination still holds, synchronously. Without `exiting`, a
- * write already on its way is left to finish (the event loop is still running; the lines after it follow
- * in order) and nothing is done. `exiting` (before `process.exit`, in the 'exit' event): the buffered
- * lines are written now, even while a write is on its way (they may then land before that write's
- * lines, which the exiting process may not finish). A logger without such a destination (a test's
- * stream) is left alone.
+ * Writes what the logger's `LineBuffer` still holds, synchronously (before `process.exit`, after the last
+ * line of a shutdown). A logger writing elsewhere (a test's stream) is left alone.
  */
-export function flushLogs(logger: PinoLogger, exiting = false): void {
-  const stream = (logger as unknown as Record<symbol, unknown>)[pino.symbols.streamSym] as
-    | { flushSync?: () => void; fd?: number; destroyed?: boolean; _writing?: boolean }
-    | undefined;
-  if (!stream || typeof stream.flushSync !== 'function' || stream.destroyed || (stream.fd ?? -1) < 0) return;
-  if (stream._writing && !exiting) return;
-  try {
-    stream.flushSync();
-  } catch {
-    // A closed stdout (EPIPE) has nobody left to read the lines.
-  }
+export function flushLogs(logger: PinoLogger): void {
+  const stream = (logger as unknown as Record<symbol, unknown>)[pino.symbols.streamSym];
+  if (stream instanceof LineBuffer) stream.flushSync();
 }
 
 /** Loggers made by `createLogger`: no mixin, redaction, hooks or custom formatters, `msg` as the message key. */

@@ -55,7 +55,13 @@ describe('request log lines', () => {
     for (const l of lines) {
       if (l.msg === 'request' && typeof l.req_id === 'string' && l.req_id.startsWith('flush-')) {
         seen.set(l.req_id, (seen.get(l.req_id) ?? 0) + 1);
-        expect(l).toMatchObject({ level: 30, service: 'travel-server', method: 'GET', path: '/', status: 200 });
+        expect(l).toMatchObject({
+          level: 30,
+          service: 'travel-server',
+          method: 'GET',
+          path: '/',
+          status: 200,
+        });
       }
     }
     expect(ids.filter((id) => seen.get(id) !== 1)).toEqual([]);
