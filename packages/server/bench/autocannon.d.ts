@@ -17,6 +17,8 @@ declare module 'autocannon' {
     method?: string;
     headers?: Record<string, string>;
     body?: string;
+    /** Per request: the request autocannon is about to send, returned with changes (path, headers). */
+    requests?: { setupRequest?: (req: Record<string, unknown>) => Record<string, unknown> }[];
   }
   interface Result {
     requests: Histogram;

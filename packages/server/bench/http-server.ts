@@ -15,6 +15,7 @@ import { Hono } from 'hono';
 import pino from 'pino';
 import { createApp } from '../src/app.ts';
 import { loadConfig } from '../src/internal/config.ts';
+import { createLogger } from '../src/internal/logger.ts';
 import type { OpenApiDoc } from '../src/kernel/contract.ts';
 import type { Kernel } from '../src/kernel/kernel.ts';
 import { serve } from '../src/kernel/node-adapter.ts';
@@ -108,23 +109,25 @@ async function adapter() {
 
 /**
  * The real composition root on in-memory PGlite, with a silent logger (as in tests); `kernel-root-logged`
- * logs as `pnpm start` does (level info, one access line per request, synchronous writes as pino's
- * default stdout), into /dev/null so the bench's terminal is not part of the cost (issue 31, F3).
+ * logs as `pnpm start` does (issue 31, F3): `createLogger('info')`, one access line per request written
+ * to stdout (one write per event-loop turn), which `peers.ts` connects to a pipe drained by another process, as a
+ * container's log collector would. `BENCH_LOG_BEFORE=1`: the logger as it was before (pino's synchronous
+ * stdout, pino's own serializer), for a before/after in the same run.
  */
 async function kernel(target: 'kernel-root' | 'kernel-root-logged' | 'kernel-fixture') {
   const logged = target === 'kernel-root-logged';
   const config = loadConfig({ SUPPLIERS: 'sandbox', LOG_LEVEL: logged ? 'info' : 'silent', PORT: '0' });
   const database = await openDatabase({});
+  const logger = !logged
+    ? pino({ level: 'silent' })
+    : process.env.BENCH_LOG_BEFORE === '1'
+      ? pino({ level: 'info', base: { service: 'travel-server' } }, pino.destination({ dest: 1, sync: true }))
+      : createLogger('info');
   const app = createApp({
     config,
     database,
     mailer: new MemoryMailer(),
-    logger: logged
-      ? pino(
-          { level: 'info', base: { service: 'travel-server' } },
-          pino.destination({ dest: '/dev/null', sync: true }),
-        )
-      : pino({ level: 'silent' }),
+    logger,
     ...(target === 'kernel-fixture'
       ? {
           contract: fixtureContract,

@@ -6,8 +6,9 @@
  *   answer, so both sides send the same payload).
  * - `fastify-booking`: the authenticated booking read as a lean Fastify 5 + `pg` + jose service would
  *   write it: HS256 bearer verified with a key imported once (`JWT_SECRET`, same issuer and audience as
- *   ours), one prepared statement by primary key on `DATABASE_URL`, the tenant check (the row's company
- *   must be the token's `cid`), the row as JSON.
+ *   ours) and remembered until it expires (as ours does), one prepared statement by primary key on
+ *   `DATABASE_URL` reading the columns ours reads (`COLUMNS`), the tenant check (the row's company must
+ *   be the token's `cid`), the row as JSON.
  * - `accepted`: bare `node:http` taking a JSON POST as a search would be taken and answering 202 with a
  *   fresh `searchId`, nothing else: the floor of the getFare 202 figure (the same client, the same fetch
  *   loop, the same machine), measured beside ours.
@@ -65,29 +66,44 @@ function accepted(): Promise<Started> {
   );
 }
 
+/** Verified tokens kept by the `fastify-booking` peer, as ours keeps them (`internal/tokens.ts`). */
+const VERIFIED_MAX = 1000;
+
 async function fastifyBooking(): Promise<Started> {
   const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
   const key = createSecretKey(Buffer.from(process.env.JWT_SECRET as string));
+  // The columns our booking read selects (`VIEW_COLUMNS`, handed over by peers.ts), not `select *`.
+  const columns = String(process.env.COLUMNS ?? '')
+    .split(',')
+    .filter((c) => /^[a-z_]+$/.test(c));
+  if (columns.length === 0) throw new Error("COLUMNS: the booking read's columns, comma-separated");
+  const text = `select ${columns.map((c) => `"${c}"`).join(', ')} from flight_bookings where id = $1`;
+  // A verified token is remembered until it expires (insertion order, the oldest dropped at the cap): the
+  // same memo as ours, so neither side runs jose's HMAC for a token it has already seen.
+  const verified = new Map<string, { cid: unknown; exp: number }>();
+  const verify = async (token: string): Promise<unknown> => {
+    const hit = verified.get(token);
+    if (hit && hit.exp > Date.now()) return hit.cid;
+    const { payload } = await jwtVerify(token, key, {
+      issuer: 'travel-service',
+      audience: 'travel-api',
+      algorithms: ['HS256'],
+    });
+    if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value as string);
+    verified.set(token, { cid: payload.cid, exp: (payload.exp ?? 0) * 1000 });
+    return payload.cid;
+  };
   const app = Fastify({ logger: false });
   app.get<{ Params: { id: string } }>('/api/v1/bookings/:id', async (req, reply) => {
     const m = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '');
     if (!m?.[1]) return reply.code(401).send({ detail: 'no token', code: 'not_authenticated' });
     let cid: unknown;
     try {
-      const { payload } = await jwtVerify(m[1], key, {
-        issuer: 'travel-service',
-        audience: 'travel-api',
-        algorithms: ['HS256'],
-      });
-      cid = payload.cid;
+      cid = await verify(m[1]);
     } catch {
       return reply.code(401).send({ detail: 'bad token', code: 'invalid_token' });
     }
-    const r = await pool.query({
-      name: 'booking_by_id',
-      text: 'select * from flight_bookings where id = $1',
-      values: [req.params.id],
-    });
+    const r = await pool.query({ name: 'booking_view_by_id', text, values: [req.params.id] });
     const row = r.rows[0];
     if (!row || row.company_id !== cid)
       return reply.code(404).send({ detail: 'Booking not found.', code: 'booking_not_found' });

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import pino, { type Logger as PinoLogger } from 'pino';
+import type { Logger as PinoLogger } from 'pino';
 import { Gauge } from 'prom-client';
 import { ApiKeyStore } from './api-keys/api-keys.ts';
 import { TtlCache } from './cache/ttl-cache.ts';
@@ -11,6 +11,7 @@ import { type BuildInfo, buildInfo } from './internal/build-info.ts';
 import type { Clock } from './internal/clock.ts';
 import { systemClock } from './internal/clock.ts';
 import { type Config, leaseSecondsFromEnv } from './internal/config.ts';
+import { createLogger } from './internal/logger.ts';
 import { TokenService } from './internal/tokens.ts';
 import type { OpenApiDoc } from './kernel/contract.ts';
 import { createKernel, type Kernel } from './kernel/kernel.ts';
@@ -74,7 +75,7 @@ export interface App {
 export function createApp(deps: AppDeps): App {
   const { config, database } = deps;
   const clock = deps.clock ?? systemClock;
-  const logger = deps.logger ?? pino({ level: config.logLevel, base: { service: 'travel-server' } });
+  const logger = deps.logger ?? createLogger(config.logLevel);
   const contractJson = deps.contract
     ? JSON.stringify(deps.contract)
     : readFileSync(config.openapiPath, 'utf8');

@@ -2,9 +2,9 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MOCK_SUPPLIERS, type MockSupplier } from '@travel/mock-server';
-import pino from 'pino';
 import { buildInfo } from './internal/build-info.ts';
 import { ConfigError, environment, loadConfig, retentionPolicy } from './internal/config.ts';
+import { createLogger, flushLogs } from './internal/logger.ts';
 import { sandboxJwtKey } from './internal/tokens.ts';
 import type { Kernel } from './kernel/kernel.ts';
 import { serve } from './kernel/node-adapter.ts';
@@ -19,7 +19,9 @@ import { type Database, openDatabase } from './storage/database.ts';
 import { parseSandboxLatency } from './suppliers/sandbox.ts';
 
 // The only process-level file: env -> deps -> listen, and the SIGTERM drain.
-const log = pino({ level: environment().LOG_LEVEL || 'info', base: { service: 'travel-server' } });
+// Lines are written asynchronously (internal/logger.ts); every way out below flushes what is buffered.
+const log = createLogger(environment().LOG_LEVEL || 'info');
+process.on('exit', () => flushLogs(log));
 
 /**
  * What the start is doing (creating the embedded database, migrating, seeding): a first start takes tens
@@ -284,6 +286,7 @@ async function main() {
     const t0 = Date.now();
     setTimeout(() => {
       log.error({ resources: process.getActiveResourcesInfo() }, 'shutdown overran grace + 1 s; exiting');
+      flushLogs(log);
       process.exit(process.exitCode ?? 1);
     }, grace + 950).unref();
     // Readiness first: /health/ready answers 503 while the listener still serves, for READINESS_DRAIN_MS
@@ -320,10 +323,12 @@ async function main() {
       await step().catch((err: unknown) => log.error({ err }, `shutdown: closing the ${what} failed`));
     }
     log.info({ ms: Date.now() - t0 }, 'stopped');
+    flushLogs(log);
     // Nothing of ours is left; a handle that still holds the loop (an aborted SDK request's socket) must
     // not keep a stopped server alive.
     setTimeout(() => {
       log.warn({ resources: process.getActiveResourcesInfo() }, 'handles outlived shutdown; exiting');
+      flushLogs(log);
       process.exit(process.exitCode ?? 0);
     }, 50).unref();
   };
@@ -336,5 +341,6 @@ async function main() {
 main().catch((err) => {
   // The reason in words on the line itself (a DATA_DIR without room says where and how much).
   log.fatal({ err }, `failed to start: ${(err as Error)?.message ?? String(err)}`);
+  flushLogs(log);
   process.exitCode = 1;
 });

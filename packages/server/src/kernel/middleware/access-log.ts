@@ -1,4 +1,5 @@
 import type { Logger as PinoLogger } from 'pino';
+import { lineWriter } from '../../internal/logger.ts';
 import { clientAddress } from '../client-address.ts';
 import type { Exchange } from '../context.ts';
 import type { HttpMetrics } from '../metrics.ts';
@@ -12,7 +13,8 @@ import type { HttpMetrics } from '../metrics.ts';
  * One structured log line and one metrics observation for a finished request, with latency, who called
  * (user, company, API key), from where (client address) and with what (User-Agent), and the trace id
  * when tracing is on. The line is built only when `info` is enabled, straight on the root logger with
- * the request id as a field: no per-request child logger is made for it.
+ * the request id as a field: no per-request child logger is made for it, and with the service's logger
+ * (`createLogger`) pino's generic serializer is skipped too (`lineWriter`).
  */
 export function recordAccess(ex: Exchange, metrics: HttpMetrics | undefined, root?: PinoLogger): void {
   const ms = performance.now() - ex.startedAt;
@@ -35,6 +37,11 @@ export function recordAccess(ex: Exchange, metrics: HttpMetrics | undefined, roo
     user_agent: ex.request.headers.get('user-agent'),
     trace_id: ex.span ? ex.span.traceId : undefined,
   };
-  if (root) root.info(line, 'request');
-  else ex.ctx.log.info(line, 'request');
+  if (!root) ex.ctx.log.info(line, 'request');
+  else {
+    // The service's own logger: the same JSON line, built without pino's walk over the object.
+    const write = lineWriter(root);
+    if (write) write(line, 'request');
+    else root.info(line, 'request');
+  }
 }
