@@ -8,7 +8,7 @@ import type { Logger } from '../kernel/types.ts';
 import { observeJob } from '../observability/job-scope.ts';
 import { isConnectionError } from '../storage/connection-errors.ts';
 import type { Db, KernelTables } from '../storage/schema.ts';
-import { json } from '../storage/schema.ts';
+import { jobStatements } from './statements.ts';
 
 export interface Job<P = unknown> {
   id: string;
@@ -32,6 +32,7 @@ export interface EnqueueOptions {
 /**
  * Adds a job; pass the transaction of the change that needs it, so both commit together, or a query
  * creator with that change as a data-modifying CTE (`db.with('x', insert…)`): one statement, one commit.
+ * Returns its id, or undefined when a job with its dedupe key exists (statements.ts `jobStatements`).
  */
 export async function enqueue(
   db: Pick<QueryCreator<KernelTables>, 'insertInto'>,
@@ -40,21 +41,33 @@ export async function enqueue(
   opts: EnqueueOptions = {},
   clock: Clock = systemClock,
 ) {
-  const id = newId();
-  const row = await db
-    .insertInto('jobs')
-    .values({
-      id,
+  const row = await jobStatements
+    .enqueue(db, {
       queue,
-      payload: json(payload),
-      dedupe_key: opts.dedupeKey ?? null,
-      run_at: opts.runAt ?? clock.now(),
-      max_attempts: opts.maxAttempts ?? 5,
+      payload,
+      dedupeKey: opts.dedupeKey ?? null,
+      runAt: opts.runAt ?? clock.now(),
+      ...(opts.maxAttempts !== undefined ? { maxAttempts: opts.maxAttempts } : {}),
     })
-    .onConflict((oc) => oc.column('dedupe_key').doNothing())
-    .returning('id')
     .executeTakeFirst();
   return row?.id;
+}
+
+/**
+ * Enqueues a job that may exist already under its dedupe key: a finished one (done or failed) is re-armed
+ * from scratch with this payload; one running now is left alone.
+ */
+export async function enqueueOrRearm(
+  db: Db,
+  queue: string,
+  payload: unknown,
+  opts: EnqueueOptions & { dedupeKey: string },
+  clock: Clock = systemClock,
+): Promise<void> {
+  const runAt = opts.runAt ?? clock.now();
+  const id = await enqueue(db, queue, payload, { ...opts, runAt }, clock);
+  if (id) return;
+  await jobStatements.rearm(db, opts.dedupeKey, { payload, runAt, now: clock.now() }).execute();
 }
 
 /**
@@ -62,12 +75,7 @@ export async function enqueue(
  * it backs up): marked done. A job already running ends by itself.
  */
 export async function finishQueued(db: Db, dedupeKey: string, now: Date): Promise<void> {
-  await db
-    .updateTable('jobs')
-    .set({ status: 'done', last_error: null, updated_at: now })
-    .where('dedupe_key', '=', dedupeKey)
-    .where('status', '=', 'queued')
-    .execute();
+  await jobStatements.finishQueued(db, dedupeKey, now).execute();
 }
 
 export interface RunnerOptions {

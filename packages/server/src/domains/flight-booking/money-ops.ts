@@ -20,12 +20,12 @@
  */
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
-import { isLeaseHeld } from '../../idempotency/idempotency-store.ts';
+import { idempotencyStatements, isLeaseHeld } from '../../idempotency/idempotency-store.ts';
 import type { Clock } from '../../internal/clock.ts';
 import { callWindowMs, moneyReconcileDelayMs } from '../../internal/config.ts';
 import { enqueue, finishQueued } from '../../jobs/runner.ts';
+import { jobStatements } from '../../jobs/statements.ts';
 import { conflict, HttpError } from '../../kernel/errors.ts';
-import { effectReference } from '../../kernel/middleware/idempotency.ts';
 import type { JsonResult, RequestContext } from '../../kernel/types.ts';
 import type { Db } from '../../storage/schema.ts';
 import { json } from '../../storage/schema.ts';
@@ -203,7 +203,7 @@ export async function beginOp<T>(
           detail: json(extra.detail ?? {}),
           request_id: o.requestId ?? null,
           outcome: null,
-          owner_scope: o.ctx ? (effectReference(o.ctx)?.scope ?? null) : null,
+          owner_scope: o.ctx?.idempotency?.scope ?? null,
           created_at: now,
           updated_at: now,
         })
@@ -244,12 +244,8 @@ export async function ownerAlive(db: Db, op: MoneyOp, now: Date): Promise<boolea
 }
 
 async function pullJobForward(trx: Db, opId: number, now: Date): Promise<void> {
-  await trx
-    .updateTable('jobs')
-    .set({ run_at: now, updated_at: now })
-    .where('dedupe_key', '=', `${MONEY_RECONCILE_QUEUE}:${opId}`)
-    .where('status', '=', 'queued')
-    .where('run_at', '>', now)
+  await jobStatements
+    .reschedule(trx, `${MONEY_RECONCILE_QUEUE}:${opId}`, now, { onlyEarlier: true })
     .execute();
 }
 
@@ -310,18 +306,8 @@ export async function markPending(
     .where('id', '=', opId)
     .where('status', 'in', ['requested', 'pending'])
     .execute();
-  await trx
-    .updateTable('jobs')
-    .set({
-      status: 'queued',
-      run_at: new Date(now.getTime() + RECONCILE_PENDING_DELAY_MS),
-      locked_at: null,
-      locked_by: null,
-      updated_at: now,
-    })
-    .where('dedupe_key', '=', `${MONEY_RECONCILE_QUEUE}:${opId}`)
-    .where('status', '=', 'queued')
-    .execute();
+  const runAt = new Date(now.getTime() + RECONCILE_PENDING_DELAY_MS);
+  await jobStatements.reschedule(trx, `${MONEY_RECONCILE_QUEUE}:${opId}`, runAt, { now }).execute();
 }
 
 /** Ends an op that could not start (a refusal after the intent row, e.g. the provider said no at once). */
@@ -353,22 +339,9 @@ export async function rewritePendingAnswer(
 ): Promise<void> {
   await recordAnswer(trx, op.id, answer);
   if (!op.owner_scope) return;
-  if (answer === null) {
-    await trx
-      .deleteFrom('idempotency_keys')
-      .where('scope', '=', op.owner_scope)
-      .where('status', '=', 'completed')
-      .where('response_status', 'in', PENDING_STATUSES)
-      .execute();
-    return;
-  }
-  await trx
-    .updateTable('idempotency_keys')
-    .set({ response_status: answer.status, response_body: json(answer.body) })
-    .where('scope', '=', op.owner_scope)
-    .where('status', '=', 'completed')
-    .where('response_status', 'in', PENDING_STATUSES)
-    .execute();
+  if (answer === null)
+    await idempotencyStatements.dropPending(trx, op.owner_scope, PENDING_STATUSES).execute();
+  else await idempotencyStatements.rewritePending(trx, op.owner_scope, answer, PENDING_STATUSES).execute();
 }
 
 /** The stored answers that say "pending": 202 (money), 502 (a cancel whose supplier answer was lost). */
@@ -453,7 +426,7 @@ export type RetryOutcome = { answer: JsonResult } | { inFlight: MoneyOp } | unde
  * answered as its request would have answered it; "nothing happened" runs anew (undefined).
  */
 export async function answerRetry(o: RetryOptions): Promise<RetryOutcome> {
-  const scope = effectReference(o.ctx)?.scope;
+  const scope = o.ctx.idempotency?.scope;
   if (!scope) return undefined;
   let op = await opOfScope(o.db, o.bookingId, o.kind, scope);
   if (!op) return undefined;

@@ -5,14 +5,13 @@
 
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import { auditValues, writeAudit } from '../../audit/audit-log.ts';
+import { auditStatements, writeAudit } from '../../audit/audit-log.ts';
 import { deliveriesFor, deliveryJobsFor, recordWhen } from '../../events/record.ts';
-import { completion } from '../../idempotency/idempotency-store.ts';
+import { idempotencyStatements } from '../../idempotency/idempotency-store.ts';
 import { callWindowMs } from '../../internal/config.ts';
 import { faultPoint } from '../../internal/fault-hooks.ts';
-import { newId } from '../../internal/ids.ts';
+import { jobStatements } from '../../jobs/statements.ts';
 import { badRequest, HttpError, notSupported } from '../../kernel/errors.ts';
-import { effectReference, ownAnswer } from '../../kernel/middleware/idempotency.ts';
 import { errorResult } from '../../kernel/reply.ts';
 import type { BodyOf, HandlerResult, OperationContext, RequestContext } from '../../kernel/types.ts';
 import { bindBooking } from '../../observability/call-scope.ts';
@@ -38,9 +37,8 @@ import {
   applyOrder,
   orderChange,
   queueReconciliation,
-  RECONCILE_MAX_ATTEMPTS,
-  RECONCILE_QUEUE,
   reconcileDedupe,
+  reconcileJobEach,
   reconciliationSettled,
 } from './reconciliation.ts';
 import {
@@ -177,8 +175,8 @@ export class BookingService {
     );
     const passengers = normalizePassengers(prepared, r.supplierOffer, now);
     const mode = body.payment_mode ?? 'PNR_FIRST';
-    const effect = effectReference(ctx);
-    const clientReference = `bk_${effect ? effect.digest.slice(0, 20) : randomBytes(10).toString('hex')}`;
+    const key = ctx.idempotency;
+    const clientReference = `bk_${key ? key.effect.slice(0, 20) : randomBytes(10).toString('hex')}`;
     // Bags chosen on a re-price (a bag offer's id) go to the supplier with the order.
     const bags = r.bags?.selections ?? [];
     const { supplier_ref, ...offerNoRef } = r.supplierOffer;
@@ -205,7 +203,7 @@ export class BookingService {
       supplier: r.supplier,
       payment_mode: mode,
       client_reference: clientReference,
-      idempotency_scope: effect?.scope ?? null,
+      idempotency_scope: key?.scope ?? null,
       order_remarks: stored.order_remarks,
       offer_id: r.offer_id,
       offer: json({ ...offerNoRef, bag_selections: bags, booked_bags: bookBags(r.bags) }),
@@ -243,25 +241,7 @@ export class BookingService {
         ? await insert(db).executeTakeFirst()
         : await db
             .with('b', (qb) => insert(qb as typeof db))
-            .with('j', (qb) =>
-              qb
-                .insertInto('jobs')
-                .columns(['id', 'queue', 'payload', 'dedupe_key', 'run_at', 'max_attempts'])
-                .expression((eb) =>
-                  eb
-                    .selectFrom('b')
-                    .select([
-                      sql<string>`${newId()}::text`.as('id'),
-                      sql<string>`${RECONCILE_QUEUE}::text`.as('queue'),
-                      sql<string>`jsonb_build_object('booking_id', b.id, 'force', false)`.as('payload'),
-                      sql<string>`${reconcileDedupe('')}::text || b.id`.as('dedupe_key'),
-                      sql<Date>`${new Date(t.getTime() + callWindowMs())}::timestamptz`.as('run_at'),
-                      sql<number>`${RECONCILE_MAX_ATTEMPTS}::integer`.as('max_attempts'),
-                    ]),
-                )
-                .onConflict((oc) => oc.column('dedupe_key').doNothing())
-                .returning('jobs.id'),
-            )
+            .with('j', (() => reconcileJobEach('b', new Date(t.getTime() + callWindowMs()))) as never)
             .selectFrom('b')
             .select('b.id')
             .executeTakeFirst();
@@ -381,7 +361,7 @@ export class BookingService {
     written: BookingRow,
     order: SupplierFlightOrder,
   ): Promise<HandlerResult | undefined> {
-    const own = ownAnswer(ctx);
+    const own = ctx.idempotency?.ownAnswer();
     const deadline = order.ticketing_deadline;
     if (!own || (deadline != null && !INSTANT.test(deadline))) return undefined;
     const t = this.#d.clock.now();
@@ -397,13 +377,6 @@ export class BookingService {
       updated_at: t,
     };
     const answer = { status: 200, body: bookingView(after), headers: {} };
-    const a = auditValues(ctx, {
-      entity: 'booking',
-      entityId: written.id,
-      action: 'created',
-      changes: { status: to, payment_mode: written.payment_mode },
-      companyId: written.company_id,
-    });
     await faultPoint('createPnr:before-commit');
     const settled = await bookingDb(this.#d.db)
       .with('b', (qb) =>
@@ -414,64 +387,20 @@ export class BookingService {
           .where('status', '=', 'initiated')
           .returning('id'),
       )
-      .with('j', (qb) =>
-        qb
-          .updateTable('jobs')
-          .set({ status: 'done', updated_at: t })
-          .where('dedupe_key', '=', reconcileDedupe(written.id))
-          .where('status', '=', 'queued')
-          .where((eb) => eb.exists(eb.selectFrom('b').select('b.id')))
-          .returning('jobs.id'),
-      )
-      .with('a', (qb) =>
-        qb
-          .insertInto('audit_log')
-          .columns([
-            'actor_id',
-            'actor_role',
-            'impersonator_id',
-            'api_key_id',
-            'company_id',
-            'entity_type',
-            'entity_id',
-            'action',
-            'reason',
-            'changes',
-            'request_id',
-            'ip',
-          ])
-          .expression((eb) =>
-            eb
-              .selectFrom('b')
-              .select([
-                sql<string>`${a.actor_id}::text`.as('actor_id'),
-                sql<string>`${a.actor_role}::text`.as('actor_role'),
-                sql<string>`${a.impersonator_id}::text`.as('impersonator_id'),
-                sql<number>`${a.api_key_id}::bigint`.as('api_key_id'),
-                sql<number>`${a.company_id}::integer`.as('company_id'),
-                sql<string>`${a.entity_type}::text`.as('entity_type'),
-                sql<string>`b.id::text`.as('entity_id'),
-                sql<string>`${a.action}::text`.as('action'),
-                sql<string>`${a.reason}::text`.as('reason'),
-                sql<string>`${a.changes}::jsonb`.as('changes'),
-                sql<string>`${a.request_id}::text`.as('request_id'),
-                sql<string>`${a.ip}::text`.as('ip'),
-              ]),
-          )
-          .returning('audit_log.id'),
-      )
+      .with('j', (() => jobStatements.finishQueuedWhen('b', reconcileDedupe(written.id), t)) as never)
+      .with('a', (() =>
+        auditStatements.insertWhen('b', ctx, {
+          entity: 'booking',
+          entityId: sql<string>`b.id::text`,
+          action: 'created',
+          changes: { status: to, payment_mode: written.payment_mode },
+          companyId: written.company_id,
+        })) as never)
       // The `created` event, inserted only when `b` updated the row.
       .with('e', (() => recordWhen('b', bookingEvent('booking.created', after))) as never)
       .with('wd', (() => deliveriesFor('e')) as never)
       .with('wj', (() => deliveryJobsFor('wd')) as never)
-      .with('k', (qb) =>
-        qb
-          .updateTable('idempotency_keys')
-          .set(completion(answer, t))
-          .where('scope', '=', own.scope)
-          .where((eb) => eb.exists(eb.selectFrom('b').select('b.id')))
-          .returning('idempotency_keys.scope'),
-      )
+      .with('k', (() => idempotencyStatements.storeAnswerWhen('b', own.scope, answer, t)) as never)
       .selectFrom('b')
       .select('b.id')
       .executeTakeFirst();

@@ -4,7 +4,7 @@
  * written down first:
  *
  * 1. **Write ahead.** One transaction commits the booking `pending` with its reconciliation job. The
- *    supplier's client reference is derived from the caller's idempotency scope and request (`effectReference`:
+ *    supplier's client reference is derived from the caller's idempotency scope and request (`ctx.idempotency.effect`:
  *    every retry of the same request derives the same one; unique column `client_reference`), and the
  *    row keeps the scope, so reconciliation can tell a live request from a dead one.
  * 2. **Call** the supplier with that client reference.
@@ -29,7 +29,6 @@ import { callWindowMs, leaseSecondsFromEnv } from '../../internal/config.ts';
 import { type FaultBoundary, faultPoint } from '../../internal/fault-hooks.ts';
 import type { Job, JobHandler } from '../../jobs/runner.ts';
 import { type ErrorCode, HttpError } from '../../kernel/errors.ts';
-import { effectReference } from '../../kernel/middleware/idempotency.ts';
 import { errorResult } from '../../kernel/reply.ts';
 import type { HandlerResult, RequestContext } from '../../kernel/types.ts';
 import type { Db } from '../../storage/schema.ts';
@@ -123,12 +122,12 @@ export const supplierReason = (e: SupplierError): string =>
  * every retry of the same caller, operation, Idempotency-Key and request), random without a key.
  */
 export function clientReferenceFor(
-  ctx: Parameters<typeof effectReference>[0],
+  ctx: Pick<RequestContext, 'idempotency'>,
   prefix: string,
 ): { reference: string; scope: string | null } {
-  const effect = effectReference(ctx);
-  const tail = effect ? effect.digest.slice(0, 18) : randomBytes(9).toString('hex');
-  return { reference: `${prefix}${tail}`, scope: effect?.scope ?? null };
+  const key = ctx.idempotency;
+  const tail = key ? key.effect.slice(0, 18) : randomBytes(9).toString('hex');
+  return { reference: `${prefix}${tail}`, scope: key?.scope ?? null };
 }
 
 const hook = (k: { hook: string }, at: string) => faultPoint(`${k.hook}:${at}` as FaultBoundary);

@@ -4,8 +4,12 @@
  * truth, so a same-key retry is answered with the settled cancellation instead of "pending" forever; a
  * cancellation that did not happen drops it, and the retry runs anew (it cancels, this time for real).
  */
-import { type Db, json } from '../../storage/schema.ts';
+import { idempotencyStatements } from '../../idempotency/idempotency-store.ts';
+import type { Db } from '../../storage/schema.ts';
 import type { ServiceDb } from './tables.ts';
+
+/** The stored answer that says "pending": a cancel whose supplier answer was lost. */
+const PENDING = [502];
 
 export async function rewriteStoredPending(
   trx: ServiceDb,
@@ -14,20 +18,6 @@ export async function rewriteStoredPending(
 ): Promise<void> {
   if (!scope) return;
   const db = trx as unknown as Db;
-  if (answer === null) {
-    await db
-      .deleteFrom('idempotency_keys')
-      .where('scope', '=', scope)
-      .where('status', '=', 'completed')
-      .where('response_status', '=', 502)
-      .execute();
-    return;
-  }
-  await db
-    .updateTable('idempotency_keys')
-    .set({ response_status: answer.status, response_body: json(answer.body) })
-    .where('scope', '=', scope)
-    .where('status', '=', 'completed')
-    .where('response_status', '=', 502)
-    .execute();
+  if (answer === null) await idempotencyStatements.dropPending(db, scope, PENDING).execute();
+  else await idempotencyStatements.rewritePending(db, scope, answer, PENDING).execute();
 }
