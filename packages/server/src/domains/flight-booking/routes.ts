@@ -80,7 +80,7 @@ const ticketingOf = (d: BookingDeps, payments: PaymentService) =>
   new TicketingService(d, ticketPayments(d, payments), (op) => reconcileServiceOp(d, op));
 
 /**
- * The ticket follow-up, money and ticket-settlement job handlers (beside reconciliation.ts's
+ * The ticket follow-up, money and ticket-settlement job handlers (beside reconcile.ts's
  * `bookingJobHandlers`).
  */
 export function ticketingJobHandlers(d: BookingDeps): Record<string, JobHandler> {
@@ -127,5 +127,5 @@ export function bookingRoutes(d: BookingDeps): Routes {
 }
 
 export type { BookingDeps } from './deps.ts';
-export { bookingJobHandlers } from './reconciliation.ts';
+export { bookingJobHandlers } from './reconcile.ts';
 export { type BookingSuppliers, sandboxBookingSuppliers } from './suppliers.ts';

@@ -36,11 +36,11 @@ import { BOOKING_OFFER } from './pricing.ts';
 import {
   applyOrder,
   orderChange,
-  queueReconciliation,
+  queueReconcile,
   reconcileDedupe,
   reconcileJobEach,
-  reconciliationSettled,
-} from './reconciliation.ts';
+  reconcileSettled,
+} from './reconcile.ts';
 import {
   type BookingRow,
   callerOf,
@@ -294,7 +294,7 @@ export class BookingService {
   /** Removes a write-ahead row whose supplier call created nothing, and its reconciliation job. */
   async #withdraw(id: number) {
     await this.#d.db.transaction().execute(async (trx) => {
-      await reconciliationSettled(trx, id, this.#d.clock);
+      await reconcileSettled(trx, id, this.#d.clock);
       await bookingDb(trx)
         .deleteFrom('flight_bookings')
         .where('id', '=', id)
@@ -315,12 +315,12 @@ export class BookingService {
       b = await saveBookedBags(trx, b, bagsOncePaid(bookedBags(b)), t);
     if (outcome?.kind === 'order' && (from === 'initiated' || from === 'pending_pnr')) {
       b = await applyOrder(trx, b, outcome.order, t);
-      await reconciliationSettled(trx, b.id, this.#d.clock);
+      await reconcileSettled(trx, b.id, this.#d.clock);
     } else if (from === 'initiated') {
       if (outcome === null) b = await transition(trx, b, 'await_payment', t);
       else {
         b = await transition(trx, b, 'pnr_unknown', t);
-        await queueReconciliation(trx, b.id, this.#d.clock);
+        await queueReconcile(trx, b.id, this.#d.clock);
       }
     }
     await faultPoint('createPnr:before-commit');
@@ -470,7 +470,7 @@ export class BookingService {
       return {
         apply: async (trx, bk, now) => {
           const after = await transition(trx, bk, 'pnr_unknown', now);
-          await queueReconciliation(trx, bk.id, this.#d.clock);
+          await queueReconcile(trx, bk.id, this.#d.clock);
           return keepBags(trx, after, now);
         },
       };

@@ -6,10 +6,11 @@
  */
 import type { JobHandler } from '../../jobs/runner.ts';
 import type { UncheckedHandler as Handler, HandlerResult, RequestContext } from '../../kernel/types.ts';
-import { type ReservationKind, reconcileReservation, type SupplierReservation } from './book.ts';
+import type { ReservationKind, SupplierReservation } from './book.ts';
 import { type CancelKind, cancelCheck, cancelReservation } from './cancel.ts';
 import type { ReservationDomainDeps } from './deps.ts';
 import { cancelQueue, reconcileQueue } from './kind.ts';
+import { reconcileReservation } from './reconcile.ts';
 import { surfaceHandlers } from './surfaces.ts';
 
 /** What a vertical (hotel, transport) gives the engine. */

@@ -30,7 +30,7 @@ const dedupe = reconcileDedupe;
  * Queues (or re-queues) the booking; an existing job row is reset with fresh attempts. It runs now, or at
  * `runAt` (createPnr's write-ahead job: at the end of the call window, unless the call settles first).
  */
-export async function queueReconciliation(
+export async function queueReconcile(
   db: Db,
   bookingId: number,
   clock: Clock,
@@ -63,7 +63,7 @@ export const reconcileJobEach = (from: string, runAt: Date) =>
   });
 
 /** The booking settled without the job (its createPnr call answered): the queued job is done. */
-export async function reconciliationSettled(db: Db, bookingId: number, clock: Clock) {
+export async function reconcileSettled(db: Db, bookingId: number, clock: Clock) {
   await finishQueued(db, dedupe(bookingId), clock.now());
 }
 
@@ -155,7 +155,7 @@ export function bookingJobHandlers(d: BookingDeps): Record<string, JobHandler> {
 }
 
 /** The admin queue: jobs not yet done (queued, running or failed for good), oldest first. */
-export async function reconciliationQueue(db: Db, page: number, pageSize: number) {
+export async function reconcileQueuePage(db: Db, page: number, pageSize: number) {
   const q = bookingDb(db).selectFrom('booking_reconciliation_queue').where('job_status', '!=', 'done');
   const total = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   const rows = await q
