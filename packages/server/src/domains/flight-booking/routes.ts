@@ -30,10 +30,15 @@
 import type { JobHandler } from '../../jobs/runner.ts';
 import type { Handler, HandlerResult, OperationContext, OperationId, Routes } from '../../kernel/types.ts';
 import { BookingAdmin } from './admin.ts';
+import { afterAuthorized } from './after-authorize.ts';
+import { updateCommission, updateFoid } from './amend.ts';
 import { reconcileServiceOp } from './ancillary/reconcile.ts';
 import { ancillaryRoutes } from './ancillary/routes.ts';
 import { AncillaryService } from './ancillary/service.ts';
+import { createPnr } from './create-pnr.ts';
 import type { BookingDeps } from './deps.ts';
+import { addNotes } from './notes.ts';
+import { cancelBooking } from './payment/cancel.ts';
 import { paymentRoutes } from './payment/routes.ts';
 import { type MovePlan, PaymentService } from './payment/service.ts';
 import { latestPayment, type PaymentRow, paymentWithTransactions } from './payment/store.ts';
@@ -45,7 +50,7 @@ import {
 } from './payment/ticket-settlement.ts';
 import { refundUnticketed } from './payment/unticketed-refund.ts';
 import { PricingService } from './pricing.ts';
-import { BookingService } from './service.ts';
+import { bookingOrder, bookingOrderByReference, getBooking } from './reads.ts';
 import { loadBooking } from './store.ts';
 import { ticketingRoutes } from './ticketing/routes.ts';
 import { TicketingService, type TicketPayments, ticketingJobs } from './ticketing/service.ts';
@@ -90,7 +95,6 @@ export function ticketingJobHandlers(d: BookingDeps): Record<string, JobHandler>
 
 export function bookingRoutes(d: BookingDeps): Routes {
   const payments = new PaymentService(d);
-  const bookings = new BookingService(d, payments);
   const pricing = new PricingService(d);
   const admin = new BookingAdmin(d);
   return {
@@ -100,14 +104,15 @@ export function bookingRoutes(d: BookingDeps): Routes {
     repriceWithBags: ok((c) => pricing.repriceBags(c)),
     getFareRules: ok((c) => pricing.fareRules(c)),
     getBookingFareRules: ok((c) => pricing.bookingRules(c)),
-    createPnr: (c) => bookings.createPnr(c),
-    getBooking: ok((c) => bookings.get(c)),
-    cancelBooking: (c) => bookings.cancel(c),
-    getBookingOrder: ok((c) => bookings.order(c)),
-    getBookingOrderByReference: ok((c) => bookings.orderByReference(c)),
-    updateBookingFoid: ok((c) => bookings.foid(c)),
-    updateBookingCommission: ok((c) => bookings.commission(c)),
-    addBookingNotes: ok((c) => bookings.notes(c)),
+    createPnr: (c) => createPnr(d, c),
+    getBooking: ok((c) => getBooking(d, c)),
+    // Cancels at the supplier, then releases or refunds our payment.
+    cancelBooking: (c) => cancelBooking(d, payments, c),
+    getBookingOrder: ok((c) => bookingOrder(d, c)),
+    getBookingOrderByReference: ok((c) => bookingOrderByReference(d, c)),
+    updateBookingFoid: ok((c) => updateFoid(d, c)),
+    updateBookingCommission: ok((c) => updateCommission(d, c)),
+    addBookingNotes: ok((c) => addNotes(d, c)),
     adminListBookings: ok((c) => admin.list(c)),
     adminGetReconciliationQueue: ok((c) => admin.queue(c)),
     adminGetBooking: ok((c) => admin.detail(c)),
@@ -120,7 +125,7 @@ export function bookingRoutes(d: BookingDeps): Routes {
     ),
     adminOverrideBookingStatus: ok((c) => admin.override(c)),
     adminReconcileBooking: ok((c) => admin.reconcile(c)),
-    ...paymentRoutes(payments, (c, b) => bookings.afterAuthorized(c, b)),
+    ...paymentRoutes(payments, (c, b) => afterAuthorized(d, c, b)),
     ...ticketingRoutes(ticketingOf(d, payments)),
     ...ancillaryRoutes(new AncillaryService(d)),
   };
