@@ -1,3 +1,5 @@
+/** Changes sent to the supplier's order and kept on the booking: FOID and commission. */
+
 import { badRequest } from '../../kernel/errors.ts';
 import type { OperationContext } from '../../kernel/types.ts';
 import type { BookingDeps } from './deps.ts';

@@ -1,3 +1,5 @@
+/** Notes attached to the supplier's order, kept on the booking whether or not the supplier took them. */
+
 import { badRequest, notSupported } from '../../kernel/errors.ts';
 import type { OperationContext } from '../../kernel/types.ts';
 import { logSupplierError } from '../../suppliers/http-errors.ts';

@@ -1,3 +1,9 @@
+/**
+ * The supplier order of a flight booking (createPnr, or authorize for PAYMENT_FIRST): held where the
+ * supplier can, its bags later when the supplier sells none on a held order; a refusal is a 400, an
+ * unknown outcome is returned for reconciliation to settle.
+ */
+
 import { badRequest, HttpError } from '../../kernel/errors.ts';
 import type { BodyOf } from '../../kernel/types.ts';
 import { logSupplierError } from '../../suppliers/http-errors.ts';

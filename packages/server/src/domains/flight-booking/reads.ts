@@ -1,3 +1,5 @@
+/** A booking as stored (getBooking) and its live supplier order (getBookingOrder, by reference). */
+
 import { badRequest } from '../../kernel/errors.ts';
 import type { OperationContext, RequestContext } from '../../kernel/types.ts';
 import type { BookingDeps } from './deps.ts';
