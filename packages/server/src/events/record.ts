@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import type { EVENT_TYPES } from '@travel/contract';
 import { type Expression, type RawBuilder, sql } from 'kysely';
+import { jobStatements } from '../jobs/statements.ts';
 import { currentScope } from '../observability/call-scope.ts';
 import type { Db } from '../storage/schema.ts';
 import { announceLocally, notifyDeliveries, notifyEvents } from './wake.ts';
@@ -64,11 +65,13 @@ export const deliveriesFor = (events: string): RawBuilder<unknown> =>
 
 /** The first attempt's job of each delivery the CTE `deliveries` inserted: due when its event happened. */
 export const deliveryJobsFor = (deliveries: string): RawBuilder<unknown> =>
-  sql`(insert into jobs (id, queue, payload, dedupe_key, run_at, max_attempts)
-    select gen_random_uuid()::text, ${WEBHOOK_QUEUE}, jsonb_build_object('delivery_id', d.id),
-      'webhook:' || d.id || ':1', d.created_at, 5
-    from ${sql.table(deliveries)} d
-    returning id)`;
+  jobStatements.enqueueEach(deliveries, {
+    queue: WEBHOOK_QUEUE,
+    payload: sql`jsonb_build_object('delivery_id', ${sql.ref(`${deliveries}.id`)})`,
+    dedupeKey: sql<string>`'webhook:' || ${sql.ref(`${deliveries}.id`)} || ':1'`,
+    runAt: sql<Date>`${sql.ref(`${deliveries}.created_at`)}`,
+    maxAttempts: 5,
+  });
 
 /** What `record`'s statement reports: how many webhook deliveries it wrote. */
 type Written = { deliveries: number };

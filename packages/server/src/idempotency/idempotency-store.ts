@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
+import { type QueryCreator, type RawBuilder, sql } from 'kysely';
 import type { Clock } from '../internal/clock.ts';
-import type { Db } from '../storage/schema.ts';
+import type { Db, KernelTables } from '../storage/schema.ts';
 import { json } from '../storage/schema.ts';
 
 export interface StoredResponse {
@@ -236,11 +236,7 @@ export class IdempotencyStore {
 
   /** Records the response; call with the transaction that holds the effect so both commit together. */
   async complete(scope: string, r: StoredResponse, trx: Db = this.#db): Promise<void> {
-    await trx
-      .updateTable('idempotency_keys')
-      .set(completion(r, this.#clock.now()))
-      .where('scope', '=', scope)
-      .execute();
+    await idempotencyStatements.storeAnswer(trx, scope, r, this.#clock.now()).execute();
   }
 
   /**
@@ -270,11 +266,8 @@ export class IdempotencyStore {
   }
 }
 
-/**
- * The columns `complete` sets: for a handler that stores its answer in the statement that makes its effect
- * (then it tells the middleware so, `ownAnswer`).
- */
-export function completion(r: StoredResponse, now: Date) {
+/** The columns that store a final answer. */
+function completion(r: StoredResponse, now: Date) {
   return {
     status: 'completed' as const,
     response_status: r.status,
@@ -284,6 +277,62 @@ export function completion(r: StoredResponse, now: Date) {
     lease_owner: null,
   };
 }
+
+/**
+ * The writes of `idempotency_keys` a handler or a job makes besides the middleware's claim and completion
+ * (issue #29: one owner per table), as statements it composes: execute one in the transaction of the
+ * change, or put a `…When` form in the change's own statement as a common table expression, so the
+ * answer commits with the effect in the same round trip.
+ */
+export const idempotencyStatements = {
+  /** Stores `r` as the key's final answer. */
+  storeAnswer(db: Pick<QueryCreator<KernelTables>, 'updateTable'>, scope: string, r: StoredResponse, now: Date) {
+    return db.updateTable('idempotency_keys').set(completion(r, now)).where('scope', '=', scope);
+  },
+
+  /**
+   * CTE body: `storeAnswer`, only when the CTE `from` has a row (the effect happened); for a handler that
+   * stores its answer in the statement that makes its effect (then it says so: `ctx.idempotency.ownAnswer`).
+   */
+  storeAnswerWhen(from: string, scope: string, r: StoredResponse, now: Date): RawBuilder<unknown> {
+    const c = completion(r, now);
+    return sql`(update idempotency_keys set status = ${c.status}::text, response_status = ${c.response_status}::integer,
+      response_body = ${c.response_body}::jsonb, response_headers = ${c.response_headers}::jsonb,
+      completed_at = ${now}::timestamptz, lease_owner = null
+    where scope = ${scope}::text and exists (select 1 from ${sql.table(from)})
+    returning scope)`;
+  },
+
+  /**
+   * A stored "pending" answer (its status one of `pending`) becomes the settled one, so a same-key retry
+   * gets the truth; any other stored answer is left alone.
+   */
+  rewritePending(
+    db: Pick<QueryCreator<KernelTables>, 'updateTable'>,
+    scope: string,
+    answer: { status: number; body?: unknown },
+    pending: readonly number[],
+  ) {
+    return db
+      .updateTable('idempotency_keys')
+      .set({ response_status: answer.status, response_body: json(answer.body) })
+      .where('scope', '=', scope)
+      .where('status', '=', 'completed')
+      .where('response_status', 'in', [...pending]);
+  },
+
+  /**
+   * A stored "pending" answer whose effect did not happen is dropped, so a same-key retry runs anew
+   * (contracts §3: a response that committed no effect is not kept).
+   */
+  dropPending(db: Pick<QueryCreator<KernelTables>, 'deleteFrom'>, scope: string, pending: readonly number[]) {
+    return db
+      .deleteFrom('idempotency_keys')
+      .where('scope', '=', scope)
+      .where('status', '=', 'completed')
+      .where('response_status', 'in', [...pending]);
+  },
+};
 
 /** Whether a live request holds `scope` at `now` (for reconciliation: its effect may still be under way). */
 export async function isLeaseHeld(db: Db, scope: string, now: Date): Promise<boolean> {

@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { type QueryCreator, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { Clock } from '../internal/clock.ts';
 import { systemClock } from '../internal/clock.ts';
 import { jobsLeaseMs } from '../internal/config.ts';
@@ -7,8 +7,9 @@ import { newId } from '../internal/ids.ts';
 import type { Logger } from '../internal/logger.ts';
 import { observeJob } from '../observability/job-scope.ts';
 import { isConnectionError } from '../storage/connection-errors.ts';
-import type { Db, KernelTables } from '../storage/schema.ts';
-import { json } from '../storage/schema.ts';
+import type { Db } from '../storage/schema.ts';
+
+export { enqueue, enqueueOrRearm, finishQueued } from './enqueue.ts';
 
 export interface Job<P = unknown> {
   id: string;
@@ -21,54 +22,6 @@ export interface Job<P = unknown> {
 }
 
 export type JobHandler = (job: Job) => Promise<void>;
-
-export interface EnqueueOptions {
-  runAt?: Date;
-  maxAttempts?: number;
-  /** At most one job with this key exists; enqueueing it again is a no-op. */
-  dedupeKey?: string;
-}
-
-/**
- * Adds a job; pass the transaction of the change that needs it, so both commit together, or a query
- * creator with that change as a data-modifying CTE (`db.with('x', insert…)`): one statement, one commit.
- */
-export async function enqueue(
-  db: Pick<QueryCreator<KernelTables>, 'insertInto'>,
-  queue: string,
-  payload: unknown,
-  opts: EnqueueOptions = {},
-  clock: Clock = systemClock,
-) {
-  const id = newId();
-  const row = await db
-    .insertInto('jobs')
-    .values({
-      id,
-      queue,
-      payload: json(payload),
-      dedupe_key: opts.dedupeKey ?? null,
-      run_at: opts.runAt ?? clock.now(),
-      max_attempts: opts.maxAttempts ?? 5,
-    })
-    .onConflict((oc) => oc.column('dedupe_key').doNothing())
-    .returning('id')
-    .executeTakeFirst();
-  return row?.id;
-}
-
-/**
- * The queued job with this dedupe key is no longer needed (its work was done inline, e.g. by the request
- * it backs up): marked done. A job already running ends by itself.
- */
-export async function finishQueued(db: Db, dedupeKey: string, now: Date): Promise<void> {
-  await db
-    .updateTable('jobs')
-    .set({ status: 'done', last_error: null, updated_at: now })
-    .where('dedupe_key', '=', dedupeKey)
-    .where('status', '=', 'queued')
-    .execute();
-}
 
 export interface RunnerOptions {
   db: Db;

@@ -5,7 +5,7 @@ import type { Exchange, IdempotencyClaim, KernelRequest, RequestUrl } from './co
 import type { Operation } from './contract.ts';
 import type { DispatchInput } from './kernel.ts';
 import { incomingRequestId, mintRequestId } from './middleware/request-id.ts';
-import type { AuthContext, HandlerResult, Logger, RequestContext } from './types.ts';
+import type { AuthContext, HandlerResult, IdempotencyContext, Logger, RequestContext } from './types.ts';
 
 /**
  * On every response (contracts §9): the API version, no MIME sniffing, and nothing stored by a browser or proxy cache,
@@ -83,6 +83,7 @@ export class KernelContext implements RequestContext {
   body: unknown = undefined;
   auth: AuthContext | null = null;
   ip: string;
+  idempotency: IdempotencyContext | undefined = undefined;
   #input: DispatchInput;
   #root: PinoLogger;
   #ex: Exchange;

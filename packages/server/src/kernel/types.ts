@@ -56,11 +56,40 @@ export interface RequestContext {
   signal: AbortSignal;
   log: Logger;
   /**
+   * The request's Idempotency-Key as the idempotency middleware took it (contracts §3); undefined when
+   * the request carries none (or its operation takes none).
+   */
+  idempotency?: IdempotencyContext | undefined;
+  /**
    * Runs `fn` in one database transaction and returns its result. When the request carries an
    * `Idempotency-Key`, the result is recorded as that key's response inside the same transaction, so the
    * effect and its record commit (or roll back) together. Inside `fn` use only `trx`.
    */
   transaction<T extends HandlerResult>(fn: (trx: Db) => Promise<T>): Promise<T>;
+}
+
+/** What a handler knows of the Idempotency-Key its request holds (set by kernel/middleware/idempotency.ts). */
+export interface IdempotencyContext {
+  /** The key as sent. */
+  readonly key: string;
+  /** Caller + operation + key, hashed: the key's row in `idempotency_keys`. */
+  readonly scope: string;
+  /** The hash of what the request asks for (params, query, body). */
+  readonly hash: string;
+  /**
+   * A name for this request's effect that every retry of it (same caller, operation, key and request)
+   * derives again: the reference a handler writes ahead and hands to the supplier, so a retry after a
+   * crash finds the effect instead of repeating it (hex).
+   */
+  readonly effect: string;
+  /**
+   * For a handler that stores its answer itself, in the statement that makes its effect (so both commit
+   * together without a transaction around them): the key's scope, and `stored()` to call once that
+   * statement committed, so the middleware does not store it again. Undefined while the request holds no
+   * claim on the key, or once its answer is stored. The stored answer must be exactly what the handler
+   * returns.
+   */
+  ownAnswer(): { scope: string; stored(): void } | undefined;
 }
 
 /** One Server-Sent Event. `data` is JSON-encoded by the kernel unless it is already a string. */

@@ -1,5 +1,6 @@
 /** Search sessions: who started them, with what, and how far they got. 404 unknown, 410 expired. */
-import { sql } from 'kysely';
+import { type Expression, sql } from 'kysely';
+import { jobStatements } from '../jobs/statements.ts';
 import { gone, notFound } from '../kernel/errors.ts';
 import type { AuthContext } from '../kernel/types.ts';
 import { param, prepared } from '../storage/prepared.ts';
@@ -170,13 +171,12 @@ const insertSession = prepared<{
              ${param(11)}::timestamptz
         from own where own.ok
       returning id
-    ), job as (
-      insert into jobs (id, queue, payload, run_at)
-      select ${param(12)}::text, ${param(13)}::text, jsonb_build_object('search_id', session.id),
-             ${param(14)}::timestamptz
-        from session
-      returning id
-    )
+    ), job as ${jobStatements.enqueueEach('session', {
+      id: param<Expression<string>>(12),
+      queue: param<string>(13),
+      payload: sql`jsonb_build_object('search_id', session.id)`,
+      runAt: param<Date>(14),
+    })}
     select (select id from session) as id, (select id from job) as job_id, own.found, own.user_code, own.email
       from own`.compile(db),
 }));

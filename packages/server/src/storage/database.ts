@@ -62,6 +62,8 @@ export interface DatabaseOptions {
   reconnectMaxMs?: number;
   /** A connection attempt that takes longer fails (default 5 s), so an unreachable host cannot hang requests. */
   connectTimeoutMs?: number;
+  /** Called with the text of every statement sent to the database, BEGIN and COMMIT included (tests count round trips). */
+  onStatement?: (sql: string) => void;
 }
 
 /**
@@ -255,6 +257,12 @@ const elapsed = (t0: number) => `${((performance.now() - t0) / 1000).toFixed(1)}
 const INT8 = 20;
 const NUMERIC = 1700;
 
+/** Kysely's `log` hook when `onStatement` is given (none otherwise: no cost per query). */
+const statementLog = (opts: DatabaseOptions) => {
+  const on = opts.onStatement;
+  return on ? { log: (e: { query: { sql: string } }) => on(e.query.sql) } : {};
+};
+
 export async function openDatabase(opts: DatabaseOptions = {}): Promise<Database> {
   let db: Db;
   let kind: Database['kind'];
@@ -290,6 +298,7 @@ export async function openDatabase(opts: DatabaseOptions = {}): Promise<Database
     watch(pool, link, opts.log, storage);
     db = new Kysely({
       dialect: tracedDialect(new PostgresDialect({ pool: guarded(pool, link) }), 'postgresql'),
+      ...statementLog(opts),
     });
   } else {
     kind = 'pglite';
@@ -314,7 +323,10 @@ export async function openDatabase(opts: DatabaseOptions = {}): Promise<Database
       throw dir ? await explainOpenFailure(err, dir, fresh) : err;
     }
     if (fresh) opts.progress?.(`embedded database created in ${elapsed(t0)}`);
-    db = new Kysely({ dialect: tracedDialect(new PGliteDialect(lite, storage), 'postgresql') });
+    db = new Kysely({
+      dialect: tracedDialect(new PGliteDialect(lite, storage), 'postgresql'),
+      ...statementLog(opts),
+    });
     const held = db;
     snapshot = () =>
       held.connection().execute(async (conn) => {

@@ -90,6 +90,8 @@ export interface WorldOptions {
   stripeFetch?: typeof fetch;
   /** The money world: the admin payment routes, and the ticketing follow-up and money.reconcile queues. */
   money?: boolean;
+  /** Called with every statement the world's database is sent (test/storage/round-trips.test.ts). */
+  onStatement?: (sql: string) => void;
 }
 
 /**
@@ -101,19 +103,19 @@ interface Store {
   drop(): Promise<void>;
 }
 
-function newStore(): Store {
+function newStore(onStatement?: (sql: string) => void): Store {
   const url = process.env.TEST_DATABASE_URL;
   if (!url) {
     const dataDir = mkdtempSync(join(tmpdir(), 'bk-'));
     return {
-      open: () => openDatabase({ dataDir }),
+      open: () => openDatabase({ dataDir, onStatement }),
       drop: async () => rmSync(dataDir, { recursive: true, force: true }),
     };
   }
   const schema = `w_${randomBytes(6).toString('hex')}`;
   return {
     // Pool as testDatabase's: ten racing requests, each with its lease heartbeat, fit without queueing.
-    open: () => openDatabase({ databaseUrl: url, schema, poolSize: 30 }),
+    open: () => openDatabase({ databaseUrl: url, schema, poolSize: 30, onStatement }),
     async drop() {
       const c = new pg.Client({ connectionString: url });
       await c.connect();
@@ -183,7 +185,7 @@ export async function startMocks(): Promise<MockServers> {
  * `restart()` reopens the same data; `close()` drops it.
  */
 export async function createWorld(mocks: MockServers, opts: WorldOptions = {}): Promise<World> {
-  return openWorld(mocks, opts, newStore(), []);
+  return openWorld(mocks, opts, newStore(opts.onStatement), []);
 }
 
 async function openWorld(

@@ -82,9 +82,11 @@ export async function createTestApp(
     clock?: ManualClock;
     /** Default: silent (TEST_LOG_LEVEL to see logs). */
     logger?: pino.Logger;
+    /** Called with every statement sent to the app's database (round-trip counts). */
+    onStatement?: (sql: string) => void;
   } = {},
 ): Promise<TestApp> {
-  const database = await testDatabase();
+  const database = await testDatabase(opts.onStatement ? { onStatement: opts.onStatement } : {});
   const mailer = new MemoryMailer();
   const clock = opts.clock ?? new ManualClock(new Date());
   const config = loadConfig({

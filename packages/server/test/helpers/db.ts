@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { type Database, openDatabase } from '../../src/storage/database.ts';
+import { type Database, type DatabaseOptions, openDatabase } from '../../src/storage/database.ts';
 
 /** Which backend storage suites run on: PGlite unless TEST_DATABASE_URL names a PostgreSQL server. */
 export const testBackend = process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite';
@@ -12,11 +12,11 @@ export type TestDatabase = Database & { url?: string; schema?: string };
  * A fresh, migrated database for one test file: in-memory PGlite, or a private schema on the server
  * named by TEST_DATABASE_URL (dropped on close), so files run in parallel without seeing each other.
  */
-export async function testDatabase(): Promise<TestDatabase> {
+export async function testDatabase(extra: Pick<DatabaseOptions, 'onStatement'> = {}): Promise<TestDatabase> {
   const url = process.env.TEST_DATABASE_URL;
-  if (!url) return openDatabase({});
+  if (!url) return openDatabase({ ...extra });
   const schema = `t_${randomBytes(6).toString('hex')}`;
-  const database = await openDatabase({ databaseUrl: url, schema, poolSize: 30 });
+  const database = await openDatabase({ databaseUrl: url, schema, poolSize: 30, ...extra });
   return {
     ...database,
     url,

@@ -29,7 +29,7 @@ export interface World {
   close(): Promise<void>;
 }
 
-export async function world(): Promise<World> {
+export async function world(opts: { onStatement?: (sql: string) => void } = {}): Promise<World> {
   const mocks = await startMockServers({
     options: { latencyMs: 0, seed: 1 },
     suppliers: ['amadeus', 'duffel', 'mystifly', 'hotelbeds', 'hotelbeds-transfers'],
@@ -44,6 +44,7 @@ export async function world(): Promise<World> {
   if (!contract) throw new Error('openapi.json is missing');
   const t = await createTestApp({
     contract,
+    ...(opts.onStatement ? { onStatement: opts.onStatement } : {}),
     routes: (s) => {
       const deps = { db: s.db, clock: s.clock, suppliers };
       return {

@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { beginOp, referenceOf } from '../../src/domains/flight-booking/money-ops.ts';
 import { insertPayment, insertTransaction } from '../../src/domains/flight-booking/payment/store.ts';
-import { effectReference, idempotencyScope } from '../../src/kernel/middleware/idempotency.ts';
+import { idempotencyContext, idempotencyScope } from '../../src/kernel/middleware/idempotency.ts';
 import type { RequestContext } from '../../src/kernel/types.ts';
 import { check } from '../booking/checks.ts';
 import { lossyFetch } from '../harness/lossy-fetch.ts';
@@ -50,7 +50,8 @@ describe('an owner that died between the intent and settling', () => {
       query: {},
       body: { token: 'tok_sandbox_ok', currency: b.currency, amount_minor: b.total },
     } as unknown as RequestContext;
-    const scope = effectReference(reqCtx)?.scope as string;
+    reqCtx.idempotency = idempotencyContext(reqCtx, idemKey);
+    const scope = reqCtx.idempotency.scope;
     expect(scope).toBe(idempotencyScope(`user:${userId.user_id}`, 'authorizePayment', idemKey));
     const t0 = w.clock.now();
     await w.database.db

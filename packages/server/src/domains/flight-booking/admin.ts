@@ -6,7 +6,7 @@ import { ancillaryView, listAncillaries } from './ancillary/index.ts';
 import type { BookingDeps } from './deps.ts';
 import { keysetBody, listBookings } from './list-query.ts';
 import { listPayments, paymentView, transactionsOf } from './payment/index.ts';
-import { itemView, queueReconciliation, reconciliationQueue } from './reconciliation.ts';
+import { itemView, queueReconcile, reconcileQueuePage } from './reconcile.ts';
 import { type BookingRow, findBooking, setStatus } from './store.ts';
 import { bookingDb, parseJson } from './tables.ts';
 import { storedTickets } from './ticketing/index.ts';
@@ -115,7 +115,7 @@ export class BookingAdmin {
       );
     }
     await this.#d.db.transaction().execute(async (trx) => {
-      await queueReconciliation(trx, b.id, this.#d.clock, { force });
+      await queueReconcile(trx, b.id, this.#d.clock, { force });
       await writeAudit(trx, ctx, {
         entity: 'booking',
         entityId: b.id,
@@ -133,6 +133,6 @@ export class BookingAdmin {
   }
 
   async queue(ctx: OperationContext<'adminGetReconciliationQueue'>) {
-    return reconciliationQueue(this.#d.db, ctx.query.page ?? 1, ctx.query.page_size ?? 20);
+    return reconcileQueuePage(this.#d.db, ctx.query.page ?? 1, ctx.query.page_size ?? 20);
   }
 }

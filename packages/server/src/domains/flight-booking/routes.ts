@@ -39,8 +39,13 @@ import type {
   Routes,
 } from '../../kernel/types.ts';
 import { BookingAdmin } from './admin.ts';
+import { afterAuthorized } from './after-authorize.ts';
+import { updateCommission, updateFoid } from './amend.ts';
 import { ancillaryRoutes, reconcileServiceOp } from './ancillary/index.ts';
+import { createPnr } from './create-pnr.ts';
 import type { BookingDeps } from './deps.ts';
+import { addNotes } from './notes.ts';
+import { cancelBooking } from './payment/cancel.ts';
 import {
   latestPayment,
   type MovePlan,
@@ -55,8 +60,8 @@ import {
   ticketSettlementJobHandlers,
 } from './payment/index.ts';
 import { PricingService } from './pricing.ts';
+import { bookingOrder, bookingOrderByReference, getBooking } from './reads.ts';
 import { scheduleChangeRoutes } from './schedule-changes/index.ts';
-import { BookingService } from './service.ts';
 import { loadBooking } from './store.ts';
 import {
   type TicketingDeps,
@@ -98,7 +103,7 @@ const ticketingOf = (d: BookingDeps, payments: PaymentService): TicketingDeps =>
 });
 
 /**
- * The ticket follow-up, money and ticket-settlement job handlers (beside reconciliation.ts's
+ * The ticket follow-up, money and ticket-settlement job handlers (beside reconcile.ts's
  * `bookingJobHandlers`).
  */
 export function ticketingJobHandlers(d: BookingDeps): Record<string, JobHandler> {
@@ -108,7 +113,6 @@ export function ticketingJobHandlers(d: BookingDeps): Record<string, JobHandler>
 
 export function bookingRoutes(d: BookingDeps): Routes {
   const payments = new PaymentService(d);
-  const bookings = new BookingService(d, payments);
   const pricing = new PricingService(d);
   const admin = new BookingAdmin(d);
   return {
@@ -118,14 +122,15 @@ export function bookingRoutes(d: BookingDeps): Routes {
     repriceWithBags: ok((c) => pricing.repriceBags(c)),
     getFareRules: ok((c) => pricing.fareRules(c)),
     getBookingFareRules: ok((c) => pricing.bookingRules(c)),
-    createPnr: (c) => bookings.createPnr(c),
-    getBooking: ok((c) => bookings.get(c)),
-    cancelBooking: (c) => bookings.cancel(c),
-    getBookingOrder: ok((c) => bookings.order(c)),
-    getBookingOrderByReference: ok((c) => bookings.orderByReference(c)),
-    updateBookingFoid: ok((c) => bookings.foid(c)),
-    updateBookingCommission: ok((c) => bookings.commission(c)),
-    addBookingNotes: ok((c) => bookings.notes(c)),
+    createPnr: (c) => createPnr(d, c),
+    getBooking: ok((c) => getBooking(d, c)),
+    // Cancels at the supplier, then releases or refunds our payment.
+    cancelBooking: (c) => cancelBooking(d, payments, c),
+    getBookingOrder: ok((c) => bookingOrder(d, c)),
+    getBookingOrderByReference: ok((c) => bookingOrderByReference(d, c)),
+    updateBookingFoid: ok((c) => updateFoid(d, c)),
+    updateBookingCommission: ok((c) => updateCommission(d, c)),
+    addBookingNotes: ok((c) => addNotes(d, c)),
     adminListBookings: ok((c) => admin.list(c)),
     adminGetReconciliationQueue: ok((c) => admin.queue(c)),
     adminGetBooking: ok((c) => admin.detail(c)),
@@ -138,7 +143,7 @@ export function bookingRoutes(d: BookingDeps): Routes {
     ),
     adminOverrideBookingStatus: ok((c) => admin.override(c)),
     adminReconcileBooking: ok((c) => admin.reconcile(c)),
-    ...paymentRoutes(payments, (c, b) => bookings.afterAuthorized(c, b)),
+    ...paymentRoutes(payments, (c, b) => afterAuthorized(d, c, b)),
     ...ticketingRoutes(ticketingOf(d, payments)),
     ...ancillaryRoutes(d),
     ...scheduleChangeRoutes(d),
@@ -146,6 +151,6 @@ export function bookingRoutes(d: BookingDeps): Routes {
 }
 
 export type { BookingDeps } from './deps.ts';
-export { bookingJobHandlers } from './reconciliation.ts';
+export { bookingJobHandlers } from './reconcile.ts';
 export { scheduleChangeJobHandlers, scheduleScheduleChangeScan } from './schedule-changes/index.ts';
 export { type BookingSuppliers, sandboxBookingSuppliers } from './suppliers.ts';

@@ -1,10 +1,10 @@
 /**
  * The reservation booker shared by hotel and transport bookings (POST /hotel/book, /transport/book) and
- * its reconciliation job. A database transaction is never held across a supplier call, so the intent is
+ * its reconciliation job (reconcile.ts). A database transaction is never held across a supplier call, so the intent is
  * written down first:
  *
  * 1. **Write ahead.** One transaction commits the booking `pending` with its reconciliation job. The
- *    supplier's client reference is derived from the caller's idempotency scope and request (`effectReference`:
+ *    supplier's client reference is derived from the caller's idempotency scope and request (`ctx.idempotency.effect`:
  *    every retry of the same request derives the same one; unique column `client_reference`), and the
  *    row keeps the scope, so reconciliation can tell a live request from a dead one.
  * 2. **Call** the supplier with that client reference.
@@ -23,13 +23,10 @@
 
 import { randomBytes } from 'node:crypto';
 import { writeAudit } from '../../audit/audit-log.ts';
-import { isLeaseHeld } from '../../idempotency/idempotency-store.ts';
 import type { Clock } from '../../internal/clock.ts';
-import { callWindowMs, leaseSecondsFromEnv } from '../../internal/config.ts';
+import { leaseSecondsFromEnv } from '../../internal/config.ts';
 import { type FaultBoundary, faultPoint } from '../../internal/fault-hooks.ts';
-import type { Job, JobHandler } from '../../jobs/runner.ts';
 import { type ErrorCode, HttpError } from '../../kernel/errors.ts';
-import { effectReference } from '../../kernel/middleware/idempotency.ts';
 import { errorResult } from '../../kernel/reply.ts';
 import type { HandlerResult, RequestContext } from '../../kernel/types.ts';
 import type { Db } from '../../storage/schema.ts';
@@ -72,7 +69,7 @@ export const bookingRefusals = (
  * The columns a supplier's answer fills: the kind's own (its confirmation) and the supplier's total. The
  * booking keeps the total it was shown and charged; the supplier's own is recorded beside it.
  */
-const settled = <B extends SupplierReservation>(k: ReservationKind<B>, b: B) => ({
+export const settled = <B extends SupplierReservation>(k: ReservationKind<B>, b: B) => ({
   supplier_booking_ref: b.booking_ref,
   ...k.settledColumns(b),
   supplier_currency: b.total.currency,
@@ -123,12 +120,12 @@ export const supplierReason = (e: SupplierError): string =>
  * every retry of the same caller, operation, Idempotency-Key and request), random without a key.
  */
 export function clientReferenceFor(
-  ctx: Parameters<typeof effectReference>[0],
+  ctx: Pick<RequestContext, 'idempotency'>,
   prefix: string,
 ): { reference: string; scope: string | null } {
-  const effect = effectReference(ctx);
-  const tail = effect ? effect.digest.slice(0, 18) : randomBytes(9).toString('hex');
-  return { reference: `${prefix}${tail}`, scope: effect?.scope ?? null };
+  const key = ctx.idempotency;
+  const tail = key ? key.effect.slice(0, 18) : randomBytes(9).toString('hex');
+  return { reference: `${prefix}${tail}`, scope: key?.scope ?? null };
 }
 
 const hook = (k: { hook: string }, at: string) => faultPoint(`${k.hook}:${at}` as FaultBoundary);
@@ -324,50 +321,4 @@ function pending(ctx: RequestContext, id: number): HandlerResult {
     ),
     ctx,
   );
-}
-
-/** The reconciliation job of pending bookings of kind `k` (queue `<entity>.reconcile`). */
-export function reconcileReservation<B extends SupplierReservation>(
-  d: ReservationDeps,
-  k: ReservationKind<B>,
-): JobHandler {
-  return async (job: Job) => {
-    const id = Number((job.payload as { booking_id: number }).booking_id);
-    const db = serviceDb(d.db);
-    const row = await getRow(db, k.kind, id);
-    if (row?.status !== 'pending') return;
-    // Written ahead of a supplier call: while the request that wrote it lives, it settles the row itself.
-    const scope = row.idempotency_scope as string | null;
-    if (scope && (await isLeaseHeld(d.db, scope, d.clock.now())))
-      throw new Error('the request that wrote the booking is still running');
-    const finder = k.finder(row.provider as string);
-    if (!finder) throw new Error(`provider ${row.provider} is not configured`);
-    const found = await finder.findBookingByClientReference(row.client_reference as string, {
-      signal: job.signal,
-    });
-    const event = found ? k.eventOf(found.status) : null;
-    if (found && !event) throw new Error(`${k.kind.entity} ${id} is still pending at ${row.provider}`);
-    const written = new Date(row.created_at as Date | string).getTime();
-    if (!found && d.clock.now().getTime() < written + callWindowMs())
-      throw new Error(`${k.kind.entity} ${id} not found at ${row.provider} yet; the call may be under way`);
-    await db.transaction().execute(async (trx) => {
-      const locked = await getRow(trx, k.kind, id, true);
-      if (locked?.status !== 'pending') return;
-      const from = locked.status as ReservationStatus;
-      if (!found || !event) {
-        await moveStatus(trx, k.kind, locked, nextStatus(k.kind)(from, 'supplier_failed'), d.clock, {
-          ctx: null,
-          action: 'supplier_failed',
-          reason: 'Reconciliation: the provider holds no booking with this reference.',
-        });
-        return;
-      }
-      await moveStatus(trx, k.kind, locked, nextStatus(k.kind)(from, event), d.clock, {
-        ctx: null,
-        action: event,
-        reason: 'Reconciliation: settled from the provider by client reference.',
-        set: settled(k, found),
-      });
-    });
-  };
 }

@@ -23,7 +23,6 @@ import { isLeaseHeld } from '../../idempotency/idempotency-store.ts';
 import { callWindowMs, leaseSecondsFromEnv } from '../../internal/config.ts';
 import { type FaultBoundary, faultPoint } from '../../internal/fault-hooks.ts';
 import { badRequest, type ErrorCode, HttpError } from '../../kernel/errors.ts';
-import { effectReference } from '../../kernel/middleware/idempotency.ts';
 import { errorResult } from '../../kernel/reply.ts';
 import type { HandlerResult, RequestContext } from '../../kernel/types.ts';
 import { type CodeMap, logSupplierError, sentenceFor } from '../../suppliers/http-errors.ts';
@@ -114,7 +113,7 @@ export async function cancelReservation(
   const id = Number(ctx.params.booking_id);
   const db = serviceDb(d.db);
   const row = visibleOrNotFound(ctx, k.kind, await getRow(db, k.kind, id), owner) as ReservationRow;
-  const scope = effectReference(ctx)?.scope ?? null;
+  const scope = ctx.idempotency?.scope ?? null;
   if (row.cancel_requested_at) {
     const resumed = await resumeCancel(d, ctx, k, id);
     if (resumed) return resumed;

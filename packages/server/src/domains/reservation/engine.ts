@@ -6,11 +6,12 @@
  */
 import type { JobHandler } from '../../jobs/runner.ts';
 import type { Handler, HandlerResult, OperationContext } from '../../kernel/types.ts';
-import { type ReservationKind, reconcileReservation, type SupplierReservation } from './book.ts';
+import type { ReservationKind, SupplierReservation } from './book.ts';
 import { type CancelKind, cancelReservation } from './cancel.ts';
 import { cancelCheck } from './cancel-check.ts';
 import type { ReservationDomainDeps } from './deps.ts';
 import { cancelQueue, reconcileQueue } from './kind.ts';
+import { reconcileReservation } from './reconcile.ts';
 import { surfaceHandlers } from './surfaces.ts';
 
 type Check = 'checkHotelRate' | 'quoteTransport';

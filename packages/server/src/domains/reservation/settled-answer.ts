@@ -4,8 +4,11 @@
  * truth, so a same-key retry is answered with the settled cancellation instead of "pending" forever; a
  * cancellation that did not happen drops it, and the retry runs anew (it cancels, this time for real).
  */
-import { json } from '../../storage/schema.ts';
+import { idempotencyStatements } from '../../idempotency/idempotency-store.ts';
 import type { ServiceDb } from './tables.ts';
+
+/** The stored answer that says "pending": a cancel whose supplier answer was lost. */
+const PENDING = [502];
 
 export async function rewriteStoredPending(
   trx: ServiceDb,
@@ -13,20 +16,6 @@ export async function rewriteStoredPending(
   answer: { status: number; body?: unknown } | null,
 ): Promise<void> {
   if (!scope) return;
-  if (answer === null) {
-    await trx
-      .deleteFrom('idempotency_keys')
-      .where('scope', '=', scope)
-      .where('status', '=', 'completed')
-      .where('response_status', '=', 502)
-      .execute();
-    return;
-  }
-  await trx
-    .updateTable('idempotency_keys')
-    .set({ response_status: answer.status, response_body: json(answer.body) })
-    .where('scope', '=', scope)
-    .where('status', '=', 'completed')
-    .where('response_status', '=', 502)
-    .execute();
+  if (answer === null) await idempotencyStatements.dropPending(trx, scope, PENDING).execute();
+  else await idempotencyStatements.rewritePending(trx, scope, answer, PENDING).execute();
 }

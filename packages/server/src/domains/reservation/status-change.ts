@@ -4,9 +4,9 @@
  */
 import { writeAudit } from '../../audit/audit-log.ts';
 import type { Clock } from '../../internal/clock.ts';
-import { enqueue } from '../../jobs/runner.ts';
+import { enqueue, enqueueOrRearm } from '../../jobs/runner.ts';
+import { jobStatements } from '../../jobs/statements.ts';
 import type { RequestContext } from '../../kernel/types.ts';
-import { json } from '../../storage/schema.ts';
 import { recordReservationChange } from './events.ts';
 import { type BookingKind, cancelKey, cancelQueue, reconcileKey, reconcileQueue } from './kind.ts';
 import type { ServiceDb } from './tables.ts';
@@ -63,21 +63,12 @@ export function enqueueReconcile(trx: ServiceDb, k: BookingKind, id: number, run
 
 /** Brings the booking's queued reconciliation forward (the supplier gave an ambiguous answer). */
 export async function runReconcileAt(trx: ServiceDb, k: BookingKind, id: number, at: Date): Promise<void> {
-  await trx
-    .updateTable('jobs')
-    .set({ run_at: at, updated_at: at })
-    .where('dedupe_key', '=', reconcileKey(k, id))
-    .where('status', '=', 'queued')
-    .execute();
+  await jobStatements.reschedule(trx, reconcileKey(k, id), at).execute();
 }
 
 /** The booking settled on the request path: its queued safety net has nothing left to do. */
 export async function dropReconcile(trx: ServiceDb, k: BookingKind, id: number): Promise<void> {
-  await trx
-    .deleteFrom('jobs')
-    .where('dedupe_key', '=', reconcileKey(k, id))
-    .where('status', '=', 'queued')
-    .execute();
+  await jobStatements.dropQueued(trx, reconcileKey(k, id)).execute();
 }
 
 /**
@@ -92,48 +83,21 @@ export async function enqueueCancelCheck(
   runAt: Date,
   clock: Clock,
 ): Promise<void> {
-  const db = trx;
-  const made = await enqueue(
-    db,
+  await enqueueOrRearm(
+    trx,
     cancelQueue(k),
     { booking_id: id },
     { runAt, maxAttempts: 12, dedupeKey: cancelKey(k, id) },
     clock,
   );
-  if (made) return;
-  await db
-    .updateTable('jobs')
-    .set({
-      status: 'queued',
-      run_at: runAt,
-      attempts: 0,
-      last_error: null,
-      locked_at: null,
-      locked_by: null,
-      payload: json({ booking_id: id }),
-      updated_at: clock.now(),
-    })
-    .where('dedupe_key', '=', cancelKey(k, id))
-    .where('status', '!=', 'running')
-    .execute();
 }
 
 /** Brings the cancellation check forward (the provider's answer was lost). */
 export async function runCancelCheckAt(trx: ServiceDb, k: BookingKind, id: number, at: Date): Promise<void> {
-  await trx
-    .updateTable('jobs')
-    .set({ run_at: at, updated_at: at })
-    .where('dedupe_key', '=', cancelKey(k, id))
-    .where('status', '=', 'queued')
-    .execute();
+  await jobStatements.reschedule(trx, cancelKey(k, id), at).execute();
 }
 
 /** The cancellation settled on the request path: its queued check is done. */
 export async function dropCancelCheck(trx: ServiceDb, k: BookingKind, id: number, at: Date): Promise<void> {
-  await trx
-    .updateTable('jobs')
-    .set({ status: 'done', updated_at: at })
-    .where('dedupe_key', '=', cancelKey(k, id))
-    .where('status', '=', 'queued')
-    .execute();
+  await jobStatements.finishQueued(trx, cancelKey(k, id), at).execute();
 }

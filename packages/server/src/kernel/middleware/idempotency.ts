@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import type { IdempotencyStore, StoredResponse } from '../../idempotency/idempotency-store.ts';
 import { deepFreeze } from '../../internal/deep-freeze.ts';
 import type { Middleware, Step } from '../compose.ts';
-import type { Exchange } from '../context.ts';
+import type { Exchange, IdempotencyClaim } from '../context.ts';
 import type { Operation } from '../contract.ts';
 import { conflict, HttpError, ValidationError } from '../errors.ts';
 import { constantResult } from '../reply.ts';
-import type { HandlerResult, JsonResult, RequestContext } from '../types.ts';
+import type { HandlerResult, IdempotencyContext, JsonResult, RequestContext } from '../types.ts';
 
 import { renderError } from './error-handler.ts';
 
@@ -37,45 +37,51 @@ export const requestHash = (ctx: Pick<RequestContext, 'params' | 'query' | 'body
     .update(canonical({ params: ctx.params, query: ctx.query, body: ctx.body }))
     .digest('hex');
 
-/** The scope and request hash the middleware computed for a request, so its handler need not hash again. */
-const hashed = new WeakMap<object, { key: string; body: unknown; scope: string; hash: string }>();
-
 /**
- * A name for this request's effect that every retry of it (same caller, operation, key and request)
- * derives again: the reference a handler writes ahead and hands to the supplier, so a retry after a
- * crash finds the effect instead of repeating it. Undefined without an Idempotency-Key.
+ * The key a request holds, as its handler sees it (`ctx.idempotency`): the effect's name is derived on
+ * first read, and `ownAnswer` reads the claim the middleware holds on the exchange (none before the claim).
  */
-export function effectReference(
-  ctx: Pick<RequestContext, 'auth' | 'ip' | 'operationId' | 'headers' | 'params' | 'query' | 'body'>,
-): { scope: string; digest: string } | undefined {
-  const key = ctx.headers['idempotency-key'];
-  if (!key) return undefined;
-  const claimed = hashed.get(ctx);
-  const same = claimed?.key === key && claimed.body === ctx.body;
-  const scope = same ? claimed.scope : idempotencyScope(callerOf(ctx), ctx.operationId, key);
-  const hash = same ? claimed.hash : requestHash(ctx);
-  const digest = createHash('sha256').update(`effect\u0000${scope}\u0000${hash}`).digest('hex');
-  return { scope, digest };
+class KeyInUse implements IdempotencyContext {
+  readonly key: string;
+  readonly scope: string;
+  readonly hash: string;
+  readonly #claim: () => IdempotencyClaim | undefined;
+  #effect: string | undefined;
+
+  constructor(key: string, scope: string, hash: string, claim: () => IdempotencyClaim | undefined) {
+    this.key = key;
+    this.scope = scope;
+    this.hash = hash;
+    this.#claim = claim;
+  }
+
+  get effect(): string {
+    this.#effect ??= createHash('sha256').update(`effect\u0000${this.scope}\u0000${this.hash}`).digest('hex');
+    return this.#effect;
+  }
+
+  ownAnswer(): { scope: string; stored(): void } | undefined {
+    const claim = this.#claim();
+    if (!claim || claim.stored) return undefined;
+    return {
+      scope: claim.scope,
+      stored: () => {
+        claim.stored = true;
+      },
+    };
+  }
 }
 
-/** The claim each request holds on its key while it runs (the middleware's `ex.idempotency`). */
-const claims = new WeakMap<object, { scope: string; stored: boolean }>();
-
 /**
- * For a handler that stores its answer itself, in the statement that makes its effect (so both commit
- * together without a transaction around them): the key's scope, and `stored()` to call once that
- * statement committed, so the middleware does not store it again. Undefined when the request holds no
- * claim (no Idempotency-Key). The stored answer must be exactly what the handler returns.
+ * The idempotency context of a request whose key is `key` (for a caller that builds a request context
+ * itself, e.g. a test standing in for a request that died): no claim, so no `ownAnswer`.
  */
-export function ownAnswer(ctx: object): { scope: string; stored(): void } | undefined {
-  const claim = claims.get(ctx);
-  if (!claim || claim.stored) return undefined;
-  return {
-    scope: claim.scope,
-    stored: () => {
-      claim.stored = true;
-    },
-  };
+export function idempotencyContext(
+  ctx: Pick<RequestContext, 'auth' | 'ip' | 'operationId' | 'params' | 'query' | 'body'>,
+  key: string,
+): IdempotencyContext {
+  const scope = idempotencyScope(callerOf(ctx), ctx.operationId, key);
+  return new KeyInUse(key, scope, requestHash(ctx), () => undefined);
 }
 
 /** An outcome that is a real answer and is stored; anything else (an internal failure) releases the key. */
@@ -302,7 +308,7 @@ export function idempotency(opts: { store: IdempotencyStore; replays?: RawReplay
     const caller = callerOf(ex.ctx);
     const scope = idempotencyScope(caller, op.operationId, key);
     const hash = requestHash(ex.ctx);
-    hashed.set(ex.ctx, { key, body: ex.ctx.body, scope, hash });
+    ex.ctx.idempotency = new KeyInUse(key, scope, hash, () => ex.idempotency);
     const outcome = await opts.store.claim({ scope, caller, operationId: op.operationId, key, hash });
     if (outcome.kind === 'mismatch') {
       throw new ValidationError(
@@ -328,7 +334,6 @@ export function idempotency(opts: { store: IdempotencyStore; replays?: RawReplay
     const claim = { scope, stored: false };
     const owner = outcome.owner;
     ex.idempotency = claim;
-    claims.set(ex.ctx, claim);
     // The lease lives as long as this request: renewed while it runs, so a crash frees the key in one lease.
     const heartbeat = setInterval(() => {
       opts.store.renew(scope, owner).catch((err: unknown) => {

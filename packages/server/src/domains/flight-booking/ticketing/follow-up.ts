@@ -7,9 +7,8 @@
  * entry) after FOLLOW_UP_MAX_ATTEMPTS attempts or FOLLOW_UP_LIMIT_MS, whichever comes first.
  */
 import type { Clock } from '../../../internal/clock.ts';
-import { enqueue } from '../../../jobs/runner.ts';
+import { enqueueOrRearm } from '../../../jobs/runner.ts';
 import type { Db } from '../../../storage/schema.ts';
-import { json } from '../../../storage/schema.ts';
 
 export const TICKET_FOLLOW_UP_QUEUE = 'ticketing.follow_up';
 /** Attempts before giving up (the runner's backoff doubles from its base up to its cap between them). */
@@ -40,27 +39,11 @@ export async function queueTicketFollowUp(
   const now = clock.now();
   const payload: FollowUpPayload = { ...p, since: now.toISOString() };
   const runAt = new Date(now.getTime() + FOLLOW_UP_FIRST_DELAY_MS);
-  const id = await enqueue(
+  await enqueueOrRearm(
     db,
     TICKET_FOLLOW_UP_QUEUE,
     payload,
     { dedupeKey: dedupe(payload), maxAttempts: FOLLOW_UP_MAX_ATTEMPTS, runAt },
     clock,
   );
-  if (id) return;
-  await db
-    .updateTable('jobs')
-    .set({
-      status: 'queued',
-      run_at: runAt,
-      attempts: 0,
-      last_error: null,
-      locked_at: null,
-      locked_by: null,
-      payload: json(payload),
-      updated_at: now,
-    })
-    .where('dedupe_key', '=', dedupe(payload))
-    .where('status', '!=', 'running')
-    .execute();
 }

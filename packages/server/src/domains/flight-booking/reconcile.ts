@@ -5,13 +5,14 @@
  * survives a restart, and the kernel's runner retries it with exponential backoff.
  */
 
+import { sql } from 'kysely';
 import { writeAudit } from '../../audit/audit-log.ts';
 import { isLeaseHeld } from '../../idempotency/idempotency-store.ts';
 import type { Clock } from '../../internal/clock.ts';
 import { callWindowMs } from '../../internal/config.ts';
-import { enqueue, type Job, type JobHandler } from '../../jobs/runner.ts';
+import { enqueueOrRearm, finishQueued, type Job, type JobHandler } from '../../jobs/runner.ts';
+import { jobStatements } from '../../jobs/statements.ts';
 import type { Db } from '../../storage/schema.ts';
-import { json } from '../../storage/schema.ts';
 import type { SupplierFlightOrder } from '../../suppliers/ports/flight.ts';
 import type { BookingDeps } from './deps.ts';
 import { type BookingEvent, type BookingStatus, canTransition, nextStatus } from './state-machine.ts';
@@ -29,13 +30,13 @@ const dedupe = reconcileDedupe;
  * Queues (or re-queues) the booking; an existing job row is reset with fresh attempts. It runs now, or at
  * `runAt` (createPnr's write-ahead job: at the end of the call window, unless the call settles first).
  */
-export async function queueReconciliation(
+export async function queueReconcile(
   db: Db,
   bookingId: number,
   clock: Clock,
   opts: { force?: boolean; runAt?: Date } = {},
 ) {
-  const id = await enqueue(
+  await enqueueOrRearm(
     db,
     RECONCILE_QUEUE,
     { booking_id: bookingId, force: !!opts.force },
@@ -46,32 +47,24 @@ export async function queueReconciliation(
     },
     clock,
   );
-  if (id) return;
-  await db
-    .updateTable('jobs')
-    .set({
-      status: 'queued',
-      run_at: opts.runAt ?? clock.now(),
-      attempts: 0,
-      last_error: null,
-      locked_at: null,
-      locked_by: null,
-      payload: json({ booking_id: bookingId, force: !!opts.force }),
-      updated_at: clock.now(),
-    })
-    .where('dedupe_key', '=', dedupe(bookingId))
-    .where('status', '!=', 'running')
-    .execute();
 }
 
+/**
+ * CTE body: the reconciliation job of each booking the CTE `from` inserted (`returning id`), due at
+ * `runAt`; none for a booking that has one. For createPnr's write-ahead: the row and its job, one statement.
+ */
+export const reconcileJobEach = (from: string, runAt: Date) =>
+  jobStatements.enqueueEach(from, {
+    queue: RECONCILE_QUEUE,
+    payload: sql`jsonb_build_object('booking_id', ${sql.ref(`${from}.id`)}, 'force', false)`,
+    dedupeKey: sql<string>`${reconcileDedupe('')}::text || ${sql.ref(`${from}.id`)}`,
+    runAt,
+    maxAttempts: RECONCILE_MAX_ATTEMPTS,
+  });
+
 /** The booking settled without the job (its createPnr call answered): the queued job is done. */
-export async function reconciliationSettled(db: Db, bookingId: number, clock: Clock) {
-  await db
-    .updateTable('jobs')
-    .set({ status: 'done', updated_at: clock.now() })
-    .where('dedupe_key', '=', dedupe(bookingId))
-    .where('status', '=', 'queued')
-    .execute();
+export async function reconcileSettled(db: Db, bookingId: number, clock: Clock) {
+  await finishQueued(db, dedupe(bookingId), clock.now());
 }
 
 /**
@@ -162,7 +155,7 @@ export function bookingJobHandlers(d: BookingDeps): Record<string, JobHandler> {
 }
 
 /** The admin queue: jobs not yet done (queued, running or failed for good), oldest first. */
-export async function reconciliationQueue(db: Db, page: number, pageSize: number) {
+export async function reconcileQueuePage(db: Db, page: number, pageSize: number) {
   const q = bookingDb(db).selectFrom('booking_reconciliation_queue').where('job_status', '!=', 'done');
   const total = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   const rows = await q
