@@ -286,7 +286,12 @@ function completion(r: StoredResponse, now: Date) {
  */
 export const idempotencyStatements = {
   /** Stores `r` as the key's final answer. */
-  storeAnswer(db: Pick<QueryCreator<KernelTables>, 'updateTable'>, scope: string, r: StoredResponse, now: Date) {
+  storeAnswer(
+    db: Pick<QueryCreator<KernelTables>, 'updateTable'>,
+    scope: string,
+    r: StoredResponse,
+    now: Date,
+  ) {
     return db.updateTable('idempotency_keys').set(completion(r, now)).where('scope', '=', scope);
   },
 

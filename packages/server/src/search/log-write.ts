@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { jobStatements } from '../jobs/statements.ts';
 import { param, prepared } from '../storage/prepared.ts';
 import type { StoredOffer } from './batch-reader.ts';
 import type { SearchEngineDeps } from './engine-deps.ts';
@@ -59,13 +60,7 @@ const writeStatement = (finish: boolean, notify: boolean) =>
           union all
           select open.id, x.seq, x.event, x.data
             from open, jsonb_to_recordset(${param(5)}::jsonb) as x(seq integer, event text, data jsonb)
-        )${
-          finish
-            ? sql`, job as (
-          delete from jobs where id = ${param(8)}::text and status = 'queued' and exists (select 1 from open)
-        )`
-            : sql``
-        }
+        )${finish ? sql`, job as ${jobStatements.dropQueuedWhen('open', param(8))}` : sql``}
         select id${notify ? sql`, pg_notify(${param(9)}::text, id) as notified` : sql``} from open`.compile(
           db,
         ),
