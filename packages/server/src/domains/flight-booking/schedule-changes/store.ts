@@ -48,7 +48,9 @@ export interface ScheduleChangeRow {
   accepted_by_user_id: string | null;
 }
 
-function toRow(r: Record<string, unknown>): ScheduleChangeRow {
+/** A selected row (any shape of the table's columns) as the domain's row. */
+function toRow(row: object): ScheduleChangeRow {
+  const r = row as Record<string, unknown>;
   return {
     id: String(r.id),
     booking_id: Number(r.booking_id),
@@ -91,7 +93,7 @@ export async function listChanges(db: Db, bookingId: number): Promise<ScheduleCh
     .where('booking_id', '=', bookingId)
     .orderBy(sql`seq`, 'desc')
     .execute();
-  return rows.map((r) => toRow(r as unknown as Record<string, unknown>));
+  return rows.map((r) => toRow(r));
 }
 
 export async function findChange(
@@ -107,7 +109,7 @@ export async function findChange(
     .where('id', '=', id);
   if (forUpdate) q = q.forUpdate();
   const r = await q.executeTakeFirst();
-  return r ? toRow(r as unknown as Record<string, unknown>) : undefined;
+  return r ? toRow(r) : undefined;
 }
 
 export type NewChange = Pick<
@@ -157,7 +159,7 @@ export async function insertChange(trx: Db, c: NewChange, now: Date): Promise<Sc
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-  return toRow(r as unknown as Record<string, unknown>);
+  return toRow(r);
 }
 
 /** The booking's pending change, if any (at most one: migration 0200). */
@@ -168,7 +170,7 @@ export async function pendingChange(db: Db, bookingId: number): Promise<Schedule
     .where('booking_id', '=', bookingId)
     .where('status', '=', 'pending')
     .executeTakeFirst();
-  return r ? toRow(r as unknown as Record<string, unknown>) : undefined;
+  return r ? toRow(r) : undefined;
 }
 
 /** Supersedes the booking's pending change (the airline went back to the booked schedule). */
@@ -193,5 +195,5 @@ export async function markAccepted(
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirstOrThrow();
-  return toRow(r as unknown as Record<string, unknown>);
+  return toRow(r);
 }
