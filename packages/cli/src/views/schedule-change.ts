@@ -31,7 +31,7 @@ export function scheduleChangeLines(
   const lines: string[] = [];
   for (const c of changes.filter((x) => x.status === 'pending'))
     lines.push(
-      `SCHEDULE CHANGE pending (${c.id}): the airline moved this booking's flights; the times above are as booked`,
+      `SCHEDULE CHANGE pending (${c.id}): the airline moved these flights (above: as booked)`,
       ...movedLines(c),
       `    accept: travel booking accept-change ${bookingRef} ${c.id}   (or cancel the booking)`,
     );
