@@ -155,8 +155,9 @@ export function bookingFx(r: Record<string, unknown>): { supplier_price: Money; 
  */
 export function inBookingCurrency<M extends { currency: string; amount_minor: number }>(
   m: M,
-  row: Record<string, unknown>,
+  booking: object,
 ): M {
+  const row = booking as Record<string, unknown>;
   const currency = row.currency as Currency;
   if (m.currency === currency) return m;
   const supplierCurrency = row.supplier_currency as Currency | null | undefined;

@@ -21,8 +21,8 @@ export async function markCancelled(
 ): Promise<ReservationRow> {
   // The provider's fee in the booking's currency, at the booking's rate (search/exchange.ts).
   const money = supplierMoney && {
-    fee: inBookingCurrency(supplierMoney.fee, row as unknown as Record<string, unknown>),
-    refund: inBookingCurrency(supplierMoney.refund, row as unknown as Record<string, unknown>),
+    fee: inBookingCurrency(supplierMoney.fee, row),
+    refund: inBookingCurrency(supplierMoney.refund, row),
   };
   const from = row.status as ReservationStatus;
   const to = from === 'cancelled' ? from : nextStatus(k.kind)(from, ctx ? 'cancel' : 'supplier_cancelled');

@@ -29,19 +29,22 @@ const SORTS: Record<string, SortKey> = {
   state: columns('state', 'id'),
 };
 
-const toRow = (r: Record<string, unknown>): PaymentRow => ({
-  id: Number(r.id),
-  booking_id: Number(r.booking_id),
-  state: r.state as PaymentRow['state'],
-  amount_minor: Number(r.amount_minor),
-  captured_minor: Number(r.captured_minor),
-  refunded_minor: Number(r.refunded_minor),
-  currency: String(r.currency).trim(),
-  provider: String(r.provider),
-  provider_payment_ref: (r.provider_payment_ref as string | null) ?? null,
-  created_at: new Date(r.created_at as string),
-  updated_at: new Date(r.updated_at as string),
-});
+const toRow = (row: object): PaymentRow => {
+  const r = row as Record<string, unknown>;
+  return {
+    id: Number(r.id),
+    booking_id: Number(r.booking_id),
+    state: r.state as PaymentRow['state'],
+    amount_minor: Number(r.amount_minor),
+    captured_minor: Number(r.captured_minor),
+    refunded_minor: Number(r.refunded_minor),
+    currency: String(r.currency).trim(),
+    provider: String(r.provider),
+    provider_payment_ref: (r.provider_payment_ref as string | null) ?? null,
+    created_at: new Date(r.created_at as string),
+    updated_at: new Date(r.updated_at as string),
+  };
+};
 
 /** Payments with their transactions (oldest first), as the contract's `Payment`. */
 export async function paymentsWithTransactions(db: Db, rows: PaymentRow[]) {
@@ -122,5 +125,5 @@ export async function findPayment(db: Db, id: number, forUpdate = false) {
   let q = bookingDb(db).selectFrom('booking_payments').selectAll().where('id', '=', id);
   if (forUpdate) q = q.forUpdate();
   const r = await q.executeTakeFirst();
-  return r ? toRow(r as unknown as Record<string, unknown>) : undefined;
+  return r ? toRow(r) : undefined;
 }

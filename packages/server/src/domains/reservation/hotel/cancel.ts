@@ -77,14 +77,13 @@ export async function quoteHotelCancellation(
   } catch (err) {
     throw supplierHttpError(err, CANCEL_REFUSALS, deps.logger);
   }
-  const record = row as unknown as Record<string, unknown>;
   return {
     status: 200,
     body: {
       booking_id: id,
       status: row.status,
-      cancellation_fee: inBookingCurrency(quote.fee, record),
-      refund: inBookingCurrency(quote.refund, record),
+      cancellation_fee: inBookingCurrency(quote.fee, row),
+      refund: inBookingCurrency(quote.refund, row),
       source: 'supplier_simulation',
     },
   };
