@@ -103,7 +103,7 @@ const defs: OpDef[] = [
     summary: 'List companies',
     tenant: true,
     parameters: [
-      ...keysetPageParams('company_id'),
+      ...keysetPageParams('company_id', id32()),
       queryParam('status', ref('CompanyStatus')),
       queryParam('company_type', ref('CompanyType')),
       searchParam('company name, code and contact email'),

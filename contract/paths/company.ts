@@ -1,5 +1,6 @@
 import {
   dateRangeParams,
+  id32,
   idParam,
   int,
   keysetPageParams,
@@ -87,7 +88,7 @@ const defs: OpDef[] = [
     operationId: 'companyListClients',
     summary: 'List clients',
     parameters: [
-      ...keysetPageParams('client_id'),
+      ...keysetPageParams('client_id', id32()),
       searchParam('client name, email and company name'),
       queryParam('client_type', ref('ClientType')),
     ],

@@ -65,7 +65,7 @@ describe.skipIf(!agent)('travel listen', () => {
   it('prints one line per event of a booking made while it listens; Ctrl-C exits 130', async () => {
     const listen = startListen(['--events', 'booking.*'], env, configDir);
     await until(
-      () => listen.stderr().includes('Ready.'),
+      () => listen.stderr().includes('(Ctrl-C to quit).'),
       () => `"Ready." on stderr:\n${listen.stderr()}`,
     );
     expect(listen.stderr()).toContain(`Ready. Listening to booking.* on ${serverUrl} (Ctrl-C to quit).`);
@@ -102,9 +102,10 @@ describe.skipIf(!agent)('travel listen', () => {
       env,
       configDir,
     );
+    // The banner's lines may arrive in separate chunks: wait for the forwarding line too.
     await until(
-      () => listen.stderr().includes('Ready.'),
-      () => `"Ready." on stderr:\n${listen.stderr()}`,
+      () => listen.stderr().includes('Ready.') && listen.stderr().includes('Forwarding to'),
+      () => `"Ready." and "Forwarding to" on stderr:\n${listen.stderr()}`,
     );
     expect(listen.stderr()).toContain(`signed with ${secret}`);
     const id = await book('PENDING');
@@ -151,7 +152,7 @@ describe.skipIf(!agent)('travel listen', () => {
 
     const listen = startListen(['--events', 'booking.created', '--json'], env, configDir);
     await until(
-      () => listen.stderr().includes('Ready.'),
+      () => listen.stderr().includes('(Ctrl-C to quit).'),
       () => `"Ready." on stderr:\n${listen.stderr()}`,
     );
     const id = await book('Jsonline');

@@ -34,7 +34,9 @@ describe.skipIf(!hasTmux || !agent)('travel listen in a terminal', () => {
       { ...env, TRAVEL_CONFIG_DIR: configDir, HOME: configDir, CI: '', TERM: 'xterm-256color' },
       140,
     );
-    const banner = await session.waitFor('Ready. Listening to booking.pending_settled');
+    // The forwarding line comes after "Ready.": wait for it, so both are on the screen.
+    const banner = await session.waitFor(`signed with ${secret}`);
+    expect(banner).toContain('Ready. Listening to booking.pending_settled');
     expect(banner).toContain(`Forwarding to ${receiver.url}/webhooks, signed with ${secret}`);
 
     const search = await runJson<{ offers: { offer_id: string }[] }>(
