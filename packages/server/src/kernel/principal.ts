@@ -2,6 +2,7 @@ import type { ApiKeyStore } from '../api-keys/api-keys.ts';
 import type { TtlCache } from '../cache/ttl-cache.ts';
 import type { Clock } from '../internal/clock.ts';
 import type { Db } from '../storage/schema.ts';
+import { forbidden } from './errors.ts';
 
 /** The access-token denylist (migration 0070). */
 interface TokenRevocationsTable {
@@ -42,6 +43,17 @@ export function standing(p: Principal | undefined, now: Date): Standing {
   if (!p.isActive || p.userStatus === 'inactive') return 'user_inactive';
   if (p.companyStatus && p.companyStatus !== 'active') return 'company_suspended';
   return 'ok';
+}
+
+/**
+ * Refuses a user whose account or company does not stand (403, one answer for a login, a refresh and every
+ * authenticated request); `ok` passes, and `gone` is left to the caller (a bad credential, or a token that
+ * names no current user).
+ */
+export function refuseStanding(s: Standing): void {
+  if (s === 'user_suspended') throw forbidden('account_suspended', 'This account is suspended.');
+  if (s === 'user_inactive') throw forbidden('account_inactive', 'This account is not active.');
+  if (s === 'company_suspended') throw forbidden('company_suspended', "This account's company is suspended.");
 }
 
 /**

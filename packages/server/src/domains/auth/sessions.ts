@@ -1,6 +1,6 @@
 import { newId, newSecretToken, sha256 } from '../../internal/ids.ts';
-import { forbidden, tooManyRequests, unauthorized } from '../../kernel/errors.ts';
-import { type PrincipalStore, standing } from '../../kernel/principal.ts';
+import { tooManyRequests, unauthorized } from '../../kernel/errors.ts';
+import { type PrincipalStore, refuseStanding, standing } from '../../kernel/principal.ts';
 import type { RequestContext, Role } from '../../kernel/types.ts';
 import type { LoginThrottle } from '../../rate-limit/login-throttle.ts';
 import { type AuthDeps, companyCode, credentialsError } from './deps.ts';
@@ -55,17 +55,9 @@ export async function tokenResponse(d: AuthDeps, userId: string, familyId?: stri
 }
 
 export function assertMayLogIn(d: AuthDeps, p: Awaited<ReturnType<PrincipalStore['get']>>) {
-  switch (standing(p, d.clock.now())) {
-    case 'user_suspended':
-      throw forbidden('account_suspended', 'This account is suspended.');
-    case 'user_inactive':
-      throw forbidden('account_inactive', 'This account is not active.');
-    case 'company_suspended':
-      throw forbidden('company_suspended', "This account's company is suspended.");
-    case 'gone':
-      throw credentialsError();
-    case 'ok':
-  }
+  const s = standing(p, d.clock.now());
+  if (s === 'gone') throw credentialsError();
+  refuseStanding(s);
 }
 
 /**

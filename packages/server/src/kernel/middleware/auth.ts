@@ -5,7 +5,7 @@ import { TokenError } from '../../internal/tokens.ts';
 import type { Exchange } from '../context.ts';
 import type { OpenApiDoc, Operation } from '../contract.ts';
 import { forbidden, tooManyRequests, unauthorized } from '../errors.ts';
-import { type Principal, type PrincipalStore, standing } from '../principal.ts';
+import { type Principal, type PrincipalStore, refuseStanding, standing } from '../principal.ts';
 import type { AuthContext, HandlerTable, Role } from '../types.ts';
 
 /**
@@ -91,18 +91,9 @@ export function authenticator(opts: {
 }
 
 function assertStanding(p: Principal | undefined, principals: PrincipalStore): void {
-  switch (standing(p, principals.clock.now())) {
-    case 'gone':
-      throw unauthorized('invalid_token', 'The access token names no current user.');
-    case 'user_suspended':
-      throw forbidden('account_suspended', 'This account is suspended.');
-    case 'user_inactive':
-      throw forbidden('account_inactive', 'This account is not active.');
-    case 'company_suspended':
-      throw forbidden('company_suspended', "This account's company is suspended.");
-    case 'ok':
-      break;
-  }
+  const s = standing(p, principals.clock.now());
+  if (s === 'gone') throw unauthorized('invalid_token', 'The access token names no current user.');
+  refuseStanding(s);
 }
 
 /**
