@@ -4,6 +4,7 @@ export type { Paging } from './http.ts';
 export { dayRange, iso, isoDate, num, ok, pageBody, paging, periodRange } from './http.ts';
 export type { BookableTraveler } from './store.ts';
 export {
+  bookableTraveler,
   clearPrimaryTraveler,
   clientView,
   companyWithProfile,

@@ -12,7 +12,7 @@ import type { HandlerResult, OperationContext, RequestContext } from '../../kern
 import { bindBooking } from '../../observability/call-scope.ts';
 import { resolveFlightOffer } from '../../search/resolve-offer.ts';
 import type { SupplierFlightOrder } from '../../suppliers/ports/flight.ts';
-import { bookableTraveler } from '../accounts/store.ts';
+import { bookableTraveler } from '../accounts/index.ts';
 import { bookBags } from './bags.ts';
 import type { BookingDeps } from './deps.ts';
 import { normalizePassengers, preparePassengers } from './passengers.ts';
