@@ -38,6 +38,7 @@ import { futureDate, oneWaySearch } from '../test/harness/flight-search.ts';
 import { Client, supplierUrls } from '../test/resilience/stack.ts';
 import { freshDatabase, type ServerProcess, startServer } from '../test/search/processes.ts';
 import { airportBench } from './airports.ts';
+import { commitFloor } from './commit-floor.ts';
 import type { Span } from './fare-suppliers.ts';
 import type { Recorded } from './phase-hook.ts';
 
@@ -651,6 +652,9 @@ async function getFareFigures(db: 'pglite' | 'postgres') {
   log(
     `\n== getFare on ${db}, every emulator call fixed at ${latency} ms (SANDBOX_LATENCY_MS), spans measured`,
   );
+  // The floor under "write sent -> committed": one committed INSERT by a bare client, before our servers start.
+  const write = await commitFloor(db, PG_URL);
+  const floorLine = `     floor: one committed INSERT of an offer-sized row by a bare client (${db === 'postgres' ? 'pg' : 'PGlite in the bench process, same disk'}): p50 ${round2(write.p50)} ms, p99 ${round2(write.p99)} ms over ${write.samples}; our "write sent -> committed" phase above cannot be cheaper`;
   const suppliers = await startFareSuppliers(latency, Number(process.env.BENCH_FARE_STAGGER_MS ?? 0));
   const ours = await startOurs(`fare-${db}`, db, latency, {
     SANDBOX_SUPPLIER_URLS: supplierUrls(suppliers.urls),
@@ -758,9 +762,9 @@ async function getFareFigures(db: 'pglite' | 'postgres') {
           unit: 'ms p50 beyond the supplier',
           target: 'within 2 ms p50 / 5 ms p99',
           met: p50 <= 2 && p99 <= 5,
-          note: `p99 +${round2(p99)} ms over ${xs.length}; ${which} supplier done ${round2(pct(done, 50))} ms after the POST (p50); ${phases.note}`,
+          note: `p99 +${round2(p99)} ms over ${xs.length}; ${which} supplier done ${round2(pct(done, 50))} ms after the POST (p50); ${phases.note}; committed-write floor p50 ${round2(write.p50)} ms / p99 ${round2(write.p99)} ms`,
         },
-        phases.lines,
+        [...phases.lines, floorLine],
       );
     };
     beyond('batch answer', 'slowest', batch, slowest, batchTrace);
