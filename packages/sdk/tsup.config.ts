@@ -1,7 +1,6 @@
 import { defineConfig } from 'tsup';
 
-// ESM + CJS + .d.ts. eventsource-parser is ESM-only, so it is bundled: a CJS consumer on Node 22.0-22.11
-// (no require(esm) by default) must not have to load it. openapi-fetch ships both formats and stays external.
+// ESM + CJS + .d.ts. openapi-fetch ships both formats and stays external (the one runtime dependency).
 // @travel/contract (private, TypeScript sources) is bundled into both the code and the .d.ts, so the
 // published package stays self-contained: its types (paths, components, ErrorCode) are inlined.
 export default defineConfig({
@@ -14,5 +13,5 @@ export default defineConfig({
   sourcemap: true,
   target: 'es2022',
   platform: 'neutral',
-  noExternal: ['eventsource-parser', '@travel/contract'],
+  noExternal: ['@travel/contract'],
 });

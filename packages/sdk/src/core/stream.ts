@@ -4,9 +4,9 @@
  * we wait the server's `retry:` interval, reconnect with `Last-Event-ID`, and skip any event id already
  * delivered, so the consumer sees every event exactly once.
  */
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { ConnectionError, createApiError } from './errors.ts';
 import type { Sleep } from './retry.ts';
+import { createSseParser, type SseMessage } from './sse-parser.ts';
 import type { Transport } from './transport.ts';
 
 /** One event; `data` is parsed JSON when it is JSON, else the raw string. */
@@ -74,13 +74,13 @@ export async function* streamEvents<TEvent = SseEvent>(
         body: await bodyOf(response),
         headers: response.headers,
       });
-    const pending: EventSourceMessage[] = [];
-    const parser = createParser({
-      onEvent: (message) => pending.push(message),
-      onRetry: (ms) => {
+    const pending: SseMessage[] = [];
+    const feed = createSseParser(
+      (message) => pending.push(message),
+      (ms) => {
         reconnectMs = ms;
       },
-    });
+    );
     const reader = response.body.getReader();
     const decoder = new TextDecoder();
     try {
@@ -90,7 +90,7 @@ export async function* streamEvents<TEvent = SseEvent>(
           return { done: true as const, value: undefined };
         });
         if (chunk.done) break;
-        parser.feed(decoder.decode(chunk.value, { stream: true }));
+        feed(decoder.decode(chunk.value, { stream: true }));
         for (const message of pending.splice(0)) {
           if (message.id !== undefined) {
             if (seen.has(message.id)) continue;

@@ -115,7 +115,7 @@ export function createTransport(config: TransportConfig): Transport {
       const sent = prepared.sent;
       let response: Response;
       try {
-        response = await config.fetch(prepared.request);
+        response = await untilAborted(config.fetch(prepared.request), request.signal, timeout);
       } catch (error) {
         // The caller's own abort is not a network failure: surface it unchanged.
         if (request.signal.aborted) throw error;
@@ -161,6 +161,30 @@ export function createTransport(config: TransportConfig): Transport {
 }
 
 const noCredentials: Authorize = async () => undefined;
+
+/**
+ * The fetch's answer, or the reason of whichever signal aborts first, even from a fetch that ignores its
+ * signal. The listeners sit on the caller's signal and the attempt's timeout themselves, not only on the
+ * `AbortSignal.any` handed to fetch: that one holds its sources weakly, and Node's timeout timer holds its
+ * signal weakly too, so a timeout with no listener of its own can be garbage-collected before it fires
+ * (nodejs/node#57736). When nothing else refers to the waiting call (a fetch with no socket behind it),
+ * a collection then takes the call with it and it never ends. A timeout with a listener is kept until it
+ * fires (the DOM spec's rule). The listeners go once the fetch settles, so the signals are free again.
+ */
+function untilAborted<T>(work: Promise<T>, ...signals: (AbortSignal | undefined)[]): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const live = signals.filter((signal): signal is AbortSignal => signal !== undefined);
+    const onAbort = (event: Event) => reject((event.target as AbortSignal).reason);
+    const done = () => {
+      for (const signal of live) signal.removeEventListener('abort', onAbort);
+    };
+    work.then(resolve, reject).finally(done);
+    for (const signal of live) {
+      if (signal.aborted) return reject(signal.reason);
+      signal.addEventListener('abort', onAbort, { once: true });
+    }
+  });
+}
 
 async function prepareAttempt(
   request: Request,
