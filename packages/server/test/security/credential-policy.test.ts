@@ -14,6 +14,7 @@ import { listOperations } from '../../src/kernel/contract.ts';
 import type { Role } from '../../src/kernel/types.ts';
 import { MemoryMailer } from '../../src/mail/mailer.ts';
 import { createRuntime, type Runtime } from '../../src/runtime.ts';
+import { startEmulators } from '../../sandbox/emulators.ts';
 import type { Database } from '../../src/storage/database.ts';
 import { type DispatchOptions, dispatch } from '../harness/dispatch.ts';
 import { seedCompany, seedUser } from '../harness/seed.ts';
@@ -30,6 +31,7 @@ const operations = listOperations(doc);
 const clock = new ManualClock(new Date());
 let database: Database;
 let runtime: Runtime;
+let emulators: Awaited<ReturnType<typeof startEmulators>> | undefined;
 let app: App;
 /** A second server process on the same database, its status cache warm for a minute. */
 let other: App;
@@ -47,6 +49,7 @@ const env = () =>
 
 beforeAll(async () => {
   database = await testDatabase();
+  emulators = await startEmulators({ latencyMs: 0 });
   // One config: both processes share the JWT key, as processes of one deployment do.
   const config = env();
   runtime = await createRuntime({
@@ -56,7 +59,7 @@ beforeAll(async () => {
     logger: pino({ level: 'silent' }),
     clock,
     contract: doc,
-    sandboxLatencyMs: 0,
+    sandboxUrls: emulators.urls,
     startJobs: false,
   });
   app = runtime.app;
@@ -72,6 +75,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await runtime?.close();
+  await emulators?.close();
   await database?.close();
 });
 

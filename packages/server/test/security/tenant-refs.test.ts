@@ -11,6 +11,7 @@ import { loadConfig } from '../../src/internal/config.ts';
 import type { Role } from '../../src/kernel/types.ts';
 import { MemoryMailer } from '../../src/mail/mailer.ts';
 import { createRuntime, type Runtime } from '../../src/runtime.ts';
+import { startEmulators } from '../../sandbox/emulators.ts';
 import type { Database } from '../../src/storage/database.ts';
 import { type DispatchOptions, dispatch } from '../harness/dispatch.ts';
 import { futureDate } from '../harness/flight-search.ts';
@@ -24,9 +25,11 @@ if (!doc) throw new Error('openapi.json is missing: run pnpm openapi');
 
 let database: Database;
 let runtime: Runtime;
+let emulators: Awaited<ReturnType<typeof startEmulators>> | undefined;
 
 beforeAll(async () => {
   database = await testDatabase();
+  emulators = await startEmulators({ latencyMs: 0 });
   runtime = await createRuntime({
     config: loadConfig({
       SUPPLIERS: 'sandbox',
@@ -39,12 +42,13 @@ beforeAll(async () => {
     logger: pino({ level: 'silent' }),
     clock: new ManualClock(new Date()),
     contract: doc,
-    sandboxLatencyMs: 0,
+    sandboxUrls: emulators.urls,
     startJobs: false,
   });
 }, 120_000);
 afterAll(async () => {
   await runtime?.close();
+  await emulators?.close();
   await database?.close();
 });
 
