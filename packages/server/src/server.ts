@@ -182,7 +182,13 @@ async function start(o: ServerOptions) {
       ...(sandboxLatencyMs !== undefined ? { latencyMs: sandboxLatencyMs } : {}),
     });
     const sandboxUrls = config.sandbox ? (urls ?? emulators?.urls) : undefined;
-    runtime = await createRuntime({ config, database, mailer, logger: log, ...(sandboxUrls ? { sandboxUrls } : {}) });
+    runtime = await createRuntime({
+      config,
+      database,
+      mailer,
+      logger: log,
+      ...(sandboxUrls ? { sandboxUrls } : {}),
+    });
   } catch (err) {
     // Whatever started is closed, so the process exits; the error reported is the start's own.
     await emulators?.close().catch(() => undefined);

@@ -309,14 +309,16 @@ describe('the rules catch what they are meant to catch', () => {
       expect(found).toEqual([`server:${path} -> mock-server`]);
     }
     // src/ reaching the launcher's folder, which imports the package, is reported too.
-    expect(findings(withFile('main.ts', "import { startEmulators } from '../sandbox/emulators.ts';"))).toEqual([
-      'main.ts imports sandbox/emulators.ts (src/ never imports a composition root outside it)',
-    ]);
+    expect(
+      findings(withFile('main.ts', "import { startEmulators } from '../sandbox/emulators.ts';")),
+    ).toEqual(['main.ts imports sandbox/emulators.ts (src/ never imports a composition root outside it)']);
     const root = (path: string, text: string) => rootViolations(rootImportsOf([{ path, text }]));
     expect(root('sandbox/x.ts', "import { MOCK_SUPPLIERS } from '@travel/mock-server';")).toEqual([]);
     expect(root('sandbox/x.ts', "import { runServer } from '../src/server.ts';")).toEqual([]);
     expect(root('sandbox/x.ts', "import { createTravelClient } from '@travel/sdk';")).toEqual([
-      expect.stringMatching(/^server:sandbox\/x.ts -> sdk \(server:sandbox\/ may import only contract, mock-server:/),
+      expect.stringMatching(
+        /^server:sandbox\/x.ts -> sdk \(server:sandbox\/ may import only contract, mock-server:/,
+      ),
     ]);
     expect(root('tools/x.ts', "import { MOCK_SUPPLIERS } from '@travel/mock-server';")).toEqual([
       'server:tools/x.ts -> mock-server (server:tools/x.ts is in no composition root of ROOTS_OUTSIDE_SRC)',

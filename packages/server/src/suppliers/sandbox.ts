@@ -34,7 +34,10 @@ export interface SandboxEmulators {
  * (`packages/server/sandbox/main.ts`). The server calls it once, after it holds DATA_DIR, with where the
  * emulators keep their records and SANDBOX_LATENCY_MS; it closes them on shutdown, after the runtime.
  */
-export type StartEmulators = (o: { stateDir: string; latencyMs?: SandboxLatency }) => Promise<SandboxEmulators>;
+export type StartEmulators = (o: {
+  stateDir: string;
+  latencyMs?: SandboxLatency;
+}) => Promise<SandboxEmulators>;
 
 export const SANDBOX_CREDENTIALS = {
   amadeus: { clientId: 'sandbox-client-id', clientSecret: 'sandbox-client-secret' },

@@ -154,7 +154,9 @@ export function rootViolations(imports: string[]): string[] {
     const [from, to] = i.split(' -> ') as [string, string];
     const root = Object.entries(ROOTS_OUTSIDE_SRC).find(([r]) => from.startsWith(r));
     if (!root) return [`${i} (${from} is in no composition root of ROOTS_OUTSIDE_SRC)`];
-    return root[1].may.includes(to) ? [] : [`${i} (${root[0]} may import only ${root[1].may.join(', ')}: ${root[1].why})`];
+    return root[1].may.includes(to)
+      ? []
+      : [`${i} (${root[0]} may import only ${root[1].may.join(', ')}: ${root[1].why})`];
   });
 }
 

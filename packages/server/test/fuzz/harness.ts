@@ -5,6 +5,7 @@
  */
 import { type Agent, request as httpRequest } from 'node:http';
 import pino from 'pino';
+import { startEmulators } from '../../sandbox/emulators.ts';
 import type { App } from '../../src/app.ts';
 import { ManualClock } from '../../src/internal/clock.ts';
 import { type Config, loadConfig } from '../../src/internal/config.ts';
@@ -14,7 +15,6 @@ import { Router } from '../../src/kernel/router.ts';
 import type { Role } from '../../src/kernel/types.ts';
 import { MemoryMailer } from '../../src/mail/mailer.ts';
 import { createRuntime } from '../../src/runtime.ts';
-import { startEmulators } from '../../sandbox/emulators.ts';
 import type { Database } from '../../src/storage/database.ts';
 import { SANDBOX_CREDENTIALS } from '../../src/suppliers/sandbox.ts';
 import { seedCompany, seedUser } from '../harness/seed.ts';

@@ -51,7 +51,9 @@ describe('entry points', () => {
       .filter((l) => l.startsWith('{'))
       .map((l) => JSON.parse(l) as { level: number; msg: string })
       .find((l) => l.level === 60);
-    expect(fatal?.msg).toMatch(/^sandbox mode \(SUPPLIERS=sandbox, the default\) calls the supplier emulators/);
+    expect(fatal?.msg).toMatch(
+      /^sandbox mode \(SUPPLIERS=sandbox, the default\) calls the supplier emulators/,
+    );
     expect(fatal?.msg).toContain('run `pnpm start` (packages/server/sandbox/main.ts');
     expect(fatal?.msg).toContain('or set SANDBOX_SUPPLIER_URLS to a running packages/mock-server');
     // Failed fast: before the data directory's database or the emulators' state was touched.

@@ -7,6 +7,7 @@
  */
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startEmulators } from '../../sandbox/emulators.ts';
 import { type App, createApp } from '../../src/app.ts';
 import { ManualClock } from '../../src/internal/clock.ts';
 import { loadConfig } from '../../src/internal/config.ts';
@@ -14,7 +15,6 @@ import { listOperations } from '../../src/kernel/contract.ts';
 import type { Role } from '../../src/kernel/types.ts';
 import { MemoryMailer } from '../../src/mail/mailer.ts';
 import { createRuntime, type Runtime } from '../../src/runtime.ts';
-import { startEmulators } from '../../sandbox/emulators.ts';
 import type { Database } from '../../src/storage/database.ts';
 import { type DispatchOptions, dispatch } from '../harness/dispatch.ts';
 import { seedCompany, seedUser } from '../harness/seed.ts';

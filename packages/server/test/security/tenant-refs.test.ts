@@ -6,12 +6,12 @@
  */
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startEmulators } from '../../sandbox/emulators.ts';
 import { ManualClock } from '../../src/internal/clock.ts';
 import { loadConfig } from '../../src/internal/config.ts';
 import type { Role } from '../../src/kernel/types.ts';
 import { MemoryMailer } from '../../src/mail/mailer.ts';
 import { createRuntime, type Runtime } from '../../src/runtime.ts';
-import { startEmulators } from '../../sandbox/emulators.ts';
 import type { Database } from '../../src/storage/database.ts';
 import { type DispatchOptions, dispatch } from '../harness/dispatch.ts';
 import { futureDate } from '../harness/flight-search.ts';
