@@ -59,7 +59,7 @@ describe('entry points', () => {
     // Failed fast: before the data directory's database or the emulators' state was touched.
     expect(existsSync(join(dataDir, 'pglite'))).toBe(false);
     expect(existsSync(join(dataDir, 'sandbox-suppliers'))).toBe(false);
-  });
+  }, 60_000);
 
   it('the launcher (pnpm start) runs the emulators in its own process, answers ready, and closes them on SIGTERM', async () => {
     const dataDir = await tempDir();
@@ -101,5 +101,5 @@ describe('entry points', () => {
     expect(await server.stop('SIGTERM')).toEqual({ code: 0, signal: null });
     // The drain closed the emulators: their lock is released.
     expect(existsSync(lock)).toBe(false);
-  });
+  }, 120_000);
 });
