@@ -17,7 +17,7 @@ const port = await new Promise((resolve) => {
 });
 const dataDir = mkdtempSync(join(tmpdir(), 'travel-smoke-'));
 const baseUrl = `http://127.0.0.1:${port}`;
-const server = spawn(process.execPath, ['packages/server/src/main.ts'], {
+const server = spawn(process.execPath, ['packages/server/sandbox/main.ts'], {
   cwd: root,
   env: {
     ...process.env,

@@ -4,8 +4,8 @@
  * - 1,000 readers (`BENCH_FANOUT_READERS`) of one company's stream on one server process (one database
  *   reader, events/feed.ts): fan-out latency p50/p99 over every reader and event, server RSS per stream;
  * - the same 1,000 readers of a bare `node:http` broadcaster on the same table and NOTIFY (event-peer.ts).
- * The server is `src/main.ts` in its own process (`BENCH_EVENTS_MAIN` runs another checkout's, e.g. the
- * one before the NOTIFY wake-up); the readers and the producer share this process (the clocks agree).
+ * The server is `pnpm start`'s entry (`sandbox/main.ts`: src/server.ts with the emulators in its process)
+ * in its own process (`BENCH_EVENTS_MAIN` runs another checkout's, e.g. the one before the NOTIFY wake-up); the readers and the producer share this process (the clocks agree).
  * Events are committed by this process through `record()` as a domain of another process would, one at a
  * time, each once every reader has the previous one. Database: `BENCH_DATABASE_URL` (or
  * `TEST_DATABASE_URL`) gets a fresh database; else a private PostgreSQL when its binaries are found;
@@ -27,7 +27,8 @@ import { freshDatabase } from '../test/search/processes.ts';
 
 const READERS = Number(process.env.BENCH_FANOUT_READERS || 1000);
 const EVENTS = Number(process.env.BENCH_FANOUT_EVENTS || 30);
-const MAIN = process.env.BENCH_EVENTS_MAIN || fileURLToPath(new URL('../src/main.ts', import.meta.url));
+// Sandbox mode without SANDBOX_SUPPLIER_URLS: `pnpm start`'s entry (the emulators in the server's process).
+const MAIN = process.env.BENCH_EVENTS_MAIN || fileURLToPath(new URL('../sandbox/main.ts', import.meta.url));
 const load0 = loadavg();
 
 // --- the database ------------------------------------------------------------------------------------

@@ -148,7 +148,7 @@ function ask<T>(ours: Ours, what: 'record' | 'flush' | 'memory', key: 'phases' |
   });
 }
 
-/** `src/main.ts` as production runs it (no response validation, info logs off), sandbox suppliers. */
+/** The server as `pnpm start` runs it (in-process emulators), no response validation, info logs off. */
 async function startOurs(
   name: string,
   db: 'pglite' | 'postgres',

@@ -1,7 +1,8 @@
 /**
  * The running service: the composition root of `app.ts` (kernel + auth + platform) plus every domain,
- * the supplier registry, the search engine and the durable job runner. `main.ts` starts it from env;
- * full-stack tests start it with a test database and pinned emulators.
+ * the supplier registry, the search engine and the durable job runner. `server.ts` starts it from env;
+ * full-stack tests start it with a test database and pinned emulators. It reaches the sandbox's emulators
+ * by URL only (`sandboxUrls`): whoever starts them (a composition root, a test) also stops them.
  */
 
 import type { Logger as PinoLogger } from 'pino';
@@ -52,7 +53,7 @@ import type { Database } from './storage/database.ts';
 import { loadInstallation } from './storage/installation.ts';
 import type { Db } from './storage/schema.ts';
 import { createSupplierRegistry, type SupplierRegistry } from './suppliers/registry.ts';
-import { type SandboxSuppliers, startSandboxSuppliers } from './suppliers/sandbox.ts';
+import type { SandboxUrls } from './suppliers/sandbox.ts';
 
 export interface RuntimeOptions {
   config: Config;
@@ -61,16 +62,11 @@ export interface RuntimeOptions {
   logger: PinoLogger;
   clock?: Clock;
   contract?: OpenApiDoc;
-  /** Sandbox emulator URLs already started by the caller (tests, or SANDBOX_SUPPLIER_URLS: several
-   * processes sharing one set of emulators); otherwise sandbox mode starts them. */
-  sandboxUrls?: SandboxSuppliers['urls'];
-  /** Emulator latency when this runtime starts the emulators itself; default a realistic 50-250 ms. */
-  sandboxLatencyMs?: number | { min: number; max: number };
   /**
-   * Where the emulators this runtime starts keep their state, so a restart remembers every order, PNR,
-   * ticket and payment (`DATA_DIR/sandbox-suppliers` from main.ts). Unset: in memory (tests).
+   * Sandbox mode (required there): the emulators' URLs, started by the caller (`packages/server/sandbox/`,
+   * a test) or named by SANDBOX_SUPPLIER_URLS (several processes sharing one set of emulators).
    */
-  sandboxStateDir?: string;
+  sandboxUrls?: SandboxUrls;
   /** Start the job runner's polling loop (tests drive `jobs.runOnce()` themselves). Default true. */
   startJobs?: boolean;
   /** PostgreSQL schema in use (tests), to keep search notifications apart. */
@@ -87,8 +83,8 @@ export interface Runtime {
   /** What wakes the feed and the webhook deliveries when events commit (events/wake.ts). */
   eventWake: EventWake;
   /** Emulator URLs in sandbox mode. */
-  sandboxUrls: SandboxSuppliers['urls'] | undefined;
-  /** Ends running searches, stops the job runner and the emulators it started; the caller closes the db. */
+  sandboxUrls: SandboxUrls | undefined;
+  /** Ends running searches and stops the job runner; the caller closes the db (and its emulators). */
   close(): Promise<void>;
 }
 
@@ -151,14 +147,9 @@ function domainRoutes(
 export async function createRuntime(o: RuntimeOptions): Promise<Runtime> {
   const { config, database, logger } = o;
   const clock = o.clock ?? systemClock;
-  let sandbox: SandboxSuppliers | undefined;
-  let sandboxUrls = o.sandboxUrls;
+  const sandboxUrls = o.sandboxUrls;
   if (config.sandbox && !sandboxUrls) {
-    sandbox = await startSandboxSuppliers({
-      options: { latencyMs: o.sandboxLatencyMs ?? { min: 50, max: 250 } },
-      ...(o.sandboxStateDir ? { stateDir: o.sandboxStateDir } : {}),
-    });
-    sandboxUrls = sandbox.urls;
+    throw new Error('sandbox mode needs the emulators it calls: pass their URLs (sandboxUrls)');
   }
   const tuning = runtimeTuning();
   const supplierMetrics = new SupplierMetrics();
@@ -287,7 +278,6 @@ export async function createRuntime(o: RuntimeOptions): Promise<Runtime> {
       await wake.close();
       await search.close();
       await jobs.stop();
-      await sandbox?.close();
     },
   };
 }

@@ -4,7 +4,8 @@
  * navigation rules: every operationId is a literal key in a server file, and every route file's header
  * table names its paths as the contract does. The parser is `architecture/imports.ts`, the rules
  * `architecture/layers.ts` (every top-level entry of src/, and the workspace packages) and
- * `architecture/domains.ts` (between domain folders).
+ * `architecture/domains.ts` (between domain folders). The composition roots outside src/
+ * (`packages/server/sandbox/`: `pnpm start`, the test server) have their own rule, `ROOTS_OUTSIDE_SRC`.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -38,6 +39,9 @@ import {
   MAY_IMPORT,
   PACKAGE_IMPORTS_PENDING,
   packageViolations,
+  ROOTS_OUTSIDE_SRC,
+  rootViolations,
+  srcToRootViolations,
 } from './architecture/layers.ts';
 
 const SRC = fileURLToPath(new URL('../src/', import.meta.url));
@@ -57,6 +61,13 @@ const PACKAGES: Package[] = [
 const server = PACKAGES.find((p) => p.name === 'server') as Package;
 const packageImportsOf = (p: Package, fs: SourceFile[]) => packageImports(PACKAGES, p, fs);
 const allPackageImports = PACKAGES.flatMap((p) => packageImportsOf(p, sourceFiles(join(REPO, p.src))));
+/** The server's composition roots outside src/, their paths relative to the package (`sandbox/main.ts`). */
+const SERVER_DIR = join(REPO, server.dir);
+const serverAsRoots: Package = { ...server, src: server.dir };
+const rootImportsOf = (fs: SourceFile[]) => packageImports(PACKAGES, serverAsRoots, fs);
+const rootFiles = Object.keys(ROOTS_OUTSIDE_SRC)
+  .filter((r) => r.startsWith('server:'))
+  .flatMap((r) => sourceFiles(join(SERVER_DIR, r.slice('server:'.length)), SERVER_DIR));
 
 /** Every finding of every import rule, for the whole tree or a probe. */
 function findings(fs: SourceFile[], extra: Edge[] = []): string[] {
@@ -69,6 +80,7 @@ function findings(fs: SourceFile[], extra: Edge[] = []): string[] {
     ...[...bypass].filter(([k]) => !(k in INDEX_BYPASS_PENDING)).flatMap(([, v]) => v),
     ...computedImportViolations(computedImports(fs)),
     ...packageViolations(packageImportsOf(server, fs)),
+    ...srcToRootViolations(es),
   ];
 }
 
@@ -99,6 +111,15 @@ describe('import graph (docs/architecture.md)', () => {
   it('each package imports only its declared workspace packages; none imports the server', () => {
     expect(packageViolations(allPackageImports)).toEqual([]);
     expect(Object.keys(PACKAGE_IMPORTS_PENDING).filter((k) => !allPackageImports.includes(k))).toEqual([]);
+  });
+
+  it('the composition roots outside src/ import only what ROOTS_OUTSIDE_SRC allows, and src/ never imports them', () => {
+    // The launcher's import of the emulators is seen (a parser that found nothing would pass).
+    expect(rootFiles.map((f) => f.path)).toContain('sandbox/main.ts');
+    expect(rootImportsOf(rootFiles)).toContain('server:sandbox/emulators.ts -> mock-server');
+    expect(rootViolations(rootImportsOf(rootFiles))).toEqual([]);
+    expect(srcToRootViolations(edges)).toEqual([]);
+    expect(PACKAGE_IMPORTS_PENDING).toEqual({});
   });
 
   it('no import() or require() of a computed specifier outside the documented allow-list', () => {
@@ -279,6 +300,29 @@ describe('the rules catch what they are meant to catch', () => {
     );
     // A commented-out import is not an import.
     expect(probe('server', 'x.ts', " * import { m } from '@travel/mock-server';")).toEqual([]);
+  });
+
+  it('the emulators: a production import of @travel/mock-server is reported; the launcher outside src/ may', () => {
+    // In src/, as the three files of sandbox mode did before the launcher: through the whole rule set.
+    for (const path of ['server.ts', 'suppliers/sandbox.ts', 'suppliers/registry.ts']) {
+      const found = findings(withFile(path, "import { startMockServers } from '@travel/mock-server';"));
+      expect(found).toEqual([`server:${path} -> mock-server`]);
+    }
+    // src/ reaching the launcher's folder, which imports the package, is reported too.
+    expect(
+      findings(withFile('main.ts', "import { startEmulators } from '../sandbox/emulators.ts';")),
+    ).toEqual(['main.ts imports sandbox/emulators.ts (src/ never imports a composition root outside it)']);
+    const root = (path: string, text: string) => rootViolations(rootImportsOf([{ path, text }]));
+    expect(root('sandbox/x.ts', "import { MOCK_SUPPLIERS } from '@travel/mock-server';")).toEqual([]);
+    expect(root('sandbox/x.ts', "import { runServer } from '../src/server.ts';")).toEqual([]);
+    expect(root('sandbox/x.ts', "import { createTravelClient } from '@travel/sdk';")).toEqual([
+      expect.stringMatching(
+        /^server:sandbox\/x.ts -> sdk \(server:sandbox\/ may import only contract, mock-server:/,
+      ),
+    ]);
+    expect(root('tools/x.ts', "import { MOCK_SUPPLIERS } from '@travel/mock-server';")).toEqual([
+      'server:tools/x.ts -> mock-server (server:tools/x.ts is in no composition root of ROOTS_OUTSIDE_SRC)',
+    ]);
   });
 
   it('a layer rule is needed for a new top-level folder', () => {

@@ -1,13 +1,12 @@
 /**
  * Builds the enabled supplier adapters and hands them out by name. Sandbox mode points every adapter at
- * the emulators (`startSandboxSuppliers`); live mode takes each supplier's base URL and credentials from
+ * the emulators by URL (`sandboxUrls`, suppliers/sandbox.ts); live mode takes each supplier's base URL and credentials from
  * env and enables only suppliers whose credentials are all present (SUPPLIERS=live), or exactly the ones
  * listed (SUPPLIERS=amadeus,duffel,...: then missing credentials are a start-up error).
  * Search settings per supplier (enabled, timeout, max_results, priority) live in `GdsConfigStore`.
  */
 
 import { FLIGHT_SUPPLIERS, HOTEL_SUPPLIERS, TRANSFER_SUPPLIERS } from '@travel/contract';
-import type { MockSupplier } from '@travel/mock-server';
 import { environment } from '../internal/config.ts';
 import { type FxSource, fxFromEnv } from '../internal/fx.ts';
 import { createRefSigner, type RefSigner, refSecretFromEnv } from '../internal/signed-ref.ts';
@@ -25,7 +24,7 @@ import type { FlightSupplier } from './ports/flight.ts';
 import type { HotelSupplier } from './ports/hotel.ts';
 import type { PaymentProvider } from './ports/payment.ts';
 import type { TransferSupplier } from './ports/transfer.ts';
-import { SANDBOX_CREDENTIALS } from './sandbox.ts';
+import { SANDBOX_CREDENTIALS, type SandboxSupplier, type SandboxUrls } from './sandbox.ts';
 import type { SearchableSupplier, Vertical } from './searchable.ts';
 import { signedHotelSupplier, signedTransferSupplier } from './signed-refs.ts';
 import { StripeAdapter } from './stripe/index.ts';
@@ -50,8 +49,8 @@ export interface SupplierRegistry {
 export interface SupplierRegistryOptions {
   config: { sandbox: boolean; suppliers: string };
   db: Db;
-  /** Sandbox: the started emulators' URLs (`startSandboxSuppliers().urls`). */
-  sandboxUrls?: Partial<Record<MockSupplier, string>>;
+  /** Sandbox: the emulators' URLs (started by a composition root, or SANDBOX_SUPPLIER_URLS). */
+  sandboxUrls?: SandboxUrls;
   env?: NodeJS.ProcessEnv;
   fetch?: typeof fetch;
   /** Per-supplier search defaults below the admin's table rows (tests pin timeouts here). */
@@ -76,7 +75,7 @@ class ConfigMissing extends Error {}
 /** Credentials of one supplier: sandbox defaults, or env (every listed variable required). */
 function creds(
   o: SupplierRegistryOptions,
-  supplier: MockSupplier,
+  supplier: SandboxSupplier,
   liveUrlVar: string,
   liveDefaultUrl: string | undefined,
   vars: Record<string, string>,

@@ -1,15 +1,43 @@
 /**
- * Sandbox mode: the supplier emulators of @travel/mock-server on loopback ports, started by the server
- * itself so `pnpm start` needs nothing else. The credentials below are the emulators' defaults, not
- * secrets.
+ * Sandbox mode as the server sees it: every supplier is an emulator reached by URL, with the emulators'
+ * default credentials below (not secrets). The server never starts the emulators itself: a composition
+ * root outside src/ does (`packages/server/sandbox/`: `pnpm start`, the image alone, the test server) and
+ * hands their URLs in, or SANDBOX_SUPPLIER_URLS names emulators that already run (`packages/mock-server`).
  */
-import { type EmulatorOptions, type MockSupplier, startMockServers } from '@travel/mock-server';
 import { ConfigError } from '../internal/config.ts';
 
-export interface SandboxSuppliers {
-  urls: Partial<Record<MockSupplier, string>>;
+/** The suppliers sandbox mode reaches, by the names SANDBOX_SUPPLIER_URLS and the emulators use. */
+export const SANDBOX_SUPPLIERS = [
+  'amadeus',
+  'duffel',
+  'mystifly',
+  'hotelbeds',
+  'hotelbeds-transfers',
+  'stripe',
+] as const;
+export type SandboxSupplier = (typeof SANDBOX_SUPPLIERS)[number];
+
+/** Each emulator's base URL (`http://127.0.0.1:12100`, no trailing slash). */
+export type SandboxUrls = Partial<Record<SandboxSupplier, string>>;
+
+/** Added latency per emulated call: fixed milliseconds, or a range each request path gets a value in. */
+export type SandboxLatency = number | { min: number; max: number };
+
+/** Emulators running in this process, as a composition root started them. */
+export interface SandboxEmulators {
+  urls: SandboxUrls;
   close(): Promise<void>;
 }
+
+/**
+ * The port a composition root hands the server so that sandbox mode runs its emulators in-process
+ * (`packages/server/sandbox/main.ts`). The server calls it once, after it holds DATA_DIR, with where the
+ * emulators keep their records and SANDBOX_LATENCY_MS; it closes them on shutdown, after the runtime.
+ */
+export type StartEmulators = (o: {
+  stateDir: string;
+  latencyMs?: SandboxLatency;
+}) => Promise<SandboxEmulators>;
 
 export const SANDBOX_CREDENTIALS = {
   amadeus: { clientId: 'sandbox-client-id', clientSecret: 'sandbox-client-secret' },
@@ -20,27 +48,30 @@ export const SANDBOX_CREDENTIALS = {
 } as const;
 
 /**
- * Starts every emulator on `host` (default 127.0.0.1). `basePort` 0 (default) picks free ports;
- * `options.latencyMs` defaults to a realistic 50-250 ms outside tests.
+ * SANDBOX_SUPPLIER_URLS=`amadeus=http://host:port,duffel=…`: use emulators that already run (the
+ * standalone mock-server, or a test's) instead of in-process ones, so several server processes in sandbox
+ * mode share one set of emulators and their state (orders, PNRs). Unset or blank: undefined.
  */
-export async function startSandboxSuppliers(
-  opts: {
-    host?: string;
-    basePort?: number;
-    options?: EmulatorOptions;
-    suppliers?: readonly MockSupplier[];
-    /** Keep the emulators' records here across restarts (one process at a time); default in memory. */
-    stateDir?: string;
-  } = {},
-): Promise<SandboxSuppliers> {
-  const servers = await startMockServers({
-    host: opts.host ?? '127.0.0.1',
-    basePort: opts.basePort ?? 0,
-    options: { latencyMs: { min: 50, max: 250 }, ...opts.options },
-    ...(opts.suppliers ? { suppliers: opts.suppliers } : {}),
-    ...(opts.stateDir ? { stateDir: opts.stateDir } : {}),
-  });
-  return { urls: servers.urls, close: servers.close };
+export function parseSandboxUrls(raw: string | undefined): SandboxUrls | undefined {
+  if (!raw?.trim()) return undefined;
+  const urls: SandboxUrls = {};
+  for (const entry of raw
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)) {
+    const i = entry.indexOf('=');
+    const name = entry.slice(0, i).trim() as SandboxSupplier;
+    if (i <= 0 || !SANDBOX_SUPPLIERS.includes(name) || !URL.canParse(entry.slice(i + 1).trim())) {
+      throw new ConfigError(
+        `SANDBOX_SUPPLIER_URLS entries must look like "amadeus=http://host:port", got "${entry}"`,
+      );
+    }
+    urls[name] = entry
+      .slice(i + 1)
+      .trim()
+      .replace(/\/$/, '');
+  }
+  return urls;
 }
 
 /**
@@ -49,7 +80,7 @@ export async function startSandboxSuppliers(
  * default (50-250). A long fixed latency holds
  * every supplier call open, so anyone can place a crash or a SIGTERM inside one, not only a test.
  */
-export function parseSandboxLatency(raw: string | undefined): EmulatorOptions['latencyMs'] | undefined {
+export function parseSandboxLatency(raw: string | undefined): SandboxLatency | undefined {
   if (raw === undefined || raw.trim() === '') return undefined;
   const value = raw.trim();
   const range = /^(\d+)\s*-\s*(\d+)$/.exec(value);

@@ -1,12 +1,12 @@
 /**
  * The layer rules of docs/architecture.md for every top-level entry of packages/server/src, the package
- * rules of the workspace, and the allow-list of computed `import()`s. Each rule says what an area MAY
+ * rules of the workspace, the composition roots outside src/, and the allow-list of computed `import()`s. Each rule says what an area MAY
  * import (anything else fails), so a new folder, or a new kind of import, needs a rule before it passes.
  */
 import type { ComputedImport, Edge } from './imports.ts';
 
 export const DOMAINS = 'domains/';
-export const COMPOSITION = ['app.ts', 'runtime.ts', 'main.ts', 'testing.ts'];
+export const COMPOSITION = ['app.ts', 'runtime.ts', 'server.ts', 'main.ts'];
 
 /** The shared services every engine and domain may use, each with its own table(s); none imports a domain. */
 const SHARED = ['cache/', 'idempotency/', 'rate-limit/', 'api-keys/', 'audit/', 'jobs/', 'mail/', 'events/'];
@@ -77,8 +77,14 @@ export const MAY_IMPORT: Record<string, { may: string[] | 'anything'; why: strin
   'sandbox-seed.ts': { may: ['internal/', 'storage/', 'audit/'], why: 'seed rows of sandbox mode' },
   'app.ts': { may: 'anything', why: 'the composition root' },
   'runtime.ts': { may: 'anything', why: 'the composition root (jobs, timers, domains)' },
-  'main.ts': { may: 'anything', why: 'the process entry point' },
-  'testing.ts': { may: 'anything', why: 'the test harness export' },
+  'server.ts': {
+    may: 'anything',
+    why: 'the process: env, runtime, listen, SIGTERM drain (sandbox emulators come in as a port)',
+  },
+  'main.ts': {
+    may: ['server.ts'],
+    why: "`node src/main.ts`: every supplier by URL; the in-process emulators are the launcher's (ROOTS_OUTSIDE_SRC)",
+  },
 };
 
 /** The top-level entry of src/ a path belongs to: `kernel/`, `domains/`, `app.ts`. */
@@ -115,13 +121,9 @@ export const PACKAGE_DEPS: Record<string, string[]> = {
 
 /**
  * Package imports that break PACKAGE_DEPS today, each with its reason; shrink-only (a listed import that
- * is gone fails). Sandbox mode starts the supplier emulators inside the server process (`SANDBOX=1`).
+ * is gone fails). None: the server's production code imports no emulator (see ROOTS_OUTSIDE_SRC).
  */
-export const PACKAGE_IMPORTS_PENDING: Record<string, string> = {
-  'server:main.ts -> mock-server': 'sandbox mode: MOCK_SUPPLIERS, the emulators a sandbox server starts',
-  'server:suppliers/sandbox.ts -> mock-server': 'sandbox mode: startMockServers on loopback ports',
-  'server:suppliers/registry.ts -> mock-server': 'sandbox mode: the MockSupplier name type',
-};
+export const PACKAGE_IMPORTS_PENDING: Record<string, string> = {};
 
 export function packageViolations(imports: string[]): string[] {
   return imports.filter((i) => {
@@ -129,6 +131,43 @@ export function packageViolations(imports: string[]): string[] {
     const pkg = from.split(':')[0] ?? '';
     return !(PACKAGE_DEPS[pkg] ?? []).includes(to) && !(i in PACKAGE_IMPORTS_PENDING);
   });
+}
+
+/**
+ * Composition roots outside a package's production source (`package:folder/`, relative to the package):
+ * what runs the package together with what its src/ must not import. A root's files may import the
+ * workspace packages listed (and their own package's src/, by relative path); src/ never imports a root.
+ */
+export const ROOTS_OUTSIDE_SRC: Record<string, { may: string[]; why: string }> = {
+  'server:sandbox/': {
+    may: ['contract', 'mock-server'],
+    why:
+      'sandbox mode in one process (`pnpm start`, the image alone, @travel/server/testing) starts the ' +
+      "emulators of @travel/mock-server and hands src/server.ts their URLs and close(); the server's " +
+      'production code (src/) knows suppliers only by URL',
+  },
+};
+
+/** Imports (`package:path -> package`, the path relative to the package) no ROOTS_OUTSIDE_SRC rule allows. */
+export function rootViolations(imports: string[]): string[] {
+  return imports.flatMap((i) => {
+    const [from, to] = i.split(' -> ') as [string, string];
+    const root = Object.entries(ROOTS_OUTSIDE_SRC).find(([r]) => from.startsWith(r));
+    if (!root) return [`${i} (${from} is in no composition root of ROOTS_OUTSIDE_SRC)`];
+    return root[1].may.includes(to)
+      ? []
+      : [`${i} (${root[0]} may import only ${root[1].may.join(', ')}: ${root[1].why})`];
+  });
+}
+
+/** Imports of src/ that reach a server composition root outside it (`../sandbox/main.ts`). */
+export function srcToRootViolations(edges: Edge[]): string[] {
+  const folders = Object.keys(ROOTS_OUTSIDE_SRC)
+    .filter((r) => r.startsWith('server:'))
+    .map((r) => `../${r.slice('server:'.length)}`);
+  return edges
+    .filter((e) => folders.some((f) => e.to.startsWith(f)))
+    .map((e) => `${e.from} imports ${e.to.slice(3)} (src/ never imports a composition root outside it)`);
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import { type Agent, request as httpRequest } from 'node:http';
 import pino from 'pino';
+import { startEmulators } from '../../sandbox/emulators.ts';
 import type { App } from '../../src/app.ts';
 import { ManualClock } from '../../src/internal/clock.ts';
 import { type Config, loadConfig } from '../../src/internal/config.ts';
@@ -230,6 +231,7 @@ export async function createFuzzWorld(doc: OpenApiDoc): Promise<FuzzWorld> {
     PUBLIC_BASE_URL: 'http://travel.test',
     AUTH_STATUS_CACHE_MS: '0',
   });
+  const emulators = await startEmulators({ latencyMs: 0 });
   const runtime = await createRuntime({
     config,
     database,
@@ -237,7 +239,7 @@ export async function createFuzzWorld(doc: OpenApiDoc): Promise<FuzzWorld> {
     logger: pino({ level: process.env.TEST_LOG_LEVEL || 'silent' }),
     clock,
     contract: doc,
-    sandboxLatencyMs: 0,
+    sandboxUrls: emulators.urls,
     startJobs: false,
   });
   const app = runtime.app;
@@ -467,6 +469,7 @@ export async function createFuzzWorld(doc: OpenApiDoc): Promise<FuzzWorld> {
     check,
     async close() {
       await runtime.close();
+      await emulators.close();
       await database.close();
     },
   };

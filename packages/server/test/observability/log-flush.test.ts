@@ -1,6 +1,6 @@
 /**
  * Request lines are written asynchronously (src/internal/logger.ts): none may be lost on a clean exit.
- * The real server (`src/main.ts`, PGlite in a temporary DATA_DIR, LOG_LEVEL=info as `pnpm start`) answers
+ * The real server (`sandbox/main.ts`, PGlite in a temporary DATA_DIR, LOG_LEVEL=info as `pnpm start`) answers
  * N requests, several at a time, and gets SIGTERM right after the last answer, while the last lines may
  * still be in the logger's buffer or on their way; once its stdout is closed, every request's line must
  * be there, once, and the shutdown's 'stopped' line after them. The in-process half checks that

@@ -1,9 +1,10 @@
 /**
- * A sandbox that remembers (issue 27): the real server (`src/main.ts`) with its in-process emulators, on a
- * DATA_DIR (and, with TEST_DATABASE_URL, a PostgreSQL database). Book flights (ticketed), a hotel and a
- * transfer; kill -9; start again on the same DATA_DIR. Every booking reads, by id and by PNR; its ticket
- * status and the supplier's copy of the order answer; the hotel and the transfer cancel at their supplier;
- * new PNRs, ticket numbers and supplier references never repeat the first run's.
+ * A sandbox that remembers (issue 27): the real server as `pnpm start` runs it (`sandbox/main.ts`, the
+ * emulators in its process), on a DATA_DIR (and, with TEST_DATABASE_URL, a PostgreSQL database). Book
+ * flights (ticketed), a hotel and a transfer; kill -9; start again on the same DATA_DIR. Every booking
+ * reads, by id and by PNR; its ticket status and the supplier's copy of the order answer; the hotel and
+ * the transfer cancel at their supplier; new PNRs, ticket numbers and supplier references never repeat
+ * the first run's.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -229,7 +229,7 @@ describe('SANDBOX_LATENCY_MS: a SIGTERM placed inside an in-process supplier cal
   });
 
   it('the held createPnr is answered 502 pending and the process exits within grace + 1 s', async () => {
-    // No SANDBOX_SUPPLIER_URLS: the server starts its own emulators, each call held 3 s.
+    // No SANDBOX_SUPPLIER_URLS: `pnpm start`'s launcher runs the emulators in the server, each call held 3 s.
     server = await startService('latency', { SANDBOX_LATENCY_MS: '3000', SHUTDOWN_GRACE_MS: '1000' });
     const c = new Client(server.url);
     await c.login();

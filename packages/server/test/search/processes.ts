@@ -1,7 +1,9 @@
 /**
  * Real server processes for multi-process tests: the production entry (`src/main.ts`) run by node as a
  * child, on a fresh PostgreSQL database, with the supplier emulators running in this (the test) process
- * so that every child shares them and a test can hold a supplier's answer at a gate. A child listens on
+ * so that every child shares them and a test can hold a supplier's answer at a gate. A child in sandbox
+ * mode without SANDBOX_SUPPLIER_URLS runs what `pnpm start` runs instead (`sandbox/main.ts`, the
+ * emulators in the child's own process), since `src/main.ts` refuses to start so. A child listens on
  * 127.0.0.1 on a free port, reports it on its start-up line, and exits with its parent (IPC channel +
  * EXIT_WITH_PARENT), so a crashed test run leaves no server behind. Every child checks its responses
  * against openapi.json (RESPONSE_VALIDATION=strict: a violation answers 500 naming the problems), unless
@@ -18,6 +20,14 @@ import { HttpResponse, http, type RequestHandler } from 'msw';
 import pg from 'pg';
 
 const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
+/** `pnpm start`: src/server.ts with the emulators in its process (the composition root outside src/). */
+const LAUNCHER = fileURLToPath(new URL('../../sandbox/main.ts', import.meta.url));
+
+/** The entry a user runs for `env`: the launcher for sandbox mode without SANDBOX_SUPPLIER_URLS. */
+export function entryFor(env: Record<string, string | undefined>): string {
+  const sandbox = (env.SUPPLIERS || 'sandbox') === 'sandbox';
+  return sandbox && !env.SANDBOX_SUPPLIER_URLS?.trim() ? LAUNCHER : MAIN;
+}
 
 /** A database of its own on the server named by `url` (channels for LISTEN/NOTIFY are per database too). */
 export async function freshDatabase(url: string): Promise<{ url: string; drop(): Promise<void> }> {
@@ -141,12 +151,13 @@ export interface ServerProcess {
 }
 
 /**
- * Runs `src/main.ts` with `env` on top of a minimal environment. Resolves once the process prints the
- * URL it listens on (it does so after migrating, seeding and listening), rejects if it exits first.
+ * Runs `src/main.ts` (or the launcher, `entryFor`) with `env` on top of a minimal environment. Resolves
+ * once the process prints the URL it listens on (it does so after migrating, seeding and listening),
+ * rejects if it exits first.
  */
 export async function startServer(name: string, env: Record<string, string>): Promise<ServerProcess> {
   const dataDir = await mkdtemp(join(tmpdir(), `travel-${name}-`));
-  const child = spawn(process.execPath, [MAIN], {
+  const child = spawn(process.execPath, [entryFor(env)], {
     env: {
       PATH: process.env.PATH ?? '',
       HOST: '127.0.0.1',

@@ -4,7 +4,7 @@
  * every flight supplier (not 1h45m), and nobody sells flydubai nonstop from London to New York.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../src/testing.ts';
+import { startTestServer, type TestServer } from '../../sandbox/testing.ts';
 
 let server: TestServer;
 let token = '';

@@ -10,6 +10,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startEmulators } from '../../sandbox/emulators.ts';
 import { type App, createApp } from '../../src/app.ts';
 import { companyRoutes } from '../../src/domains/company/routes.ts';
 import { ManualClock } from '../../src/internal/clock.ts';
@@ -47,6 +48,7 @@ const secrets: string[] = [];
 const clock = new ManualClock(new Date());
 let database: Database;
 let runtime: Runtime;
+let emulators: Awaited<ReturnType<typeof startEmulators>> | undefined;
 let app: App;
 /** A second server process on the same database (its own caches), as behind a load balancer. */
 let other: App;
@@ -67,6 +69,7 @@ const env = (extra: Record<string, string> = {}) =>
 
 beforeAll(async () => {
   database = await testDatabase();
+  emulators = await startEmulators({ latencyMs: 0 });
   const config = env();
   runtime = await createRuntime({
     config,
@@ -75,7 +78,7 @@ beforeAll(async () => {
     logger: capture(),
     clock,
     contract: doc,
-    sandboxLatencyMs: 0,
+    sandboxUrls: emulators.urls,
     startJobs: false,
   });
   app = runtime.app;
@@ -96,6 +99,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await runtime?.close();
+  await emulators?.close();
   await database?.close();
 });
 

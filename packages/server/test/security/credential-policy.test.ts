@@ -7,6 +7,7 @@
  */
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startEmulators } from '../../sandbox/emulators.ts';
 import { type App, createApp } from '../../src/app.ts';
 import { ManualClock } from '../../src/internal/clock.ts';
 import { loadConfig } from '../../src/internal/config.ts';
@@ -30,6 +31,7 @@ const operations = listOperations(doc);
 const clock = new ManualClock(new Date());
 let database: Database;
 let runtime: Runtime;
+let emulators: Awaited<ReturnType<typeof startEmulators>> | undefined;
 let app: App;
 /** A second server process on the same database, its status cache warm for a minute. */
 let other: App;
@@ -47,6 +49,7 @@ const env = () =>
 
 beforeAll(async () => {
   database = await testDatabase();
+  emulators = await startEmulators({ latencyMs: 0 });
   // One config: both processes share the JWT key, as processes of one deployment do.
   const config = env();
   runtime = await createRuntime({
@@ -56,7 +59,7 @@ beforeAll(async () => {
     logger: pino({ level: 'silent' }),
     clock,
     contract: doc,
-    sandboxLatencyMs: 0,
+    sandboxUrls: emulators.urls,
     startJobs: false,
   });
   app = runtime.app;
@@ -72,6 +75,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await runtime?.close();
+  await emulators?.close();
   await database?.close();
 });
 

@@ -497,7 +497,8 @@ describe('sandbox defaults', () => {
 
   test('pnpm start in sandbox: binds 127.0.0.1 by default, and a token survives a restart on the same DATA_DIR', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'travel-sandbox-'));
-    const main = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
+    // What `pnpm start` runs: the server with its emulators in the same process.
+    const main = fileURLToPath(new URL('../../sandbox/main.ts', import.meta.url));
     const start = () =>
       new Promise<{ child: ChildProcess; url: string }>((resolve, reject) => {
         const child = spawn(process.execPath, [main], {

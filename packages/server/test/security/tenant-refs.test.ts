@@ -6,6 +6,7 @@
  */
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startEmulators } from '../../sandbox/emulators.ts';
 import { ManualClock } from '../../src/internal/clock.ts';
 import { loadConfig } from '../../src/internal/config.ts';
 import type { Role } from '../../src/kernel/types.ts';
@@ -24,9 +25,11 @@ if (!doc) throw new Error('openapi.json is missing: run pnpm openapi');
 
 let database: Database;
 let runtime: Runtime;
+let emulators: Awaited<ReturnType<typeof startEmulators>> | undefined;
 
 beforeAll(async () => {
   database = await testDatabase();
+  emulators = await startEmulators({ latencyMs: 0 });
   runtime = await createRuntime({
     config: loadConfig({
       SUPPLIERS: 'sandbox',
@@ -39,12 +42,13 @@ beforeAll(async () => {
     logger: pino({ level: 'silent' }),
     clock: new ManualClock(new Date()),
     contract: doc,
-    sandboxLatencyMs: 0,
+    sandboxUrls: emulators.urls,
     startJobs: false,
   });
 }, 120_000);
 afterAll(async () => {
   await runtime?.close();
+  await emulators?.close();
   await database?.close();
 });
 

@@ -1,9 +1,11 @@
 /**
- * A server process of some release: `node packages/server/src/main.ts` run from that release's source
- * tree, in sandbox mode (in-process supplier emulators), listening on a free loopback port. It exits with
+ * A server process of some release: what `pnpm start` runs in that release's source tree
+ * (`packages/server/sandbox/main.ts` where it exists, `packages/server/src/main.ts` before), in sandbox
+ * mode (in-process supplier emulators), listening on a free loopback port. It exits with
  * the test process (EXIT_WITH_PARENT over an IPC channel, which every release since 0.1.0 honours).
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
 export interface Running {
@@ -28,7 +30,10 @@ export function serverEnv(store: Record<string, string>): Record<string, string>
 
 /** Starts the server of the source tree `root` with `env`; resolves once it listens. */
 export async function startRelease(root: string, env: Record<string, string>): Promise<Running> {
-  const child = spawn(process.execPath, [join(root, 'packages/server/src/main.ts')], {
+  // Releases before the launcher: their src/main.ts started the emulators itself.
+  const launcher = join(root, 'packages/server/sandbox/main.ts');
+  const entry = existsSync(launcher) ? launcher : join(root, 'packages/server/src/main.ts');
+  const child = spawn(process.execPath, [entry], {
     cwd: root,
     env,
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],

@@ -1,8 +1,9 @@
 /**
  * `@travel/server/testing`: the REAL server in the caller's process on a loopback port, for the SDK's and
- * the CLI's tests. It is wired as `main.ts` wires it (`createRuntime`: every domain), with a fresh PGlite
- * data directory, the sandbox supplier emulators at no latency (deterministic), a memory mailer, the seeded
- * admin and the seeded sandbox agency (the agent searches and bookings need). Every response is checked
+ * the CLI's tests. It is wired as `src/server.ts` wires it (`createRuntime`: every domain), with a fresh
+ * PGlite data directory, the sandbox supplier emulators in this process at no latency (deterministic;
+ * emulators.ts), a memory mailer, the seeded admin and the seeded sandbox agency (the agent searches and
+ * bookings need). A composition root outside src/, like main.ts here. Every response is checked
  * against openapi.json (`RESPONSE_VALIDATION=strict`): a violation answers 500 naming it and fails the test
  * that provoked it (`TEST_RESPONSE_VALIDATION=log` only logs it).
  */
@@ -11,13 +12,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
-import { ManualClock } from './internal/clock.ts';
-import { environment, loadConfig } from './internal/config.ts';
-import { serve } from './kernel/node-adapter.ts';
-import { MemoryMailer } from './mail/mailer.ts';
-import { createRuntime, type Runtime } from './runtime.ts';
-import { seedSandboxAgency } from './sandbox-seed.ts';
-import { openDatabase } from './storage/database.ts';
+import { ManualClock } from '../src/internal/clock.ts';
+import { environment, loadConfig } from '../src/internal/config.ts';
+import { serve } from '../src/kernel/node-adapter.ts';
+import { MemoryMailer } from '../src/mail/mailer.ts';
+import { createRuntime, type Runtime } from '../src/runtime.ts';
+import { seedSandboxAgency } from '../src/sandbox-seed.ts';
+import { openDatabase } from '../src/storage/database.ts';
+import type { SandboxEmulators } from '../src/suppliers/sandbox.ts';
+import { startEmulators } from './emulators.ts';
 
 export interface Login {
   email: string;
@@ -35,7 +38,7 @@ export interface TestServer {
   /** One pass of the durable job runner, as its polling loop would run it; resolves to the jobs run. */
   runJobs(): Promise<number>;
   /**
-   * Compresses /docs and /openapi.json as main.ts does once it listens (the test server does not, so its
+   * Compresses /docs and /openapi.json as src/server.ts does once it listens (the test server does not, so its
    * tests spend no CPU on it): until then both are served as they are. Resolves when every coding is ready.
    */
   compressDocuments(): Promise<void>;
@@ -85,17 +88,20 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const clock = options.manualClock ? new ManualClock(new Date()) : undefined;
   const database = await openDatabase({ dataDir: join(dataDir, 'pglite') });
   let runtime: Runtime | undefined;
+  let emulators: SandboxEmulators | undefined;
   try {
+    emulators = await startEmulators({ latencyMs: 0 });
     runtime = await createRuntime({
       config,
       database,
       mailer: new MemoryMailer(),
       logger: pino({ level: environment().TEST_LOG_LEVEL || 'silent' }),
-      sandboxLatencyMs: 0,
+      sandboxUrls: emulators.urls,
       startJobs: options.startJobs ?? false,
       ...(clock ? { clock } : {}),
     });
     const rt = runtime;
+    const sandbox = emulators;
     await rt.app.services.auth.seedAdmin(config.admin.email, config.admin.password);
     const agency = await seedSandboxAgency(database.db, rt.app.services.clock);
     const running = await serve(rt.app.kernel, { port: 0, host: '127.0.0.1', requestTimeoutMs: 0 });
@@ -113,12 +119,14 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       close: async () => {
         await running.close(1000);
         await rt.close();
+        await sandbox.close();
         await database.close();
         rmSync(dataDir, { recursive: true, force: true });
       },
     };
   } catch (error) {
     await runtime?.close().catch(() => undefined);
+    await emulators?.close().catch(() => undefined);
     await database.close().catch(() => undefined);
     rmSync(dataDir, { recursive: true, force: true });
     throw error;
