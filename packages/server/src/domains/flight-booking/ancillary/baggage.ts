@@ -14,7 +14,7 @@ export async function baggage(d: BookingDeps, ctx: OperationContext<'getBaggage'
       passenger_id: String(p.passenger_id),
       segment_id: String(f.segment_id),
       cabin_bags: offer.baggage?.cabin_bags ?? 0,
-      checked_bags: p.type === 'INF' ? 0 : (offer.baggage?.checked_bags ?? 0),
+      checked_bags: 'type' in p && p.type === 'INF' ? 0 : (offer.baggage?.checked_bags ?? 0),
       checked_bag_weight_kg: offer.baggage?.checked_bag_weight_kg ?? null,
     })),
   );
