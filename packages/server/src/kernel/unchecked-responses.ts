@@ -23,7 +23,6 @@ export type UncheckedResponses =
   | 'customerCancelHotelBooking'
   | 'customerCancelTransportBooking'
   | 'getBagCatalogue'
-  | 'getBaggage'
   | 'getFlightBatchResults'
   | 'getFlightOffer'
   | 'getHotelBatchResults'
