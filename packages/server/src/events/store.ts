@@ -3,7 +3,9 @@
  * transaction that started before its own has finished (`pg_snapshot_xmin`): a transaction that commits
  * late never lands behind a cursor that already moved past it.
  */
+import { EVENT_TYPES } from '@travel/contract';
 import { sql } from 'kysely';
+import { oneOf } from '../internal/narrow.ts';
 import type { Db } from '../storage/schema.ts';
 import { eventsDb } from './tables.ts';
 
@@ -52,14 +54,21 @@ interface Raw {
   created_at: Date | string;
 }
 
+/** The contract's `Event.resource.type`: what an event is about. */
+const RESOURCE_TYPES = ['booking', 'hotel_booking', 'payment', 'transport_booking'] as const;
+
 export function eventView(r: Raw) {
   return {
     id: r.id,
     object: 'event' as const,
-    type: r.type,
+    type: oneOf(EVENT_TYPES, r.type, 'events.type'),
     created_at: new Date(r.created_at).toISOString(),
     company_id: r.company_id,
-    resource: { type: r.resource_type, id: r.resource_id, version: Number(r.resource_version) },
+    resource: {
+      type: oneOf(RESOURCE_TYPES, r.resource_type, 'events.resource_type'),
+      id: r.resource_id,
+      version: Number(r.resource_version),
+    },
     data: (typeof r.data === 'string' ? JSON.parse(r.data) : r.data) as Record<string, unknown>,
     request_id: r.request_id,
     job_id: r.job_id,

@@ -7,6 +7,7 @@
 
 import {
   type Currency,
+  isCurrency,
   isPayable,
   minorUnits,
   payableStepMinor,
@@ -18,6 +19,16 @@ import {
 } from '@travel/contract/currencies';
 
 export { type Currency, isPayable, payableStepMinor, roundHalfAway, toDecimalString, toPayable };
+
+/**
+ * A stored currency code (a char(3) column, a jsonb field) as the contract's `Currency`; throws on a code
+ * outside the table (the data is wrong, not the caller).
+ */
+export function storedCurrency(code: string): Currency {
+  const c = code.trim();
+  if (isCurrency(c)) return c;
+  throw new RangeError(`unsupported stored currency: ${code}`);
+}
 
 /** Decimal places of `currency`; throws on a currency outside the allowed list. */
 export function exponent(currency: string): number {

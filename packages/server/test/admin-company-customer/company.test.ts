@@ -272,6 +272,8 @@ describe('company staff', () => {
       201,
     );
     expect(inv.staff.status).toBe('pending');
+    // No account yet: the contract's StaffMember says user_id is null for a pending invitation.
+    expect(inv.staff.user_id).toBeNull();
     const mail = t.mailer.sent.find((m) => m.to === 'new.agent@aco.test');
     expect(mail).toBeDefined();
     const code = /invite_code=([^&\s]+)/.exec(mail?.text ?? '')?.[1];

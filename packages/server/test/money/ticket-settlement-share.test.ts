@@ -82,7 +82,7 @@ describe("shownQuote (contract §6: a quote in the booking's currency)", () => {
   const booking = {
     pricing: { currency: 'USD', total_minor: 65_000 } as never,
     supplier_total_minor: 50_000,
-    supplier_currency: 'GBP',
+    supplier_currency: 'GBP' as const,
     fx_rate: 1.25,
   };
   const gbp = (amount_minor: number) => ({ amount_minor, currency: 'GBP' });

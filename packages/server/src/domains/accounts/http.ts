@@ -21,13 +21,20 @@ export const pageBody = <T>(items: T[], total: number | string | bigint, p: Pagi
   page_size: p.page_size,
 });
 
-export const iso = (d: Date | string | null | undefined): string | null =>
-  d ? new Date(d).toISOString() : null;
-export const isoDate = (d: Date | string | null | undefined): string | null => {
+/** A timestamp as ISO 8601 text; null stays null. */
+export function iso(d: Date | string): string;
+export function iso(d: Date | string | null | undefined): string | null;
+export function iso(d: Date | string | null | undefined): string | null {
+  return d ? new Date(d).toISOString() : null;
+}
+/** A date (a `date` column, as text or a Date) as YYYY-MM-DD; null stays null. */
+export function isoDate(d: Date | string): string;
+export function isoDate(d: Date | string | null | undefined): string | null;
+export function isoDate(d: Date | string | null | undefined): string | null {
   if (!d) return null;
   if (typeof d === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(d)) return d;
   return new Date(d).toISOString().slice(0, 10);
-};
+}
 
 export const ok = <T>(body: T, status = 200) => ({ status, body });
 

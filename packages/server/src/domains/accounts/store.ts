@@ -2,8 +2,10 @@
  * The accounts store: the reads of companies, users, staff and saved travelers that the surfaces (admin,
  * company, customer) and the flight-booking aggregate build on. The tables are in tables.ts.
  */
+import type { components } from '@travel/contract';
 import { sql } from 'kysely';
 import { fromMinor } from '../../internal/money.ts';
+import { type Members, member } from '../../internal/narrow.ts';
 import { badRequest, notFound } from '../../kernel/errors.ts';
 import type { Db } from '../../storage/schema.ts';
 import { userView } from '../auth/index.ts';
@@ -107,12 +109,12 @@ export async function bookableTraveler(
     traveler_id: r.id,
     first_name: r.first_name,
     last_name: r.last_name,
-    date_of_birth: isoDate(r.date_of_birth) as string,
-    gender: r.gender as BookableTraveler['gender'],
+    date_of_birth: isoDate(r.date_of_birth),
+    gender: r.gender,
     nationality: r.nationality,
     email: r.email,
     phone: r.phone,
-    doc_type: r.doc_type as BookableTraveler['doc_type'],
+    doc_type: r.doc_type,
     doc_number: r.doc_number,
     doc_expiry: isoDate(r.doc_expiry),
     doc_issuing_country: r.doc_issuing_country,
@@ -164,19 +166,27 @@ export function staffQuery(db: Db, cid: number) {
 
 export type StaffRow = Awaited<ReturnType<ReturnType<typeof staffQuery>['executeTakeFirstOrThrow']>>;
 
-export function staffView(r: StaffRow) {
+type Schemas = components['schemas'];
+const STAFF_ROLES: Members<Schemas['StaffRole']> = { company_admin: true, company_staff: true };
+
+/** permissions (jsonb, written from the contract's string list): its strings. */
+function permissionsOf(v: unknown): string[] {
+  const list: unknown = typeof v === 'string' ? JSON.parse(v) : v;
+  return Array.isArray(list) ? list.filter((x) => typeof x === 'string') : [];
+}
+
+/** A staff member; a pending invitation (no account yet) has no user_id (null). */
+export function staffView(r: StaffRow): Schemas['StaffMember'] {
   const joined = r.user_id !== null;
-  const perms =
-    typeof r.permissions === 'string' ? (JSON.parse(r.permissions) as string[]) : (r.permissions as string[]);
   return {
     staff_id: r.id,
-    user_id: r.user_id ?? '',
+    user_id: r.user_id,
     email: r.email,
     full_name: (joined ? r.full_name : r.invite_full_name) ?? r.email,
-    role: (joined ? r.role : r.invite_role) ?? 'company_staff',
+    role: member(STAFF_ROLES, (joined ? r.role : r.invite_role) ?? 'company_staff', 'staff role'),
     department: joined ? (r.department ?? null) : r.invite_department,
     phone: joined ? (r.phone ?? null) : r.invite_phone,
-    permissions: perms ?? [],
+    permissions: permissionsOf(r.permissions),
     is_active: joined ? Boolean(r.is_active) : true,
     status: joined ? (r.status ?? 'active') : 'pending',
     invited_at: iso(r.invited_at),
@@ -227,7 +237,7 @@ export async function currencyOf(db: Db, companyId: number) {
 
 export type ClientRow = Awaited<ReturnType<typeof findClient>>;
 
-export function clientView(r: ClientRow, currency: string) {
+export function clientView(r: ClientRow, currency: string): Schemas['Client'] {
   return {
     client_id: r.id,
     company_id: r.company_id,
@@ -239,8 +249,8 @@ export function clientView(r: ClientRow, currency: string) {
     credit_limit: r.credit_limit_minor === null ? null : fromMinor(Number(r.credit_limit_minor), currency),
     notes: r.notes,
     is_active: r.is_active,
-    created_at: iso(r.created_at) as string,
-    updated_at: iso(r.updated_at) as string,
+    created_at: iso(r.created_at),
+    updated_at: iso(r.updated_at),
   };
 }
 
@@ -270,12 +280,12 @@ export async function findTraveler(db: Db, userId: string, id: number) {
 }
 
 /** A saved traveler as the customer surface shows it. */
-export function travelerView(r: TravelerRow) {
+export function travelerView(r: TravelerRow): Schemas['SavedTraveler'] {
   return {
     traveler_id: r.id,
     first_name: r.first_name,
     last_name: r.last_name,
-    date_of_birth: isoDate(r.date_of_birth) as string,
+    date_of_birth: isoDate(r.date_of_birth),
     gender: r.gender,
     nationality: r.nationality,
     email: r.email,
@@ -286,8 +296,8 @@ export function travelerView(r: TravelerRow) {
     doc_issuing_country: r.doc_issuing_country,
     is_primary: r.is_primary,
     nickname: r.nickname,
-    created_at: iso(r.created_at) as string,
-    updated_at: iso(r.updated_at) as string,
+    created_at: iso(r.created_at),
+    updated_at: iso(r.updated_at),
   };
 }
 

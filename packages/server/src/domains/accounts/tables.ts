@@ -2,19 +2,22 @@
  * Table types of migration 0050 (admin, company and customer surfaces). `accountsDb(db)` widens the
  * kernel's handle with these, the booking tables and markup rules, so no kernel file needs to know them.
  */
+import type { components } from '@travel/contract';
 import type { ColumnType, Generated, Kysely } from 'kysely';
 import type { Db, KernelTables } from '../../storage/schema.ts';
 
 type Stamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type JsonCol<T> = ColumnType<T, string | undefined, string>;
 type DateCol = ColumnType<string | Date, string | undefined, string>;
+type Schemas = components['schemas'];
 
 export interface ClientsTable {
   id: Generated<number>;
   company_id: number;
   email: string;
   full_name: string;
-  client_type: ColumnType<string, string | undefined, string>;
+  /** check constraint: the contract's ClientType (0050). */
+  client_type: ColumnType<Schemas['ClientType'], Schemas['ClientType'] | undefined, Schemas['ClientType']>;
   phone: string | null;
   company_name: string | null;
   credit_limit_minor: number | null;
@@ -90,11 +93,13 @@ export interface SavedTravelersTable {
   first_name: string;
   last_name: string;
   date_of_birth: DateCol;
-  gender: string;
+  /** check constraint: the contract's Gender (0050). */
+  gender: Schemas['Gender'];
   nationality: string | null;
   email: string | null;
   phone: string | null;
-  doc_type: string | null;
+  /** check constraint: the contract's DocumentType (0050). */
+  doc_type: Schemas['DocumentType'] | null;
   doc_number: string | null;
   doc_expiry: DateCol | null;
   doc_issuing_country: string | null;
@@ -118,7 +123,8 @@ export interface CancellationRequestsTable {
 
 export interface ErrorLogsTable {
   id: Generated<number>;
-  stage: string;
+  /** Written by recordError only (admin/error-log.ts), typed as the contract's ErrorStage. */
+  stage: Schemas['ErrorStage'];
   provider: string | null;
   code: string;
   message: string;

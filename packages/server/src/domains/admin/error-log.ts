@@ -2,18 +2,11 @@
  * The supplier/stage error log (table `error_logs`). Any domain may call `recordError` when a pipeline
  * stage fails; messages are scrubbed of anything that looks like a credential before they are stored.
  */
+import type { components } from '@travel/contract';
 import type { Db } from '../../storage/schema.ts';
 import { accountsDb } from '../accounts/index.ts';
 
-export type ErrorStage =
-  | 'search'
-  | 'pricing'
-  | 'booking'
-  | 'payment'
-  | 'ticketing'
-  | 'servicing'
-  | 'ancillaries'
-  | 'reconciliation';
+export type ErrorStage = components['schemas']['ErrorStage'];
 
 export interface ErrorRecord {
   stage: ErrorStage;

@@ -40,7 +40,7 @@ export function adminMarkupRoutes(d: AccountsDeps): Routes {
 
     adminCalculateMarkup: async (ctx) => {
       const q = ctx.query;
-      const currency = String(q.currency ?? 'USD');
+      const currency = q.currency ?? 'USD';
       const companyId = q.company_id ?? null;
       const base = toMinor(Number(q.base_price), currency);
       const rules = await loadMarkupRules(db, companyId);

@@ -76,7 +76,7 @@ export function adminSystemRoutes(d: AdminDeps): Routes {
         request_id: e.request_id,
         operation_id: e.operation_id,
         booking_id: e.booking_id === null ? null : Number(e.booking_id),
-        created_at: iso(e.created_at) as string,
+        created_at: iso(e.created_at),
       }));
       return ok(keysetBody(items, r, p));
     },

@@ -4,6 +4,8 @@
  * so a debit exists exactly when the booking does. The wallet row is locked for the update, so
  * concurrent debits see each other's balance.
  */
+import type { components } from '@travel/contract';
+import { storedCurrency } from '../../internal/money.ts';
 import { badRequest } from '../../kernel/errors.ts';
 import type { Db } from '../../storage/schema.ts';
 import { accountsDb, iso } from '../accounts/index.ts';
@@ -104,22 +106,22 @@ export function transactionView(r: {
   booking_id: number | string | null;
   description: string;
   created_at: Date | string;
-}) {
+}): components['schemas']['WalletTransaction'] {
   return {
     transaction_id: Number(r.id),
     type: r.type,
     amount_minor: Number(r.amount_minor),
-    currency: r.currency.trim(),
+    currency: storedCurrency(r.currency),
     balance_after_minor: Number(r.balance_after_minor),
     reference: r.reference,
     booking_id: r.booking_id === null ? null : Number(r.booking_id),
     description: r.description,
-    created_at: iso(r.created_at) as string,
+    created_at: iso(r.created_at),
   };
 }
 
 /** The contract's `Wallet`: a company that never transacted has a zero balance in its currency. */
-export async function walletView(db: Db, companyId: number) {
+export async function walletView(db: Db, companyId: number): Promise<components['schemas']['Wallet']> {
   const c = await db
     .selectFrom('companies')
     .select(['currency', 'credit_limit_minor', 'updated_at'])
@@ -134,10 +136,10 @@ export async function walletView(db: Db, companyId: number) {
   const limit = Number(c.credit_limit_minor);
   return {
     company_id: companyId,
-    currency: (w?.currency ?? c.currency).trim(),
+    currency: storedCurrency(w?.currency ?? c.currency),
     balance_minor: balance,
     credit_limit_minor: limit,
     available_credit_minor: balance + limit,
-    updated_at: iso(w?.updated_at ?? c.updated_at) as string,
+    updated_at: iso(w?.updated_at ?? c.updated_at),
   };
 }

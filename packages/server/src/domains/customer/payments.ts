@@ -1,4 +1,5 @@
 /** Customer: own payments and receipts. Another customer's payment is exactly a missing one. */
+import { storedCurrency } from '../../internal/money.ts';
 import { notFound } from '../../kernel/errors.ts';
 import type { Routes } from '../../kernel/types.ts';
 import { keysetBody } from '../../storage/keyset-list.ts';
@@ -48,7 +49,7 @@ export function customerPaymentRoutes(d: AccountsDeps): Routes {
         amount_minor: pay.amount_minor,
         captured_minor: pay.captured_minor,
         refunded_minor: pay.refunded_minor,
-        currency: pay.currency,
+        currency: storedCurrency(pay.currency),
         line_items: lines,
         customer: { full_name: u.full_name, email: u.email },
         issued_at: pay.updated_at.toISOString(),

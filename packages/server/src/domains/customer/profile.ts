@@ -1,6 +1,7 @@
 /** Customer: profile (the user plus customer_profiles) and travel preferences. */
 
 import { writeAudit } from '../../audit/audit-log.ts';
+import { storedCurrency } from '../../internal/money.ts';
 import type { Routes } from '../../kernel/types.ts';
 import type { Db } from '../../storage/schema.ts';
 import { json } from '../../storage/schema.ts';
@@ -21,7 +22,7 @@ async function profileView(db: Db, userId: string) {
     date_of_birth: isoDate(p?.date_of_birth ?? null),
     nationality: p?.nationality ?? null,
     preferred_language: p?.preferred_language ?? null,
-    preferred_currency: p?.preferred_currency ? p.preferred_currency.trim() : null,
+    preferred_currency: p?.preferred_currency ? storedCurrency(p.preferred_currency) : null,
   };
 }
 

@@ -88,12 +88,21 @@ export function customerTravelerRoutes(d: AccountsDeps): Routes {
         if (Number(n) >= MAX_TRAVELERS)
           throw badRequest('traveler_limit_reached', `At most ${MAX_TRAVELERS} travelers can be saved.`);
         const now = clock.now();
-        const values: Record<string, unknown> = {};
-        for (const k of FIELDS) values[k] = b[k] ?? null;
         const r = await accountsDb(trx)
           .insertInto('saved_travelers')
           .values({
-            ...(values as { first_name: string; last_name: string; date_of_birth: string; gender: string }),
+            first_name: b.first_name,
+            last_name: b.last_name,
+            date_of_birth: b.date_of_birth,
+            gender: b.gender,
+            nationality: b.nationality ?? null,
+            email: b.email ?? null,
+            phone: b.phone ?? null,
+            doc_type: b.doc_type ?? null,
+            doc_number: b.doc_number ?? null,
+            doc_expiry: b.doc_expiry ?? null,
+            doc_issuing_country: b.doc_issuing_country ?? null,
+            nickname: b.nickname ?? null,
             user_id: userId,
             is_primary: b.is_primary ?? Number(n) === 0,
             created_at: now,

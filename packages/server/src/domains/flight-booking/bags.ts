@@ -143,5 +143,7 @@ export function bagsIssued(bags: BookedBag[]): BookedBag[] {
 export function passengerIds(b: Pick<BookingRow, 'passengers'>, bag: BookedBag): string[] {
   if (bag.traveler_id) return [bag.traveler_id];
   const type = bag.option?.passenger_type ?? null;
-  return b.passengers.filter((p) => type === null || p.type === type).map((p) => String(p.passenger_id));
+  return b.passengers
+    .filter((p) => type === null || ('type' in p && p.type === type))
+    .map((p) => String(p.passenger_id));
 }

@@ -5,8 +5,10 @@
  */
 
 import { randomBytes } from 'node:crypto';
+import { FLIGHT_SUPPLIERS } from '@travel/contract';
 import { callWindowMs } from '../../internal/config.ts';
 import { faultPoint } from '../../internal/fault-hooks.ts';
+import { oneOf } from '../../internal/narrow.ts';
 import { badRequest, HttpError } from '../../kernel/errors.ts';
 import type { HandlerResult, OperationContext, RequestContext } from '../../kernel/types.ts';
 import { bindBooking } from '../../observability/call-scope.ts';
@@ -76,7 +78,7 @@ export async function createPnr(d: BookingDeps, ctx: OperationContext<'createPnr
   };
   const row = {
     status: 'initiated' as const,
-    supplier: r.supplier,
+    supplier: oneOf(FLIGHT_SUPPLIERS, r.supplier, 'offer supplier'),
     payment_mode: mode,
     client_reference: clientReference,
     idempotency_scope: key?.scope ?? null,

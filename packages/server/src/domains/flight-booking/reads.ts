@@ -16,7 +16,10 @@ async function liveOrder(d: BookingDeps, ctx: RequestContext, b: BookingRow) {
   const supplier = flightSupplierOf(d.suppliers, b.supplier);
   try {
     const o = await supplier.getOrder(b.supplier_order_ref, { signal: ctx.signal });
-    const raw = o.raw && typeof o.raw === 'object' && !Array.isArray(o.raw) ? o.raw : { value: o.raw };
+    const raw: Record<string, unknown> =
+      o.raw !== null && typeof o.raw === 'object' && !Array.isArray(o.raw)
+        ? Object.fromEntries(Object.entries(o.raw))
+        : { value: o.raw };
     return {
       booking_id: b.id,
       supplier: o.supplier,

@@ -1,6 +1,9 @@
 /** Booking queries. Lookups by `{booking_id}` accept the numeric id or the 6-character PNR. */
+import { type components, FLIGHT_SUPPLIERS, type FlightSupplier } from '@travel/contract';
 import { sql } from 'kysely';
 import { deepFreeze } from '../../internal/deep-freeze.ts';
+import { type Currency, storedCurrency } from '../../internal/money.ts';
+import { oneOf } from '../../internal/narrow.ts';
 import { HttpError, unauthorized } from '../../kernel/errors.ts';
 import type { RequestContext } from '../../kernel/types.ts';
 import { bindBooking } from '../../observability/call-scope.ts';
@@ -10,31 +13,30 @@ import { recordStatusChange, type StatusCause } from './booking-events.ts';
 import { type BookingEvent, type BookingStatus, nextStatus } from './state-machine.ts';
 import { bookingDb, type FlightBookingsTable, parseJson } from './tables.ts';
 
+type Schemas = components['schemas'];
+
+/**
+ * A flight_bookings row as the domain reads it. Its jsonb columns (passengers, flights, pricing) are read
+ * back as the contract's types createPnr wrote them as.
+ */
 export interface BookingRow {
   id: number;
   pnr: string | null;
   status: BookingStatus;
-  payment_mode: 'PAYMENT_FIRST' | 'PNR_FIRST' | 'PNR_ONLY';
-  supplier: string;
+  payment_mode: Schemas['PaymentMode'];
+  supplier: FlightSupplier;
   supplier_order_ref: string | null;
   client_reference: string;
   offer_id: string;
   offer: Record<string, unknown>;
   supplier_ref: unknown;
-  passengers: Record<string, unknown>[];
-  contact: { email: string; phone: string };
-  flights: Record<string, unknown>[];
-  pricing: {
-    currency: string;
-    base_minor: number;
-    taxes_minor: number;
-    markup_minor: number;
-    bags_minor: number;
-    total_minor: number;
-  };
+  passengers: Schemas['BookedPassenger'][];
+  contact: Schemas['BookingContact'];
+  flights: Schemas['FlightSegment'][];
+  pricing: Schemas['BookingPricing'];
   supplier_total_minor: number | null;
   /** The currency the supplier charges supplier_total_minor in (null on rows older than 0090). */
-  supplier_currency: string | null;
+  supplier_currency: Currency | null;
   /** Units of pricing.currency per 1 supplier_currency (1 when nothing was converted). */
   fx_rate: number;
   client_ref: string | null;
@@ -91,10 +93,10 @@ export function toViewRow(r: Partial<Raw>): BookingViewRow {
     flights: parseJson(r.flights),
     pricing: parseJson(r.pricing),
     supplier_total_minor: r.supplier_total_minor === null ? null : Number(r.supplier_total_minor),
-    supplier_currency: (r.supplier_currency as string | null | undefined) ?? null,
+    supplier_currency: typeof r.supplier_currency === 'string' ? storedCurrency(r.supplier_currency) : null,
     fx_rate: r.fx_rate === null || r.fx_rate === undefined ? 1 : Number(r.fx_rate),
     payment_mode: r.payment_mode as BookingRow['payment_mode'],
-    supplier: r.supplier as string,
+    supplier: oneOf(FLIGHT_SUPPLIERS, r.supplier, 'flight_bookings.supplier'),
     supplier_order_ref: r.supplier_order_ref as string | null,
     offer_id: r.offer_id as string,
     client_ref: r.client_ref as string | null,

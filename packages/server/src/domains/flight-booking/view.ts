@@ -1,9 +1,10 @@
 /** Response shapes of a booking (openapi `FlightBooking`). */
+import type { components } from '@travel/contract';
 import type { BookingViewRow } from './store.ts';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-export function bookingView(b: BookingViewRow) {
+export function bookingView(b: BookingViewRow): components['schemas']['FlightBooking'] {
   return {
     booking_id: b.id,
     pnr: b.pnr,

@@ -2,6 +2,7 @@
  * Reads of the markup_rules table (migration 0011) for the search engine and anyone pricing an offer.
  * The admin/company CRUD lives elsewhere; it writes the same table.
  */
+import type { components } from '@travel/contract';
 import type { ColumnType, Kysely } from 'kysely';
 import type { Db } from '../../storage/schema.ts';
 import type { MarkupRule, RuleType } from './engine.ts';
@@ -14,7 +15,8 @@ export interface MarkupRulesTable {
   currency: string | null;
   origin: string | null;
   destination: string | null;
-  cabin_class: string | null;
+  /** check constraint: the contract's MarkupCabinClass (0011). */
+  cabin_class: components['schemas']['MarkupCabinClass'] | null;
   airline: string | null;
   gds_provider: string | null;
   min_fare: number | null;

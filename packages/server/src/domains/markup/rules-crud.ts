@@ -2,8 +2,10 @@
  * Markup rule CRUD over the search engineer's `markup_rules` table (migration 0011), shared by the admin
  * surface (any scope) and the company surface (the caller's company only). Deletion is soft.
  */
+import type { components } from '@travel/contract';
 import type { Selectable } from 'kysely';
 import { writeAudit } from '../../audit/audit-log.ts';
+import { storedCurrency } from '../../internal/money.ts';
 import { badRequest, notFound } from '../../kernel/errors.ts';
 import type { RequestContext } from '../../kernel/types.ts';
 import type { Db } from '../../storage/schema.ts';
@@ -12,13 +14,13 @@ import { type MarkupRulesTable, markupDb } from './markup-store.ts';
 
 const n = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
-export function ruleView(r: Selectable<MarkupRulesTable>) {
+export function ruleView(r: Selectable<MarkupRulesTable>): components['schemas']['MarkupRule'] {
   return {
     rule_id: r.id,
     company_id: r.company_id,
     rule_type: r.rule_type,
     amount: Number(r.amount),
-    currency: r.currency ? r.currency.trim() : null,
+    currency: r.currency ? storedCurrency(r.currency) : null,
     origin: r.origin,
     destination: r.destination,
     cabin_class: r.cabin_class,
@@ -29,8 +31,8 @@ export function ruleView(r: Selectable<MarkupRulesTable>) {
     priority: r.priority,
     is_active: r.is_active,
     description: r.description,
-    created_at: iso(r.created_at) as string,
-    updated_at: iso(r.updated_at) as string,
+    created_at: iso(r.created_at),
+    updated_at: iso(r.updated_at),
   };
 }
 
@@ -50,21 +52,10 @@ export async function listRules(db: Db, p: Paging, f: { companyId?: number; isAc
   return pageBody(rows.map(ruleView), c, p);
 }
 
-export interface RuleInput {
-  rule_type?: string;
-  amount?: number;
-  currency?: string;
-  origin?: string;
-  destination?: string;
-  cabin_class?: string;
-  airline?: string;
-  gds_provider?: string;
-  min_fare?: number;
-  max_fare?: number;
-  priority?: number;
-  is_active?: boolean;
-  description?: string;
-}
+/** A rule as created (the contract's request, its scope aside). */
+export type RuleInput = Omit<components['schemas']['CreateMarkupRuleRequest'], 'company_id'>;
+/** A rule's changes (the contract's update request). */
+export type RulePatch = components['schemas']['UpdateMarkupRuleRequest'];
 
 function checkRange(min: number | null | undefined, max: number | null | undefined) {
   if (min !== null && min !== undefined && max !== null && max !== undefined && min > max) {
@@ -84,8 +75,8 @@ export async function createRule(
     .insertInto('markup_rules')
     .values({
       company_id: companyId,
-      rule_type: b.rule_type as 'fixed',
-      amount: b.amount as number,
+      rule_type: b.rule_type,
+      amount: b.amount,
       currency: b.currency ?? null,
       origin: b.origin ?? null,
       destination: b.destination ?? null,
@@ -131,14 +122,14 @@ export async function updateRule(
   trx: Db,
   id: number,
   companyId: number | undefined,
-  b: RuleInput,
+  b: RulePatch,
   now: Date,
 ) {
+  // The fare range is not among the changes (UpdateMarkupRuleRequest): it stays as created.
   const r = await findRule(trx, id, companyId);
-  checkRange(b.min_fare ?? n(r.min_fare), b.max_fare ?? n(r.max_fare));
   const u = await markupDb(trx)
     .updateTable('markup_rules')
-    .set({ ...(b as Record<string, never>), updated_at: now })
+    .set({ ...b, updated_at: now })
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirstOrThrow();

@@ -9,7 +9,7 @@
  */
 import type { TtlCache } from '../../cache/ttl-cache.ts';
 import type { BuildInfo } from '../../internal/build-info.ts';
-import type { HandlerResult } from '../../kernel/types.ts';
+import type { ResultOf } from '../../kernel/types.ts';
 
 export interface HealthDeps {
   cache: TtlCache;
@@ -28,7 +28,8 @@ const round = (ms: number) => Math.round(ms * 100) / 100;
 const noStore = { 'cache-control': 'no-store' };
 
 export function healthHandlers(d: HealthDeps) {
-  const health = async (): Promise<HandlerResult> => {
+  /** The four health operations answer the same `Health` body. */
+  const health = async (): Promise<ResultOf<'getHealth'>> => {
     let database: { status: 'ok' | 'degraded' | 'down'; latency_ms: number | null };
     try {
       const latency = round(await d.pingDatabase());
@@ -47,12 +48,12 @@ export function healthHandlers(d: HealthDeps) {
       headers: noStore,
     };
   };
-  const liveness = async (): Promise<HandlerResult> => ({
+  const liveness = async (): Promise<ResultOf<'getLiveness'>> => ({
     status: 200,
     body: { status: 'ok', uptime_seconds: (Date.now() - d.startedAt) / 1000 },
     headers: noStore,
   });
-  const readiness = async (): Promise<HandlerResult> => {
+  const readiness = async (): Promise<ResultOf<'getReadiness'>> => {
     const draining = d.draining();
     let database: 'ok' | 'down' = 'ok';
     let migrations: 'current' | 'pending' | 'unknown' = 'unknown';

@@ -1,7 +1,8 @@
 /**
  * GET /api/v1/airlines/search and /api/v1/airports/search. The kernel has validated `query` (2..50
  * characters), `limit` (1..50, default 10) and `country` against the contract; `near_lat`/`near_lon` are
- * optional airport-only additions (both or neither, degrees). The response mapping lives in `toBody` only.
+ * optional airport-only additions (both or neither, degrees). The response mapping lives in `toBody` and
+ * `withDistance` only.
  *
  * METHOD /path → operationId:
  *   GET /api/v1/airlines/search → searchAirlines
@@ -19,19 +20,20 @@ export interface ReferenceDeps {
 
 /**
  * The one place where the engine's result becomes the contract's body. `match_type` is the engine's tier
- * as is (the contract's `MatchType` enum lists exactly those: iata, icao, prefix, token, fuzzy);
- * `distance_km` (airports) is always present, null outside geographic searches.
+ * as is (the contract's `MatchType` enum lists exactly those: iata, icao, prefix, token, fuzzy).
  */
 function toBody<T extends object>(
   query: string,
   r: SearchResult<T>,
-  withDistance: boolean,
 ): { items: T[]; total: number; query: string } {
-  const items = withDistance
-    ? r.items.map((it) => ({ ...it, distance_km: (it as { distance_km?: number }).distance_km ?? null }))
-    : r.items;
-  return { items: items as T[], total: r.total, query };
+  return { items: r.items, total: r.total, query };
 }
+
+/** Airports always carry `distance_km`: null outside a geographic search. */
+const withDistance = <T extends { distance_km?: number }>(r: SearchResult<T>) => ({
+  ...r,
+  items: r.items.map((it) => ({ ...it, distance_km: it.distance_km ?? null })),
+});
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 const num = (v: unknown): number | null => {
@@ -75,7 +77,7 @@ export function referenceRoutes(deps: ReferenceDeps = {}): Routes {
         limit: num(ctx.query.limit) ?? DEFAULT_LIMIT,
         country: str(ctx.query.country),
       });
-      return { status: 200, body: toBody(query, r, false) };
+      return { status: 200, body: toBody(query, r) };
     },
     async searchAirports(ctx) {
       const query = str(ctx.query.query) ?? '';
@@ -85,7 +87,7 @@ export function referenceRoutes(deps: ReferenceDeps = {}): Routes {
         country: str(ctx.query.country),
         ...nearParams(ctx.query),
       });
-      return { status: 200, body: toBody(query, r, true) };
+      return { status: 200, body: toBody(query, withDistance(r)) };
     },
   };
 }

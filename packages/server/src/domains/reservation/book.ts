@@ -28,7 +28,7 @@ import { leaseSecondsFromEnv } from '../../internal/config.ts';
 import { type FaultBoundary, faultPoint } from '../../internal/fault-hooks.ts';
 import { type ErrorCode, HttpError } from '../../kernel/errors.ts';
 import { errorResult } from '../../kernel/reply.ts';
-import type { HandlerResult, RequestContext } from '../../kernel/types.ts';
+import type { ErrorResult, JsonResult, RequestContext } from '../../kernel/types.ts';
 import type { Db } from '../../storage/schema.ts';
 import { logSupplierError, sentenceFor } from '../../suppliers/http-errors.ts';
 import { type CallOptions, SupplierError, type SupplierErrorKind } from '../../suppliers/ports/errors.ts';
@@ -80,8 +80,12 @@ export interface ReservationFinder<B> {
   findBookingByClientReference(clientReference: string, opts?: CallOptions): Promise<B | null>;
 }
 
+/** The booker's answer: the booking (the vertical's view) or an error (pending 502, refused 400). */
+export type BookAnswer<V> = JsonResult<V> | ErrorResult;
+
 /** What differs between hotel and transport bookings for the booker. */
-export interface ReservationKind<B extends SupplierReservation> {
+/** `V`: the vertical's view, the contract's type of its booking (HotelBooking, TransportBooking). */
+export interface ReservationKind<B extends SupplierReservation, V extends object = object> {
   kind: BookingKind;
   /** Fault-hook prefix: `<hook>:before-supplier`, `:after-supplier`, `:before-commit`. */
   hook: 'hotelBook' | 'transportBook';
@@ -93,7 +97,7 @@ export interface ReservationKind<B extends SupplierReservation> {
   refusals: Partial<Record<SupplierErrorKind, [ReservationEvent, ErrorCode]>>;
   /** The kind's own columns the supplier's answer fills (its confirmation). */
   settledColumns(b: B): Record<string, unknown>;
-  view(row: Record<string, unknown>): Record<string, unknown>;
+  view(row: Record<string, unknown>): V;
   /** The provider's lookup by client reference, or undefined when it is not configured. */
   finder(provider: string): ReservationFinder<B> | undefined;
 }
@@ -138,12 +142,12 @@ async function byReference(db: ServiceDb, k: BookingKind, reference: string) {
     .executeTakeFirst()) as ReservationRow | undefined;
 }
 
-export async function bookReservation<B extends SupplierReservation>(
+export async function bookReservation<B extends SupplierReservation, V extends object>(
   d: ReservationDeps,
   ctx: RequestContext,
-  k: ReservationKind<B>,
+  k: ReservationKind<B, V>,
   prepare: () => Promise<PreparedReservation<B>>,
-): Promise<HandlerResult> {
+): Promise<BookAnswer<V>> {
   const auth = ctx.auth;
   if (!auth) throw new Error(`${k.hook} needs an authenticated caller`);
   const db = serviceDb(d.db);
@@ -213,12 +217,12 @@ export async function bookReservation<B extends SupplierReservation>(
  * A retry whose earlier attempt wrote the row: answered as the row stands, after asking the supplier by
  * the reference when it is still pending. Never a second supplier call that books.
  */
-async function resume<B extends SupplierReservation>(
+async function resume<B extends SupplierReservation, V extends object>(
   d: ReservationDeps,
   ctx: RequestContext,
-  k: ReservationKind<B>,
+  k: ReservationKind<B, V>,
   row: ReservationRow,
-): Promise<HandlerResult> {
+): Promise<BookAnswer<V>> {
   let outcome: B | null = null;
   if (row.status === 'pending') {
     try {
@@ -237,19 +241,19 @@ async function resume<B extends SupplierReservation>(
  * Settles the booking with the supplier's answer (null: not known) in the transaction that stores the
  * response. A booking something else settled first (reconciliation, a retry) is answered as it stands.
  */
-async function settle<B extends SupplierReservation>(
+async function settle<B extends SupplierReservation, V extends object>(
   d: ReservationDeps,
   ctx: RequestContext,
-  k: ReservationKind<B>,
+  k: ReservationKind<B, V>,
   trx: ServiceDb,
   id: number,
   outcome: B | SupplierError | null,
-): Promise<HandlerResult> {
+): Promise<BookAnswer<V>> {
   const row = await getRow(trx, k.kind, id, true);
   if (!row) throw new Error(`${k.kind.entity} ${id} vanished`);
   const from = row.status as ReservationStatus;
   const now = d.clock.now();
-  let result: HandlerResult;
+  let result: BookAnswer<V>;
   if (from !== 'pending') {
     result = await answer(ctx, k, trx, id);
   } else if (outcome instanceof SupplierError) {
@@ -295,23 +299,23 @@ async function settle<B extends SupplierReservation>(
 }
 
 /** The answer for a booking as it stands: pending 502, rejected 400, otherwise 200 with the booking. */
-async function answer<B extends SupplierReservation>(
+async function answer<B extends SupplierReservation, V extends object>(
   ctx: RequestContext,
-  k: ReservationKind<B>,
+  k: ReservationKind<B, V>,
   trx: ServiceDb,
   id: number,
-): Promise<HandlerResult> {
+): Promise<BookAnswer<V>> {
   const row = (await getRow(trx, k.kind, id)) as ReservationRow;
   if (row.status === 'pending') return pending(ctx, id);
   if (row.status === 'rejected') return failure(ctx, 400, 'supplier_rejected', id);
   return { status: 200, body: k.view(row) };
 }
 
-function failure(ctx: RequestContext, status: number, code: ErrorCode, id: number): HandlerResult {
+function failure(ctx: RequestContext, status: number, code: ErrorCode, id: number): ErrorResult {
   return errorResult(new HttpError(status, code, sentenceFor(code), { extra: { booking_id: id } }), ctx);
 }
 
-function pending(ctx: RequestContext, id: number): HandlerResult {
+function pending(ctx: RequestContext, id: number): ErrorResult {
   return errorResult(
     new HttpError(
       502,

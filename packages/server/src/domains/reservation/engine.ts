@@ -6,7 +6,7 @@
  */
 import type { JobHandler } from '../../jobs/runner.ts';
 import type { Handler, HandlerResult, OperationContext } from '../../kernel/types.ts';
-import type { ReservationKind, SupplierReservation } from './book.ts';
+import type { BookAnswer, ReservationKind, SupplierReservation } from './book.ts';
 import { type CancelKind, cancelReservation } from './cancel.ts';
 import { cancelCheck } from './cancel-check.ts';
 import type { ReservationDomainDeps } from './deps.ts';
@@ -20,19 +20,30 @@ type Cancel = 'cancelHotelBooking' | 'cancelTransportBooking';
 type CancelOwn = 'customerCancelHotelBooking' | 'customerCancelTransportBooking';
 
 /** What a vertical (hotel, transport) gives the engine. */
-export interface Vertical<B extends SupplierReservation> {
+/**
+ * `V`: the vertical's booking as the contract's type; `C`: its re-check's answer. Both type the engine's
+ * handlers, so a hotel handler answers the hotel operation's types.
+ */
+export interface Vertical<
+  B extends SupplierReservation,
+  V extends object = object,
+  C extends HandlerResult = HandlerResult,
+> {
   /** The booker's view of the vertical: its kind, view, reference prefix, supplier lookup. */
-  reservations(d: ReservationDomainDeps): ReservationKind<B>;
+  reservations(d: ReservationDomainDeps): ReservationKind<B, V>;
   /** The provider's cancellation and status calls. */
   cancellations(d: ReservationDomainDeps): CancelKind;
   /** The re-check before booking (hotel check-rate, transport quote). */
-  check(d: ReservationDomainDeps, ctx: OperationContext<Check>): Promise<HandlerResult>;
+  check(d: ReservationDomainDeps, ctx: OperationContext<Check>): Promise<C>;
   /** The booking: the input mapped to the row and the supplier call, run by the shared booker. */
-  book(d: ReservationDomainDeps, ctx: OperationContext<Book>): Promise<HandlerResult>;
+  book(d: ReservationDomainDeps, ctx: OperationContext<Book>): Promise<BookAnswer<V>>;
 }
 
 /** Every handler of one vertical. */
-export function engine<B extends SupplierReservation>(d: ReservationDomainDeps, v: Vertical<B>) {
+export function engine<B extends SupplierReservation, V extends object, C extends HandlerResult>(
+  d: ReservationDomainDeps,
+  v: Vertical<B, V, C>,
+) {
   const r = v.reservations(d);
   const cancels = v.cancellations(d);
   const cancel =
@@ -41,8 +52,8 @@ export function engine<B extends SupplierReservation>(d: ReservationDomainDeps, 
       cancelReservation(d, ctx, cancels, owner);
   return {
     ...surfaceHandlers({ db: d.db, clock: d.clock, kind: r.kind, view: r.view }),
-    check: ((ctx) => v.check(d, ctx)) satisfies Handler<Check>,
-    book: ((ctx) => v.book(d, ctx)) satisfies Handler<Book>,
+    check: (ctx: OperationContext<Check>) => v.check(d, ctx),
+    book: (ctx: OperationContext<Book>) => v.book(d, ctx),
     /** The user surface: the owner, their company's staff, a super_admin. */
     cancel: cancel('any'),
     /** The customer surface: the owner only. */
@@ -51,9 +62,9 @@ export function engine<B extends SupplierReservation>(d: ReservationDomainDeps, 
 }
 
 /** The jobs that settle a vertical's bookings without a request: reconciliation and the cancel check. */
-export function engineJobs<B extends SupplierReservation>(
+export function engineJobs<B extends SupplierReservation, V extends object, C extends HandlerResult>(
   d: ReservationDomainDeps,
-  v: Vertical<B>,
+  v: Vertical<B, V, C>,
 ): Record<string, JobHandler> {
   const r = v.reservations(d);
   return {

@@ -4,6 +4,7 @@
  * type and run on either (the cast is the price of Kysely not typing a union of tables).
  */
 import { type RawBuilder, sql } from 'kysely';
+import { storedCurrency } from '../../internal/money.ts';
 import { boundedTotal } from '../../storage/bounded-total.ts';
 import type { BookingKind } from './kind.ts';
 import type { ServiceDb } from './tables.ts';
@@ -135,7 +136,10 @@ export async function stats(db: ServiceDb, k: BookingKind, now: Date) {
   return {
     total,
     by_status,
-    value_by_currency: values.map((v) => ({ currency: v.currency, amount_minor: Number(v.amount) })),
+    value_by_currency: values.map((v) => ({
+      currency: storedCurrency(v.currency),
+      amount_minor: Number(v.amount),
+    })),
     generated_at: now.toISOString(),
   };
 }

@@ -5,7 +5,7 @@
 import type { Clock } from '../../internal/clock.ts';
 import { notFound } from '../../kernel/errors.ts';
 import { tenantCompanyId } from '../../kernel/tenant.ts';
-import type { Handler } from '../../kernel/types.ts';
+import type { JsonResult, OperationContext, OperationId } from '../../kernel/types.ts';
 import type { Db } from '../../storage/schema.ts';
 import { visibleOrNotFound } from './access.ts';
 import type { BookingKind } from './kind.ts';
@@ -34,38 +34,51 @@ type AdminStats = 'adminGetHotelBookingStats' | 'adminGetTransportBookingStats';
 type AdminGet = 'adminGetHotelBooking' | 'adminGetTransportBooking';
 type AdminOverride = 'adminOverrideHotelBookingStatus' | 'adminOverrideTransportBookingStatus';
 
-export interface SurfaceDeps {
+/** The view `V` is the vertical's contract type (HotelBooking, TransportBooking). */
+export interface SurfaceDeps<V> {
   db: Db;
   clock: Clock;
   kind: BookingKind;
-  view: (row: Record<string, unknown>) => Record<string, unknown>;
+  view: (row: Record<string, unknown>) => V;
 }
 
-export function surfaceHandlers(d: SurfaceDeps) {
+/**
+ * A handler of the operations `Op` (hotel and transport alike) answering `Body`: typed by the vertical's
+ * view, so each one is assignable to the operation of its vertical only (a hotel handler is not a
+ * transport one).
+ */
+type Served<Op extends OperationId, Body> = (ctx: OperationContext<Op>) => Promise<JsonResult<Body>>;
+
+/** A page of views (the contract's `HotelBookingPage`, `TransportBookingPage`). */
+type Page<V> = ReturnType<typeof pageOf<V>>;
+
+export function surfaceHandlers<V extends object>(d: SurfaceDeps<V>) {
   const db = serviceDb(d.db);
   const k = d.kind;
   const one =
-    (owner: 'user' | 'company' | 'any'): Handler<OwnGet | CustomerGet | CompanyGet> =>
+    (owner: 'user' | 'company' | 'any'): Served<OwnGet | CustomerGet | CompanyGet, V> =>
     async (ctx) => {
       const row = await getRow(db, k, Number(ctx.params.booking_id));
       return { status: 200, body: d.view(visibleOrNotFound(ctx, k, row, owner)) };
     };
 
   /** The caller's own (user and customer surfaces). */
-  const listOwn: Handler<OwnList> = async (ctx) => {
+  const listOwn: Served<OwnList, Page<V>> = async (ctx) => {
     const f = { ...listQuery(ctx), userId: ctx.auth?.userId ?? '' };
     const r = await listRows(db, k, f);
     return { status: 200, body: pageOf(r.rows.map(d.view), r, f) };
   };
 
   /** Tenant-scoped: the caller's company (a super_admin sees every company). */
-  const listCompany: Handler<CompanyList> = async (ctx) => {
+  const listCompany: Served<CompanyList, Page<V>> = async (ctx) => {
     const f = { ...listQuery(ctx), companyId: tenantCompanyId(ctx) };
     const r = await listRows(db, k, f);
     return { status: 200, body: pageOf(r.rows.map(d.view), r, f) };
   };
 
-  const pendingCompany: Handler<CompanyPending> = async (ctx) => {
+  const pendingCompany: Served<CompanyPending, { pending_confirmation: V[]; on_request: V[] }> = async (
+    ctx,
+  ) => {
     const companyId = tenantCompanyId(ctx);
     const base = {
       companyId,
@@ -84,7 +97,7 @@ export function surfaceHandlers(d: SurfaceDeps) {
     };
   };
 
-  const adminList: Handler<AdminList> = async (ctx) => {
+  const adminList: Served<AdminList, Page<V>> = async (ctx) => {
     const q = ctx.query;
     const f = {
       ...listQuery(ctx),
@@ -95,19 +108,21 @@ export function surfaceHandlers(d: SurfaceDeps) {
     return { status: 200, body: pageOf(r.rows.map(d.view), r, f) };
   };
 
-  const adminStats: Handler<AdminStats> = async () => ({
+  const adminStats: Served<AdminStats, Awaited<ReturnType<typeof stats>>> = async () => ({
     status: 200,
     body: await stats(db, k, d.clock.now()),
   });
 
-  const adminGet: Handler<AdminGet> = async (ctx) => {
+  const adminGet: Served<AdminGet, V & { audit_trail: Awaited<ReturnType<typeof auditTrail>> }> = async (
+    ctx,
+  ) => {
     const id = Number(ctx.params.booking_id);
     const row = await getRow(db, k, id);
     if (!row) throw notFound(k.notFoundCode, `${k.what} not found.`);
     return { status: 200, body: { ...d.view(row), audit_trail: await auditTrail(db, k, id) } };
   };
 
-  const adminOverride: Handler<AdminOverride> = async (ctx) => {
+  const adminOverride: Served<AdminOverride, V> = async (ctx) => {
     const id = Number(ctx.params.booking_id);
     const to = ctx.query.new_status;
     const reason = ctx.query.reason;

@@ -10,6 +10,8 @@
  *   PATCH /api/v1/admin/gds/{provider}/config → adminUpdateGdsConfig
  *   POST  /api/v1/admin/gds/{provider}/reset-circuit → adminResetGdsCircuit
  */
+import { FLIGHT_SUPPLIERS } from '@travel/contract';
+import { oneOf } from '../../internal/narrow.ts';
 import { forbidden, notFound } from '../../kernel/errors.ts';
 import type { RequestContext, Routes } from '../../kernel/types.ts';
 import type { BreakerSnapshot } from '../../search/circuit-breaker.ts';
@@ -85,7 +87,7 @@ export function gdsAdminRoutes(s: SearchService): Routes {
         const extra = s.stats.extra(p, '15m');
         const cfg = configs[p] as GdsSettings;
         return {
-          provider: p,
+          provider: oneOf(FLIGHT_SUPPLIERS, p, 'flight supplier'),
           // Healthy: reachable (breaker not open) and, when it was called lately, mostly answering.
           healthy: cfg.enabled && state !== 'open' && (sum.calls === 0 || sum.success_rate >= 0.5),
           circuit_state: state,
@@ -107,7 +109,7 @@ export function gdsAdminRoutes(s: SearchService): Routes {
         const sum = s.stats.summary(p, ms);
         const extra = s.stats.extra(p, ms);
         return {
-          provider: p,
+          provider: oneOf(FLIGHT_SUPPLIERS, p, 'flight supplier'),
           period,
           searches: sum.calls,
           success_rate: sum.success_rate,

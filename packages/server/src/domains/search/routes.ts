@@ -22,7 +22,13 @@
 
 import { destinations } from '../../internal/places/places.ts';
 import { unauthorized } from '../../kernel/errors.ts';
-import type { HandlerResult, OperationContext, RequestContext, Routes } from '../../kernel/types.ts';
+import type {
+  HandlerResult,
+  OperationContext,
+  RequestContext,
+  Routes,
+  SseResult,
+} from '../../kernel/types.ts';
 import { batchResult, searchOffers, waitForSearch } from '../../search/batch-reader.ts';
 import {
   eventStream,
@@ -34,7 +40,7 @@ import {
 import { resultsPage } from '../../search/results-page.ts';
 import type { SearchService } from '../../search/service.ts';
 import { type OwnUserCode, readableSession } from '../../search/session-store.ts';
-import type { Vertical } from '../../search/tables.ts';
+import type { SearchStatus, Vertical } from '../../search/tables.ts';
 import { offerRoutes } from './offer-routes.ts';
 import { ownCodes, validateFlightSearch, validateHotelSearch, validateTransportSearch } from './validate.ts';
 
@@ -108,7 +114,7 @@ export function searchRoutes(s: SearchService): Routes {
 
   const stream =
     (vertical: Vertical) =>
-    async (ctx: RequestContext): Promise<HandlerResult> => {
+    async (ctx: RequestContext): Promise<SseResult> => {
       const ses = await streamed(ctx, vertical);
       const after = lastEventId(ctx.headers['last-event-id']);
       // The client-gone signal is made only if the stream is iterated (the node path never needs it).
@@ -118,7 +124,7 @@ export function searchRoutes(s: SearchService): Routes {
 
   const grouped =
     (vertical: Vertical) =>
-    async (ctx: RequestContext): Promise<HandlerResult> => {
+    async (ctx: RequestContext): Promise<SseResult> => {
       const ses = await streamed(ctx, vertical);
       const after = lastEventId(ctx.headers['last-event-id']);
       const g = GROUP_EVENT[vertical];
@@ -181,7 +187,7 @@ export function searchRoutes(s: SearchService): Routes {
       };
     };
 
-  const initiation = (vertical: Vertical, id: string, status: string, expires: Date) => {
+  const initiation = (vertical: Vertical, id: string, status: SearchStatus, expires: Date) => {
     const base = BASE[vertical];
     return {
       search_id: id,

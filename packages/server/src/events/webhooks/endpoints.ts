@@ -1,5 +1,7 @@
 /** A company's webhook endpoints and their deliveries (the tables of migration 0191, owned here). */
+import { EVENT_TYPES } from '@travel/contract';
 import type { Clock } from '../../internal/clock.ts';
+import { oneOf } from '../../internal/narrow.ts';
 import type { Db } from '../../storage/schema.ts';
 import { webhookDb } from '../tables.ts';
 import { queueAttempt } from './deliver.ts';
@@ -26,7 +28,8 @@ export function endpointView(r: EndpointRow) {
     id: Number(r.id),
     url: r.url,
     description: r.description,
-    event_types: r.event_types,
+    // Written from the contract's EventType list (the endpoint's filter).
+    event_types: r.event_types.map((t) => oneOf(EVENT_TYPES, t, 'webhook_endpoints.event_types')),
     enabled: r.enabled,
     previous_secret_expires_at: iso(r.previous_secret_expires_at),
     failing_since: iso(r.failing_since),
@@ -153,13 +156,15 @@ type DeliveryRow = {
   created_at: Date;
 };
 
+const DELIVERY_STATUSES = ['pending', 'succeeded', 'dead'] as const;
+
 export function deliveryView(r: DeliveryRow) {
   return {
     id: Number(r.id),
     endpoint_id: Number(r.endpoint_id),
     event_id: r.event_id,
-    event_type: r.type,
-    status: r.status,
+    event_type: oneOf(EVENT_TYPES, r.type, 'events.type'),
+    status: oneOf(DELIVERY_STATUSES, r.status, 'webhook_deliveries.status'),
     attempts: r.attempts,
     next_attempt_at: iso(r.next_attempt_at),
     last_attempt_at: iso(r.last_attempt_at),

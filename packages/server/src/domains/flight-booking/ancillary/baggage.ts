@@ -1,3 +1,4 @@
+import type { components } from '@travel/contract';
 import type { OperationContext } from '../../../kernel/types.ts';
 import type { SupplierFlightOffer } from '../../../suppliers/ports/flight.ts';
 import { type BookedBag, bookedBags, passengerIds, unitPrice } from '../bags.ts';
@@ -14,7 +15,7 @@ export async function baggage(d: BookingDeps, ctx: OperationContext<'getBaggage'
       passenger_id: String(p.passenger_id),
       segment_id: String(f.segment_id),
       cabin_bags: offer.baggage?.cabin_bags ?? 0,
-      checked_bags: p.type === 'INF' ? 0 : (offer.baggage?.checked_bags ?? 0),
+      checked_bags: 'type' in p && p.type === 'INF' ? 0 : (offer.baggage?.checked_bags ?? 0),
       checked_bag_weight_kg: offer.baggage?.checked_bag_weight_kg ?? null,
     })),
   );
@@ -32,7 +33,7 @@ export async function baggage(d: BookingDeps, ctx: OperationContext<'getBaggage'
       quantity: 1,
     })),
   ];
-  let bagOptions: unknown[] = [];
+  let bagOptions: components['schemas']['BagOption'][] = [];
   const supplier = d.suppliers.flight(b.supplier);
   if (supplier && !['ticketed', 'cancelled', 'refunded', 'expired'].includes(b.status)) {
     // Bags that can still be bought come from the offer; an expired offer simply has none left.

@@ -1,4 +1,7 @@
 /** Ancillary (TSM) rows and seat selections. */
+import { ANCILLARY_STATUSES, type components } from '@travel/contract';
+import { storedCurrency } from '../../../internal/money.ts';
+import { oneOf } from '../../../internal/narrow.ts';
 import type { Db } from '../../../storage/schema.ts';
 import type { SeatRequestResult } from '../../../suppliers/ports/flight.ts';
 import { inTransaction, recordServicing, seatId } from '../servicing-events.ts';
@@ -32,7 +35,7 @@ const toRow = (r: Record<string, unknown>): AncillaryRow => ({
   created_at: new Date(r.created_at as string),
 });
 
-export const ancillaryView = (a: AncillaryRow) => ({
+export const ancillaryView = (a: AncillaryRow): components['schemas']['Ancillary'] => ({
   ancillary_id: a.id,
   code: a.code,
   rfic: a.rfic,
@@ -41,10 +44,10 @@ export const ancillaryView = (a: AncillaryRow) => ({
   provider: a.provider,
   tsm_reference: a.tsm_reference,
   emd_number: a.emd_number,
-  status: a.status,
+  status: oneOf(ANCILLARY_STATUSES, a.status, 'booking_ancillaries.status'),
   passenger_ids: a.passenger_ids,
   segment_ids: a.segment_ids,
-  price: a.price,
+  price: { currency: storedCurrency(a.price.currency), amount_minor: a.price.amount_minor },
   created_at: a.created_at.toISOString(),
 });
 

@@ -1,6 +1,7 @@
 /** Payment reads joined to their booking, for the admin and customer payment lists. */
 
 import { sql } from 'kysely';
+import { storedCurrency } from '../../../internal/money.ts';
 import { columns, keysetList, type SortKey } from '../../../storage/keyset-list.ts';
 import type { Db } from '../../../storage/schema.ts';
 import { bookingDb } from '../tables.ts';
@@ -65,7 +66,7 @@ export async function paymentsWithTransactions(db: Db, rows: PaymentRow[]) {
     type: t.type,
     status: t.status,
     amount_minor: Number(t.amount_minor),
-    currency: String(t.currency).trim(),
+    currency: storedCurrency(t.currency),
     provider_ref: t.provider_ref,
     failure_code: t.failure_code,
     reason: t.reason,

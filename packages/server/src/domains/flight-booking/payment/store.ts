@@ -1,6 +1,8 @@
 /** Payment rows and their transaction rows (one per money movement, failed ones included). */
+import type { components } from '@travel/contract';
 import { sql } from 'kysely';
 import { type EventType, record } from '../../../events/record.ts';
+import { storedCurrency } from '../../../internal/money.ts';
 import type { Db } from '../../../storage/schema.ts';
 import { bookingDb } from '../tables.ts';
 import type { PaymentState } from './state-machine.ts';
@@ -195,7 +197,7 @@ export async function transactionsOf(db: Db, bookingId: number) {
     type: t.type,
     status: t.status,
     amount_minor: Number(t.amount_minor),
-    currency: t.currency,
+    currency: storedCurrency(t.currency),
     provider_ref: t.provider_ref,
     failure_code: t.failure_code,
     reason: t.reason,
@@ -205,7 +207,7 @@ export async function transactionsOf(db: Db, bookingId: number) {
 
 export type TransactionView = Awaited<ReturnType<typeof transactionsOf>>[number];
 
-export function paymentView(p: PaymentRow, txs: TransactionView[]) {
+export function paymentView(p: PaymentRow, txs: TransactionView[]): components['schemas']['Payment'] {
   return {
     payment_id: p.id,
     booking_id: p.booking_id,
@@ -213,7 +215,7 @@ export function paymentView(p: PaymentRow, txs: TransactionView[]) {
     amount_minor: p.amount_minor,
     captured_minor: p.captured_minor,
     refunded_minor: p.refunded_minor,
-    currency: p.currency,
+    currency: storedCurrency(p.currency),
     provider: 'stripe' as const,
     provider_payment_ref: p.provider_payment_ref,
     transactions: txs.filter((t) => t.payment_id === p.id),

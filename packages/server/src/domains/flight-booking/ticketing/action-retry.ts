@@ -14,7 +14,11 @@ import { type BookingRow, findBooking } from '../store.ts';
 export type TicketAction = 'void' | 'refund';
 
 /** The 200 of a confirmed action whose outcome the supplier has not confirmed yet. */
-export const pendingActionBody = (bookingId: number, action: string, status: BookingStatus) => ({
+export const pendingActionBody = (
+  bookingId: number,
+  action: TicketAction | 'reissue',
+  status: BookingStatus,
+) => ({
   booking_id: bookingId,
   action,
   confirmed: true,

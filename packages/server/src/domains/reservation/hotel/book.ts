@@ -6,13 +6,13 @@
  * booking pending, brings its reconciliation forward and answers 502 with the booking_id. A retry whose
  * earlier attempt died finds the booking by that reference before re-checking anything.
  */
-
+import type { components } from '@travel/contract';
 import { badRequest } from '../../../kernel/errors.ts';
-import type { HandlerResult, OperationContext } from '../../../kernel/types.ts';
+import type { OperationContext } from '../../../kernel/types.ts';
 import { findShownOffer, recheckHotel } from '../../../search/shown-offer.ts';
 import type { CodeMap } from '../../../suppliers/http-errors.ts';
 import type { SupplierHotelBooking } from '../../../suppliers/ports/hotel.ts';
-import { bookingRefusals, bookReservation, type ReservationKind } from '../book.ts';
+import { type BookAnswer, bookingRefusals, bookReservation, type ReservationKind } from '../book.ts';
 import type { ReservationDomainDeps } from '../deps.ts';
 import { HOTEL_KIND } from '../kind.ts';
 import type { ReservationEvent } from '../state-machine.ts';
@@ -40,7 +40,9 @@ const EVENT_OF: Record<SupplierHotelBooking['status'], ReservationEvent | null> 
 };
 
 /** The booker's view of hotel bookings. */
-export const hotelReservations = (deps: ReservationDomainDeps): ReservationKind<SupplierHotelBooking> => ({
+export const hotelReservations = (
+  deps: ReservationDomainDeps,
+): ReservationKind<SupplierHotelBooking, components['schemas']['HotelBooking']> => ({
   kind: HOTEL_KIND,
   hook: 'hotelBook',
   prefix: 'TH',
@@ -54,7 +56,7 @@ export const hotelReservations = (deps: ReservationDomainDeps): ReservationKind<
 export async function bookHotel(
   deps: ReservationDomainDeps,
   ctx: OperationContext<'bookHotel'>,
-): Promise<HandlerResult> {
+): Promise<BookAnswer<components['schemas']['HotelBooking']>> {
   const body = ctx.body;
   const supplier = hotelSupplier(deps, body.provider, 'invalid_rate_key');
   return bookReservation(deps, ctx, hotelReservations(deps), async () => {

@@ -5,7 +5,7 @@
  * `cancellation_pending`, settled by asking the provider.
  */
 import { badRequest } from '../../../kernel/errors.ts';
-import type { HandlerResult, RequestContext } from '../../../kernel/types.ts';
+import type { OperationContext, ResultOf } from '../../../kernel/types.ts';
 import { inBookingCurrency } from '../../../search/exchange.ts';
 import { supplierHttpError } from '../../../suppliers/http-errors.ts';
 import type { HotelSupplier } from '../../../suppliers/ports/hotel.ts';
@@ -16,6 +16,7 @@ import { HOTEL_KIND } from '../kind.ts';
 import { getRow } from '../queries.ts';
 import { nextStatus } from '../state-machine.ts';
 import { parseJson, serviceDb } from '../tables.ts';
+import { rowStatus } from '../view.ts';
 
 /** The fee the booking's cancellation policy sets at `at`: the last policy step begun by then. */
 export function policyFeeAt(policies: { from: string; fee: Money }[], at: Date, total: Money) {
@@ -58,8 +59,8 @@ export const hotelCancellations = (deps: ReservationDomainDeps): CancelKind<Hote
  */
 export async function quoteHotelCancellation(
   deps: ReservationDomainDeps,
-  ctx: RequestContext,
-): Promise<HandlerResult> {
+  ctx: OperationContext<'quoteHotelCancellation'>,
+): Promise<ResultOf<'quoteHotelCancellation'>> {
   const id = Number(ctx.params.booking_id);
   const row = visibleOrNotFound(ctx, HOTEL_KIND, await getRow(serviceDb(deps.db), HOTEL_KIND, id), 'any');
   // A booking that cannot be cancelled from its status has nothing to quote (400 invalid_booking_state).
@@ -81,7 +82,7 @@ export async function quoteHotelCancellation(
     status: 200,
     body: {
       booking_id: id,
-      status: row.status,
+      status: rowStatus(row),
       cancellation_fee: inBookingCurrency(quote.fee, row),
       refund: inBookingCurrency(quote.refund, row),
       source: 'supplier_simulation',

@@ -5,13 +5,13 @@
  * machine in `ctx.transaction` (which stores the key's response); ambiguous: 502 + booking_id. A retry
  * whose earlier attempt died finds the booking by that reference before re-quoting.
  */
-
+import type { components } from '@travel/contract';
 import { badRequest } from '../../../kernel/errors.ts';
-import type { HandlerResult, OperationContext } from '../../../kernel/types.ts';
+import type { OperationContext } from '../../../kernel/types.ts';
 import { findShownOffer, recheckTransfer } from '../../../search/shown-offer.ts';
 import type { CodeMap } from '../../../suppliers/http-errors.ts';
 import type { SupplierTransferBooking } from '../../../suppliers/ports/transfer.ts';
-import { bookingRefusals, bookReservation, type ReservationKind } from '../book.ts';
+import { type BookAnswer, bookingRefusals, bookReservation, type ReservationKind } from '../book.ts';
 import type { ReservationDomainDeps } from '../deps.ts';
 import { TRANSPORT_KIND } from '../kind.ts';
 import type { ReservationEvent } from '../state-machine.ts';
@@ -39,7 +39,7 @@ const EVENT_OF: Record<SupplierTransferBooking['status'], ReservationEvent | nul
 /** The booker's view of transport bookings. */
 export const transportReservations = (
   deps: ReservationDomainDeps,
-): ReservationKind<SupplierTransferBooking> => ({
+): ReservationKind<SupplierTransferBooking, components['schemas']['TransportBooking']> => ({
   kind: TRANSPORT_KIND,
   hook: 'transportBook',
   prefix: 'TT',
@@ -53,7 +53,7 @@ export const transportReservations = (
 export async function bookTransport(
   deps: ReservationDomainDeps,
   ctx: OperationContext<'bookTransport'>,
-): Promise<HandlerResult> {
+): Promise<BookAnswer<components['schemas']['TransportBooking']>> {
   const body = ctx.body;
   const supplier = transferSupplier(deps, body.provider, 'invalid_quote');
   return bookReservation(deps, ctx, transportReservations(deps), async () => {

@@ -1,24 +1,36 @@
 /** A transport_bookings row as the contract's `TransportBooking`. */
+import { type components, TRANSFER_SUPPLIERS } from '@travel/contract';
+import { type Members, member, oneOf, stringOr } from '../../../internal/narrow.ts';
 import { parseJson } from '../tables.ts';
-import { reservationFields } from '../view.ts';
+import { reservationFields, rowStatus } from '../view.ts';
 
-export function transportBookingView(r: Record<string, unknown>) {
+type TransportBooking = components['schemas']['TransportBooking'];
+
+const TRANSFER_TYPES: Members<components['schemas']['TransferType']> = {
+  PRIVATE: true,
+  SHARED: true,
+  TAXI: true,
+  HOURLY: true,
+};
+
+/** The jsonb columns (pickup, dropoff, passengers, contact) are read back as the contract's types the booking wrote. */
+export function transportBookingView(r: Record<string, unknown>): TransportBooking {
   const vehicle = parseJson<Record<string, unknown>>(r.vehicle);
   return {
     booking_id: Number(r.id),
-    status: r.status as string,
-    provider: r.provider as string,
-    quote_id: r.quote_id as string,
-    supplier_booking_ref: (r.supplier_booking_ref as string | null) ?? null,
-    confirmation_number: (r.confirmation_number as string | null) ?? null,
-    transfer_type: r.transfer_type as string,
+    status: rowStatus(r),
+    provider: oneOf(TRANSFER_SUPPLIERS, r.provider, 'transport_bookings.provider'),
+    quote_id: String(r.quote_id),
+    supplier_booking_ref: stringOr(r.supplier_booking_ref, null),
+    confirmation_number: stringOr(r.confirmation_number, null),
+    transfer_type: member(TRANSFER_TYPES, r.transfer_type, 'transport_bookings.transfer_type'),
     vehicle: { category: String(vehicle.category), description: String(vehicle.description) },
-    pickup: parseJson<{ location: string; datetime: string }>(r.pickup),
-    dropoff: parseJson<{ location: string }>(r.dropoff),
-    passengers: parseJson<Record<string, unknown>[]>(r.passengers),
-    contact: parseJson<Record<string, unknown>>(r.contact),
-    flight_number: (r.flight_number as string | null) ?? null,
-    hotel_name: (r.hotel_name as string | null) ?? null,
+    pickup: parseJson<TransportBooking['pickup']>(r.pickup),
+    dropoff: parseJson<TransportBooking['dropoff']>(r.dropoff),
+    passengers: parseJson<TransportBooking['passengers']>(r.passengers),
+    contact: parseJson<TransportBooking['contact']>(r.contact),
+    flight_number: stringOr(r.flight_number, null),
+    hotel_name: stringOr(r.hotel_name, null),
     ...reservationFields(r),
   };
 }
