@@ -16,6 +16,23 @@ const snake = (k: string): string =>
     .replace(/-/g, '_')
     .toLowerCase();
 
+/**
+ * Whether a key's value is hidden, remembered per key name: the same few hundred names (an order's, a
+ * search answer's) recur in every call, so each is split and matched once. Bounded: past the limit
+ * (arbitrary keys, e.g. a map keyed by ids) the map starts again.
+ */
+const secretKeys = new Map<string, boolean>();
+const SECRET_KEYS_KEPT = 4096;
+function isSecretKey(k: string): boolean {
+  let secret = secretKeys.get(k);
+  if (secret === undefined) {
+    secret = SECRET_KEY.test(snake(k));
+    if (secretKeys.size >= SECRET_KEYS_KEPT) secretKeys.clear();
+    secretKeys.set(k, secret);
+  }
+  return secret;
+}
+
 /** Strings that are secrets whatever key holds them. */
 const SECRET_VALUE =
   /\b[A-Za-z0-9]+_secret_[A-Za-z0-9]+|\b(?:tok|pm|sk|rk|pk|src|card)_[A-Za-z0-9_]{6,}|\bBearer\s+\S+|\bduffel_(?:test|live)_\S+|\btk_(?:test|live)_\S+|\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g;
@@ -83,8 +100,7 @@ function clean(v: unknown, depth: number, w: Walk): unknown {
       break;
     }
     const value = (v as Record<string, unknown>)[k];
-    if (SECRET_KEY.test(snake(k)) && value !== null && value !== undefined && value !== false)
-      out[k] = '[redacted]';
+    if (isSecretKey(k) && value !== null && value !== undefined && value !== false) out[k] = '[redacted]';
     else {
       const c = clean(value, depth + 1, w);
       if (c !== undefined) out[k] = c;

@@ -1,7 +1,8 @@
 /**
  * Owner of `supplier_calls` (migration 0140): the supplier and payment calls made for a booking, for its
  * timeline. Rows are written after the call, outside the caller's transaction and without holding up its
- * answer (a failed write is logged, the booking is not failed for it); `settled()` lets a reader in the
+ * answer (a failed write is logged, the booking is not failed for it), the calls of concurrent bookings
+ * together in one insert; `settled()` lets a reader in the
  * same process wait for the writes still in flight, so a timeline read right after an operation shows its
  * calls. Retention: `purgeOlderThan` (the maintenance pass, SUPPLIER_CALL_RETENTION_DAYS).
  */
@@ -48,31 +49,54 @@ export interface StoredSupplierCall {
 
 /** At most this many calls are read for one booking's timeline (the newest are kept). */
 const TIMELINE_LIMIT = 500;
+/** At most this many calls go in one insert. */
+const BATCH_ROWS = 1000;
 
 export class SupplierCallStore {
   readonly #db: CallsDb;
   readonly #log: Logger | undefined;
-  readonly #pending = new Set<Promise<void>>();
+  /** Calls handed over and not yet sent, in the order they were handed over. */
+  #queued: Array<{ bookingId: number; call: SupplierCallRecord }> = [];
+  /** The drain in flight (one at a time): it inserts what is queued, then what queued meanwhile. */
+  #writing: Promise<void> | undefined;
 
   constructor(db: Db, log?: Logger) {
     this.#db = db.withTables<{ supplier_calls: SupplierCallsTable }>();
     this.#log = log;
   }
 
-  /** The sink supplier calls are handed to once their booking is known (flight bookings). */
+  /**
+   * The sink supplier calls are handed to once their booking is known (flight bookings). Calls handed
+   * over while an insert is in flight wait for it and then go in one multi-row insert: under load that is
+   * one statement (one commit) for many bookings' calls instead of one each, in the same order.
+   */
   readonly sink: CallSink = (bookingId, calls) => {
-    const p = this.#insert(bookingId, calls).catch((err: unknown) => {
-      this.#log?.warn({ err, booking_id: bookingId, calls: calls.length }, 'supplier calls not recorded');
-    });
-    this.#pending.add(p);
-    void p.finally(() => this.#pending.delete(p));
+    for (const call of calls) this.#queued.push({ bookingId, call });
+    this.#writing ??= this.#drain();
   };
 
-  async #insert(bookingId: number, calls: SupplierCallRecord[]): Promise<void> {
+  async #drain(): Promise<void> {
+    // Let the calls handed over in this turn of the event loop join the first insert.
+    await Promise.resolve();
+    while (this.#queued.length > 0) {
+      // 14 parameters a row: far under PostgreSQL's 65,535 per statement.
+      const batch = this.#queued.splice(0, BATCH_ROWS);
+      await this.#insert(batch).catch((err: unknown) => {
+        const bookings = [...new Set(batch.map((b) => b.bookingId))];
+        this.#log?.warn(
+          { err, booking_id: bookings[0], booking_ids: bookings, calls: batch.length },
+          'supplier calls not recorded',
+        );
+      });
+    }
+    this.#writing = undefined;
+  }
+
+  async #insert(batch: Array<{ bookingId: number; call: SupplierCallRecord }>): Promise<void> {
     await this.#db
       .insertInto('supplier_calls')
       .values(
-        calls.map((c) => ({
+        batch.map(({ bookingId, call: c }) => ({
           booking_id: bookingId,
           booking_kind: 'flight',
           supplier: c.supplier,
@@ -92,9 +116,9 @@ export class SupplierCallStore {
       .execute();
   }
 
-  /** Waits for the writes this process has in flight. */
+  /** Waits for the writes this process has in flight or queued. */
   async settled(): Promise<void> {
-    while (this.#pending.size > 0) await Promise.all([...this.#pending]);
+    while (this.#writing) await this.#writing;
   }
 
   /** A flight booking's calls, oldest first. */

@@ -84,6 +84,34 @@ export function prepared<R>(
   };
 }
 
+/** Texts one `executeNamed` name may take (its variants, e.g. which columns an update sets). */
+const VARIANTS_MAX = 8;
+const variants = new Map<string, number>();
+
+/**
+ * A statement built per call (a write whose parameters change, not its shape) run as a prepared statement:
+ * its SQL text is registered as `<name>.v<n>` the first time it is seen, so the server parses and plans
+ * it once per connection instead of on every call (the settlement and write-ahead of createPnr are
+ * statements of several CTEs, whose parse and plan cost more than running them). At most
+ * `VARIANTS_MAX` texts per name are registered (the names stay a fixed, bounded set); any further text
+ * runs as an unnamed statement, as before.
+ */
+export async function executeNamed<R>(
+  db: { executeQuery<T>(q: CompiledQuery<T>): Promise<{ rows: T[] }> },
+  name: string,
+  query: Compilable<R>,
+): Promise<R[]> {
+  const compiled = query.compile();
+  if (!byText.has(compiled.sql)) {
+    const n = variants.get(name) ?? 0;
+    if (n < VARIANTS_MAX) {
+      variants.set(name, n + 1);
+      register(`${name}.v${n}`, compiled.sql);
+    }
+  }
+  return (await db.executeQuery(compiled)).rows;
+}
+
 /** Keys one coalesced statement carries at most; more asked in one turn go as further statements. */
 const BATCH_MAX = 256;
 

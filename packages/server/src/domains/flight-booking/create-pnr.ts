@@ -13,6 +13,7 @@ import { badRequest, HttpError } from '../../kernel/errors.ts';
 import type { HandlerResult, OperationContext, RequestContext } from '../../kernel/types.ts';
 import { bindBooking } from '../../observability/call-scope.ts';
 import { resolveFlightOffer } from '../../search/resolve-offer.ts';
+import { executeNamed } from '../../storage/prepared.ts';
 import type { SupplierFlightOrder } from '../../suppliers/ports/flight.ts';
 import { bookableTraveler } from '../accounts/index.ts';
 import { bookBags } from './bags.ts';
@@ -114,15 +115,19 @@ export async function createPnr(d: BookingDeps, ctx: OperationContext<'createPnr
       .values(row)
       .onConflict((oc) => oc.column('client_reference').doNothing())
       .returning('id');
-  const inserted =
+  // Prepared statements (parsed and planned once per connection): the text is the same every call.
+  const [inserted] =
     mode === 'PAYMENT_FIRST'
-      ? await insert(db).executeTakeFirst()
-      : await db
-          .with('b', (qb) => insert(qb as typeof db))
-          .with('j', (() => reconcileJobEach('b', new Date(t.getTime() + callWindowMs()))) as never)
-          .selectFrom('b')
-          .select('b.id')
-          .executeTakeFirst();
+      ? await executeNamed(db, 'flight_write_ahead', insert(db))
+      : await executeNamed(
+          db,
+          'flight_write_ahead_job',
+          db
+            .with('b', (qb) => insert(qb as typeof db))
+            .with('j', (() => reconcileJobEach('b', new Date(t.getTime() + callWindowMs()))) as never)
+            .selectFrom('b')
+            .select('b.id'),
+        );
   // The row as written, from what was sent (JSON columns as they read back): nothing is re-read.
   const written: BookingRow | undefined = inserted && {
     ...row,

@@ -13,6 +13,7 @@ import { jobStatements } from '../../jobs/statements.ts';
 import { HttpError } from '../../kernel/errors.ts';
 import { errorResult } from '../../kernel/reply.ts';
 import type { HandlerResult, RequestContext } from '../../kernel/types.ts';
+import { executeNamed } from '../../storage/prepared.ts';
 import type { Db } from '../../storage/schema.ts';
 import type { SupplierFlightOrder } from '../../suppliers/ports/flight.ts';
 import { bagsOncePaid, bookedBags, saveBookedBags } from './bags.ts';
@@ -109,32 +110,37 @@ export async function settleWritten(
   };
   const answer = { status: 200, body: bookingView(after), headers: {} };
   await faultPoint('createPnr:before-commit');
-  const settled = await bookingDb(d.db)
-    .with('b', (qb) =>
-      qb
-        .updateTable('flight_bookings')
-        .set({ ...patch, status: to, updated_at: t })
-        .where('id', '=', written.id)
-        .where('status', '=', 'initiated')
-        .returning('id'),
-    )
-    .with('j', (() => jobStatements.finishQueuedWhen('b', reconcileDedupe(written.id), t)) as never)
-    .with('a', (() =>
-      auditStatements.insertWhen('b', ctx, {
-        entity: 'booking',
-        entityId: sql<string>`b.id::text`,
-        action: 'created',
-        changes: { status: to, payment_mode: written.payment_mode },
-        companyId: written.company_id,
-      })) as never)
-    // The `created` event, inserted only when `b` updated the row.
-    .with('e', (() => recordWhen('b', bookingEvent('booking.created', after))) as never)
-    .with('wd', (() => deliveriesFor('e')) as never)
-    .with('wj', (() => deliveryJobsFor('wd')) as never)
-    .with('k', (() => idempotencyStatements.storeAnswerWhen('b', own.scope, answer, t)) as never)
-    .selectFrom('b')
-    .select('b.id')
-    .executeTakeFirst();
+  // A prepared statement (parsed and planned once per connection): its text is the same every call.
+  const db = bookingDb(d.db);
+  const [settled] = await executeNamed(
+    db,
+    'flight_settle_written',
+    db
+      .with('b', (qb) =>
+        qb
+          .updateTable('flight_bookings')
+          .set({ ...patch, status: to, updated_at: t })
+          .where('id', '=', written.id)
+          .where('status', '=', 'initiated')
+          .returning('id'),
+      )
+      .with('j', (() => jobStatements.finishQueuedWhen('b', reconcileDedupe(written.id), t)) as never)
+      .with('a', (() =>
+        auditStatements.insertWhen('b', ctx, {
+          entity: 'booking',
+          entityId: sql<string>`b.id::text`,
+          action: 'created',
+          changes: { status: to, payment_mode: written.payment_mode },
+          companyId: written.company_id,
+        })) as never)
+      // The `created` event, inserted only when `b` updated the row.
+      .with('e', (() => recordWhen('b', bookingEvent('booking.created', after))) as never)
+      .with('wd', (() => deliveriesFor('e')) as never)
+      .with('wj', (() => deliveryJobsFor('wd')) as never)
+      .with('k', (() => idempotencyStatements.storeAnswerWhen('b', own.scope, answer, t)) as never)
+      .selectFrom('b')
+      .select('b.id'),
+  );
   if (!settled) return undefined;
   own.stored();
   return answer;
