@@ -423,3 +423,38 @@ it("a stream's session is read once per search however many readers attach, and 
   await expect(streamableSession(d, 'nope', owner, 'flight')).rejects.toMatchObject({ status: 404 });
   expect(reads).toBe(4);
 });
+
+it('readers attaching while the log is written and read each get every event once, in order, the same bytes', async () => {
+  await session('w1');
+  await append('w1', [offer(1)]);
+  const notifier = new LocalNotifier();
+  const d = deps(notifier, manualTimers());
+  const early = recorder();
+  eventStream(d, { id: 'w1' }, 0, NAMES)[SSE_PUSH](early);
+  await early.wrote(1);
+  // Two more committed; a wake-up without the events (as from another process) starts a read of the log.
+  await append('w1', [offer(2), offer(3)]);
+  void notifier.publish('w1');
+  // Two readers attach in the same turn, while that read is on its way.
+  const during = recorder();
+  const twin = recorder();
+  eventStream(d, { id: 'w1' }, 0, NAMES)[SSE_PUSH](during);
+  eventStream(d, { id: 'w1' }, 0, NAMES)[SSE_PUSH](twin);
+  // This process commits the next event and hands it over, the read perhaps still on its way.
+  await append('w1', [offer(4)]);
+  void notifier.publish('w1', { events: [offer(4)] });
+  const resumed = recorder();
+  eventStream(d, { id: 'w1' }, 2, NAMES)[SSE_PUSH](resumed);
+  const done = { seq: 5, event: 'done' as const, data: { status: 'completed', total_offers: 4 } };
+  await append('w1', [done]);
+  void notifier.publish('w1', { events: [done] });
+  for (const r of [early, during, twin, resumed]) expect(await r.ended).toBe('end');
+  const ids = (r: { text: string }) => [...r.text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
+  expect(ids(early)).toEqual([1, 2, 3, 4, 5]);
+  expect(ids(during)).toEqual([1, 2, 3, 4, 5]);
+  expect(ids(resumed)).toEqual([3, 4, 5]);
+  // The same replay, to the byte.
+  expect(twin.text).toBe(during.text);
+  expect(during.text).toBe(early.text);
+  expect(activeFeeds(notifier)).toBe(0);
+});
