@@ -233,6 +233,41 @@ class LogFeed implements FeedView {
 /** Feeds per notifier (one notifier per search service, so per database and process), by search id. */
 const feeds = new WeakMap<SearchNotifier, Map<string, LogFeed>>();
 
+/**
+ * A finished search's feed outlives its last reader: its log can no longer change, so the readers that
+ * come after (a popular search's, or the thousands still attaching when it finished, each of whom takes
+ * the whole log and `done` and leaves at once) are served from memory, not by one read of the table
+ * each. At most FINISHED_KEPT per notifier, the most recently left; each for FINISHED_KEPT_MS at most
+ * (checked whenever a feed is left or made). A kept feed holds no timer and no notifier subscription.
+ */
+const FINISHED_KEPT = 32;
+const FINISHED_KEPT_MS = 60_000;
+const finished = new WeakMap<SearchNotifier, Map<string, { feed: LogFeed; since: number }>>();
+
+/** Keeps `f` (finished, just left by its last reader), then forgets what is too old or too many. */
+function keepFinished(notifier: SearchNotifier, searchId: string, f: LogFeed): void {
+  let kept = finished.get(notifier);
+  if (!kept) {
+    kept = new Map();
+    finished.set(notifier, kept);
+  }
+  kept.delete(searchId);
+  kept.set(searchId, { feed: f, since: performance.now() });
+  forgetFinished(notifier);
+}
+
+function forgetFinished(notifier: SearchNotifier): void {
+  const kept = finished.get(notifier);
+  if (!kept) return;
+  const now = performance.now();
+  for (const [id, k] of kept) {
+    if (kept.size <= FINISHED_KEPT && now - k.since < FINISHED_KEPT_MS) break;
+    kept.delete(id);
+    const byId = feeds.get(notifier);
+    if (byId?.get(id) === k.feed && k.feed.subscribers.size === 0) byId.delete(id);
+  }
+}
+
 /** How to reach a search's feed: `FollowOptions` without the reader's own position and signal. */
 export type FeedOptions = Omit<FollowOptions, 'after' | 'signal'>;
 
@@ -254,13 +289,14 @@ export function subscribe(o: FeedOptions, sub: FeedSubscriber): FeedHandle {
   }
   let feed = byId.get(o.searchId);
   if (!feed) {
+    forgetFinished(o.notifier);
     feed = new LogFeed(searchDb(o.db), o.notifier, o.searchId, {
       pollMs: o.pollMs,
       heartbeatMs: o.heartbeatMs,
       timers,
     });
     byId.set(o.searchId, feed);
-  }
+  } else if (feed.subscribers.size === 0) finished.get(o.notifier)?.delete(o.searchId);
   const f = feed;
   f.add(sub);
   let open = true;
@@ -276,14 +312,19 @@ export function subscribe(o: FeedOptions, sub: FeedSubscriber): FeedHandle {
       if (f.subscribers.size > 0) return;
       f.close();
       const m = feeds.get(o.notifier);
-      if (m?.get(o.searchId) === f) m.delete(o.searchId);
+      if (m?.get(o.searchId) !== f) return;
+      if (f.done) keepFinished(o.notifier, o.searchId, f);
+      else m.delete(o.searchId);
     },
   };
 }
 
-/** How many searches this process is reading for its streams right now (tests, metrics). */
+/** How many searches this process is reading for its streams right now (tests, metrics): finished
+ * searches kept for later readers are not read any more and do not count. */
 export function activeFeeds(notifier: SearchNotifier): number {
-  return feeds.get(notifier)?.size ?? 0;
+  let n = 0;
+  for (const f of feeds.get(notifier)?.values() ?? []) if (f.subscribers.size > 0) n += 1;
+  return n;
 }
 
 /** How many local readers follow the search right now (tests, metrics). */
