@@ -1081,32 +1081,36 @@ async function attachLadder(db: 'pglite' | 'postgres') {
       const bareMs: number[] = [];
       for (let round = 0; round < SSE_LADDER_ROUNDS; round++) {
         const load1 = loadavg()[0] as number;
-        const timed: Record<string, { ms: number; kb: number }> = {};
+        const timed: Record<string, { ms: number; kb: number; cpu: number }> = {};
         for (const side of round % 2 === 0 ? ['ours', 'bare'] : ['bare', 'ours']) {
           if (side === 'ours') {
             const s = await c.req('POST', '/api/v1/flight/getFare', {
               body: oneWaySearch('LHR', 'DXB', futureDate(60)),
             });
             const rss0 = rssKb(ours.pid);
+            const cpu0 = procCpuUs(ours.pid);
             const r = await attachReaders(`${ours.url}/api/v1/flight/getFare/stream/${s.body.searchId}`, n, {
               authorization: `Bearer ${c.token}`,
             });
-            timed.ours = { ms: r.attachMs, kb: (rssKb(ours.pid) - rss0) / n };
+            const cpu = (procCpuUs(ours.pid) - cpu0) / n;
+            timed.ours = { ms: r.attachMs, kb: (rssKb(ours.pid) - rss0) / n, cpu };
             await r.close();
           } else {
             const rss0 = rssKb(bare.pid);
+            const cpu0 = procCpuUs(bare.pid);
             const r = await attachReaders(`${bare.url}/`, n, {});
-            timed.bare = { ms: r.attachMs, kb: (rssKb(bare.pid) - rss0) / n };
+            const cpu = (procCpuUs(bare.pid) - cpu0) / n;
+            timed.bare = { ms: r.attachMs, kb: (rssKb(bare.pid) - rss0) / n, cpu };
             await r.close();
           }
         }
-        const o = timed.ours as { ms: number; kb: number };
-        const b = timed.bare as { ms: number; kb: number };
+        const o = timed.ours as { ms: number; kb: number; cpu: number };
+        const b = timed.bare as { ms: number; kb: number; cpu: number };
         oursMs.push(o.ms);
         bareMs.push(b.ms);
         ratios.push(o.ms / b.ms);
         rows.push(
-          `     round ${round + 1}: ours ${Math.round(o.ms)} ms (RSS +${round2(o.kb)} KB/stream), bare ${Math.round(b.ms)} ms (+${round2(b.kb)}), ratio ${round2(o.ms / b.ms)}, load ${round2(load1)}`,
+          `     round ${round + 1}: ours ${Math.round(o.ms)} ms (server CPU ${Math.round(o.cpu)} µs/attach, RSS +${round2(o.kb)} KB/stream), bare ${Math.round(b.ms)} ms (${Math.round(b.cpu)} µs, +${round2(b.kb)}), ratio ${round2(o.ms / b.ms)}, load ${round2(load1)}`,
         );
       }
       const ratio = round2(median(ratios));

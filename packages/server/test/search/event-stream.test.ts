@@ -458,3 +458,49 @@ it('readers attaching while the log is written and read each get every event onc
   expect(during.text).toBe(early.text);
   expect(activeFeeds(notifier)).toBe(0);
 });
+
+it("a finished search's log stays in memory after its last reader left: later readers read the table no more; a live search's is read again", async () => {
+  await session('f1');
+  await session('f2');
+  const done = { seq: 2, event: 'done' as const, data: { status: 'completed', total_offers: 1 } };
+  await append('f1', [offer(1), done]);
+  await append('f2', [offer(1)]);
+  let reads = 0;
+  const db = database.db.withPlugin({
+    transformQuery: (args) => {
+      if (args.node.kind === 'SelectQueryNode') reads++;
+      return args.node;
+    },
+    transformResult: async (args) => args.result,
+  });
+  const notifier = new LocalNotifier();
+  const d: ReaderDeps = { ...deps(notifier, manualTimers()), db };
+  const first = recorder();
+  eventStream(d, { id: 'f1' }, 0, NAMES)[SSE_PUSH](first);
+  expect(await first.ended).toBe('end');
+  expect(reads).toBe(1);
+  // Many at once, then one after another, each the whole log and done.
+  const burst = Array.from({ length: 20 }, () => recorder());
+  for (const r of burst) eventStream(d, { id: 'f1' }, 0, NAMES)[SSE_PUSH](r);
+  for (const r of burst) expect(await r.ended).toBe('end');
+  for (let i = 0; i < 5; i++) {
+    const r = recorder();
+    eventStream(d, { id: 'f1' }, 0, NAMES)[SSE_PUSH](r);
+    expect(await r.ended).toBe('end');
+    burst.push(r);
+  }
+  for (const r of burst) expect(r.text).toBe(first.text);
+  expect(reads).toBe(1);
+  expect(activeFeeds(notifier)).toBe(0);
+  // A live search's log may grow once nobody follows it: the next reader reads it again.
+  const live = recorder();
+  const handle = eventStream(d, { id: 'f2' }, 0, NAMES)[SSE_PUSH](live);
+  await live.wrote(1);
+  handle.stop();
+  expect(activeFeeds(notifier)).toBe(0);
+  const again = recorder();
+  const second = eventStream(d, { id: 'f2' }, 0, NAMES)[SSE_PUSH](again);
+  await again.wrote(1);
+  expect(reads).toBe(3);
+  second.stop();
+});
