@@ -8,6 +8,7 @@
 import type { Kysely } from 'kysely';
 import { mark } from '../internal/phase-marks.ts';
 import type { Db } from '../storage/schema.ts';
+import { FinishedFeeds } from './finished-feeds.ts';
 import type { Committed, SearchNotifier } from './notifier.ts';
 import { parseJson, type SearchDb, type SearchTables, searchDb } from './tables.ts';
 
@@ -233,40 +234,8 @@ class LogFeed implements FeedView {
 /** Feeds per notifier (one notifier per search service, so per database and process), by search id. */
 const feeds = new WeakMap<SearchNotifier, Map<string, LogFeed>>();
 
-/**
- * A finished search's feed outlives its last reader: its log can no longer change, so the readers that
- * come after (a popular search's, or the thousands still attaching when it finished, each of whom takes
- * the whole log and `done` and leaves at once) are served from memory, not by one read of the table
- * each. At most FINISHED_KEPT per notifier, the most recently left; each for FINISHED_KEPT_MS at most
- * (checked whenever a feed is left or made). A kept feed holds no timer and no notifier subscription.
- */
-const FINISHED_KEPT = 32;
-const FINISHED_KEPT_MS = 60_000;
-const finished = new WeakMap<SearchNotifier, Map<string, { feed: LogFeed; since: number }>>();
-
-/** Keeps `f` (finished, just left by its last reader), then forgets what is too old or too many. */
-function keepFinished(notifier: SearchNotifier, searchId: string, f: LogFeed): void {
-  let kept = finished.get(notifier);
-  if (!kept) {
-    kept = new Map();
-    finished.set(notifier, kept);
-  }
-  kept.delete(searchId);
-  kept.set(searchId, { feed: f, since: performance.now() });
-  forgetFinished(notifier);
-}
-
-function forgetFinished(notifier: SearchNotifier): void {
-  const kept = finished.get(notifier);
-  if (!kept) return;
-  const now = performance.now();
-  for (const [id, k] of kept) {
-    if (kept.size <= FINISHED_KEPT && now - k.since < FINISHED_KEPT_MS) break;
-    kept.delete(id);
-    const byId = feeds.get(notifier);
-    if (byId?.get(id) === k.feed && k.feed.subscribers.size === 0) byId.delete(id);
-  }
-}
+/** Per notifier, the finished feeds kept for later readers (finished-feeds.ts). */
+const finished = new WeakMap<SearchNotifier, FinishedFeeds<LogFeed>>();
 
 /** How to reach a search's feed: `FollowOptions` without the reader's own position and signal. */
 export type FeedOptions = Omit<FollowOptions, 'after' | 'signal'>;
@@ -286,17 +255,18 @@ export function subscribe(o: FeedOptions, sub: FeedSubscriber): FeedHandle {
   if (!byId) {
     byId = new Map();
     feeds.set(o.notifier, byId);
+    finished.set(o.notifier, new FinishedFeeds(byId));
   }
   let feed = byId.get(o.searchId);
   if (!feed) {
-    forgetFinished(o.notifier);
+    finished.get(o.notifier)?.sweep();
     feed = new LogFeed(searchDb(o.db), o.notifier, o.searchId, {
       pollMs: o.pollMs,
       heartbeatMs: o.heartbeatMs,
       timers,
     });
     byId.set(o.searchId, feed);
-  } else if (feed.subscribers.size === 0) finished.get(o.notifier)?.delete(o.searchId);
+  } else if (feed.subscribers.size === 0) finished.get(o.notifier)?.taken(o.searchId);
   const f = feed;
   f.add(sub);
   let open = true;
@@ -313,7 +283,7 @@ export function subscribe(o: FeedOptions, sub: FeedSubscriber): FeedHandle {
       f.close();
       const m = feeds.get(o.notifier);
       if (m?.get(o.searchId) !== f) return;
-      if (f.done) keepFinished(o.notifier, o.searchId, f);
+      if (f.done) finished.get(o.notifier)?.keep(o.searchId, f);
       else m.delete(o.searchId);
     },
   };
