@@ -55,7 +55,7 @@ function gate(): { held: Promise<void>; open: () => void } {
   return { held, open };
 }
 
-async function addUser(id: string, status = 'active'): Promise<void> {
+async function addUser(id: string): Promise<void> {
   await database.db
     .insertInto('users')
     .values({
@@ -64,7 +64,7 @@ async function addUser(id: string, status = 'active'): Promise<void> {
       password_hash: 'x',
       full_name: 'Reader',
       role: 'super_admin',
-      status,
+      status: 'active',
     })
     .execute();
 }
