@@ -31,6 +31,7 @@ export const realTimers: Timers = {
 };
 
 const PAGE = 500;
+const UP_TO_DATE = Promise.resolve();
 
 export async function insertEvents(
   trx: Kysely<SearchTables>,
@@ -163,6 +164,9 @@ class LogFeed implements FeedView {
 
   /** Resolves once the log has been read up to date at least once since the last poke. */
   refresh(): Promise<void> {
+    // Up to date, and followed (its poll armed) or finished: a reader joining now reads nothing, and the
+    // poll is not re-armed once per joining reader.
+    if (!this.#reading && !this.#dirty && (this.done || this.#poll !== undefined)) return UP_TO_DATE;
     if (!this.#reading) {
       this.#reading = this.#read().finally(() => {
         this.#reading = undefined;
