@@ -3,10 +3,11 @@
  * readers that come after (a popular search's, or the thousands still attaching when it finished, each
  * of whom takes the whole log and `done` and leaves at once) are served from memory, not by one read of
  * the table each. At most KEPT per notifier, the most recently left, each for KEPT_MS at most (checked
- * whenever a feed is left or made). A kept feed holds no timer and no notifier subscription.
+ * whenever a feed is left or made; a feed that readers keep coming back to stays, however old). A kept
+ * feed holds its events (as every reader of a live search does) and no timer or notifier subscription.
  */
-const KEPT = 32;
-const KEPT_MS = 60_000;
+const KEPT = 16;
+const KEPT_MS = 30_000;
 
 export class FinishedFeeds<F extends { readonly subscribers: { readonly size: number } }> {
   readonly #kept = new Map<string, { feed: F; since: number }>();
