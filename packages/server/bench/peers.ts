@@ -21,12 +21,14 @@
  * PostgreSQL figures need `BENCH_DATABASE_URL` (or `TEST_DATABASE_URL`): a fresh database is made and
  * dropped. `BENCH_QUICK=1`: one short round each (CI smoke). `BENCH_SSE_READERS`: readers attached for the
  * attach-time, RSS and idle figures (default 10,000; 200 quick); `BENCH_SSE_SPREAD_READERS`: readers of the
- * delivery-spread figure (default 1,000; 200 quick).
+ * delivery-spread figure (default 1,000; 200 quick). `BENCH_SSE_LADDER=2000,5000,10000`: instead, attach
+ * only, at each count, ours and bare alternating for `BENCH_SSE_ROUNDS` rounds (default 3).
+ * `BENCH_CPU_PROFILE=dir`: our SSE servers run with `--cpu-prof` into dir; their hot spots are printed.
  * `BENCH_ONLY=a,b`: those figures only, merged into the existing results.json (`updated` says when).
  */
 import { type ChildProcess, fork, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -41,6 +43,7 @@ import { airportBench } from './airports.ts';
 import { commitFloor } from './commit-floor.ts';
 import type { Span } from './fare-suppliers.ts';
 import type { Recorded } from './phase-hook.ts';
+import { hotSpots } from './profile.ts';
 
 const QUICK = process.env.BENCH_QUICK === '1';
 const PG_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
@@ -893,6 +896,8 @@ interface Readers {
   arrivals: Map<string, number[]>;
   ended: Promise<void>;
   frames: string[];
+  /** Drops every reader's connection; resolves once each one has closed. */
+  close(): Promise<void>;
 }
 
 /**
@@ -903,6 +908,7 @@ async function attachReaders(url: string, n: number, headers: Record<string, str
   const arrivals = new Map<string, number[]>();
   const frames: string[] = [];
   const ends: Promise<void>[] = [];
+  const requests: ReturnType<typeof request>[] = [];
   const t0 = performance.now();
   const open = (i: number) =>
     new Promise<void>((resolve, reject) => {
@@ -939,6 +945,7 @@ async function attachReaders(url: string, n: number, headers: Record<string, str
         },
       );
       req.on('error', reject);
+      requests.push(req);
       req.end();
     });
   let next = 0;
@@ -946,7 +953,20 @@ async function attachReaders(url: string, n: number, headers: Record<string, str
     while (next < n) await open(next++);
   };
   await Promise.all(Array.from({ length: Math.min(CONNECTING, n) }, lane));
-  return { attachMs: performance.now() - t0, arrivals, ended: Promise.all(ends).then(() => {}), frames };
+  const attachMs = performance.now() - t0;
+  const close = () =>
+    Promise.all(
+      requests.map(
+        (req) =>
+          new Promise<void>((resolve) => {
+            if (req.closed) return resolve();
+            req.once('close', () => resolve());
+            req.on('error', () => {});
+            req.destroy();
+          }),
+      ),
+    ).then(() => {});
+  return { attachMs, arrivals, ended: Promise.all(ends).then(() => {}), frames, close };
 }
 
 function spread(arrivals: Map<string, number[]>): number[] {
@@ -999,13 +1019,135 @@ async function bareReaders(bare: Child, n: number, frames: string[]) {
   return { b, kb: (rss1 - rss0) / n };
 }
 
+/** BENCH_CPU_PROFILE=dir: our SSE servers run with `--cpu-prof`, one `<name>.cpuprofile` each in dir. */
+const SSE_PROFILE_DIR = process.env.BENCH_CPU_PROFILE;
+/** BENCH_SSE_LADDER=2000,5000,10000: attach-only rounds at each count, ours and bare alternating. */
+const SSE_LADDER = (process.env.BENCH_SSE_LADDER ?? '')
+  .split(',')
+  .map(Number)
+  .filter((n) => n > 0);
+const SSE_LADDER_ROUNDS = Number(process.env.BENCH_SSE_ROUNDS ?? (QUICK ? 1 : 3));
+
+/** Our SSE server, recording a CPU profile when BENCH_CPU_PROFILE says where. */
+function startSseServer(
+  name: string,
+  db: 'pglite' | 'postgres',
+  hold: number,
+  env: Record<string, string> = {},
+) {
+  if (!SSE_PROFILE_DIR) return startOurs(name, db, hold, env);
+  // A profile of an earlier run must not pass for this one's.
+  rmSync(join(SSE_PROFILE_DIR, `${name}.cpuprofile`), { force: true });
+  return startOurs(name, db, hold, {
+    ...env,
+    NODE_OPTIONS: `${HOOK} --cpu-prof --cpu-prof-dir=${SSE_PROFILE_DIR} --cpu-prof-name=${name}.cpuprofile`,
+  });
+}
+
+/**
+ * Stops our server and waits for it to exit by itself (SIGTERM: it drains, ends its streams and returns
+ * from main): node writes `--cpu-prof` only on such an exit. Then prints the profile's hot spots.
+ */
+async function stopSseServer(ours: Ours, name: string): Promise<void> {
+  const exit = await ours.server.stop();
+  await ours.close();
+  if (!SSE_PROFILE_DIR) return;
+  const file = join(SSE_PROFILE_DIR, `${name}.cpuprofile`);
+  if (!existsSync(file)) {
+    log(`  (no profile at ${file}: the server exited with ${exit.code ?? exit.signal})`);
+    return;
+  }
+  const { self, inclusive } = hotSpots(file, 20);
+  log(`  CPU profile of our server: ${file}`);
+  for (const line of ['  self time:', ...self, '  inclusive time:', ...inclusive]) log(`     ${line}`);
+}
+
+/**
+ * Attach only, at each reader count of BENCH_SSE_LADDER: in every round ours (a fresh search, suppliers
+ * held past the run) and bare attach the same number of readers, one after the other (the order rotated
+ * each round), then drop them. Median of the same-round ratios, with the load average of the round.
+ */
+async function attachLadder(db: 'pglite' | 'postgres') {
+  log(
+    `\n== SSE attach ladder on ${db}: ${SSE_LADDER.join(', ')} readers, ${SSE_LADDER_ROUNDS} interleaved rounds each`,
+  );
+  const name = `sse-ladder-${db}`;
+  // Held past the run: no search ends (and writes) while a later round attaches.
+  const ours = await startSseServer(name, db, 3_600_000, { SHUTDOWN_GRACE_MS: '1000' });
+  const bare = await forkChild('./peer-servers.ts', ['sse']);
+  try {
+    const c = new Client(ours.url);
+    await c.login();
+    for (const n of SSE_LADDER) {
+      const ratios: number[] = [];
+      const rows: string[] = [];
+      const oursMs: number[] = [];
+      const bareMs: number[] = [];
+      for (let round = 0; round < SSE_LADDER_ROUNDS; round++) {
+        const load1 = loadavg()[0] as number;
+        const timed: Record<string, { ms: number; kb: number; cpu: number }> = {};
+        for (const side of round % 2 === 0 ? ['ours', 'bare'] : ['bare', 'ours']) {
+          if (side === 'ours') {
+            const s = await c.req('POST', '/api/v1/flight/getFare', {
+              body: oneWaySearch('LHR', 'DXB', futureDate(60)),
+            });
+            const rss0 = rssKb(ours.pid);
+            const cpu0 = procCpuUs(ours.pid);
+            const r = await attachReaders(`${ours.url}/api/v1/flight/getFare/stream/${s.body.searchId}`, n, {
+              authorization: `Bearer ${c.token}`,
+            });
+            const cpu = (procCpuUs(ours.pid) - cpu0) / n;
+            timed.ours = { ms: r.attachMs, kb: (rssKb(ours.pid) - rss0) / n, cpu };
+            await r.close();
+          } else {
+            const rss0 = rssKb(bare.pid);
+            const cpu0 = procCpuUs(bare.pid);
+            const r = await attachReaders(`${bare.url}/`, n, {});
+            const cpu = (procCpuUs(bare.pid) - cpu0) / n;
+            timed.bare = { ms: r.attachMs, kb: (rssKb(bare.pid) - rss0) / n, cpu };
+            await r.close();
+          }
+        }
+        const o = timed.ours as { ms: number; kb: number; cpu: number };
+        const b = timed.bare as { ms: number; kb: number; cpu: number };
+        oursMs.push(o.ms);
+        bareMs.push(b.ms);
+        ratios.push(o.ms / b.ms);
+        rows.push(
+          `     round ${round + 1}: ours ${Math.round(o.ms)} ms (server CPU ${Math.round(o.cpu)} µs/attach, RSS +${round2(o.kb)} KB/stream), bare ${Math.round(b.ms)} ms (${Math.round(b.cpu)} µs, +${round2(b.kb)}), ratio ${round2(o.ms / b.ms)}, load ${round2(load1)}`,
+        );
+      }
+      const ratio = round2(median(ratios));
+      add(
+        {
+          figure: `${n} SSE readers of one search, ${db}: time to attach all (ladder, median of ${SSE_LADDER_ROUNDS} interleaved rounds)`,
+          ours: Math.round(median(oursMs)),
+          peer: Math.round(median(bareMs)),
+          unit: 'ms',
+          target: '<= 3000 ms at 10,000 readers',
+          met: n < 10_000 || median(oursMs) <= 3000,
+          note: `ours/bare per round ${ratios.map(round2).join(', ')} (median ${ratio}); load ${rows.map((r) => /load ([\d.]+)/.exec(r)?.[1]).join(', ')}`,
+        },
+        rows,
+      );
+    }
+  } finally {
+    await stopChild(bare);
+    await stopSseServer(ours, name);
+  }
+}
+
 async function sseFigures(db: 'pglite' | 'postgres') {
   // The suppliers hold long enough for every reader to attach before the first event (idle figure).
   const hold = READERS > 1000 ? 15_000 : 8000;
+  if (SSE_LADDER.length > 0) {
+    await attachLadder(db);
+    return;
+  }
   log(
     `\n== ${READERS} SSE readers (attach, RSS, idle), then ${SPREAD_READERS} (spread), of one search on ${db} (suppliers held ${hold} ms) vs bare SSE`,
   );
-  const ours = await startOurs(`sse-${db}`, db, hold);
+  const ours = await startSseServer(`sse-${db}`, db, hold);
   let bare: Child | undefined;
   try {
     const c = new Client(ours.url);
@@ -1073,7 +1215,7 @@ async function sseFigures(db: 'pglite' | 'postgres') {
     });
   } finally {
     if (bare) await stopChild(bare);
-    await ours.close();
+    await stopSseServer(ours, `sse-${db}`);
   }
 }
 

@@ -9,7 +9,12 @@
  *
  * The price: hits a process reserved and did not use count as used (another process cannot grant them),
  * so a caller spread over several processes may get its 429 up to one block (a tenth of the limit, at
- * most 50) per process early; a process that dies takes its unused block with it. Never late.
+ * most 50, unless its hits outran the top-ups: see below) per process early; a process that dies takes
+ * its unused block with it. Never late.
+ *
+ * A caller whose hits come faster than a top-up returns (thousands of stream readers attaching at once,
+ * on a database that answers slowly) would wait for a statement every 50 hits: each time its hits had to
+ * wait for a top-up, its next block doubles, up to a tenth of the limit, for the rest of the window.
  */
 import type { Clock } from '../internal/clock.ts';
 import type { RateRule } from '../internal/config.ts';
@@ -26,6 +31,10 @@ interface Lease {
   pending: Promise<void> | undefined;
   /** The shared counter's hits (all processes) as of this process's last reservation, at most the limit. */
   counted: number;
+  /** Hits the next reservation asks for: `blockSize`, doubled each time hits outran a top-up. */
+  block: number;
+  /** The top-up that hits last had to wait for (the block doubles once per such top-up). */
+  outran: Promise<void> | undefined;
 }
 
 export interface QuotaDecision {
@@ -43,6 +52,8 @@ export interface QuotaDecision {
 
 /** Hits reserved at once: a tenth of the limit, 1 to 50. */
 export const blockSize = (rule: RateRule): number => Math.max(1, Math.min(50, Math.ceil(rule.limit / 10)));
+/** The most a block grows to when hits outrun the top-ups: a tenth of the limit. */
+const maxBlock = (rule: RateRule): number => Math.max(blockSize(rule), Math.ceil(rule.limit / 10));
 
 export class QuotaLeases {
   readonly #store: RateLimitStore;
@@ -61,7 +72,7 @@ export class QuotaLeases {
       const lease = this.#current(bucket, rule, now);
       if (lease.left > 0) {
         lease.left -= 1;
-        const block = blockSize(rule);
+        const block = lease.block;
         if (!lease.spent && !lease.pending && lease.left <= Math.floor(block / 2)) {
           // Background top-up: a failure here only means the next hit that needs it asks again.
           this.#reserve(bucket, rule, lease, block).catch(() => {});
@@ -77,7 +88,12 @@ export class QuotaLeases {
         const wait = Math.max(1, Math.ceil((lease.windowEnd - now) / 1000));
         return { allowed: false, retryAfterSeconds: wait, resetSeconds: wait, remaining: 0 };
       }
-      await (lease.pending ?? this.#reserve(bucket, rule, lease, blockSize(rule)));
+      // A top-up on its way after hits were granted in this window: they came faster than it.
+      if (lease.pending && lease.counted > 0 && lease.outran !== lease.pending) {
+        lease.outran = lease.pending;
+        lease.block = Math.min(maxBlock(rule), lease.block * 2);
+      }
+      await (lease.pending ?? this.#reserve(bucket, rule, lease, lease.block));
     }
   }
 
@@ -95,6 +111,8 @@ export class QuotaLeases {
         spent: false,
         pending: undefined,
         counted: 0,
+        block: blockSize(rule),
+        outran: undefined,
       };
       this.#leases.set(bucket, lease);
     }
@@ -113,6 +131,8 @@ export class QuotaLeases {
           spent: false,
           pending: undefined,
           counted: 0,
+          block: blockSize(rule),
+          outran: undefined,
         };
         this.#leases.set(bucket, into);
       }

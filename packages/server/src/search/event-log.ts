@@ -8,6 +8,7 @@
 import type { Kysely } from 'kysely';
 import { mark } from '../internal/phase-marks.ts';
 import type { Db } from '../storage/schema.ts';
+import { FinishedFeeds } from './finished-feeds.ts';
 import type { Committed, SearchNotifier } from './notifier.ts';
 import { parseJson, type SearchDb, type SearchTables, searchDb } from './tables.ts';
 
@@ -30,6 +31,7 @@ export const realTimers: Timers = {
 };
 
 const PAGE = 500;
+const UP_TO_DATE = Promise.resolve();
 
 export async function insertEvents(
   trx: Kysely<SearchTables>,
@@ -162,6 +164,9 @@ class LogFeed implements FeedView {
 
   /** Resolves once the log has been read up to date at least once since the last poke. */
   refresh(): Promise<void> {
+    // Up to date, and followed (its poll armed) or finished: a reader joining now reads nothing, and the
+    // poll is not re-armed once per joining reader.
+    if (!this.#reading && !this.#dirty && (this.done || this.#poll !== undefined)) return UP_TO_DATE;
     if (!this.#reading) {
       this.#reading = this.#read().finally(() => {
         this.#reading = undefined;
@@ -233,6 +238,9 @@ class LogFeed implements FeedView {
 /** Feeds per notifier (one notifier per search service, so per database and process), by search id. */
 const feeds = new WeakMap<SearchNotifier, Map<string, LogFeed>>();
 
+/** Per notifier, the finished feeds kept for later readers (finished-feeds.ts). */
+const finished = new WeakMap<SearchNotifier, FinishedFeeds<LogFeed>>();
+
 /** How to reach a search's feed: `FollowOptions` without the reader's own position and signal. */
 export type FeedOptions = Omit<FollowOptions, 'after' | 'signal'>;
 
@@ -251,16 +259,18 @@ export function subscribe(o: FeedOptions, sub: FeedSubscriber): FeedHandle {
   if (!byId) {
     byId = new Map();
     feeds.set(o.notifier, byId);
+    finished.set(o.notifier, new FinishedFeeds(byId));
   }
   let feed = byId.get(o.searchId);
   if (!feed) {
+    finished.get(o.notifier)?.sweep();
     feed = new LogFeed(searchDb(o.db), o.notifier, o.searchId, {
       pollMs: o.pollMs,
       heartbeatMs: o.heartbeatMs,
       timers,
     });
     byId.set(o.searchId, feed);
-  }
+  } else if (feed.subscribers.size === 0) finished.get(o.notifier)?.taken(o.searchId);
   const f = feed;
   f.add(sub);
   let open = true;
@@ -276,14 +286,19 @@ export function subscribe(o: FeedOptions, sub: FeedSubscriber): FeedHandle {
       if (f.subscribers.size > 0) return;
       f.close();
       const m = feeds.get(o.notifier);
-      if (m?.get(o.searchId) === f) m.delete(o.searchId);
+      if (m?.get(o.searchId) !== f) return;
+      if (f.done) finished.get(o.notifier)?.keep(o.searchId, f);
+      else m.delete(o.searchId);
     },
   };
 }
 
-/** How many searches this process is reading for its streams right now (tests, metrics). */
+/** How many searches this process is reading for its streams right now (tests, metrics): finished
+ * searches kept for later readers are not read any more and do not count. */
 export function activeFeeds(notifier: SearchNotifier): number {
-  return feeds.get(notifier)?.size ?? 0;
+  let n = 0;
+  for (const f of feeds.get(notifier)?.values() ?? []) if (f.subscribers.size > 0) n += 1;
+  return n;
 }
 
 /** How many local readers follow the search right now (tests, metrics). */

@@ -72,14 +72,18 @@ describe('rate limit from reserved blocks', () => {
     expect(store.calls).toBe(2);
     expect(c.statements()).toBe(1);
     store.open();
-    await expect.poll(() => c.statements()).toBe(2);
-    // The shared counter holds every hit handed out: two blocks of 6.
-    const row = await database.db
-      .selectFrom('rate_limit_counters')
-      .select('hits')
-      .where('bucket', '=', 'search:user:a')
-      .executeTakeFirstOrThrow();
-    expect(row.hits).toBe(12);
+    // The shared counter holds every hit handed out: two blocks of 6 (polled: the statement is counted
+    // when sent, and on PostgreSQL another connection may read the row before it has run).
+    const hits = async () =>
+      (
+        await database.db
+          .selectFrom('rate_limit_counters')
+          .select('hits')
+          .where('bucket', '=', 'search:user:a')
+          .executeTakeFirstOrThrow()
+      ).hits;
+    await expect.poll(hits).toBe(12);
+    expect(c.statements()).toBe(2);
   });
 
   it('the 429 still comes, with Retry-After to the end of the window, and the next window grants again', async () => {
@@ -114,5 +118,31 @@ describe('rate limit from reserved blocks', () => {
     // Once spent, both refuse without asking again.
     expect((await a.hit('search:user:c', limit)).allowed).toBe(false);
     expect((await b.hit('search:user:c', limit)).allowed).toBe(false);
+  });
+
+  it('a caller whose hits outrun the top-ups gets doubling blocks, up to a tenth of the limit, and never more than the limit', async () => {
+    const clock = new ManualClock('2026-06-01T13:00:00Z');
+    const store = new GatedStore({ db: database.db, clock });
+    const leases = new QuotaLeases(store);
+    const wanted = new Map<string, number[]>();
+    const reserve = store.reserve.bind(store);
+    store.reserve = (bucket, rule, want) => {
+      wanted.set(bucket, [...(wanted.get(bucket) ?? []), want]);
+      return reserve(bucket, rule, want);
+    };
+    // 2,000 hits at once (stream readers attaching): at 50 a block, 40 statements waited for in turn.
+    const big: RateRule = { limit: 10_000, windowSeconds: 60 };
+    const all = await Promise.all(Array.from({ length: 2000 }, () => leases.hit('stream:user:d', big)));
+    expect(all.every((d) => d.allowed)).toBe(true);
+    const asked = wanted.get('stream:user:d') ?? [];
+    expect(asked[0]).toBe(50);
+    expect(asked).toEqual([...asked].sort((a, b) => a - b));
+    expect(Math.max(...asked)).toBe(1000);
+    expect(asked.length).toBeLessThanOrEqual(8);
+    // A small limit: blocks never past a tenth of it, and the limit holds.
+    const small: RateRule = { limit: 30, windowSeconds: 60 };
+    const got = await Promise.all(Array.from({ length: 60 }, () => leases.hit('stream:user:e', small)));
+    expect(got.filter((d) => d.allowed).length).toBe(30);
+    expect((wanted.get('stream:user:e') ?? []).every((w) => w === 3)).toBe(true);
   });
 });

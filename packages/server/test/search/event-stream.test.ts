@@ -423,3 +423,84 @@ it("a stream's session is read once per search however many readers attach, and 
   await expect(streamableSession(d, 'nope', owner, 'flight')).rejects.toMatchObject({ status: 404 });
   expect(reads).toBe(4);
 });
+
+it('readers attaching while the log is written and read each get every event once, in order, the same bytes', async () => {
+  await session('w1');
+  await append('w1', [offer(1)]);
+  const notifier = new LocalNotifier();
+  const d = deps(notifier, manualTimers());
+  const early = recorder();
+  eventStream(d, { id: 'w1' }, 0, NAMES)[SSE_PUSH](early);
+  await early.wrote(1);
+  // Two more committed; a wake-up without the events (as from another process) starts a read of the log.
+  await append('w1', [offer(2), offer(3)]);
+  void notifier.publish('w1');
+  // Two readers attach in the same turn, while that read is on its way.
+  const during = recorder();
+  const twin = recorder();
+  eventStream(d, { id: 'w1' }, 0, NAMES)[SSE_PUSH](during);
+  eventStream(d, { id: 'w1' }, 0, NAMES)[SSE_PUSH](twin);
+  // This process commits the next event and hands it over, the read perhaps still on its way.
+  await append('w1', [offer(4)]);
+  void notifier.publish('w1', { events: [offer(4)] });
+  const resumed = recorder();
+  eventStream(d, { id: 'w1' }, 2, NAMES)[SSE_PUSH](resumed);
+  const done = { seq: 5, event: 'done' as const, data: { status: 'completed', total_offers: 4 } };
+  await append('w1', [done]);
+  void notifier.publish('w1', { events: [done] });
+  for (const r of [early, during, twin, resumed]) expect(await r.ended).toBe('end');
+  const ids = (r: { text: string }) => [...r.text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
+  expect(ids(early)).toEqual([1, 2, 3, 4, 5]);
+  expect(ids(during)).toEqual([1, 2, 3, 4, 5]);
+  expect(ids(resumed)).toEqual([3, 4, 5]);
+  // The same replay, to the byte.
+  expect(twin.text).toBe(during.text);
+  expect(during.text).toBe(early.text);
+  expect(activeFeeds(notifier)).toBe(0);
+});
+
+it("a finished search's log stays in memory after its last reader left: later readers read the table no more; a live search's is read again", async () => {
+  await session('f1');
+  await session('f2');
+  const done = { seq: 2, event: 'done' as const, data: { status: 'completed', total_offers: 1 } };
+  await append('f1', [offer(1), done]);
+  await append('f2', [offer(1)]);
+  let reads = 0;
+  const db = database.db.withPlugin({
+    transformQuery: (args) => {
+      if (args.node.kind === 'SelectQueryNode') reads++;
+      return args.node;
+    },
+    transformResult: async (args) => args.result,
+  });
+  const notifier = new LocalNotifier();
+  const d: ReaderDeps = { ...deps(notifier, manualTimers()), db };
+  const first = recorder();
+  eventStream(d, { id: 'f1' }, 0, NAMES)[SSE_PUSH](first);
+  expect(await first.ended).toBe('end');
+  expect(reads).toBe(1);
+  // Many at once, then one after another, each the whole log and done.
+  const burst = Array.from({ length: 20 }, () => recorder());
+  for (const r of burst) eventStream(d, { id: 'f1' }, 0, NAMES)[SSE_PUSH](r);
+  for (const r of burst) expect(await r.ended).toBe('end');
+  for (let i = 0; i < 5; i++) {
+    const r = recorder();
+    eventStream(d, { id: 'f1' }, 0, NAMES)[SSE_PUSH](r);
+    expect(await r.ended).toBe('end');
+    burst.push(r);
+  }
+  for (const r of burst) expect(r.text).toBe(first.text);
+  expect(reads).toBe(1);
+  expect(activeFeeds(notifier)).toBe(0);
+  // A live search's log may grow once nobody follows it: the next reader reads it again.
+  const live = recorder();
+  const handle = eventStream(d, { id: 'f2' }, 0, NAMES)[SSE_PUSH](live);
+  await live.wrote(1);
+  handle.stop();
+  expect(activeFeeds(notifier)).toBe(0);
+  const again = recorder();
+  const second = eventStream(d, { id: 'f2' }, 0, NAMES)[SSE_PUSH](again);
+  await again.wrote(1);
+  expect(reads).toBe(3);
+  second.stop();
+});
