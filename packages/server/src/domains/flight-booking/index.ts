@@ -2,7 +2,8 @@
 export type { BookingDeps } from './deps.ts';
 export { keysetBody, listBookings } from './list-query.ts';
 export { answerRetry, beginOp, idemKey } from './money-ops.ts';
-export { bookingCounts, COUNTED, countIfTable, revenueByDay, totalsByCurrency } from './revenue.ts';
+export { bookingCounts, countIfTable, revenueByDay, totalsByCurrency } from './revenue.ts';
+export { pendingCounts, topClients, topRoutes } from './top-lists.ts';
 export {
   bookingJobHandlers,
   bookingRoutes,
