@@ -15,6 +15,7 @@ export type UncheckedResponses =
   | 'adminGetGdsStatus'
   | 'adminGetHotelBooking'
   | 'adminGetHotelBookingStats'
+  | 'adminGetLiveReport'
   | 'adminGetSettlementReport'
   | 'adminGetTransportBooking'
   | 'adminGetTransportBookingStats'

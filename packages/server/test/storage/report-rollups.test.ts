@@ -68,7 +68,12 @@ const op = fc.oneof(
   fc.record({ k: fc.constant('insert' as const), rows: fc.array(booking, { minLength: 1, maxLength: 4 }) }),
   fc.record({ k: fc.constant('status' as const), pick, status }),
   fc.record({ k: fc.constant('bulkStatus' as const), from: status, to: status }),
-  fc.record({ k: fc.constant('reprice' as const), pick, total: fc.nat(90_000), currency: fc.constantFrom('GBP', 'USD') }),
+  fc.record({
+    k: fc.constant('reprice' as const),
+    pick,
+    total: fc.nat(90_000),
+    currency: fc.constantFrom('GBP', 'USD'),
+  }),
   fc.record({ k: fc.constant('contact' as const), pick, email: fc.constantFrom(...EMAILS) }),
   fc.record({ k: fc.constant('flights' as const), pick, flights }),
   fc.record({ k: fc.constant('pay' as const), pick, refunded: fc.nat(10_000) }),
@@ -115,39 +120,49 @@ async function companies(): Promise<[number, number]> {
 
 async function apply(cos: [number, number], o: Op) {
   const scope = sql`company_id in (${cos[0]}, ${cos[1]}) or (company_id is null and client_reference like ${`rr${run}:%`})`;
-  const ids = (await sql<{ id: string }>`select id from flight_bookings where ${scope} order by id`.execute(db)).rows;
+  const ids = (
+    await sql<{ id: string }>`select id from flight_bookings where ${scope} order by id`.execute(db)
+  ).rows;
   const target = 'pick' in o && ids.length > 0 ? Number(ids[o.pick % ids.length]?.id) : null;
-  switch (o.k) {
-    case 'insert': {
-      const values = o.rows.map((b) => {
-        const at = new Date(NOW.getTime() + b.at);
-        const segs = b.flights.map((f) => ({ ...(f.origin && { origin: f.origin }), destination: f.destination }));
-        seq += 1;
-        return sql`(null, ${b.status}, 'PNR_FIRST', 'sandbox', ${`rr${run}:${seq}`}, 'off', '{}',
+  if (o.k === 'insert') {
+    const values = o.rows.map((b) => {
+      const at = new Date(NOW.getTime() + b.at);
+      const segs = b.flights.map((f) => ({
+        ...(f.origin && { origin: f.origin }),
+        destination: f.destination,
+      }));
+      seq += 1;
+      return sql`(null, ${b.status}, 'PNR_FIRST', 'sandbox', ${`rr${run}:${seq}`}, 'off', '{}',
           '[]', ${JSON.stringify({ email: b.email })}::jsonb, ${JSON.stringify(segs)}::jsonb,
           ${JSON.stringify({ currency: b.currency, total_minor: b.total, markup_minor: b.markup })}::jsonb,
           ${b.user}, ${b.company === null ? null : cos[b.company]}, ${at}, ${at},
           ${b.deadline === null ? null : new Date(NOW.getTime() + b.deadline)})`;
-      });
-      await sql`insert into flight_bookings (pnr, status, payment_mode, supplier, client_reference, offer_id,
+    });
+    await sql`insert into flight_bookings (pnr, status, payment_mode, supplier, client_reference, offer_id,
         offer, passengers, contact, flights, pricing, user_id, company_id, created_at, updated_at, ticketing_deadline)
         values ${sql.join(values)}`.execute(db);
-      return;
-    }
-    case 'bulkStatus':
-      await sql`update flight_bookings set status = ${o.to} where status = ${o.from} and (${scope})`.execute(db);
-      return;
-    default:
+    return;
+  }
+  if (o.k === 'bulkStatus') {
+    await sql`update flight_bookings set status = ${o.to} where status = ${o.from} and (${scope})`.execute(
+      db,
+    );
+    return;
   }
   if (target === null) return;
-  if (o.k === 'status') await sql`update flight_bookings set status = ${o.status} where id = ${target}`.execute(db);
+  if (o.k === 'status')
+    await sql`update flight_bookings set status = ${o.status} where id = ${target}`.execute(db);
   if (o.k === 'reprice')
     await sql`update flight_bookings set pricing = pricing || ${JSON.stringify({ total_minor: o.total, currency: o.currency })}::jsonb
       where id = ${target}`.execute(db);
   if (o.k === 'contact')
-    await sql`update flight_bookings set contact = ${JSON.stringify({ email: o.email })}::jsonb where id = ${target}`.execute(db);
+    await sql`update flight_bookings set contact = ${JSON.stringify({ email: o.email })}::jsonb where id = ${target}`.execute(
+      db,
+    );
   if (o.k === 'flights')
-    await sql`update flight_bookings set flights = ${JSON.stringify(o.flights)}::jsonb where id = ${target}`.execute(db);
+    await sql`update flight_bookings set flights = ${JSON.stringify(o.flights)}::jsonb where id = ${target}`.execute(
+      db,
+    );
   if (o.k === 'pay')
     await sql`insert into booking_payments (booking_id, state, amount_minor, captured_minor, refunded_minor, currency, provider)
       values (${target}, 'REFUNDED', 10000, 10000, ${o.refunded}, 'GBP', 'test')`.execute(db);
@@ -155,7 +170,9 @@ async function apply(cos: [number, number], o: Op) {
     await sql`update booking_payments set refunded_minor = ${o.refunded}
       where id = (select min(id) from booking_payments where booking_id = ${target})`.execute(db);
   if (o.k === 'unpay')
-    await sql`delete from booking_payments where id = (select max(id) from booking_payments where booking_id = ${target})`.execute(db);
+    await sql`delete from booking_payments where id = (select max(id) from booking_payments where booking_id = ${target})`.execute(
+      db,
+    );
   if (o.k === 'delete') {
     await sql`delete from booking_payments where booking_id = ${target}`.execute(db);
     await sql`delete from flight_bookings where id = ${target}`.execute(db);
@@ -226,10 +243,13 @@ describe('report rollups', () => {
             ${JSON.stringify({ currency: 'GBP', total_minor: 100 + i, markup_minor: 1 })}::jsonb, 'u1',
             ${cos[0]}, ${at}, ${at}) returning id`.execute(trx);
         const id = r.rows[0]?.id;
-        await sql`update flight_bookings set status = ${i % 3 === 0 ? 'paid' : 'confirmed'} where id = ${id}`.execute(trx);
+        await sql`update flight_bookings set status = ${i % 3 === 0 ? 'paid' : 'confirmed'} where id = ${id}`.execute(
+          trx,
+        );
         await sql`insert into booking_payments (booking_id, state, amount_minor, captured_minor, refunded_minor, currency, provider)
           values (${id}, 'REFUNDED', 100, 100, ${i}, 'GBP', 'test')`.execute(trx);
-        if (i % 4 === 0) await sql`update flight_bookings set status = 'cancelled' where id = ${id}`.execute(trx);
+        if (i % 4 === 0)
+          await sql`update flight_bookings set status = 'cancelled' where id = ${id}`.execute(trx);
       });
     await Promise.all(Array.from({ length: 24 }, (_, i) => book(i)));
     await compare(cos, [{ from: 4 * DAY, length: 4 * DAY }]);

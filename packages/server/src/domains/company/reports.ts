@@ -1,7 +1,7 @@
 /** Company reports: KPIs, sales, top clients and top routes of the caller's company. */
 import type { components } from '@travel/contract';
-import type { Routes } from '../../kernel/types.ts';
 import type { Currency } from '../../internal/money.ts';
+import type { Routes } from '../../kernel/types.ts';
 import { type AccountsDeps, ok, periodRange } from '../accounts/index.ts';
 import {
   bookingCounts,

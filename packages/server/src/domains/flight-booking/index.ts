@@ -3,7 +3,6 @@ export type { BookingDeps } from './deps.ts';
 export { keysetBody, listBookings } from './list-query.ts';
 export { answerRetry, beginOp, idemKey } from './money-ops.ts';
 export { bookingCounts, countIfTable, revenueByDay, totalsByCurrency } from './revenue.ts';
-export { pendingCounts, topClients, topRoutes } from './top-lists.ts';
 export {
   bookingJobHandlers,
   bookingRoutes,
@@ -14,4 +13,5 @@ export {
 export { findBooking, loadBooking, toViewRow, updateBooking, VIEW_COLUMNS } from './store.ts';
 export type { BookingSuppliers } from './suppliers.ts';
 export { bookingDb } from './tables.ts';
+export { pendingCounts, topClients, topRoutes } from './top-lists.ts';
 export { bookingView } from './view.ts';

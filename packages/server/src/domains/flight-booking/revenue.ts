@@ -43,7 +43,8 @@ export async function revenueByDay(db: Db, f: RevenueFilter) {
       where ${COUNTED} and ${range} and ${companyClause(f)}
       group by 1, 2`,
     (range) => sql`
-      select to_char(r.day, 'YYYY-MM-DD'), r.currency, r.bookings, r.gross_minor, r.markup_minor, r.refunds_minor
+      select to_char(r.day, 'YYYY-MM-DD') as day, r.currency, r.bookings, r.gross_minor as gross,
+             r.markup_minor as markup, r.refunds_minor as refunds
       from booking_rollup_revenue r where ${range} and ${rollupCompany} and r.bookings > 0`,
   );
   const r = await sql<Record<string, unknown>>`
@@ -114,14 +115,14 @@ export async function bookingCounts(db: Db, now: Date, companyId: number | null)
   const since = new Date(now.getTime() - 30 * 86_400_000);
   const cc = companyClause({ from: since, to: now, companyId });
   const rc = companyId === null ? sql`true` : sql`r.company_id = ${companyId}`;
-  const today = dayStart.toISOString().slice(0, 10);
+  const firstToday = dayStart.toISOString().slice(0, 10);
   const parts = windowParts(
     splitWindow(since, null),
     (range) => sql`
       select b.status, count(*) filter (where b.created_at >= ${dayStart}) as today, count(*) as d30
       from flight_bookings b where ${range} and ${cc} group by b.status`,
     (range) => sql`
-      select r.status, sum(r.bookings) filter (where r.day >= ${today}::date) as today, sum(r.bookings) as d30
+      select r.status, sum(r.bookings) filter (where r.day >= ${firstToday}::date) as today, sum(r.bookings) as d30
       from booking_rollup_status r where ${range} and ${rc} group by r.status`,
   );
   const r = await sql<{ status: string; today: number; d30: number }>`

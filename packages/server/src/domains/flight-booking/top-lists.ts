@@ -1,7 +1,7 @@
 /**
  * A company's top clients and top routes of a window, and its pending counts: whole days from the booking
  * rollups (migration 0240), the partial edge days from flight_bookings (report-window.ts). The answers are
- * those of a scan of every counted booking of the window (test/reports/rollup-equivalence.test.ts keeps
+ * those of a scan of every counted booking of the window (test/storage/report-rollups.test.ts keeps
  * that scan as its oracle).
  */
 import { sql } from 'kysely';
@@ -30,7 +30,7 @@ export async function topClients(db: Db, companyId: number, w: ReportWindow, lim
       where b.company_id = ${companyId} and ${COUNTED} and ${range}
       group by 1, 2, 3`,
     (range) => sql`
-      select r.currency, r.email, r.user_id, sum(r.bookings), sum(r.revenue_minor)
+      select r.currency, r.email, r.user_id, sum(r.bookings) as bookings, sum(r.revenue_minor) as revenue
       from booking_rollup_clients r where r.company_id = ${companyId} and ${range}
       group by 1, 2, 3 having sum(r.bookings) > 0`,
   );
@@ -68,7 +68,7 @@ export async function topRoutes(db: Db, companyId: number, w: ReportWindow, limi
       where b.company_id = ${companyId} and ${COUNTED} and jsonb_array_length(b.flights) > 0 and ${range}
       group by 1, 2, 3`,
     (range) => sql`
-      select r.origin, r.destination, r.currency, r.bookings, r.revenue_minor
+      select r.origin, r.destination, r.currency, r.bookings, r.revenue_minor as revenue
       from booking_rollup_routes r where r.company_id = ${companyId} and ${range}`,
   );
   const rows = await sql<Record<string, unknown>>`

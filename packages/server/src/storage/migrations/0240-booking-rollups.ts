@@ -147,19 +147,29 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql
     .raw(
       [
-        fn('booking_rollups_insert', applyBookings(`select 1 as sign, ${fields('n')} from booking_rollup_new n`)),
-        fn('booking_rollups_delete', applyBookings(`select -1 as sign, ${fields('o')} from booking_rollup_old o`)),
+        fn(
+          'booking_rollups_insert',
+          applyBookings(`select 1 as sign, ${fields('n')} from booking_rollup_new n`),
+        ),
+        fn(
+          'booking_rollups_delete',
+          applyBookings(`select -1 as sign, ${fields('o')} from booking_rollup_old o`),
+        ),
         fn(
           'booking_rollups_update',
           applyBookings(`select -1 as sign, ${fields('old')} union all select 1, ${fields('new')}`),
         ),
         fn(
           'booking_refunds_insert',
-          applyRefunds(`select booking_id, refunded_minor as delta from booking_rollup_new where refunded_minor <> 0`),
+          applyRefunds(
+            `select booking_id, refunded_minor as delta from booking_rollup_new where refunded_minor <> 0`,
+          ),
         ),
         fn(
           'booking_refunds_delete',
-          applyRefunds(`select booking_id, -refunded_minor from booking_rollup_old where refunded_minor <> 0`),
+          applyRefunds(
+            `select booking_id, -refunded_minor as delta from booking_rollup_old where refunded_minor <> 0`,
+          ),
         ),
         fn(
           'booking_refunds_update',
