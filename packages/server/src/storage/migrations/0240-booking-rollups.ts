@@ -194,13 +194,19 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     )
     .execute(db);
 
-  // The backfill: the same upserts over every existing booking and payment (the tables are empty, so they
-  // insert). Refunds come with their bookings (applyBookings reads booking_payments).
-  await sql.raw(applyBookings(`select 1 as sign, ${fields('b')} from flight_bookings b`)).execute(db);
+  await backfill(db);
   await sql`
     analyze booking_rollup_status;
     analyze booking_rollup_revenue;
     analyze booking_rollup_clients;
     analyze booking_rollup_routes;
   `.execute(db);
+}
+
+/**
+ * The rollups of every existing booking and payment: the triggers' upserts over the whole table (on empty
+ * rollups they insert). Refunds come with their bookings (applyBookings reads booking_payments).
+ */
+export async function backfill(db: Kysely<unknown>): Promise<void> {
+  await sql.raw(applyBookings(`select 1 as sign, ${fields('b')} from flight_bookings b`)).execute(db);
 }
