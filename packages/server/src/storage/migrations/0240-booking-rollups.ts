@@ -13,12 +13,13 @@ import { type Kysely, sql } from 'kysely';
  * - `booking_rollup_routes` (company, day, currency, first origin, last destination): the same for
  *   bookings with flights.
  *
- * Triggers keep them in the writing transaction: statement-level on INSERT and DELETE (transition tables:
- * one upsert per table per statement, however many rows), row-level on UPDATE only when a column the
- * rollups read changes (the WHEN clause is checked without entering PL/pgSQL). Every upsert adds the
- * statement's net delta per key in key order, so two transactions meet on a rollup row in one order and
- * serialize on it. A payment's refunded_minor moves its counted booking's refunds; that trigger takes the
- * booking row FOR SHARE, so a concurrent status change and refund apply one after the other. Rows whose
+ * Triggers keep them in the writing transaction: statement-level AFTER triggers over transition tables,
+ * one upsert per rollup per statement however many rows it wrote (an update subtracts the old rows and adds
+ * the new; keys whose net delta is 0, such as an update of a column no rollup reads, write nothing). Every
+ * upsert adds the statement's net delta per key in key order, so two transactions meet on a rollup row in
+ * one order and serialize on it. A payment's refunded_minor moves its counted booking's refunds; that
+ * trigger takes the booking row FOR SHARE (only when the net refund changes), so a concurrent status change
+ * and refund of one booking apply one after the other. Rows whose
  * count falls to 0 stay (readers skip them). Keys may be NULL (a booking without a company, a contact
  * without an email): the unique indexes treat NULLs as equal.
  *
@@ -82,7 +83,8 @@ function applyBookings(source: string): string {
 /** Adds `source`'s refund deltas (booking_id, delta) to the revenue rows of their counted bookings. */
 function applyRefunds(source: string): string {
   return `
-    with d as (${source}),
+    with s as (${source}),
+    d as (select booking_id, sum(delta) as delta from s group by booking_id having sum(delta) <> 0),
     b as (
       select b.company_id, (b.created_at at time zone 'UTC')::date as day, b.pricing->>'currency' as currency,
              d.delta
@@ -101,16 +103,6 @@ const fn = (name: string, body: string) => `
     ${body}
     return null;
   end $fn$;`;
-
-/** The columns whose change moves a booking between rollup rows (the WHEN of the UPDATE trigger). */
-const BOOKING_CHANGED = ['status', 'company_id', 'created_at', 'user_id', 'flights']
-  .map((c) => `old.${c} is distinct from new.${c}`)
-  .concat(
-    ["pricing->>'currency'", "pricing->>'total_minor'", "pricing->>'markup_minor'", "contact->>'email'"].map(
-      (e) => `old.${e} is distinct from new.${e}`,
-    ),
-  )
-  .join(' or ');
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
@@ -157,7 +149,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         ),
         fn(
           'booking_rollups_update',
-          applyBookings(`select -1 as sign, ${fields('old')} union all select 1, ${fields('new')}`),
+          applyBookings(
+            `select -1 as sign, ${fields('o')} from booking_rollup_old o
+             union all select 1, ${fields('n')} from booking_rollup_new n`,
+          ),
         ),
         fn(
           'booking_refunds_insert',
@@ -174,22 +169,24 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         fn(
           'booking_refunds_update',
           applyRefunds(
-            `select old.booking_id, -old.refunded_minor as delta union all select new.booking_id, new.refunded_minor`,
+            `select booking_id, -refunded_minor as delta from booking_rollup_old
+             union all select booking_id, refunded_minor from booking_rollup_new`,
           ),
         ),
         `create trigger booking_rollups_insert after insert on flight_bookings
            referencing new table as booking_rollup_new for each statement execute function booking_rollups_insert();
          create trigger booking_rollups_delete after delete on flight_bookings
            referencing old table as booking_rollup_old for each statement execute function booking_rollups_delete();
-         create trigger booking_rollups_update after update on flight_bookings for each row
-           when (${BOOKING_CHANGED}) execute function booking_rollups_update();
+         create trigger booking_rollups_update after update on flight_bookings
+           referencing old table as booking_rollup_old new table as booking_rollup_new
+           for each statement execute function booking_rollups_update();
          create trigger booking_refunds_insert after insert on booking_payments
            referencing new table as booking_rollup_new for each statement execute function booking_refunds_insert();
          create trigger booking_refunds_delete after delete on booking_payments
            referencing old table as booking_rollup_old for each statement execute function booking_refunds_delete();
-         create trigger booking_refunds_update after update on booking_payments for each row
-           when (old.refunded_minor is distinct from new.refunded_minor or old.booking_id is distinct from new.booking_id)
-           execute function booking_refunds_update();`,
+         create trigger booking_refunds_update after update on booking_payments
+           referencing old table as booking_rollup_old new table as booking_rollup_new
+           for each statement execute function booking_refunds_update();`,
       ].join('\n'),
     )
     .execute(db);
