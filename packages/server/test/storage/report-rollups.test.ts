@@ -296,6 +296,27 @@ describe('report rollups', () => {
         deadline: i === 1 ? DAY / 2 : null,
       })),
     });
+    // Refunds go up, down and away with their payments: a booking five days ago (a whole day of any window).
+    const five = (
+      await sql<{
+        id: string;
+      }>`select id from flight_bookings where company_id = ${cos[0]} order by id limit 1`.execute(db)
+    ).rows[0]?.id;
+    await sql`update flight_bookings set created_at = ${new Date(NOW.getTime() - 5 * DAY)}, status = 'confirmed'
+      where id = ${five}`.execute(db);
+    for (const o of [
+      { pick: 0, refunded: 300 },
+      { pick: 0, refunded: 50 },
+    ])
+      await apply(cos, { k: 'pay', ...o });
+    await apply(cos, { k: 'refund', pick: 0, refunded: 100 });
+    await apply(cos, { k: 'unpay', pick: 0 });
+    const day = await revenueByDay(db, {
+      from: new Date(NOW.getTime() - 6 * DAY),
+      to: NOW,
+      companyId: cos[0],
+    });
+    expect(day[0]).toMatchObject({ bookings: 1, refunds_minor: 100 });
     const midnight = NOW.getTime() % DAY;
     await compare(cos, [
       { from: 30 * DAY, length: 30 * DAY },
