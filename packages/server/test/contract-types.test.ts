@@ -18,7 +18,7 @@ const SRC = fileURLToPath(new URL('../src/', import.meta.url));
 const DOMAINS = join(SRC, 'domains');
 const CONTRACT = fileURLToPath(new URL('../../../openapi.json', import.meta.url));
 /** Operations whose response bodies are not compile-checked yet (kernel/unchecked-responses.ts): lower it as the list shrinks. */
-const UNCHECKED_RESPONSES_MAX = 34;
+const UNCHECKED_RESPONSES_MAX = 28;
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {

@@ -5,9 +5,7 @@
  * (test/contract-types.test.ts holds the count).
  */
 export type UncheckedResponses =
-  | 'adminGetDashboard'
   | 'adminGetLiveReport'
-  | 'adminGetRevenueReport'
   | 'adminGetSettlementReport'
   | 'adminManualRefund'
   | 'authorizePayment'
@@ -15,10 +13,6 @@ export type UncheckedResponses =
   | 'cancelHotelBooking'
   | 'cancelTransportBooking'
   | 'capturePayment'
-  | 'companyGetDashboard'
-  | 'companyGetSalesReport'
-  | 'companyGetTopClients'
-  | 'companyGetTopRoutes'
   | 'createPnr'
   | 'customerCancelHotelBooking'
   | 'customerCancelTransportBooking'

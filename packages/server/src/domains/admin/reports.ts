@@ -156,11 +156,12 @@ export function adminReportRoutes(d: AdminDeps): Routes {
     },
 
     adminGetRevenueReport: async (ctx) => {
-      const r = periodRange(String(ctx.query.period ?? '30d'), clock.now());
+      const period = ctx.query.period ?? '30d';
+      const r = periodRange(period, clock.now());
       const companyId = ctx.query.company_id ?? null;
       const days = await revenueByDay(db, { from: r.from, to: r.to, companyId });
       return ok({
-        period: r.period,
+        period,
         from: r.from.toISOString(),
         to: r.to.toISOString(),
         company_id: companyId,

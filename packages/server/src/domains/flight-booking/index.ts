@@ -2,7 +2,7 @@
 export type { BookingDeps } from './deps.ts';
 export { keysetBody, listBookings } from './list-query.ts';
 export { answerRetry, beginOp, idemKey } from './money-ops.ts';
-export { bookingCounts, COUNTED, countIfTable, revenueByDay, totalsByCurrency } from './revenue.ts';
+export { bookingCounts, countIfTable, revenueByDay, totalsByCurrency } from './revenue.ts';
 export {
   bookingJobHandlers,
   bookingRoutes,
@@ -13,4 +13,5 @@ export {
 export { findBooking, loadBooking, toViewRow, updateBooking, VIEW_COLUMNS } from './store.ts';
 export type { BookingSuppliers } from './suppliers.ts';
 export { bookingDb } from './tables.ts';
+export { pendingCounts, topClients, topRoutes } from './top-lists.ts';
 export { bookingView } from './view.ts';
