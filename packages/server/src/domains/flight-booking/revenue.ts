@@ -43,9 +43,10 @@ export async function revenueByDay(db: Db, f: RevenueFilter) {
       where ${COUNTED} and ${range} and ${companyClause(f)}
       group by 1, 2`,
     (range) => sql`
-      select to_char(r.day, 'YYYY-MM-DD') as day, r.currency, r.bookings, r.gross_minor as gross,
-             r.markup_minor as markup, r.refunds_minor as refunds
-      from booking_rollup_revenue r where ${range} and ${rollupCompany} and r.bookings > 0`,
+      select to_char(r.day, 'YYYY-MM-DD') as day, r.currency, sum(r.bookings) as bookings,
+             sum(r.gross_minor) as gross, sum(r.markup_minor) as markup, sum(r.refunds_minor) as refunds
+      from booking_rollup_revenue r where ${range} and ${rollupCompany}
+      group by r.day, r.currency having sum(r.bookings) > 0`,
   );
   const r = await sql<Record<string, unknown>>`
     select day, currency, sum(bookings) as bookings, sum(gross) as gross, sum(markup) as markup,

@@ -3,7 +3,7 @@ import { type Kysely, sql } from 'kysely';
 /**
  * Daily rollups of flight bookings for the company and admin reports and dashboards (issue 31,
  * docs/decisions/0008-report-rollups.md): a report reads O(days × keys) rows instead of every booking of
- * its window. Four tables, one row per UTC day (of `created_at`) and key:
+ * its window. Four tables, one row per UTC day (of `created_at`), key and writing connection (`slot`, below):
  *
  * - `booking_rollup_status` (company, day, status): bookings in each status (every status);
  * - `booking_rollup_revenue` (company, day, currency): counted bookings (flight-booking/revenue.ts
@@ -29,6 +29,13 @@ import { type Kysely, sql } from 'kysely';
 
 const COUNTED = `not in ('initiated', 'pending_pnr', 'pnr_failed', 'expired')`;
 
+/**
+ * Each key is spread over up to 16 rows by the writing connection (`slot`), so concurrent bookings of one
+ * company on one day do not queue on one row until each commits; readers sum the slots. A booking counted
+ * by one connection and uncounted by another leaves +1 and -1 in two slots: only the sums mean anything.
+ */
+const SLOT = `(pg_backend_pid() % 16)::smallint`;
+
 const hasFlights = (r: string) =>
   `(case when jsonb_typeof(${r}.flights) = 'array' then jsonb_array_length(${r}.flights) else 0 end > 0)`;
 
@@ -46,37 +53,37 @@ const fields = (r: string) => `${r}.id, ${r}.company_id, (${r}.created_at at tim
 function applyBookings(source: string): string {
   const d = `with d as (${source})`;
   return `
-    ${d} insert into booking_rollup_status as t (company_id, day, status, bookings)
-      select company_id, day, status, sum(sign) from d group by 1, 2, 3
+    ${d} insert into booking_rollup_status as t (company_id, day, status, slot, bookings)
+      select company_id, day, status, ${SLOT}, sum(sign) from d group by 1, 2, 3
       having sum(sign) <> 0 order by 1, 2, 3
-      on conflict (company_id, day, status) do update set bookings = t.bookings + excluded.bookings;
+      on conflict (company_id, day, status, slot) do update set bookings = t.bookings + excluded.bookings;
     ${d}, r as (
       select d.*, d.sign * coalesce((select sum(p.refunded_minor) from booking_payments p
         where p.booking_id = d.id), 0) as refunds
       from d where d.counted)
     insert into booking_rollup_revenue as t
-        (company_id, day, currency, bookings, gross_minor, markup_minor, refunds_minor)
-      select company_id, day, currency, sum(sign), sum(sign * total), sum(sign * markup), sum(refunds)
+        (company_id, day, currency, slot, bookings, gross_minor, markup_minor, refunds_minor)
+      select company_id, day, currency, ${SLOT}, sum(sign), sum(sign * total), sum(sign * markup), sum(refunds)
       from r group by 1, 2, 3
       having (sum(sign), sum(sign * total), sum(sign * markup), sum(refunds)) <> (0, 0, 0, 0)
       order by 1, 2, 3
-      on conflict (company_id, day, currency) do update set bookings = t.bookings + excluded.bookings,
+      on conflict (company_id, day, currency, slot) do update set bookings = t.bookings + excluded.bookings,
         gross_minor = t.gross_minor + excluded.gross_minor,
         markup_minor = t.markup_minor + excluded.markup_minor,
         refunds_minor = t.refunds_minor + excluded.refunds_minor;
     ${d} insert into booking_rollup_clients as t
-        (company_id, day, currency, email, user_id, bookings, revenue_minor)
-      select company_id, day, currency, email, user_id, sum(sign), sum(sign * total)
+        (company_id, day, currency, email, user_id, slot, bookings, revenue_minor)
+      select company_id, day, currency, email, user_id, ${SLOT}, sum(sign), sum(sign * total)
       from d where counted and company_id is not null group by 1, 2, 3, 4, 5
       having (sum(sign), sum(sign * total)) <> (0, 0) order by 1, 2, 3, 4, 5
-      on conflict (company_id, day, currency, email, user_id) do update
+      on conflict (company_id, day, currency, email, user_id, slot) do update
         set bookings = t.bookings + excluded.bookings, revenue_minor = t.revenue_minor + excluded.revenue_minor;
     ${d} insert into booking_rollup_routes as t
-        (company_id, day, currency, origin, destination, bookings, revenue_minor)
-      select company_id, day, currency, origin, destination, sum(sign), sum(sign * total)
+        (company_id, day, currency, origin, destination, slot, bookings, revenue_minor)
+      select company_id, day, currency, origin, destination, ${SLOT}, sum(sign), sum(sign * total)
       from d where counted and routed and company_id is not null group by 1, 2, 3, 4, 5
       having (sum(sign), sum(sign * total)) <> (0, 0) order by 1, 2, 3, 4, 5
-      on conflict (company_id, day, currency, origin, destination) do update
+      on conflict (company_id, day, currency, origin, destination, slot) do update
         set bookings = t.bookings + excluded.bookings, revenue_minor = t.revenue_minor + excluded.revenue_minor;`;
 }
 
@@ -91,10 +98,10 @@ function applyRefunds(source: string): string {
       from d join flight_bookings b on b.id = d.booking_id
       where b.status ${COUNTED} order by b.id for share of b)
     insert into booking_rollup_revenue as t
-        (company_id, day, currency, bookings, gross_minor, markup_minor, refunds_minor)
-      select company_id, day, currency, 0, 0, 0, sum(delta) from b group by 1, 2, 3
+        (company_id, day, currency, slot, bookings, gross_minor, markup_minor, refunds_minor)
+      select company_id, day, currency, ${SLOT}, 0, 0, 0, sum(delta) from b group by 1, 2, 3
       having sum(delta) <> 0 order by 1, 2, 3
-      on conflict (company_id, day, currency) do update set refunds_minor = t.refunds_minor + excluded.refunds_minor;`;
+      on conflict (company_id, day, currency, slot) do update set refunds_minor = t.refunds_minor + excluded.refunds_minor;`;
 }
 
 const fn = (name: string, body: string) => `
@@ -107,30 +114,31 @@ const fn = (name: string, body: string) => `
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
     create table booking_rollup_status (
-      company_id integer, day date not null, status text not null, bookings bigint not null
+      company_id integer, day date not null, status text not null, slot smallint not null,
+      bookings bigint not null
     );
-    create unique index booking_rollup_status_key on booking_rollup_status (company_id, day, status)
+    create unique index booking_rollup_status_key on booking_rollup_status (company_id, day, status, slot)
       nulls not distinct;
     create index booking_rollup_status_day on booking_rollup_status (day);
     create table booking_rollup_revenue (
-      company_id integer, day date not null, currency text, bookings bigint not null,
+      company_id integer, day date not null, currency text, slot smallint not null, bookings bigint not null,
       gross_minor bigint not null, markup_minor bigint not null, refunds_minor bigint not null
     );
-    create unique index booking_rollup_revenue_key on booking_rollup_revenue (company_id, day, currency)
+    create unique index booking_rollup_revenue_key on booking_rollup_revenue (company_id, day, currency, slot)
       nulls not distinct;
     create index booking_rollup_revenue_day on booking_rollup_revenue (day);
     create table booking_rollup_clients (
       company_id integer not null, day date not null, currency text, email text, user_id text not null,
-      bookings bigint not null, revenue_minor bigint not null
+      slot smallint not null, bookings bigint not null, revenue_minor bigint not null
     );
     create unique index booking_rollup_clients_key
-      on booking_rollup_clients (company_id, day, currency, email, user_id) nulls not distinct;
+      on booking_rollup_clients (company_id, day, currency, email, user_id, slot) nulls not distinct;
     create table booking_rollup_routes (
       company_id integer not null, day date not null, currency text, origin text, destination text,
-      bookings bigint not null, revenue_minor bigint not null
+      slot smallint not null, bookings bigint not null, revenue_minor bigint not null
     );
     create unique index booking_rollup_routes_key
-      on booking_rollup_routes (company_id, day, currency, origin, destination) nulls not distinct;
+      on booking_rollup_routes (company_id, day, currency, origin, destination, slot) nulls not distinct;
     -- The company dashboard's "on hold, deadline within 24 h": a range of on-hold bookings only.
     create index if not exists flight_bookings_on_hold_deadline on flight_bookings (company_id, ticketing_deadline)
       where status = 'on_hold';
