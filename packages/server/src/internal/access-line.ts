@@ -1,0 +1,80 @@
+import pino, { type Logger as PinoLogger } from 'pino';
+
+/**
+ * What `JSON.stringify` would escape in a string: `"`, `\`, the C0 controls, and lone surrogates (any
+ * surrogate sends the string to `JSON.stringify`, which tells a pair from a lone one). Everything else
+ * (other non-ASCII, U+2028, DEL) it writes as it is.
+ */
+const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/** `JSON.stringify(s)` for a string: the same text, without the stringifier for a string that needs none. */
+export const jsonString = (s: string): string => (ESCAPED.test(s) ? JSON.stringify(s) : `"${s}"`);
+
+/** A field whose type the writer does not know for sure: JSON as pino writes it (`undefined` never comes here). */
+const jsonValue = (v: string | number | null): string =>
+  typeof v === 'string' ? jsonString(v) : typeof v === 'number' && Number.isFinite(v) ? `${v}` : 'null';
+
+/**
+ * `JSON.stringify(Math.round(ms * 10) / 10)` for a duration in milliseconds: integer digits only (a
+ * tenth is its own digit), so no double is printed. Negative, huge or non-finite values take the
+ * general path.
+ */
+export function tenths(ms: number): string {
+  const t = Math.round(ms * 10);
+  if (!(t >= 0 && t < 1e15)) return JSON.stringify(t / 10);
+  const d = t % 10;
+  const whole = (t - d) / 10;
+  return d === 0 ? `${whole}` : `${whole}.${d}`;
+}
+
+/**
+ * The access line's fields, in the order they are written (the order of the object pino was given:
+ * `test/observability/log-flush.test.ts` compares the two lines).
+ */
+export interface AccessFields {
+  req_id: string;
+  method: string;
+  path: string;
+  operation: string;
+  status: number;
+  /** Milliseconds; written rounded to a tenth. */
+  ms: number;
+  user_id: string | null;
+  company_id: number | null;
+  api_key_id: string | null;
+  ip: string;
+  user_agent: string | null;
+  /** Left out when undefined (tracing off), as pino leaves out an undefined field. */
+  trace_id: string | undefined;
+}
+
+export type AccessWriter = (f: AccessFields) => void;
+
+/** Loggers made by `createLogger` (logger.ts): no mixin, redaction, hooks or custom formatters. */
+const plain = new WeakSet<object>();
+
+/** Marks a logger `createLogger` made: `accessWriter` may write its lines itself. */
+export function markPlain(logger: PinoLogger): void {
+  plain.add(logger);
+}
+
+/**
+ * The access line's writer for a logger `createLogger` made: the JSON line pino writes for
+ * `logger.info(fields, 'request')`, field by field in a fixed order (no walk over the object, no
+ * stringifier for a value that needs no escaping), handed to the logger's stream. The caller checks the
+ * level. Any other logger: undefined (the caller uses `logger.info`).
+ */
+export function accessWriter(logger: PinoLogger): AccessWriter | undefined {
+  if (!plain.has(logger)) return undefined;
+  const l = logger as unknown as Record<symbol, unknown>;
+  const stream = l[pino.symbols.streamSym] as { write(line: string): unknown };
+  const chindings = l[pino.symbols.chindingsSym] as string;
+  const time = l[pino.symbols.timeSym] as () => string;
+  const head = `{"level":${logger.levels.values.info}`;
+  return (f) => {
+    const trace = f.trace_id === undefined ? '' : `,"trace_id":${jsonString(f.trace_id)}`;
+    stream.write(
+      `${head}${time()}${chindings},"req_id":${jsonString(f.req_id)},"method":${jsonString(f.method)},"path":${jsonString(f.path)},"operation":${jsonString(f.operation)},"status":${jsonValue(f.status)},"ms":${tenths(f.ms)},"user_id":${jsonValue(f.user_id)},"company_id":${jsonValue(f.company_id)},"api_key_id":${jsonValue(f.api_key_id)},"ip":${jsonString(f.ip)},"user_agent":${jsonValue(f.user_agent)}${trace},"msg":"request"}\n`,
+    );
+  };
+}
