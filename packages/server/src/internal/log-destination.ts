@@ -2,8 +2,6 @@ import { writeSync } from 'node:fs';
 
 /** Lines kept before a write is forced without waiting for the timer. */
 const HIGH_WATER = 16 * 1024;
-/** How long a line waits for others before they leave in one write. */
-const FLUSH_MS = 1;
 /** While the reader's pipe is full (EAGAIN), the next try. */
 const RETRY_MS = 5;
 /** A synchronous flush on exit waits this long at most for a full pipe. */
@@ -14,12 +12,14 @@ let hooked = false;
 
 /**
  * stdout for the service's log lines (issue 31, F3): a line is appended to a string, and the string is
- * written with one `write(2)` a millisecond after its first line (an unref'd timer), or at once past
- * 16 KiB. Under load one write carries every line of that millisecond (dozens at 20,000 requests/s); an
- * idle server's line leaves a millisecond later. Measured (bench/README.md "The kernel with default
- * logging"), per request: pino's synchronous stdout cost about 8 µs of server CPU, sonic-boom's
- * asynchronous mode (a libuv pool thread per write, and a wake-up of the loop when it is done) about 5,
- * one write per event-loop turn (`setImmediate`, the previous version of this) 2-2.6, this about 0.5.
+ * written with one `write(2)` per event-loop turn (`setImmediate`), or at once past 16 KiB. Under load one
+ * write carries every line of the turn (about 30 at 32 connections: 0.03 writes per request, counted in
+ * /proc/<pid>/io); an idle server's line leaves before the loop waits again, well under a millisecond.
+ * Measured (bench/README.md "The kernel with default logging"), per request: pino's synchronous stdout
+ * cost about 8 µs of server CPU, sonic-boom's asynchronous mode (a libuv pool thread per write, and a
+ * wake-up of the loop when it is done) about 5, this 2.5 with pino's serializer (less with the access
+ * line's own writer, access-line.ts). A write every millisecond instead of every turn was tried: the same
+ * 0.03 writes per request under load, so not kept.
  *
  * A pipe whose reader does not keep up (EAGAIN: node makes a piped stdout non-blocking) is tried again
  * 5 ms later; the lines wait in memory meanwhile, the event loop never does. A partial write keeps the
@@ -62,8 +62,8 @@ export class LineBuffer {
 
   #schedule(later: boolean): void {
     this.#scheduled = true;
-    // Unref'd: the timer never keeps the process alive (the exit hook writes what is left).
-    setTimeout(this.#flush, later ? RETRY_MS : FLUSH_MS).unref();
+    if (later) setTimeout(this.#flush, RETRY_MS);
+    else setImmediate(this.#flush);
     pending.add(this);
     if (!hooked) {
       hooked = true;
@@ -80,8 +80,8 @@ export class LineBuffer {
         return;
       }
     }
-    // Written out at 16 KiB while the timer is pending: lines written after this are the timer's, and
-    // the exit hook's should the process end first (so the buffer stays in `pending` until the timer).
+    // Written out at 16 KiB while a flush is scheduled: lines written after this are that flush's, and
+    // the exit hook's should the process end first (so the buffer stays in `pending` until the flush).
     if (!this.#scheduled) pending.delete(this);
   }
 

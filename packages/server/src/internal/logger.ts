@@ -4,11 +4,11 @@ import { LineBuffer } from './log-destination.ts';
 
 /**
  * The service's logger (issue 31, F3): pino at `LOG_LEVEL`, one JSON line per record, to stdout through a
- * `LineBuffer` (`log-destination.ts`): the lines of a millisecond leave in one write, a full pipe never
- * blocks the loop, and what is buffered is written on exit (the buffer's own 'exit' hook, and `flushLogs`
- * on every way out of `main.ts`). What a kill -9 can lose: the lines of the last millisecond (and, while
- * the reader's pipe is full, the lines waiting for it); a line already written is in the pipe, the
- * reader's.
+ * `LineBuffer` (`log-destination.ts`): the lines of one event-loop turn leave in one write, an idle
+ * server's line before the loop waits again, a full pipe never blocks the loop, and what is buffered is
+ * written on exit (the buffer's own 'exit' hook, and `flushLogs` on every way out of `main.ts`). What a
+ * kill -9 can lose: the lines of the turn in progress (and, while the reader's pipe is full, the lines
+ * waiting for it); a line already written is in the pipe, the reader's.
  */
 export function createLogger(level: string, destination?: DestinationStream): PinoLogger {
   const logger = pino({ level, base: { service: 'travel-server' } }, destination ?? new LineBuffer(1));

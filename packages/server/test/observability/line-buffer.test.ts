@@ -1,8 +1,8 @@
 /**
  * The log lines' buffer (src/internal/log-destination.ts) in a process of its own writing to a pipe: a
- * line leaves on its own while the process runs (the flush timer), and nothing is lost when the process
- * ends: through `process.exit` right after the lines, or because the event loop ran out of work (the
- * unref'd timer never keeps the process alive; the exit hook writes what is left).
+ * line leaves on its own while the process runs, and nothing is lost when the process ends: through
+ * `process.exit` right after the lines (more than the 16 KiB written out on the way), or because the
+ * event loop ran out of work.
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
