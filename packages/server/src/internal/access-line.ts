@@ -1,14 +1,20 @@
 import pino, { type Logger as PinoLogger } from 'pino';
 
 /**
- * What `JSON.stringify` would escape in a string: `"`, `\`, the C0 controls, and lone surrogates (any
- * surrogate sends the string to `JSON.stringify`, which tells a pair from a lone one). Everything else
- * (other non-ASCII, U+2028, DEL) it writes as it is.
+ * Whether `JSON.stringify` would escape something in `s`: `"`, `\`, a C0 control, or a surrogate (paired
+ * or not: `JSON.stringify` tells a pair from a lone one). Everything else (other non-ASCII, U+2028, DEL)
+ * it writes as it is.
  */
-const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
+function needsEscape(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c === 0x22 || c === 0x5c || (c >= 0xd800 && c <= 0xdfff)) return true;
+  }
+  return false;
+}
 
 /** `JSON.stringify(s)` for a string: the same text, without the stringifier for a string that needs none. */
-export const jsonString = (s: string): string => (ESCAPED.test(s) ? JSON.stringify(s) : `"${s}"`);
+export const jsonString = (s: string): string => (needsEscape(s) ? JSON.stringify(s) : `"${s}"`);
 
 /** A field whose type the writer does not know for sure: JSON as pino writes it (`undefined` never comes here). */
 const jsonValue = (v: string | number | null): string =>
