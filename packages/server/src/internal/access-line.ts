@@ -77,10 +77,37 @@ export function accessWriter(logger: PinoLogger): AccessWriter | undefined {
   const chindings = l[pino.symbols.chindingsSym] as string;
   const time = l[pino.symbols.timeSym] as () => string;
   const head = `{"level":${logger.levels.values.info}`;
+  // The fields around `ms` as text, remade only when they change (a server answering the same route to
+  // the same caller writes the same text each time): the route's, and the caller's.
+  let method = '';
+  let path = '';
+  let operation = '';
+  let status = Number.NaN;
+  let route = '';
+  let caller: readonly unknown[] = [];
+  let callerText = '';
   return (f) => {
+    if (f.method !== method || f.path !== path || f.operation !== operation || f.status !== status) {
+      method = f.method;
+      path = f.path;
+      operation = f.operation;
+      status = f.status;
+      route = `,"method":${jsonString(method)},"path":${jsonString(path)},"operation":${jsonString(operation)},"status":${jsonValue(status)},"ms":`;
+    }
+    if (
+      f.user_id !== caller[0] ||
+      f.company_id !== caller[1] ||
+      f.api_key_id !== caller[2] ||
+      f.ip !== caller[3] ||
+      f.user_agent !== caller[4] ||
+      caller.length === 0
+    ) {
+      caller = [f.user_id, f.company_id, f.api_key_id, f.ip, f.user_agent];
+      callerText = `,"user_id":${jsonValue(f.user_id)},"company_id":${jsonValue(f.company_id)},"api_key_id":${jsonValue(f.api_key_id)},"ip":${jsonString(f.ip)},"user_agent":${jsonValue(f.user_agent)}`;
+    }
     const trace = f.trace_id === undefined ? '' : `,"trace_id":${jsonString(f.trace_id)}`;
     stream.write(
-      `${head}${time()}${chindings},"req_id":${jsonString(f.req_id)},"method":${jsonString(f.method)},"path":${jsonString(f.path)},"operation":${jsonString(f.operation)},"status":${jsonValue(f.status)},"ms":${tenths(f.ms)},"user_id":${jsonValue(f.user_id)},"company_id":${jsonValue(f.company_id)},"api_key_id":${jsonValue(f.api_key_id)},"ip":${jsonString(f.ip)},"user_agent":${jsonValue(f.user_agent)}${trace},"msg":"request"}\n`,
+      `${head}${time()}${chindings},"req_id":${jsonString(f.req_id)}${route}${tenths(f.ms)}${callerText}${trace},"msg":"request"}\n`,
     );
   };
 }
