@@ -67,10 +67,6 @@ export class PrincipalStore {
   readonly clock: Clock;
   /** API keys (issue 16); without it every `X-API-Key` / `Bearer tk_...` is refused as invalid. */
   readonly apiKeys: ApiKeyStore | undefined;
-  /** Reads on their way, by cache key (`#shared`). */
-  readonly #reading = new Map<string, { epoch: number; read: Promise<unknown> }>();
-  /** Bumped by `invalidate` and `revoke`: reads started before are not shared or cached any more. */
-  #epoch = 0;
 
   constructor(opts: { db: Db; cache: TtlCache; ttlMs: number; clock: Clock; apiKeys?: ApiKeyStore }) {
     this.#db = opts.db;
@@ -85,43 +81,11 @@ export class PrincipalStore {
     return this.#cache.get<Principal | null>(`principal:${userId}`);
   }
 
-  /**
-   * A read of the database for the cache entry `key`, shared by every caller that misses it meanwhile (when
-   * a cached answer lapses under a burst of requests, one statement is sent, not one per request), and its
-   * answer cached. A read started before an `invalidate` or a `revoke` neither answers later callers nor
-   * fills the cache. `fresh` callers never join a read already on its way.
-   */
-  #shared<T>(key: string, fresh: boolean, read: () => Promise<T>, cache: (value: T) => void): Promise<T> {
-    const on = this.#reading.get(key);
-    if (!fresh && on && on.epoch === this.#epoch) return on.read as Promise<T>;
-    const epoch = this.#epoch;
-    const p: Promise<T> = read()
-      .then((value) => {
-        if (this.#epoch === epoch && this.#ttlMs > 0) cache(value);
-        return value;
-      })
-      .finally(() => {
-        if (this.#reading.get(key)?.read === p) this.#reading.delete(key);
-      });
-    this.#reading.set(key, { epoch, read: p });
-    return p;
-  }
-
   /** `fresh`: read the database even when cached (impersonation: both principals on every request). */
   async get(userId: string, opts?: { fresh?: boolean }): Promise<Principal | undefined> {
     const hit = opts?.fresh ? undefined : this.cachedNow(userId);
     if (hit !== undefined) return hit ?? undefined;
     const key = `principal:${userId}`;
-    const p = await this.#shared(
-      key,
-      opts?.fresh === true,
-      () => this.#readPrincipal(userId),
-      (value) => this.#cache.set(key, value, this.#ttlMs),
-    );
-    return p ?? undefined;
-  }
-
-  async #readPrincipal(userId: string): Promise<Principal | null> {
     const row = await this.#db
       .selectFrom('users as u')
       .leftJoin('companies as c', 'c.id', 'u.company_id')
@@ -151,11 +115,11 @@ export class PrincipalStore {
           companyStatus: row.company_status ?? null,
         }
       : null;
-    return p;
+    if (this.#ttlMs > 0) this.#cache.set(key, p, this.#ttlMs);
+    return p ?? undefined;
   }
 
   invalidate(userId?: string): void {
-    this.#epoch += 1;
     if (userId) this.#cache.delete(`principal:${userId}`);
     else this.#cache.clear('principal:');
   }
@@ -180,22 +144,14 @@ export class PrincipalStore {
     const known = opts?.fresh ? undefined : this.revokedNow(t);
     if (known !== undefined) return known;
     const keys = [`jti:${t.tokenId}`, ...(t.sessionId ? [`sid:${t.sessionId}`] : [])];
-    const hit = await this.#shared(
-      `revoked:${keys.join(' ')}`,
-      opts?.fresh === true,
-      async () => {
-        const rows = await revocations(this.#db)
-          .selectFrom('token_revocations')
-          .select('key')
-          .where('key', 'in', keys)
-          .where('expires_at', '>', this.clock.now())
-          .execute();
-        return new Set(rows.map((r) => r.key));
-      },
-      (found) => {
-        for (const k of keys) this.#cache.set(`revoked:${k}`, found.has(k), this.#ttlMs);
-      },
-    );
+    const rows = await revocations(this.#db)
+      .selectFrom('token_revocations')
+      .select('key')
+      .where('key', 'in', keys)
+      .where('expires_at', '>', this.clock.now())
+      .execute();
+    const hit = new Set(rows.map((r) => r.key));
+    if (this.#ttlMs > 0) for (const k of keys) this.#cache.set(`revoked:${k}`, hit.has(k), this.#ttlMs);
     return hit.size > 0;
   }
 
@@ -212,7 +168,6 @@ export class PrincipalStore {
   ): Promise<void> {
     const key = 'sessionId' in target ? `sid:${target.sessionId}` : `jti:${target.tokenId}`;
     const now = this.clock.now();
-    this.#epoch += 1;
     await revocations(db)
       .insertInto('token_revocations')
       .values({ key, reason, revoked_at: now, expires_at: expiresAt })
@@ -223,8 +178,6 @@ export class PrincipalStore {
       )
       .execute();
     await revocations(db).deleteFrom('token_revocations').where('expires_at', '<=', now).execute();
-    // Again after the write: a read that started meanwhile may not have seen it.
-    this.#epoch += 1;
     this.#cache.set(`revoked:${key}`, true, Math.max(1, expiresAt.getTime() - now.getTime()));
   }
 }
