@@ -10,10 +10,12 @@ import { createServer, type Server } from 'node:http';
 import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
+import { API_VERSION } from '@travel/contract';
 import Fastify from 'fastify';
 import { Hono } from 'hono';
 import pino from 'pino';
 import { createApp } from '../src/app.ts';
+import { buildInfo } from '../src/internal/build-info.ts';
 import { loadConfig } from '../src/internal/config.ts';
 import { createLogger } from '../src/internal/logger.ts';
 import type { OpenApiDoc } from '../src/kernel/contract.ts';
@@ -24,6 +26,7 @@ import { openDatabase } from '../src/storage/database.ts';
 
 export const TARGETS = [
   'bare',
+  'bare-same-bytes',
   'adapter',
   'kernel-root',
   'kernel-root-logged',
@@ -57,6 +60,56 @@ function bare(): Promise<{ port: number; close(): Promise<void> }> {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(HELLO);
   });
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () =>
+      resolve({
+        port: (server.address() as AddressInfo).port,
+        close: () => new Promise<void>((r) => server.close(() => r())),
+      }),
+    );
+  });
+}
+
+/**
+ * The floor of ours: bare node:http sending the bytes ours sends for `GET /` in sandbox mode (the same
+ * headers in the same order, a fresh request id each, the same body and keep-alive timeout), written as
+ * ours writes them (one `writeHead` with a flat list, one `end`).
+ */
+function bareSameBytes(): Promise<{ port: number; close(): Promise<void> }> {
+  const b = buildInfo();
+  const body = JSON.stringify({
+    name: 'Travel Service API',
+    version: API_VERSION,
+    build: b,
+    environment: 'sandbox',
+    docs_url: '/docs',
+    openapi_url: '/openapi.json',
+    health_url: '/health/',
+  });
+  const length = String(Buffer.byteLength(body));
+  let n = 0;
+  const server: Server = createServer((_req, res) => {
+    n += 1;
+    res.writeHead(200, [
+      'content-type',
+      'application/json',
+      'x-content-type-options',
+      'nosniff',
+      'cache-control',
+      'no-store',
+      'api-version',
+      API_VERSION,
+      'vary',
+      'Origin',
+      'x-request-id',
+      `req_wtARGmSw5YqF${n.toString(36)}`,
+      'content-length',
+      length,
+    ]);
+    res.end(body);
+  });
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   return new Promise((resolve) => {
     server.listen(0, '127.0.0.1', () =>
       resolve({
@@ -150,13 +203,15 @@ if (!TARGETS.includes(target)) throw new Error(`target must be one of ${TARGETS.
 const server =
   target === 'bare'
     ? await bare()
-    : target === 'adapter'
-      ? await adapter()
-      : target === 'fastify'
-        ? await fastify()
-        : target === 'hono'
-          ? await hono()
-          : await kernel(target);
+    : target === 'bare-same-bytes'
+      ? await bareSameBytes()
+      : target === 'adapter'
+        ? await adapter()
+        : target === 'fastify'
+          ? await fastify()
+          : target === 'hono'
+            ? await hono()
+            : await kernel(target);
 process.send?.({ port: server.port });
 const session = new Session();
 process.on('message', async (m) => {

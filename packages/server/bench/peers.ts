@@ -273,6 +273,11 @@ function pairedRatio(m: Map<string, { rps: number[] }>, a: string, b: string): n
 async function kernelFigures() {
   log('\n== kernel GET / against bare node:http, Hono 4, Fastify 5');
   const names = ['bare', 'hono', 'fastify', 'kernel-root', 'kernel-root-logged'];
+  // BENCH_KERNEL_BEFORE=<a checkout of this repository, its dependencies installed>: that tree's kernel too,
+  // silent and logged, in the same interleaved rounds (a before/after from one run).
+  const before = process.env.BENCH_KERNEL_BEFORE;
+  const beforeScript = before ? join(before, 'packages/server/bench/http-server.ts') : undefined;
+  if (beforeScript) names.push('before:kernel-root', 'before:kernel-root-logged');
   const kids = new Map<string, Child>();
   // The logged server's stdout is a pipe read by a process of its own (`cat` into /dev/null), as a
   // container's stdout is read by its runtime: the writes are the server's, the reading is not ours.
@@ -284,8 +289,10 @@ async function kernelFigures() {
     // µs of CPU per request against 10-10.5; alternating with bare alone, or with the reducer off: 0.97-1.01).
     // A server under steady load never idles that long. The small heaps of the peers do not notice.
     for (const n of names) {
-      const out = n === 'kernel-root-logged' ? (drain.stdin as Writable) : 'inherit';
-      kids.set(n, await forkChild('./http-server.ts', [n], {}, ['--no-memory-reducer'], out));
+      const out = n.endsWith('kernel-root-logged') ? (drain.stdin as Writable) : 'inherit';
+      const [script, target] =
+        beforeScript && n.startsWith('before:') ? [beforeScript, n.slice(7)] : ['./http-server.ts', n];
+      kids.set(n, await forkChild(script, [target], {}, ['--no-memory-reducer'], out));
     }
     log(
       '  (what each logs per request: bare, Hono 4 (no logger middleware by default) and Fastify 5 (logger: false,' +
@@ -317,7 +324,10 @@ async function kernelFigures() {
     const per = names.map(
       (n) =>
         [
-          n === 'kernel-root' ? 'ours' : n === 'kernel-root-logged' ? 'ours+log' : n,
+          n
+            .replace('kernel-root-logged', 'ours+log')
+            .replace('kernel-root', 'ours')
+            .replace('before:', 'before '),
           cpuOf(n),
           cpuRatio(n),
         ] as const,
@@ -329,7 +339,7 @@ async function kernelFigures() {
         "     'of bare' = bare's server CPU per request over this server's, median of the same-round ratios):",
         ...per.map(
           ([n, c, r]) =>
-            `       ${n.padEnd(10)} server ${String(c.server).padStart(6)}   load generator ${String(c.client).padStart(6)}   of bare ${String(r).padStart(5)}`,
+            `       ${n.padEnd(15)} server ${String(c.server).padStart(6)}   load generator ${String(c.client).padStart(6)}   of bare ${String(r).padStart(5)}`,
         ),
       ],
     };

@@ -13,10 +13,13 @@ let hooked = false;
 /**
  * stdout for the service's log lines (issue 31, F3): a line is appended to a string, and the string is
  * written with one `write(2)` per event-loop turn (`setImmediate`), or at once past 16 KiB. Under load one
- * write carries every line of the turn; an idle server's line leaves before the loop waits again, well
- * under a millisecond. Measured (bench/README.md "The kernel with default logging"), per request: pino's
- * synchronous stdout cost about 8 µs of server CPU, sonic-boom's asynchronous mode (a libuv pool thread
- * per write, and a wake-up of the loop when it is done) about 5, this 2.5.
+ * write carries every line of the turn (about 30 at 32 connections: 0.03 writes per request, counted in
+ * /proc/<pid>/io); an idle server's line leaves before the loop waits again, well under a millisecond.
+ * Measured (bench/README.md "The kernel with default logging"), per request: pino's synchronous stdout
+ * cost about 8 µs of server CPU, sonic-boom's asynchronous mode (a libuv pool thread per write, and a
+ * wake-up of the loop when it is done) about 5, this 2.5 with pino's serializer (less with the access
+ * line's own writer, access-line.ts). A write every millisecond instead of every turn was tried: the same
+ * 0.03 writes per request under load, so not kept.
  *
  * A pipe whose reader does not keep up (EAGAIN: node makes a piped stdout non-blocking) is tried again
  * 5 ms later; the lines wait in memory meanwhile, the event loop never does. A partial write keeps the
@@ -77,7 +80,9 @@ export class LineBuffer {
         return;
       }
     }
-    pending.delete(this);
+    // Written out at 16 KiB while a flush is scheduled: lines written after this are that flush's, and
+    // the exit hook's should the process end first (so the buffer stays in `pending` until the flush).
+    if (!this.#scheduled) pending.delete(this);
   }
 
   /** One write(2); false when the pipe is full (the caller tries again later). */

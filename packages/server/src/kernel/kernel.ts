@@ -8,7 +8,7 @@ import { answerError } from './error-answer.ts';
 import { HttpError, notFound, ValidationError } from './errors.ts';
 import { RequestsInFlight } from './in-flight.ts';
 import type { DispatchInput, Kernel, KernelOptions, Reply, RequestInfo } from './kernel-api.ts';
-import { recordAccess } from './middleware/access-log.ts';
+import { accessRecorder } from './middleware/access-log.ts';
 import { storedForm } from './middleware/idempotency.ts';
 import { operationPlans } from './operation-plans.ts';
 import { replyMakers } from './replies.ts';
@@ -85,6 +85,7 @@ export function createKernel(o: KernelOptions): Kernel {
   }
 
   const checkResponse = responseCheck(o);
+  const recordAccess = accessRecorder(o.metrics, o.logger);
 
   /**
    * Routing and the operation's plan, as far as it runs synchronously: the steps in line, then the
@@ -147,7 +148,7 @@ export function createKernel(o: KernelOptions): Kernel {
         if (threw) answerError(ex, thrown);
         if (checkResponse && ex.result) ex.result = checkResponse(ex, ex.result);
       } finally {
-        recordAccess(ex, o.metrics, o.logger);
+        recordAccess(ex);
         if (ex.span) endRequestSpan(ex, ex.span);
       }
       return finish(

@@ -214,7 +214,10 @@ export function serve(kernel: Kernel, opts: ServeOptions): Promise<RunningServer
     else writeReply(req, res, reply as Reply);
   };
 
-  const server = createServer((req, res) => {
+  // A request without Content-Length or Transfer-Encoding has no body (RFC 9112 §6.3): node (24.12+) then
+  // makes its body stream already ended, skipping the stream's end and close events (and their
+  // process.nextTick calls) per request; NodeRequest reads such a body as empty.
+  const server = createServer({ optimizeEmptyRequests: true }, (req, res) => {
     if (kernel.shuttingDown.aborted && draining(req, res)) return;
     const dispatch = kernel.dispatch;
     if (dispatch) viaDispatch(dispatch, req, res);

@@ -65,6 +65,8 @@ export class NodeRequest implements KernelRequest {
    */
   readBody(limit: number): Promise<Uint8Array | null> {
     const req = this.#req;
+    // Ended before any read: a request without a body (the server's `optimizeEmptyRequests`).
+    if (req.readableEnded) return Promise.resolve(Buffer.alloc(0));
     return new Promise((resolve, reject) => {
       const chunks: Buffer[] = [];
       let size = 0;
@@ -106,7 +108,9 @@ export class NodeRequest implements KernelRequest {
       this.#body =
         this.method === 'GET' || this.method === 'HEAD'
           ? null
-          : (Readable.toWeb(this.#req) as unknown as ReadableStream<Uint8Array>);
+          : this.#req.readableEnded
+            ? new ReadableStream<Uint8Array>({ start: (c) => c.close() })
+            : (Readable.toWeb(this.#req) as unknown as ReadableStream<Uint8Array>);
     }
     return this.#body;
   }

@@ -20,7 +20,10 @@ export function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
     method,
     headers,
     signal,
-    ...(BODYLESS.has(method) ? {} : { body: Readable.toWeb(req) as ReadableStream, duplex: 'half' }),
+    // An already ended body: a request without one (the server's `optimizeEmptyRequests`).
+    ...(BODYLESS.has(method) || req.readableEnded
+      ? {}
+      : { body: Readable.toWeb(req) as ReadableStream, duplex: 'half' }),
   } as RequestInit);
 }
 

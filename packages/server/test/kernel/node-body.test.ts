@@ -4,7 +4,7 @@
  * wire, with the kernel: test/security/http-hygiene.test.ts, 413 / drain / 499.)
  */
 import { createServer, type IncomingMessage, request } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
 import { afterEach, expect, it } from 'vitest';
 import { NodeRequest } from '../../src/kernel/node-request.ts';
 
@@ -88,4 +88,28 @@ it('rejects when the client goes away before the body ended', async () => {
     failed?: unknown;
   };
   expect(r.failed).toBeInstanceOf(Error);
+});
+
+it('a POST without Content-Length or Transfer-Encoding reads as an empty body, at once (optimizeEmptyRequests)', async () => {
+  // The adapter's server option: such a request's body stream is ended before the handler runs, and
+  // emits no 'data' or 'end': readBody and body must not wait for them.
+  let settle: (v: unknown) => void = () => {};
+  const seen = new Promise<unknown>((resolve) => {
+    settle = resolve;
+  });
+  const server = createServer({ optimizeEmptyRequests: true }, (req, res) => {
+    const r = new NodeRequest(req);
+    void Promise.all([r.readBody(1024), new Response(r.body).arrayBuffer()]).then(([direct, viaStream]) => {
+      settle({ ended: req.readableEnded, direct: direct?.byteLength, viaStream: viaStream.byteLength });
+      res.end('done');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  close = () => server.close();
+  const port = (server.address() as AddressInfo).port;
+  const socket = connect(port, '127.0.0.1');
+  socket.on('data', () => {});
+  socket.write('POST / HTTP/1.1\r\nHost: t\r\n\r\n');
+  expect(await seen).toEqual({ ended: true, direct: 0, viaStream: 0 });
+  socket.destroy();
 });
