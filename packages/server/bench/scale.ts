@@ -297,7 +297,42 @@ for (const r of all) {
   );
 }
 
-// The issue's targets (issue 31), each miss beside the single read of the same run (the machine's weather).
+// The issue's targets (issue 31), each miss beside the single read of the same run (the machine's weather)
+// and, where it was measured, why (EXPLAIN ANALYZE of the case's query on the generated data, 2026-11-29).
+const WHY: [RegExp, (r: Row) => string][] = [
+  [
+    /\(offset\)/,
+    (r) => {
+      const after = all.find(
+        (x) =>
+          x.db === r.db &&
+          x.rows === r.rows &&
+          x.case.startsWith(r.case.replace(/page (\d+) \(offset\)/, 'after page $1')),
+      );
+      return `OFFSET reads and drops every row before the page; the keyset page after it answers p99 ${after?.p99 ?? '?'} ms in this run (use starting_after; the contract says so)`;
+    },
+  ],
+  [
+    /search=/,
+    () =>
+      "trigram search reads the GIN posting lists of the term's trigrams whole: 'kha'/'han' are in a tenth of the generated rows (every Khan), traveller1234@'s in every row (every email is traveller<n>@…); a distinctive term costs its matches (EXPLAIN at 100k: khan77 a bitmap scan, 2.7 ms)",
+  ],
+  [
+    /top-clients/,
+    () =>
+      'every generated booking has its own contact email, so a year of the agency is that many clients; the top-N sums one rollup row per client and day (EXPLAIN at 100k: 281 ms), real agencies repeat clients',
+  ],
+  [
+    /admin dashboard/,
+    () =>
+      'counts every active company and user, and the generator makes N of each (1M companies at 1M bookings): sequential scans, 70-80 ms each at 100k',
+  ],
+  [
+    /admin payments company_id=77/,
+    () =>
+      "the planner walks payments by created_at and probes each one's booking for the company (EXPLAIN at 1M: 8,813 probes for one page, 109 ms); reading the company's ~4,000 bookings first would not; company_id on booking_payments with its index is the fix, not made yet",
+  ],
+];
 const verdicts: string[] = [];
 const check = (db: string, rows: number, limit: number, vsSmallest?: number) => {
   const at = all.filter((r) => r.db === db && r.rows === rows && !r.case.startsWith('GET'));
@@ -318,6 +353,8 @@ const check = (db: string, rows: number, limit: number, vsSmallest?: number) => 
     verdicts.push(
       `  ${r.case}: p99 ${r.p99} ms (p50 ${r.p50})${b && b !== r ? `, ${Math.min(...SIZES)}: p99 ${b.p99}` : ''}; the single read's p99 in this run ${single?.p99 ?? '?'} ms`,
     );
+    const why = WHY.find(([re]) => re.test(r.case));
+    if (why) verdicts.push(`    why: ${why[1](r)}`);
   }
 };
 check('postgres', 1_000_000, 50, 1.5);
