@@ -341,7 +341,10 @@ const check = (db: string, rows: number, limit: number, vsSmallest?: number) => 
   const misses = at.filter((r) => {
     const b = base(r);
     return (
-      r.p99 > limit || (vsSmallest !== undefined && b !== undefined && b !== r && r.p99 > vsSmallest * b.p99)
+      // No answer within the window (0 req/s) is a miss, though autocannon then reports p99 0.
+      r.rps === 0 ||
+      r.p99 > limit ||
+      (vsSmallest !== undefined && b !== undefined && b !== r && r.p99 > vsSmallest * b.p99)
     );
   });
   const what = `${db} at ${rows}: p99 <= ${limit} ms${vsSmallest ? ` and <= ${vsSmallest}x the ${Math.min(...SIZES)} figure` : ''}`;
@@ -351,7 +354,7 @@ const check = (db: string, rows: number, limit: number, vsSmallest?: number) => 
   for (const r of misses) {
     const b = base(r);
     verdicts.push(
-      `  ${r.case}: p99 ${r.p99} ms (p50 ${r.p50})${b && b !== r ? `, ${Math.min(...SIZES)}: p99 ${b.p99}` : ''}; the single read's p99 in this run ${single?.p99 ?? '?'} ms`,
+      `  ${r.case}: ${r.rps === 0 ? `no answer within ${SECONDS} s` : `p99 ${r.p99} ms (p50 ${r.p50})`}${b && b !== r ? `, ${Math.min(...SIZES)}: p99 ${b.p99}` : ''}; the single read's p99 in this run ${single?.p99 ?? '?'} ms`,
     );
     const why = WHY.find(([re]) => re.test(r.case));
     if (why) verdicts.push(`    why: ${why[1](r)}`);
